@@ -4,15 +4,15 @@ import "fmt"
 
 // State is where a scope is in its life.
 //
-//	              deps ready          apply ok
-//	  Pending ───────────────► Loading ────────► Active
-//	     ▲                        │ apply err      │ dep withdrawn, provider
-//	     │                        ▼                │ replaced, restart, dispose
-//	     │          Failed ◄── (rollback)          ▼
-//	     │            │ retry               Unloading
-//	     └────────────┴──────────────────────────┤
-//	                                             ▼
-//	   any state ──── Dispose ──────────────► Disposed (terminal)
+//	            deps ready          apply ok
+//	Pending ───────────────► Loading ────────► Active
+//	   ▲                        │ apply err      │ dep withdrawn, provider
+//	   │                        ▼                │ replaced, restart, dispose
+//	   │          Failed ◄── (rollback)          ▼
+//	   │            │ retry               Unloading
+//	   └────────────┴──────────────────────────┤
+//	                                           ▼
+//	 any state ──── Dispose ──────────────► Disposed (terminal)
 //
 // Pending means "waiting for required services"; Failed keeps the apply
 // error until a retry (an explicit restart or a change of its services).
