@@ -1,0 +1,105 @@
+package dsh
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
+)
+
+// HostConfig is the `host:` section of the YAML file.
+type HostConfig struct {
+	// Listen is the web server's address. The default binds loopback only.
+	Listen string `json:"listen"`
+	// PublicURL is the URL people use to reach the host when it differs from
+	// the listen address (behind a proxy). Its origin is trusted too.
+	PublicURL string `json:"publicURL"`
+	// DataDir holds the host's state (tokens, runtime file) and is the base
+	// for plugins' relative paths. Relative to the config file.
+	DataDir string `json:"dataDir"`
+	// AllowedHosts are extra Host header values to accept.
+	AllowedHosts []string `json:"allowedHosts"`
+	// Tokens are bearer tokens (hashed) accepted besides the token file.
+	Tokens []connection.TokenRecord `json:"tokens"`
+	Log    LogConfig                `json:"log"`
+	HTTP   HTTPConfig               `json:"http"`
+}
+
+// LogConfig chooses the log level and format.
+type LogConfig struct {
+	Level  string `json:"level"`  // debug, info, warn, error
+	Format string `json:"format"` // auto (console in a terminal, else JSON), console, json
+}
+
+// HTTPConfig tunes the web server.
+type HTTPConfig struct {
+	MaxBodyBytes    int64    `json:"maxBodyBytes"`
+	DrainTimeout    Duration `json:"drainTimeout"`
+	ShutdownTimeout Duration `json:"shutdownTimeout"`
+}
+
+// Duration reads "5s"-style strings from the config.
+type Duration time.Duration
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("duration %q: %w", b, err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText writes the duration back as a string.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// HostSchema is the JSON Schema of the host section; the loader uses it to
+// fill defaults and clamp numbers.
+//
+//go:embed host.schema.json
+var HostSchema []byte
+
+// DefaultHostConfig is the host section of an empty file.
+func DefaultHostConfig() HostConfig {
+	var c HostConfig
+	c.Listen = "127.0.0.1:7420"
+	c.DataDir = "./data"
+	c.Log = LogConfig{Level: "info", Format: "auto"}
+	c.HTTP = HTTPConfig{MaxBodyBytes: 8 << 20, DrainTimeout: Duration(5 * time.Second), ShutdownTimeout: Duration(10 * time.Second)}
+	return c
+}
+
+// decodeHost turns the normalized host map into a HostConfig and makes
+// DataDir absolute against the config file's folder.
+func decodeHost(raw map[string]any, configPath string) (HostConfig, error) {
+	c := DefaultHostConfig()
+	if err := app.Config(raw).Decode(&c); err != nil {
+		return c, fmt.Errorf("host config: %w", err)
+	}
+	if !filepath.IsAbs(c.DataDir) {
+		base := "."
+		if configPath != "" {
+			base = filepath.Dir(configPath)
+		}
+		c.DataDir = filepath.Join(base, c.DataDir)
+	}
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return c, fmt.Errorf("host config: dataDir: %w", err)
+	}
+	c.DataDir = abs
+	return c, nil
+}
+
+// ensureDataDir creates the data directory, private to the user.
+func ensureDataDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	return nil
+}

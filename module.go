@@ -1,0 +1,250 @@
+package dsh
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/app/loader"
+	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
+)
+
+// Module is the whole host: every kernel module, the web server included.
+var Module = fx.Options(HeadlessModule, WebServerModule)
+
+// HeadlessModule is the host without the web server: scopes, services,
+// tools (and MCP over stdio), the loader. Plugins that inject webServer
+// keep that part pending.
+var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, ConnectionModule, ToolsModule, LoaderModule)
+
+// ConfigSource says where the YAML config comes from. Supply it with
+// fx.Supply; without one the host runs on defaults with no plugin entries.
+type ConfigSource struct {
+	// Path of the YAML file; it is watched and reloaded when it changes.
+	Path string
+	// YAML is used when Path is empty (tests, embedded defaults).
+	YAML []byte
+}
+
+// LoadedConfig is the parsed config file, as the kernel modules see it.
+type LoadedConfig struct {
+	Host    HostConfig
+	File    *loader.File
+	Catalog kernel.Catalog
+	Source  ConfigSource
+}
+
+// Plugins adds plugins to the catalog that config entries can name.
+func Plugins(ps ...app.Plugin) fx.Option {
+	opts := make([]fx.Option, 0, len(ps))
+	for _, p := range ps {
+		opts = append(opts, fx.Provide(fx.Annotate(func() app.Plugin { return p }, fx.ResultTags(`group:"dsh.plugins"`))))
+	}
+	return fx.Options(opts...)
+}
+
+type configIn struct {
+	fx.In
+	Source  *ConfigSource `optional:"true"`
+	Plugins []app.Plugin  `group:"dsh.plugins"`
+}
+
+// ConfigModule parses the YAML file against the host schema and the
+// catalog's plugin schemas.
+var ConfigModule = fx.Module("config", fx.Provide(loadConfig))
+
+func loadConfig(in configIn) (*LoadedConfig, error) {
+	src := ConfigSource{}
+	if in.Source != nil {
+		src = *in.Source
+	}
+	return LoadConfig(src, in.Plugins...)
+}
+
+// LoadConfig parses a config as the host would, without starting
+// anything (the CLI uses it to find the data directory).
+func LoadConfig(src ConfigSource, plugins ...app.Plugin) (*LoadedConfig, error) {
+	cat, err := kernel.NewCatalog(plugins...)
+	if err != nil {
+		return nil, err
+	}
+	// Startup warnings (clamped numbers, unknown keys) are worth seeing
+	// before the configured logger exists.
+	bootLog, _ := NewLogger(LogConfig{Level: "warn", Format: "auto"})
+	var f *loader.File
+	switch {
+	case src.Path != "":
+		f, err = loader.Load(src.Path, HostSchema, cat, bootLog)
+	default:
+		f, err = loader.Parse("", src.YAML, HostSchema, cat, bootLog)
+	}
+	if err != nil {
+		return nil, err
+	}
+	host, err := decodeHost(f.Host, src.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &LoadedConfig{Host: host, File: f, Catalog: cat, Source: src}, nil
+}
+
+// LoggerModule builds the zap logger from the host config and routes fx's
+// own events to it at debug level.
+var LoggerModule = fx.Options(
+	fx.Module("logger", fx.Provide(func(c *LoadedConfig) (*zap.Logger, error) { return NewLogger(c.Host.Log) })),
+	fx.WithLogger(func(l *zap.Logger) fxevent.Logger {
+		z := &fxevent.ZapLogger{Logger: l.Named("fx")}
+		z.UseLogLevel(zapcore.DebugLevel)
+		return z
+	}),
+)
+
+// RuntimeModule holds the scope tree; stopping the app disposes it.
+var RuntimeModule = fx.Module("runtime",
+	fx.Provide(func(lc fx.Lifecycle, log *zap.Logger) *app.Runtime {
+		rt := app.New(app.Options{Logger: log})
+		lc.Append(fx.StopHook(func(ctx context.Context) error { return rt.Dispose(ctx) }))
+		return rt
+	}),
+)
+
+// LocalToken is a bearer token minted at start for this process's own
+// clients (the CLI through the runtime file, tests). It is never stored
+// in plain text; it dies with the process.
+type LocalToken string
+
+// ConnectionModule provides admission and registers it as the
+// "connection" service.
+var ConnectionModule = fx.Module("connection",
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*connection.Service, LocalToken, error) {
+		if err := ensureDataDir(c.Host.DataDir); err != nil {
+			return nil, "", err
+		}
+		local, rec, err := connection.MintToken("local")
+		if err != nil {
+			return nil, "", err
+		}
+		hosts := append([]string(nil), c.Host.AllowedHosts...)
+		svc, err := connection.New(connection.Config{
+			AllowedHosts: hosts,
+			TokenFile:    TokenFile(c.Host.DataDir),
+			Tokens:       append(append([]connection.TokenRecord(nil), c.Host.Tokens...), rec),
+		}, log)
+		if err != nil {
+			return nil, "", err
+		}
+		lc.Append(fx.StopHook(svc.Close))
+		return svc, LocalToken(local), nil
+	}),
+	fx.Invoke(func(rt *app.Runtime, svc *connection.Service) error {
+		return rt.Root().Provide(connection.ServiceName, svc)
+	}),
+)
+
+// TokenFile is where `dsh token` keeps hashed bearer tokens.
+func TokenFile(dataDir string) string { return dataDir + string(os.PathSeparator) + "tokens.json" }
+
+// ToolsModule provides the tools registry as the "tools" service and its
+// MCP server; the /mcp route is a built-in scope that waits for webServer.
+var ToolsModule = fx.Module("tools",
+	fx.Provide(func(log *zap.Logger) *tools.Registry { return tools.NewRegistry(log) }),
+	fx.Provide(func(lc fx.Lifecycle, reg *tools.Registry, log *zap.Logger) *tools.MCPServer {
+		m := tools.NewMCPServer(reg, tools.MCPOptions{Name: "dsh", Version: Version, Logger: log})
+		lc.Append(fx.StopHook(m.Close))
+		return m
+	}),
+	fx.Invoke(func(rt *app.Runtime, reg *tools.Registry, m *tools.MCPServer) error {
+		if err := rt.Root().Provide(tools.ServiceName, reg); err != nil {
+			return err
+		}
+		_, err := rt.Root().Plugin(kernel.MCPEndpoint(m), nil)
+		return err
+	}),
+)
+
+// WebServerModule serves HTTP: it starts echo on the configured address,
+// then provides the "webServer" service so that waiting scopes mount.
+var WebServerModule = fx.Module("webServer",
+	fx.Provide(func(c *LoadedConfig, log *zap.Logger, rt *app.Runtime) *webserver.Server {
+		return webserver.New(webserver.Config{
+			Listen:          c.Host.Listen,
+			MaxBodyBytes:    c.Host.HTTP.MaxBodyBytes,
+			DrainTimeout:    time.Duration(c.Host.HTTP.DrainTimeout),
+			ShutdownTimeout: time.Duration(c.Host.HTTP.ShutdownTimeout),
+		}, log, func() connection.Admitter {
+			v, ok := rt.Service(connection.ServiceName)
+			if !ok {
+				return nil
+			}
+			a, _ := v.(connection.Admitter)
+			return a
+		})
+	}),
+	fx.Invoke(func(lc fx.Lifecycle, c *LoadedConfig, srv *webserver.Server, conn *connection.Service, rt *app.Runtime) {
+		lc.Append(fx.Hook{
+			OnStart: func(ctx context.Context) error {
+				if err := srv.Start(ctx); err != nil {
+					return err
+				}
+				origins := []string{srv.URL()}
+				if c.Host.PublicURL != "" {
+					origins = append(origins, c.Host.PublicURL)
+				}
+				conn.SetOrigins(origins...)
+				if _, err := srv.MountLogin(conn); err != nil {
+					return err
+				}
+				return rt.Root().Provide(webserver.ServiceName, srv)
+			},
+			OnStop: srv.Shutdown,
+		})
+	}),
+)
+
+// LoaderModule loads the config file's entries at start, watches the file
+// and serves the admin API (a built-in scope waiting for webServer).
+var LoaderModule = fx.Module("loader",
+	fx.Provide(func(rt *app.Runtime, c *LoadedConfig, log *zap.Logger) *kernel.Entries {
+		return kernel.NewEntries(rt, c.Catalog, log)
+	}),
+	fx.Invoke(func(lc fx.Lifecycle, rt *app.Runtime, c *LoadedConfig, entries *kernel.Entries, log *zap.Logger) {
+		var w *loader.Watcher
+		lc.Append(fx.Hook{
+			OnStart: func(ctx context.Context) error {
+				if _, err := rt.Root().Plugin(kernel.AdminAPI(entries, rt), nil); err != nil {
+					return err
+				}
+				if err := entries.LoadFile(ctx, c.File); err != nil {
+					// A plugin that fails to load is reported and listed as
+					// failed; the host keeps running so it can be fixed live.
+					log.Error("some plugins failed to load", zap.Error(err))
+				}
+				if c.Source.Path == "" {
+					return nil
+				}
+				var err error
+				w, err = loader.Watch(context.Background(), c.File, HostSchema, c.Catalog, entries, log, loader.WatchOptions{})
+				if err != nil {
+					return fmt.Errorf("watch %s: %w", c.Source.Path, err)
+				}
+				return nil
+			},
+			OnStop: func(ctx context.Context) error {
+				if w != nil {
+					_ = w.Close()
+				}
+				return entries.DisposeAll(ctx)
+			},
+		})
+	}),
+)

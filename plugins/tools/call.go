@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"go.uber.org/zap"
+)
+
+// Result is the outcome of a tool call in the shape the agent sees.
+//
+// On success JSON is the handler's value, with "ok": true added when the
+// value is an object that has no "ok" member of its own. On failure it is
+// {"ok":false,"error":{"code":...,"message":...,"details":...}}. JSON is
+// always canonical (see [CanonicalJSON]); Value is the same document
+// decoded into map[string]any / []any / string / json.Number / bool / nil.
+type Result struct {
+	// OK is false for every failure. For a successful handler it is true,
+	// unless the handler's object itself carries a boolean "ok", in which
+	// case OK mirrors it so that OK and the JSON never disagree.
+	OK    bool
+	JSON  []byte
+	Value any
+}
+
+// Call validates args against the tool's schema and runs its handler.
+//
+// Arguments are validated on every call, never cached: blank (nil, empty
+// or whitespace) and JSON null arguments are treated as {}. Failures are
+// reported in the Result, never as a Go error or panic:
+//
+//   - unknown name: "unknown_tool"
+//   - arguments that are not JSON or fail the schema: the tool's
+//     InvalidArgumentsCode, with details {"errors":[{"pointer","keyword",
+//     "message"}]} where pointer is the JSON pointer of the offending value
+//   - handler returns an *Error (possibly wrapped): its code, message and
+//     details
+//   - handler returns another error, panics, or returns an unmarshalable
+//     value: "internal_error" with a generic message; the cause is logged
+func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Result {
+	e, ok := r.get(name)
+	if !ok {
+		return r.failure(name, Errorf(CodeUnknownTool, "unknown tool %q", name))
+	}
+	canonArgs, terr := r.validateArgs(e, args)
+	if terr != nil {
+		return r.failure(name, terr)
+	}
+	v, err := r.invoke(ctx, e, canonArgs)
+	if err != nil {
+		return r.failure(name, r.toolError(name, err))
+	}
+	return r.success(name, v)
+}
+
+// invoke runs the handler, turning a panic into an error so that one bad
+// plugin cannot take the host down.
+func (r *Registry) invoke(ctx context.Context, e *entry, args json.RawMessage) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("tool handler panicked",
+				zap.String("tool", e.desc.Name), zap.Any("panic", p), zap.StackSkip("stack", 2))
+			v, err = nil, errInternal
+		}
+	}()
+	return e.handler(ctx, args)
+}
+
+// errInternal is the generic error shown to the agent for handler bugs.
+var errInternal = Errorf(CodeInternal, "internal error")
+
+// toolError maps a handler error to what the agent may see.
+func (r *Registry) toolError(name string, err error) *Error {
+	var te *Error
+	if !errors.As(err, &te) {
+		r.log.Error("tool handler failed", zap.String("tool", name), zap.Error(err))
+		return errInternal
+	}
+	if te.Code == "" {
+		r.log.Warn("tool error without code", zap.String("tool", name), zap.Error(err))
+		return &Error{Code: CodeInternal, Message: te.Message, Details: te.Details}
+	}
+	return te
+}
+
+// success renders a handler's value.
+func (r *Registry) success(name string, v any) Result {
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		r.log.Error("tool result is not JSON-marshalable", zap.String("tool", name), zap.Error(err))
+		return r.failure(name, errInternal)
+	}
+	decoded, err := decodeJSON(raw)
+	if err != nil {
+		r.log.Error("tool result is not valid JSON", zap.String("tool", name), zap.Error(err))
+		return r.failure(name, errInternal)
+	}
+	if decoded == nil {
+		// A handler with nothing to say still succeeded.
+		decoded = map[string]any{}
+	}
+	ok := true
+	if obj, isObj := decoded.(map[string]any); isObj {
+		switch flag := obj["ok"].(type) {
+		case nil:
+			if _, present := obj["ok"]; !present {
+				obj["ok"] = true
+			}
+		case bool:
+			ok = flag
+		}
+	}
+	out, err := encodeCanonical(decoded)
+	if err != nil {
+		r.log.Error("tool result could not be encoded", zap.String("tool", name), zap.Error(err))
+		return r.failure(name, errInternal)
+	}
+	return Result{OK: ok, JSON: out, Value: decoded}
+}
+
+// failure renders a tool error. It cannot fail: details that do not
+// marshal are dropped (and logged) rather than losing the error itself.
+func (r *Registry) failure(name string, te *Error) Result {
+	errObj := map[string]any{"code": te.Code, "message": te.Message}
+	if te.Details != nil {
+		details, _, err := canonicalize(te.Details)
+		switch {
+		case err != nil:
+			r.log.Error("tool error details are not JSON-marshalable", zap.String("tool", name), zap.Error(err))
+		case details != nil:
+			errObj["details"] = details
+		}
+	}
+	v := map[string]any{"ok": false, "error": errObj}
+	out, err := encodeCanonical(v)
+	if err != nil {
+		// Unreachable: v holds only generic JSON values.
+		panic(fmt.Sprintf("tools: encoding failure result: %v", err))
+	}
+	return Result{OK: false, JSON: out, Value: v}
+}

@@ -1,0 +1,57 @@
+package tools
+
+import "fmt"
+
+// Well-known error codes produced by the registry itself. Handlers are free
+// to use their own codes; these are the ones the agent sees when the
+// failure happened outside the handler's control.
+const (
+	// CodeUnknownTool is returned by [Registry.Call] for a name that is not
+	// registered (or was unregistered while the agent still knew it).
+	CodeUnknownTool = "unknown_tool"
+	// CodeInvalidArguments is the default code for arguments that fail the
+	// tool's input schema; see [Tool.InvalidArgumentsCode].
+	CodeInvalidArguments = "invalid_arguments"
+	// CodeInternal hides handler bugs (plain errors and panics) from the
+	// agent; the real cause is logged instead.
+	CodeInternal = "internal_error"
+)
+
+// Error is a tool failure with a stable code that the agent sees.
+//
+// Handlers return *Error (possibly wrapped) when the failure is part of the
+// tool's contract, for example "not_found" or "permission_denied". The code
+// is meant for programmatic branching by the agent; Message is for humans
+// and models; Details carries optional structured context and must be
+// JSON-marshalable.
+type Error struct {
+	Code    string
+	Message string
+	Details any
+}
+
+var _ error = (*Error)(nil)
+
+// Error implements the error interface as "code: message".
+func (e *Error) Error() string {
+	switch {
+	case e.Message == "":
+		return e.Code
+	case e.Code == "":
+		return e.Message
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf builds an *Error whose message is formatted like fmt.Sprintf.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithDetails returns a copy of e carrying details, so a shared sentinel
+// error can be enriched per call without being mutated.
+func (e *Error) WithDetails(details any) *Error {
+	c := *e
+	c.Details = details
+	return &c
+}

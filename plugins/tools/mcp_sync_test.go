@@ -1,0 +1,106 @@
+package tools
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+)
+
+func TestMCPReRegistrationReplacesTool(t *testing.T) {
+	defer goleak.VerifyNone(t)
+
+	reg := NewRegistry(nil)
+	m := NewMCPServer(reg, MCPOptions{})
+	defer m.Close()
+	client, changed := listChangedClient()
+	cs := connectInMemory(t, m, client)
+	defer cs.Close()
+
+	first := echoTool("x")
+	first.Description = "first"
+	unregister := mustRegister(t, reg, first)
+	awaitTools(t, cs, changed, "x")
+	unregister()
+	second := echoTool("x")
+	second.Description = "second"
+	mustRegister(t, reg, second)
+
+	guard := time.NewTimer(notifyGuard)
+	defer guard.Stop()
+	for {
+		res, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Tools) == 1 && res.Tools[0].Description == "second" {
+			return
+		}
+		select {
+		case <-changed:
+		case <-guard.C:
+			t.Fatalf("re-registration never reached the client: %+v", res.Tools)
+		}
+	}
+}
+
+// TestMCPAddToolPanicIsContained bypasses registry validation to prove the
+// second line of defence: an SDK panic becomes a logged error.
+func TestMCPAddToolPanicIsContained(t *testing.T) {
+	core, logs := observer.New(zap.ErrorLevel)
+	m := NewMCPServer(NewRegistry(nil), MCPOptions{Logger: zap.New(core)})
+	defer m.Close()
+	bad := &entry{desc: Descriptor{Name: "bad", Description: "d", InputSchema: json.RawMessage(`{"type":"string"}`)}}
+	if err := m.addTool(bad); err == nil {
+		t.Fatal("expected an error from a schema the SDK rejects")
+	}
+
+	// The same through sync: the entry is skipped and logged.
+	m.reg.mu.Lock()
+	m.reg.tools["bad"] = bad
+	m.reg.mu.Unlock()
+	m.sync()
+	if logs.FilterMessage("MCP server rejected tool").Len() != 1 {
+		t.Fatalf("rejection not logged: %v", logs.All())
+	}
+}
+
+func TestMCPSyncConvergesUnderConcurrentChanges(t *testing.T) {
+	defer goleak.VerifyNone(t)
+
+	reg := NewRegistry(nil)
+	m := NewMCPServer(reg, MCPOptions{})
+	defer m.Close()
+	done := make(chan struct{})
+	for i := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := range 10 {
+				unregister, err := reg.Register(echoTool(string(rune('a'+i)) + string(rune('0'+j))))
+				if err != nil {
+					t.Errorf("Register: %v", err)
+					return
+				}
+				if j%2 == 0 {
+					unregister()
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	m.syncMu.Lock()
+	defer m.syncMu.Unlock()
+	if len(m.synced) != reg.Len() {
+		t.Fatalf("bridge mirrors %d tools, registry has %d", len(m.synced), reg.Len())
+	}
+	for _, d := range reg.List() {
+		if m.synced[d.Name] == nil {
+			t.Fatalf("%s missing from the bridge", d.Name)
+		}
+	}
+}

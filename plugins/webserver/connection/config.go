@@ -1,0 +1,75 @@
+package connection
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Defaults chosen for a single-user tool on loopback: a working day's
+// session, a login link that is useless a few minutes after it was printed.
+const (
+	DefaultSessionTTL   = 24 * time.Hour
+	DefaultCookieName   = "dsh_session"
+	DefaultLoginPath    = "/login"
+	DefaultLoginLinkTTL = 10 * time.Minute
+)
+
+// Config configures admission. The zero value is the safe default posture
+// for a server on 127.0.0.1.
+type Config struct {
+	// PublicOrigins are the origins the server is reached at, e.g.
+	// "http://127.0.0.1:7420", beyond the listen origin(s) the server adds
+	// via SetOrigins (for example a reverse proxy's https origin). Their
+	// hosts are implicitly allowed Host values.
+	PublicOrigins []string
+	// AllowedHosts are accepted Host header values (DNS-rebinding
+	// protection). An entry without a port allows any port. When empty:
+	// localhost, 127.0.0.1 and [::1] with any port.
+	AllowedHosts []string
+	// SessionTTL is how long a browser session lasts. Default 24h.
+	SessionTTL time.Duration
+	// CookieName is the session cookie's name. Default "dsh_session".
+	CookieName string
+	// TokenFile is the bearer token store (JSON); "" means none.
+	TokenFile string
+	// Tokens are extra hashed tokens, e.g. from the YAML config.
+	Tokens []TokenRecord
+	// LoginPath is where LoginHandler is mounted. Default "/login".
+	LoginPath string
+	// LoginLinkTTL bounds how long an unused login link works. Default 10m.
+	LoginLinkTTL time.Duration
+}
+
+// withDefaults fills zero fields and validates the rest, so New fails fast on
+// configuration that could only ever produce confusing rejections.
+func (c Config) withDefaults() (Config, error) {
+	if c.SessionTTL <= 0 {
+		c.SessionTTL = DefaultSessionTTL
+	}
+	if c.CookieName == "" {
+		c.CookieName = DefaultCookieName
+	}
+	if c.LoginPath == "" {
+		c.LoginPath = DefaultLoginPath
+	}
+	if c.LoginLinkTTL <= 0 {
+		c.LoginLinkTTL = DefaultLoginLinkTTL
+	}
+	if len(c.AllowedHosts) == 0 {
+		c.AllowedHosts = slices.Clone(defaultHosts)
+	}
+	if !strings.HasPrefix(c.LoginPath, "/") || strings.ContainsAny(c.LoginPath, "?#") {
+		return Config{}, fmt.Errorf("connection: login path %q must be an absolute path", c.LoginPath)
+	}
+	if strings.ContainsAny(c.CookieName, " ;,=\t\r\n") {
+		return Config{}, fmt.Errorf("connection: invalid cookie name %q", c.CookieName)
+	}
+	for _, rec := range c.Tokens {
+		if err := validateRecord(rec); err != nil {
+			return Config{}, err
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,19 @@
+// Package connection decides which HTTP requests may reach a plugin route of
+// the dsh web server ("admission").
+//
+// The server listens on loopback by default, but loopback is not a security
+// boundary for HTTP: any web page the user visits can make the browser send
+// requests to 127.0.0.1 (CSRF), and a hostile DNS name can be re-pointed at
+// 127.0.0.1 so the browser treats the local server as same-origin with the
+// attacker (DNS rebinding). Admission therefore checks, in order:
+//
+//  1. the Host header (defeats DNS rebinding: the attacker's name is not an
+//     allowed host);
+//  2. a bearer token, for programs (browsers never attach one on their own, so
+//     bearer requests are CSRF-safe and skip the browser checks);
+//  3. browser provenance via Origin and Sec-Fetch-Site (defeats CSRF);
+//  4. a session cookie obtained through a one-time login link, the way Jupyter
+//     hands out its token URL.
+//
+// Everything fails closed: an unknown or unreadable state rejects.
+package connection

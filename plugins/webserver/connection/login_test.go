@@ -1,0 +1,126 @@
+package connection
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoginLinkWorksOnce(t *testing.T) {
+	p := newProbe(t, Config{})
+	link := p.svc.NewLoginLink(p.srv.URL + "/")
+	if !strings.HasPrefix(link, p.srv.URL+"/login?token=") {
+		t.Fatalf("link %q", link)
+	}
+	path := strings.TrimPrefix(link, p.srv.URL)
+
+	first := p.do(t, http.MethodGet, path+"&next="+url.QueryEscape("/dsh-excalidraw/?scene=a"), nil)
+	if first.status != http.StatusSeeOther {
+		t.Fatalf("first use: %d %s", first.status, first.body)
+	}
+	if loc := first.resp.Header.Get("Location"); loc != "/dsh-excalidraw/?scene=a" {
+		t.Fatalf("Location %q", loc)
+	}
+	if first.resp.Header.Get("Cache-Control") != "no-store" {
+		t.Fatal("login response cacheable")
+	}
+	cookies := first.resp.Cookies()
+	if len(cookies) != 1 {
+		t.Fatalf("cookies %v", cookies)
+	}
+	c := cookies[0]
+	if c.Name != DefaultCookieName || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.Secure {
+		t.Fatalf("cookie attributes: %+v", c)
+	}
+	if c.MaxAge != int(DefaultSessionTTL.Seconds()) {
+		t.Fatalf("MaxAge %d", c.MaxAge)
+	}
+
+	second := p.do(t, http.MethodGet, path, nil)
+	if second.status != http.StatusForbidden || !strings.Contains(second.body, "already used") {
+		t.Fatalf("second use: %d %q", second.status, second.body)
+	}
+
+	// The cookie admits a same-origin request.
+	res := p.do(t, http.MethodGet, "/api", p.sameOrigin(), &http.Cookie{Name: c.Name, Value: c.Value})
+	if res.status != http.StatusOK || res.body != "admitted" {
+		t.Fatalf("cookie not admitted: %d %s", res.status, res.body)
+	}
+	if p.svc.Sessions() != 1 {
+		t.Fatalf("Sessions() = %d", p.svc.Sessions())
+	}
+}
+
+func TestLoginRejectsBadTokens(t *testing.T) {
+	p := newProbe(t, Config{})
+	for _, path := range []string{"/login", "/login?token=", "/login?token=forged"} {
+		if res := p.do(t, http.MethodGet, path, nil); res.status != http.StatusForbidden {
+			t.Errorf("%s: %d", path, res.status)
+		}
+	}
+	link := p.svc.NewLoginLink(p.srv.URL)
+	if res := p.do(t, http.MethodPost, strings.TrimPrefix(link, p.srv.URL), nil); res.status != http.StatusMethodNotAllowed {
+		t.Errorf("POST login: %d", res.status)
+	}
+	if res := p.do(t, http.MethodGet, strings.TrimPrefix(link, p.srv.URL), map[string]string{"Host": "evil.example"}); res.status != http.StatusForbidden {
+		t.Errorf("foreign host login: %d", res.status)
+	}
+	if p.svc.Sessions() != 0 {
+		t.Fatal("session created by a rejected login")
+	}
+}
+
+func TestLoginLinkExpires(t *testing.T) {
+	p := newProbe(t, Config{LoginLinkTTL: time.Minute})
+	clk := newFakeClock()
+	p.svc.now = clk.Now
+	link := p.svc.NewLoginLink(p.srv.URL)
+	clk.Advance(time.Minute)
+	if res := p.do(t, http.MethodGet, strings.TrimPrefix(link, p.srv.URL), nil); res.status != http.StatusForbidden {
+		t.Fatalf("expired link: %d", res.status)
+	}
+}
+
+func TestLoginCookieSecureOverTLS(t *testing.T) {
+	svc, err := New(Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	srv := httptest.NewTLSServer(svc.LoginHandler())
+	defer srv.Close()
+	client := srv.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	defer client.CloseIdleConnections()
+
+	resp, err := client.Get(svc.NewLoginLink(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 || !resp.Cookies()[0].Secure {
+		t.Fatalf("status %d cookies %+v", resp.StatusCode, resp.Cookies())
+	}
+}
+
+func TestSafeNext(t *testing.T) {
+	cases := map[string]string{
+		"":                      "/",
+		"/":                     "/",
+		"/a/b?c=d#e":            "/a/b?c=d#e",
+		"//evil.example":        "/",
+		`/\evil.example`:        "/",
+		"/\t/evil.example":      "/",
+		"https://evil.example/": "/",
+		"javascript:alert(1)":   "/",
+		"relative":              "/",
+	}
+	for in, want := range cases {
+		if got := safeNext(in); got != want {
+			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package connection
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Rejection codes are a stable, machine-readable contract: clients (the CLI,
+// browser front-ends) branch on them, so they never change spelling.
+const (
+	CodeForbiddenOrigin      = "forbidden_origin"
+	CodeForbiddenHost        = "forbidden_host"
+	CodeUnauthenticated      = "unauthenticated"
+	CodeInvalidToken         = "invalid_token"
+	CodeCSRFRejected         = "csrf_rejected"
+	CodeAdmissionUnavailable = "admission_unavailable"
+)
+
+// Rejection is why a request is refused. It carries the HTTP status so that
+// whoever renders it does not need to know the admission rules.
+type Rejection struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+var _ error = (*Rejection)(nil)
+
+// Error makes a Rejection usable wherever an error is expected (logs,
+// errors.As), while keeping the structured fields for rendering.
+func (r *Rejection) Error() string {
+	if r == nil {
+		return "connection: <nil rejection>"
+	}
+	return fmt.Sprintf("connection: %s (%d): %s", r.Code, r.Status, r.Message)
+}
+
+// Unavailable is the rejection for "nobody can decide right now". Callers use
+// it to fail closed when no admission service is loaded.
+func Unavailable() *Rejection {
+	return &Rejection{
+		Status:  http.StatusServiceUnavailable,
+		Code:    CodeAdmissionUnavailable,
+		Message: "the connection admission service is not available",
+	}
+}
+
+func reject(status int, code, message string) *Rejection {
+	return &Rejection{Status: status, Code: code, Message: message}
+}

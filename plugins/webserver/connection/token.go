@@ -1,0 +1,77 @@
+package connection
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// TokenPrefix marks dsh bearer tokens so that secret scanners and humans can
+// recognise one that leaked into a log or repository.
+const TokenPrefix = "dsh_"
+
+// TokenRecord is what is stored about a bearer token: never the token itself,
+// only its SHA-256, so a leaked token file cannot be replayed.
+type TokenRecord struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	SHA256    string    `json:"sha256"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// HashToken returns the lower-case hex SHA-256 of a plaintext token. A fast
+// hash is enough here because tokens carry 256 bits of randomness; there is
+// nothing to brute-force.
+func HashToken(plaintext string) string {
+	sum := sha256.Sum256([]byte(plaintext))
+	return hex.EncodeToString(sum[:])
+}
+
+// newPlaintextToken mints a token shown to the user exactly once.
+func newPlaintextToken() string {
+	return TokenPrefix + newSecret()
+}
+
+// newTokenID is a short, non-secret handle used by `dsh token revoke`.
+func newTokenID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "tok_" + hex.EncodeToString(b[:])
+}
+
+// validateRecord rejects records that could never match, so that a typo in
+// configuration is reported instead of silently locking a client out.
+func validateRecord(rec TokenRecord) error {
+	h := strings.ToLower(rec.SHA256)
+	if len(h) != sha256.Size*2 {
+		return fmt.Errorf("connection: token %q: sha256 must be %d hex characters", rec.Name, sha256.Size*2)
+	}
+	if _, err := hex.DecodeString(h); err != nil {
+		return fmt.Errorf("connection: token %q: sha256 is not hex: %w", rec.Name, err)
+	}
+	return nil
+}
+
+// matchToken finds the record for plaintext. Every record is compared in
+// constant time and the loop never exits early, so timing does not reveal
+// which (or whether a) stored hash shares a prefix with the candidate.
+func matchToken(plaintext string, records ...[]TokenRecord) (TokenRecord, bool) {
+	if plaintext == "" {
+		return TokenRecord{}, false
+	}
+	want := []byte(HashToken(plaintext))
+	var found TokenRecord
+	ok := false
+	for _, list := range records {
+		for _, rec := range list {
+			if subtle.ConstantTimeCompare(want, []byte(strings.ToLower(rec.SHA256))) == 1 && !ok {
+				found, ok = rec, true
+			}
+		}
+	}
+	return found, ok
+}

@@ -1,0 +1,114 @@
+package connection
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTokenStoreRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dsh", "tokens.json")
+	store := OpenTokenStore(path)
+
+	if recs, err := store.List(); err != nil || len(recs) != 0 {
+		t.Fatalf("missing file: %v %v", recs, err)
+	}
+
+	plainA, recA, err := store.Create("laptop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainB, recB, err := store.Create("ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recA.SHA256 != HashToken(plainA) || recA.ID == recB.ID || recA.CreatedAt.IsZero() {
+		t.Fatalf("bad record %+v", recA)
+	}
+
+	recs, err := store.List()
+	if err != nil || len(recs) != 2 || recs[0].Name != "laptop" || recs[1].Name != "ci" {
+		t.Fatalf("List = %+v, %v", recs, err)
+	}
+	if !recs[0].CreatedAt.Equal(recA.CreatedAt) {
+		t.Fatalf("createdAt not round-tripped: %v vs %v", recs[0].CreatedAt, recA.CreatedAt)
+	}
+
+	if rec, ok := store.Verify(plainA); !ok || rec.ID != recA.ID {
+		t.Fatalf("Verify(A) = %+v %v", rec, ok)
+	}
+	if _, ok := store.Verify(plainA + "x"); ok {
+		t.Fatal("tampered token verified")
+	}
+
+	// Only hashes on disk, with private permissions.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{plainA, plainB, strings.TrimPrefix(plainA, TokenPrefix)} {
+		if strings.Contains(string(data), p) {
+			t.Fatal("plaintext token found in the token file")
+		}
+	}
+	if !strings.Contains(string(data), recA.SHA256) {
+		t.Fatal("hash missing from the token file")
+	}
+	fi, _ := os.Stat(path)
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode %v, want 0600", fi.Mode().Perm())
+	}
+	di, _ := os.Stat(filepath.Dir(path))
+	if di.Mode().Perm() != 0o700 {
+		t.Fatalf("dir mode %v, want 0700", di.Mode().Perm())
+	}
+
+	// Revoke by name and by id.
+	if err := store.Revoke("laptop"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := store.Verify(plainA); ok {
+		t.Fatal("revoked token still verifies")
+	}
+	if err := store.Revoke(recB.ID); err != nil {
+		t.Fatal(err)
+	}
+	if recs, _ := store.List(); len(recs) != 0 {
+		t.Fatalf("left %+v", recs)
+	}
+	if err := store.Revoke("laptop"); !errors.Is(err, ErrTokenNotFound) {
+		t.Fatalf("second revoke: %v", err)
+	}
+}
+
+func TestTokenStoreRejectsBadNames(t *testing.T) {
+	store := OpenTokenStore(filepath.Join(t.TempDir(), "tokens.json"))
+	if _, _, err := store.Create("  "); err == nil {
+		t.Fatal("empty name accepted")
+	}
+	if _, _, err := store.Create("x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := store.Create("x"); err == nil {
+		t.Fatal("duplicate name accepted")
+	}
+}
+
+func TestTokenStoreCorruptFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store := OpenTokenStore(path)
+	if _, err := store.List(); err == nil {
+		t.Fatal("corrupt file listed")
+	}
+	if _, _, err := store.Create("x"); err == nil {
+		t.Fatal("create over corrupt file must not clobber it")
+	}
+	if _, ok := store.Verify("anything"); ok {
+		t.Fatal("corrupt file verified a token")
+	}
+}

@@ -1,0 +1,64 @@
+package connection
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.uber.org/zap"
+)
+
+func TestTokenWatchFollowsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	store := OpenTokenStore(path)
+	w, err := newTokenWatch(path, zap.NewNop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.current()) != 0 {
+		t.Fatal("missing file should have no records")
+	}
+
+	plain, _, err := store.Create("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := matchToken(plain, w.current()); !ok {
+		t.Fatal("created token not picked up")
+	}
+	// A second Create immediately after: same second, maybe same mtime, but
+	// a new inode and size.
+	plainB, _, _ := store.Create("b")
+	if _, ok := matchToken(plainB, w.current()); !ok {
+		t.Fatal("second token not picked up")
+	}
+	if err := store.Revoke("a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := matchToken(plain, w.current()); ok {
+		t.Fatal("revoked token still accepted")
+	}
+
+	if err := os.WriteFile(path, []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if recs := w.current(); recs != nil {
+		t.Fatalf("corrupt file must yield no records, got %v", recs)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if recs := w.current(); recs != nil {
+		t.Fatalf("removed file must yield no records, got %v", recs)
+	}
+}
+
+func TestTokenWatchReportsBrokenFileAtStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	if err := os.WriteFile(path, []byte("[1,2"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newTokenWatch(path, zap.NewNop()); err == nil {
+		t.Fatal("want startup error for a corrupt token file")
+	}
+}

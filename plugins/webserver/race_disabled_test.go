@@ -1,0 +1,5 @@
+//go:build !race
+
+package webserver
+
+const raceEnabled = false
