@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -188,4 +187,13 @@ func scopeOf(t *testing.T, h *dsh.Host, id string) *app.Scope {
 	return s
 }
 
-var _ = strings.Contains
+
+
+// tempDir is a fresh directory for examples, which have no *testing.T.
+func tempDir() string {
+	d, err := os.MkdirTemp("", "dsh-example-")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}

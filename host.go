@@ -87,6 +87,13 @@ func New(opts ...Option) (*Host, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	// Check the config first: a clear error beats fx's dependency-graph
+	// report of the same problem.
+	if o.source != nil {
+		if _, err := LoadConfig(*o.source, o.plugins...); err != nil {
+			return nil, err
+		}
+	}
 	h := &Host{}
 	modules := Module
 	if o.headless {

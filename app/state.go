@@ -41,8 +41,19 @@ func (s State) String() string {
 // rather than 2.
 func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// settled reports whether a scope in this state is not in the middle of a
-// transition that touches its services.
+// UnmarshalText reads a state name, so listings decode back into States.
+func (s *State) UnmarshalText(b []byte) error {
+	for i, name := range stateNames {
+		if name == string(b) {
+			*s = State(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("app: unknown state %q", b)
+}
+
+// holdsServices reports whether a scope in this state may be using the
+// services it injected.
 func (s State) holdsServices() bool {
 	return s == StateLoading || s == StateActive || s == StateUnloading
 }

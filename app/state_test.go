@@ -13,8 +13,15 @@ func TestStateString(t *testing.T) {
 			t.Errorf("%d.String() = %q, want %q", int32(s), got, name)
 		}
 	}
-	b, _ := StateActive.MarshalText()
-	if string(b) != "active" {
-		t.Errorf("MarshalText = %q", b)
+	for st := StatePending; st <= StateDisposed; st++ {
+		b, _ := st.MarshalText()
+		var back State
+		if err := back.UnmarshalText(b); err != nil || back != st {
+			t.Errorf("%s does not round-trip: %v", st, err)
+		}
+	}
+	var s State
+	if err := s.UnmarshalText([]byte("sleeping")); err == nil {
+		t.Error("unknown name accepted")
 	}
 }
