@@ -187,8 +187,6 @@ func scopeOf(t *testing.T, h *dsh.Host, id string) *app.Scope {
 	return s
 }
 
-
-
 // tempDir is a fresh directory for examples, which have no *testing.T.
 func tempDir() string {
 	d, err := os.MkdirTemp("", "dsh-example-")
