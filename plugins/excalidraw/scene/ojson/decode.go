@@ -1,0 +1,351 @@
+package ojson
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Limits bound what Decode accepts. Zero fields take the defaults.
+type Limits struct {
+	MaxBytes int64 // default 64 MiB
+	MaxDepth int   // default 64
+}
+
+const (
+	defaultMaxBytes = 64 << 20
+	defaultMaxDepth = 64
+)
+
+// Decode parses one JSON value. Strings must be valid UTF-8 (lone
+// surrogate escapes become U+FFFD, as Go strings cannot hold them).
+func Decode(data []byte, lim Limits) (any, error) {
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = defaultMaxBytes
+	}
+	if lim.MaxDepth <= 0 {
+		lim.MaxDepth = defaultMaxDepth
+	}
+	if int64(len(data)) > lim.MaxBytes {
+		return nil, &Error{Code: ErrTooLarge, Detail: strconv.Itoa(len(data)) + " bytes, limit " + strconv.FormatInt(lim.MaxBytes, 10)}
+	}
+	d := &decoder{data: data, maxDepth: lim.MaxDepth}
+	d.skipSpace()
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.skipSpace()
+	if d.pos != len(d.data) {
+		return nil, d.fail(ErrSyntax, "data after the value")
+	}
+	return v, nil
+}
+
+type decoder struct {
+	data     []byte
+	pos      int
+	maxDepth int
+	path     []string // for error pointers; built lazily only on error paths would be nicer, but depth is small
+}
+
+func (d *decoder) fail(code error, detail string) *Error {
+	var b strings.Builder
+	for _, p := range d.path {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+	}
+	return &Error{Code: code, Offset: d.pos, Pointer: b.String(), Detail: detail}
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	if d.pos >= len(d.data) {
+		return nil, d.fail(ErrSyntax, "unexpected end of input")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object(depth + 1)
+	case c == '[':
+		return d.array(depth + 1)
+	case c == '"':
+		return d.str()
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return d.number()
+	}
+	return nil, d.fail(ErrSyntax, "unexpected character "+strconv.QuoteRune(rune(d.data[d.pos])))
+}
+
+func (d *decoder) literal(lit string) error {
+	if len(d.data)-d.pos < len(lit) || string(d.data[d.pos:d.pos+len(lit)]) != lit {
+		return d.fail(ErrSyntax, "invalid literal")
+	}
+	d.pos += len(lit)
+	return nil
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	if depth > d.maxDepth {
+		return nil, d.fail(ErrTooDeep, "limit "+strconv.Itoa(d.maxDepth))
+	}
+	d.pos++ // {
+	o := NewSized(8)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return o, nil
+	}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, d.fail(ErrSyntax, "expected a member name")
+		}
+		k, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		if unsafeKeys[k] {
+			return nil, d.fail(ErrUnsafeKey, strconv.Quote(k))
+		}
+		if o.Has(k) {
+			return nil, d.fail(ErrDuplicateKey, strconv.Quote(k))
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.fail(ErrSyntax, "expected ':'")
+		}
+		d.pos++
+		d.skipSpace()
+		d.path = append(d.path, k)
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		d.path = d.path[:len(d.path)-1]
+		o.keys = append(o.keys, k)
+		o.vals[k] = v
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.fail(ErrSyntax, "unterminated object")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return o, nil
+		default:
+			return nil, d.fail(ErrSyntax, "expected ',' or '}'")
+		}
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	if depth > d.maxDepth {
+		return nil, d.fail(ErrTooDeep, "limit "+strconv.Itoa(d.maxDepth))
+	}
+	d.pos++ // [
+	a := make([]any, 0, 4)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a, nil
+	}
+	for i := 0; ; i++ {
+		d.skipSpace()
+		d.path = append(d.path, strconv.Itoa(i))
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		d.path = d.path[:len(d.path)-1]
+		a = append(a, v)
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.fail(ErrSyntax, "unterminated array")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return a, nil
+		default:
+			return nil, d.fail(ErrSyntax, "expected ',' or ']'")
+		}
+	}
+}
+
+func (d *decoder) number() (any, error) {
+	start := d.pos
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos >= len(d.data) {
+		return nil, d.fail(ErrSyntax, "invalid number")
+	}
+	if d.data[d.pos] == '0' {
+		d.pos++
+	} else if d.data[d.pos] >= '1' && d.data[d.pos] <= '9' {
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+		}
+	} else {
+		return nil, d.fail(ErrSyntax, "invalid number")
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		n := d.pos
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+		}
+		if d.pos == n {
+			return nil, d.fail(ErrSyntax, "invalid number")
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		n := d.pos
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+		}
+		if d.pos == n {
+			return nil, d.fail(ErrSyntax, "invalid number")
+		}
+	}
+	return json.Number(d.data[start:d.pos]), nil
+}
+
+func (d *decoder) str() (string, error) {
+	d.pos++ // opening quote
+	start := d.pos
+	// Fast path: no escapes, valid UTF-8.
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := d.data[start:d.pos]
+			d.pos++
+			if !utf8.Valid(s) {
+				return "", d.fail(ErrSyntax, "invalid UTF-8 in string")
+			}
+			return string(s), nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", d.fail(ErrSyntax, "control character in string")
+		}
+		d.pos++
+	}
+	var b []byte
+	b = append(b, d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			if !utf8.Valid(b) {
+				return "", d.fail(ErrSyntax, "invalid UTF-8 in string")
+			}
+			return string(b), nil
+		case c < 0x20:
+			return "", d.fail(ErrSyntax, "control character in string")
+		case c != '\\':
+			b = append(b, c)
+			d.pos++
+			continue
+		}
+		d.pos++
+		if d.pos >= len(d.data) {
+			break
+		}
+		e := d.data[d.pos]
+		d.pos++
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return "", d.fail(ErrSyntax, "invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := utf8.RuneError
+				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+					save := d.pos
+					d.pos += 2
+					if lo, ok := d.hex4(); ok {
+						if dec := utf16.DecodeRune(r, lo); dec != utf8.RuneError {
+							r2 = dec
+						} else {
+							d.pos = save
+						}
+					} else {
+						d.pos = save
+					}
+				}
+				r = r2
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return "", d.fail(ErrSyntax, "invalid escape")
+		}
+	}
+	return "", d.fail(ErrSyntax, "unterminated string")
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if len(d.data)-d.pos < 4 {
+		return 0, false
+	}
+	var r rune
+	for i := 0; i < 4; i++ {
+		c := d.data[d.pos+i]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(v)
+	}
+	d.pos += 4
+	return r, true
+}

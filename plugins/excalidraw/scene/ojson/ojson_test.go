@@ -1,0 +1,191 @@
+package ojson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dshgo/dsh/internal/testcorpus"
+)
+
+
+func TestDecodeKeepsOrderAndNumbers(t *testing.T) {
+	v, err := Decode([]byte(`{"z":1,"a":1.50,"m":[1e3,-0,{"b":null,"a":"x\u00e9\n"}],"t":true}`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(*Object)
+	if strings.Join(o.Keys(), ",") != "z,a,m,t" {
+		t.Fatalf("keys %v", o.Keys())
+	}
+	out, _ := Marshal(o)
+	if string(out) != `{"z":1,"a":1.50,"m":[1e3,-0,{"b":null,"a":"xé\n"}],"t":true}` {
+		t.Fatalf("re-encoded %s", out)
+	}
+}
+
+func TestDecodeRejections(t *testing.T) {
+	deep := strings.Repeat("[", 70) + strings.Repeat("]", 70)
+	cases := []struct {
+		in   string
+		want error
+	}{
+		{`{"a":1,"a":2}`, ErrDuplicateKey},
+		{`{"__proto__":{}}`, ErrUnsafeKey},
+		{`{"x":[{"constructor":1}]}`, ErrUnsafeKey},
+		{`{"prototype":1}`, ErrUnsafeKey},
+		{deep, ErrTooDeep},
+		{`{"a":}`, ErrSyntax},
+		{`{"a":1,}`, ErrSyntax},
+		{`[1 2]`, ErrSyntax},
+		{`"\x"`, ErrSyntax},
+		{"\"a\x01\"", ErrSyntax},
+		{"\"\xff\"", ErrSyntax},
+		{`01`, ErrSyntax},
+		{`1.`, ErrSyntax},
+		{`{} {}`, ErrSyntax},
+		{`nul`, ErrSyntax},
+		{``, ErrSyntax},
+	}
+	for _, c := range cases {
+		_, err := Decode([]byte(c.in), Limits{})
+		if !errors.Is(err, c.want) {
+			t.Errorf("%q: err %v, want %v", c.in, err, c.want)
+		}
+	}
+	if _, err := Decode([]byte(`[1,2,3]`), Limits{MaxBytes: 3}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("size limit: %v", err)
+	}
+	_, err := Decode([]byte(`{"elements":[{"id":"a"},{"id":"b","id":"c"}]}`), Limits{})
+	var e *Error
+	if !errors.As(err, &e) || e.Pointer != "/elements/1" {
+		t.Errorf("pointer of duplicate: %v", err)
+	}
+}
+
+func TestSurrogates(t *testing.T) {
+	v, err := Decode([]byte(`["\ud83d\ude00","\ud800x"]`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := v.([]any)
+	if a[0] != "😀" || a[1] != "\uFFFDx" {
+		t.Fatalf("%q", a)
+	}
+}
+
+func TestEncodeLikeJSONStringify(t *testing.T) {
+	o := New().Set("s", "<a&b> \"q\" \\ \u0001 \t").Set("f", 0.1).Set("i", 3.0).Set("big", 1e21).Set("e", []any{}).Set("o", New())
+	out, _ := Marshal(o)
+	want := `{"s":"<a&b> \"q\" \\ \u0001 \t","f":0.1,"i":3,"big":1e+21,"e":[],"o":{}}`
+	if string(out) != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+	ind, _ := MarshalIndent(New().Set("a", []any{1, New().Set("b", nil)}).Set("c", []any{}))
+	wantInd := "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": []\n}"
+	if string(ind) != wantInd {
+		t.Fatalf("indent:\n%s", ind)
+	}
+}
+
+func TestObjectOps(t *testing.T) {
+	o := New().Set("a", 1).Set("b", 2).Set("c", 3)
+	o.Set("a", 9)
+	o.Delete("b")
+	o.Delete("missing")
+	if strings.Join(o.Keys(), ",") != "a,c" {
+		t.Fatal(o.Keys())
+	}
+	c := o.Clone()
+	c.Set("a", 0)
+	if n, _ := o.Number("a"); n != 9 {
+		t.Fatal("clone shares state")
+	}
+	var u Object
+	if err := json.Unmarshal([]byte(`{"x":[1,{"y":2}]}`), &u); err != nil || !u.Has("x") {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(`[1]`), &u); err == nil {
+		t.Fatal("array into object accepted")
+	}
+}
+
+// Every real drawing decodes, re-encodes with the same meaning, and most
+// come back byte-identical in Excalidraw's own indented form.
+func TestCorpusRoundTrip(t *testing.T) {
+	identical := 0
+	files := testcorpus.Files(t)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Decode(data, Limits{})
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		out, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b any
+		da, db := json.NewDecoder(bytes.NewReader(data)), json.NewDecoder(bytes.NewReader(out))
+		da.UseNumber()
+		db.UseNumber()
+		if da.Decode(&a) != nil || db.Decode(&b) != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: meaning changed by a round trip", filepath.Base(f))
+		}
+		ind, _ := MarshalIndent(v)
+		if bytes.Equal(bytes.TrimSpace(ind), bytes.TrimSpace(data)) {
+			identical++
+		}
+	}
+	t.Logf("%d of %d corpus files re-encode byte-identical in indented form", identical, len(files))
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2,{"b":"c"}],"d":null}`))
+	f.Add([]byte(`"\ud83d\ude00"`))
+	for _, p := range []string{"excalidraw__excalidraw__test.excalidraw", "JRJurman__excalidraw-to-svg__diagrams__example.excalidraw"} {
+		if b, err := os.ReadFile(filepath.Join(testcorpus.Dir(), p)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Decode(data, Limits{MaxBytes: 1 << 20})
+		if err != nil {
+			return
+		}
+		out, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v2, err := Decode(out, Limits{MaxBytes: 1 << 21})
+		if err != nil {
+			t.Fatalf("re-encoded value does not decode: %v\n%s", err, out)
+		}
+		out2, _ := Marshal(v2)
+		if !bytes.Equal(out, out2) {
+			t.Fatalf("not stable:\n%s\n%s", out, out2)
+		}
+		if !json.Valid(out) {
+			t.Fatalf("invalid JSON out: %s", out)
+		}
+	})
+}
+
+func BenchmarkDecodeCorpusLargest(b *testing.B) {
+	data := testcorpus.Read(b, "vr1090__lectureNotes__jepun2.excalidraw")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Decode(data, Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

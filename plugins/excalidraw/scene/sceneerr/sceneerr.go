@@ -1,0 +1,115 @@
+// Package sceneerr holds the Excalidraw plugin's stable error codes
+// (contract section 6) and the error type that carries them, so the same
+// bad input gets the same code through the tools and the HTTP API.
+package sceneerr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Code is a stable, snake_case error code.
+type Code string
+
+// The codes of contract section 6.
+const (
+	InvalidName        Code = "invalid_name"
+	NotFound           Code = "not_found"
+	AlreadyExists      Code = "already_exists"
+	InvalidScene       Code = "invalid_scene"
+	InvalidOperation   Code = "invalid_operation"
+	RevisionConflict   Code = "revision_conflict"
+	SceneBusy          Code = "scene_busy"
+	TooLarge           Code = "too_large"
+	TooManyElements    Code = "too_many_elements"
+	PermissionDenied   Code = "permission_denied"
+	CorruptScene       Code = "corrupt_scene"
+	IOError            Code = "io_error"
+	UnsupportedElement Code = "unsupported_element"
+	DuplicateID        Code = "duplicate_id"
+	InvalidReference   Code = "invalid_reference"
+)
+
+var statuses = map[Code]int{
+	InvalidName:        http.StatusBadRequest,
+	NotFound:           http.StatusNotFound,
+	AlreadyExists:      http.StatusConflict,
+	InvalidScene:       http.StatusUnprocessableEntity,
+	InvalidOperation:   http.StatusUnprocessableEntity,
+	RevisionConflict:   http.StatusConflict,
+	SceneBusy:          http.StatusLocked,
+	TooLarge:           http.StatusRequestEntityTooLarge,
+	TooManyElements:    http.StatusUnprocessableEntity,
+	PermissionDenied:   http.StatusForbidden,
+	CorruptScene:       http.StatusInternalServerError,
+	IOError:            http.StatusInternalServerError,
+	UnsupportedElement: http.StatusUnprocessableEntity,
+	DuplicateID:        http.StatusConflict,
+	InvalidReference:   http.StatusUnprocessableEntity,
+}
+
+// Codes lists every code, for tests that must reach each one.
+func Codes() []Code {
+	out := make([]Code, 0, len(statuses))
+	for c := range statuses {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Status is the HTTP status of a code (500 for an unknown one).
+func (c Code) Status() int {
+	if s, ok := statuses[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Error is a failure with a stable code, a human message and optional
+// machine-readable details (for example the JSON pointer of a bad value).
+type Error struct {
+	Code    Code
+	Message string
+	Details map[string]any
+	Err     error // the underlying cause, if any; never shown to agents
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches another *Error with the same code, so errors.Is(err,
+// sceneerr.New(sceneerr.NotFound, "")) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// New makes an error.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// With adds a detail and returns the error.
+func (e *Error) With(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// CodeOf returns the code of err, or "" if it carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
