@@ -3,9 +3,9 @@
 #   make test   run every test (what CI runs)
 GO       ?= go
 CONFIG   ?= config.example.yaml
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
 
-.PHONY: run test vet bench build deps leak
+.PHONY: run test vet bench build deps fuzz
 
 deps:
 	$(GO) mod download
@@ -24,3 +24,6 @@ test: deps vet
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	FUZZTIME=$(FUZZTIME) bash .ci/fuzz

@@ -1,0 +1,24 @@
+package build
+
+import (
+	"fmt"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+)
+
+// inputError is an error about input number index, located by a JSON
+// pointer into that input, so an agent can tell exactly what to fix.
+func inputError(code sceneerr.Code, index int, pointer, format string, args ...any) *sceneerr.Error {
+	where := fmt.Sprintf("element %d", index)
+	if pointer != "" {
+		where += " at " + pointer
+	}
+	return sceneerr.New(code, "%s: %s", where, fmt.Sprintf(format, args...)).
+		With("index", index).
+		With("pointer", pointer)
+}
+
+// badInput is an invalid_operation error about one input.
+func badInput(index int, pointer, format string, args ...any) *sceneerr.Error {
+	return inputError(sceneerr.InvalidOperation, index, pointer, format, args...)
+}

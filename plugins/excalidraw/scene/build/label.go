@@ -1,0 +1,153 @@
+package build
+
+import (
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+)
+
+// boundTextPadding is BOUND_TEXT_PADDING: the gap between a container's
+// inner box and its text, on every side.
+const boundTextPadding = textmetrics.BoundTextPadding
+
+// labelStyle is a label's typography: centred in the middle unless the
+// input says otherwise.
+func labelStyle(l *labelInput, family int) textStyle {
+	return textStyle{
+		fontSize:      orFloat(l.FontSize, defaultFontSize),
+		fontFamily:    family,
+		textAlign:     orString(l.TextAlign, "center"),
+		verticalAlign: orString(l.VerticalAlign, "middle"),
+	}
+}
+
+// labelElementStyle is the bound text's own style. Its color defaults to
+// the container's stroke; it shares the container's opacity, groups,
+// frame and lock so that it behaves as part of the container (Excalidraw
+// selects, groups and frames a container and its text together).
+func labelElementStyle(container style, l *labelInput) style {
+	return style{
+		strokeColor:     orString(l.StrokeColor, container.strokeColor),
+		backgroundColor: defaultBackgroundColor,
+		fillStyle:       defaultFillStyle,
+		strokeWidth:     defaultStrokeWidth,
+		strokeStyle:     defaultStrokeStyle,
+		roughness:       defaultRoughness,
+		opacity:         container.opacity,
+		groupIDs:        container.groupIDs,
+		frameID:         container.frameID,
+		locked:          container.locked,
+	}
+}
+
+// shapeLabel is the layout of a label inside a box shape.
+type shapeLabel struct {
+	container box    // the container, grown to fit the text if needed
+	text      string // the wrapped text
+	box       box    // the text element's box
+}
+
+// layoutShapeLabel does what Excalidraw's redrawTextBoundingBox does when
+// text is bound to a rectangle, ellipse or diamond: wrap the text to the
+// container's inner width, grow the container when the text is taller
+// (or, when a word cannot break, wider) than the inner box, then place
+// the text in the inner box by its alignment.
+func layoutShapeLabel(typ string, c box, original string, ts textStyle) shapeLabel {
+	maxW := textmetrics.BoundTextMaxWidth(typ, c.w, ts.fontSize)
+	text := ts.wrap(original, maxW)
+	tw, th := ts.measure(text)
+	if th > boundTextMaxHeight(typ, c.h) {
+		c.h = containerDimensionForText(th, typ)
+	}
+	if tw > maxW {
+		c.w = containerDimensionForText(tw, typ)
+	}
+	maxW = textmetrics.BoundTextMaxWidth(typ, c.w, ts.fontSize)
+	maxH := boundTextMaxHeight(typ, c.h)
+
+	ox, oy := containerInnerOffset(typ, c.w, c.h)
+	t := box{x: c.x + ox, y: c.y + oy, w: tw, h: th, angle: c.angle}
+	switch ts.textAlign {
+	case "center":
+		t.x += maxW/2 - tw/2
+	case "right":
+		t.x += maxW - tw
+	}
+	switch ts.verticalAlign {
+	case "middle":
+		t.y += maxH/2 - th/2
+	case "bottom":
+		t.y += maxH - th
+	}
+	return shapeLabel{container: c, text: text, box: t}
+}
+
+// boundTextMaxHeight is getBoundTextMaxHeight for box shapes: the height
+// of the largest box inscribed in the shape, less padding.
+func boundTextMaxHeight(typ string, h float64) float64 {
+	switch typ {
+	case "ellipse":
+		return jsRound(h/2*math.Sqrt2) - boundTextPadding*2
+	case "diamond":
+		return jsRound(h/2) - boundTextPadding*2
+	}
+	return h - boundTextPadding*2
+}
+
+// containerDimensionForText is computeContainerDimensionForBoundText: the
+// container width or height whose inner box holds a text of this size.
+func containerDimensionForText(size float64, typ string) float64 {
+	size = math.Ceil(size)
+	padding := float64(boundTextPadding * 2)
+	switch typ {
+	case "ellipse":
+		return jsRound((size + padding) / math.Sqrt2 * 2)
+	case "diamond":
+		return 2 * (size + padding)
+	case "arrow":
+		return size + padding*8
+	}
+	return size + padding
+}
+
+// containerInnerOffset is getContainerCoords: where the inner box starts
+// relative to the container's corner.
+func containerInnerOffset(typ string, w, h float64) (float64, float64) {
+	ox, oy := float64(boundTextPadding), float64(boundTextPadding)
+	switch typ {
+	case "ellipse":
+		ox += w / 2 * (1 - math.Sqrt2/2)
+		oy += h / 2 * (1 - math.Sqrt2/2)
+	case "diamond":
+		ox += w / 4
+		oy += h / 4
+	}
+	return ox, oy
+}
+
+// jsRound is JavaScript's Math.round (halves round up).
+func jsRound(x float64) float64 { return math.Floor(x + 0.5) }
+
+// arrowLabel lays out an arrow's label as LinearElementEditor does: wrapped
+// to 70% of the arrow's width (at least 11 × fontSize) and centred on the
+// arrow's middle point, or on the middle of its middle segment when it
+// has an even number of points. (For a curved arrow with 4 or more points
+// Excalidraw measures that middle on the curve; the builder uses the
+// straight segment, and the editor re-centres the label on the first
+// edit.)
+func arrowLabel(global []vec, arrowWidth float64, original string, ts textStyle) (string, box) {
+	text := ts.wrap(original, textmetrics.BoundTextMaxWidth("arrow", arrowWidth, ts.fontSize))
+	tw, th := ts.measure(text)
+	n := len(global)
+	mid := global[n/2]
+	if n%2 == 0 {
+		mid = global[n/2-1].lerp(global[n/2], 0.5)
+	}
+	return text, box{x: mid.x - tw/2, y: mid.y - th/2, w: tw, h: th}
+}
+
+// labelElement makes the bound text element.
+func labelElement(id, containerID, text, original string, b box, ts textStyle, s style, st stamp) *ojson.Object {
+	return textFields(baseElement(id, "text", b, s, st), text, original, ts, containerID, true)
+}

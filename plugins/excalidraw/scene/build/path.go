@@ -1,0 +1,87 @@
+package build
+
+import "math"
+
+// defaultLinearWidth is the length convertToExcalidrawElements gives a
+// line or arrow without points or size (a horizontal 100 px stroke).
+const defaultLinearWidth = 100
+
+// path is a line, arrow or freedraw path: an origin (the element's x/y)
+// and points relative to it.
+type path struct {
+	origin vec
+	rel    []vec
+}
+
+// inputPath reads a path from points, or from width/height as the
+// two-point shorthand.
+func inputPath(in *input) path {
+	p := path{origin: vec{orFloat(in.X, 0), orFloat(in.Y, 0)}}
+	if in.Points != nil {
+		p.rel = make([]vec, len(in.Points))
+		for i, q := range in.Points {
+			p.rel[i] = vec{q[0], q[1]}
+		}
+		return p
+	}
+	p.rel = []vec{{0, 0}, {orFloat(in.Width, defaultLinearWidth), orFloat(in.Height, 0)}}
+	return p
+}
+
+// global returns point i in scene coordinates.
+func (p path) global(i int) vec { return p.origin.add(p.rel[i]) }
+
+// globals returns every point in scene coordinates.
+func (p path) globals() []vec {
+	out := make([]vec, len(p.rel))
+	for i := range p.rel {
+		out[i] = p.global(i)
+	}
+	return out
+}
+
+// setGlobal moves point i to g.
+func (p path) setGlobal(i int, g vec) { p.rel[i] = g.sub(p.origin) }
+
+// normalized moves the origin onto the first point, so that points start
+// at [0, 0] as Excalidraw requires (restore re-bases any path that does
+// not).
+func (p path) normalized() path {
+	first := p.rel[0]
+	if first.x == 0 && first.y == 0 {
+		return p
+	}
+	out := path{origin: p.origin.add(first), rel: make([]vec, len(p.rel))}
+	for i, q := range p.rel {
+		out.rel[i] = q.sub(first)
+	}
+	out.rel[0] = vec{}
+	return out
+}
+
+// size is the points' bounding box, computed as getSizeFromPoints does
+// (max − min per axis) so that restore recomputes the same numbers.
+func (p path) size() (w, h float64) {
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	minY, maxY := math.Inf(1), math.Inf(-1)
+	for _, q := range p.rel {
+		minX, maxX = math.Min(minX, q.x), math.Max(maxX, q.x)
+		minY, maxY = math.Min(minY, q.y), math.Max(maxY, q.y)
+	}
+	return maxX - minX, maxY - minY
+}
+
+// pointsValue is the `points` field.
+func (p path) pointsValue() []any {
+	out := make([]any, len(p.rel))
+	for i, q := range p.rel {
+		out[i] = []any{jsNum(q.x), jsNum(q.y)}
+	}
+	return out
+}
+
+// box is the element box of a path element.
+func (p path) box() box {
+	w, h := p.size()
+	return box{x: p.origin.x, y: p.origin.y, w: w, h: h}
+}

@@ -1,0 +1,59 @@
+package build
+
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// scene indexes the existing elements.
+type scene struct {
+	byID map[string]*ojson.Object
+	// lastIndex is the greatest valid fractional index among the existing
+	// elements. New elements go after it: in a well-ordered scene that is
+	// the last element's index, and in a scene that is not, keys above
+	// every existing one still sort after all of them, which Excalidraw's
+	// index repair keeps.
+	lastIndex string
+}
+
+func indexScene(existing []*ojson.Object) scene {
+	s := scene{byID: make(map[string]*ojson.Object, len(existing))}
+	for _, el := range existing {
+		if el == nil {
+			continue
+		}
+		if id, ok := el.String("id"); ok {
+			if _, dup := s.byID[id]; !dup {
+				s.byID[id] = el
+			}
+		}
+		if idx, ok := el.String("index"); ok && findex.Validate(idx) == nil && idx > s.lastIndex {
+			s.lastIndex = idx
+		}
+	}
+	return s
+}
+
+// live returns the existing, not deleted element with this id.
+func (s scene) live(id string) (*ojson.Object, bool) {
+	el, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	if deleted, _ := el.Bool("isDeleted"); deleted {
+		return nil, false
+	}
+	return el, true
+}
+
+// shapeOf reads an existing element's geometry, for binding to it.
+func shapeOf(el *ojson.Object) (shape, float64) {
+	num := func(k string) float64 { f, _ := el.Number(k); return f }
+	t, _ := el.String("type")
+	s := shape{typ: t, x: num("x"), y: num("y"), w: num("width"), h: num("height"), angle: num("angle")}
+	if r, ok := el.Object("roundness"); ok {
+		kind, _ := r.Number("type")
+		s.roundness = int(kind)
+	}
+	return s, num("strokeWidth")
+}

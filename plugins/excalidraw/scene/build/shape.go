@@ -1,0 +1,36 @@
+package build
+
+import "github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+
+// defaultDimension is the size convertToExcalidrawElements gives a shape
+// or image without one.
+const defaultDimension = 100
+
+// shapeBox is a box shape's box from its input, 100×100 by default.
+func shapeBox(in *input) box {
+	return box{
+		x:     *in.X,
+		y:     *in.Y,
+		w:     orFloat(in.Width, defaultDimension),
+		h:     orFloat(in.Height, defaultDimension),
+		angle: normalizeAngle(orFloat(in.Angle, 0)),
+	}
+}
+
+// fitLabel sizes the sides of a labelled shape that the input left out:
+// at least the default 100, and wide enough for the label on one line
+// (so an agent gets a readable box without measuring text), tall enough
+// for it once wrapped. Given sides are kept; layoutShapeLabel grows them
+// only when the text does not fit.
+func fitLabel(in *input, b box, original string, ts textStyle) box {
+	if in.Width == nil {
+		w, _ := ts.measure(original)
+		b.w = max(defaultDimension, containerDimensionForText(w, in.Type))
+	}
+	if in.Height == nil {
+		maxW := textmetrics.BoundTextMaxWidth(in.Type, b.w, ts.fontSize)
+		_, h := ts.measure(ts.wrap(original, maxW))
+		b.h = max(defaultDimension, containerDimensionForText(h, in.Type))
+	}
+	return b
+}

@@ -1,0 +1,97 @@
+package build
+
+import (
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+)
+
+// textStyle is what decides a text element's size and placement.
+type textStyle struct {
+	fontSize      float64
+	fontFamily    int
+	textAlign     string
+	verticalAlign string
+}
+
+// lineHeight is the unitless line height Excalidraw gives the font.
+func (ts textStyle) lineHeight() float64 {
+	return textmetrics.LineHeight(textmetrics.FontFamily(ts.fontFamily))
+}
+
+// measure is the size of text (already normalised) in this style.
+func (ts textStyle) measure(text string) (w, h float64) {
+	s := textmetrics.Measure(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize)
+	return s.Width, s.Height
+}
+
+// wrap breaks text to maxWidth as Excalidraw's wrapText does.
+func (ts textStyle) wrap(text string, maxWidth float64) string {
+	return textmetrics.Wrap(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize, maxWidth)
+}
+
+// normalizeText is how Excalidraw stores text: CRLF and CR become LF, a
+// tab becomes 8 spaces (tabs neither render nor measure reliably).
+func normalizeText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.ReplaceAll(s, "\t", "        ")
+}
+
+// textFields appends the text-specific fields of newTextElement, in its
+// order.
+func textFields(el *ojson.Object, text, originalText string, ts textStyle, containerID any, autoResize bool) *ojson.Object {
+	return el.
+		Set("text", text).
+		Set("fontSize", jsNum(ts.fontSize)).
+		Set("fontFamily", ts.fontFamily).
+		Set("textAlign", ts.textAlign).
+		Set("verticalAlign", ts.verticalAlign).
+		Set("containerId", containerID).
+		Set("originalText", originalText).
+		Set("autoResize", autoResize).
+		Set("lineHeight", ts.lineHeight())
+}
+
+// freeTextStyle reads a text input's typography.
+func freeTextStyle(in *input, family int) textStyle {
+	return textStyle{
+		fontSize:      orFloat(in.FontSize, defaultFontSize),
+		fontFamily:    family,
+		textAlign:     orString(in.TextAlign, "left"),
+		verticalAlign: orString(in.VerticalAlign, "top"),
+	}
+}
+
+// buildText makes a free text element. Without a width the box fits the
+// text (autoResize); with one the text wraps to it, as the editor's
+// fixed-width text does. x/y anchor the box the way newTextElement
+// anchors it: by the left edge, centre or right edge for textAlign, and
+// by the top or middle for verticalAlign (and, here, the bottom for
+// "bottom").
+func buildText(id string, in *input, ts textStyle, s style, st stamp) *ojson.Object {
+	original := normalizeText(*in.Text)
+	text := original
+	autoResize := in.Width == nil
+	w, h := ts.measure(text)
+	if !autoResize {
+		text = ts.wrap(original, *in.Width)
+		_, h = ts.measure(text)
+		w = *in.Width
+	}
+	b := box{x: *in.X, y: *in.Y, w: w, h: h, angle: normalizeAngle(orFloat(in.Angle, 0))}
+	switch ts.textAlign {
+	case "center":
+		b.x -= w / 2
+	case "right":
+		b.x -= w
+	}
+	switch ts.verticalAlign {
+	case "middle":
+		b.y -= h / 2
+	case "bottom":
+		b.y -= h
+	}
+	return textFields(baseElement(id, "text", b, s, st), text, original, ts, nil, autoResize)
+}
