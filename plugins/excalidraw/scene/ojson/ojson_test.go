@@ -13,7 +13,6 @@ import (
 	"github.com/dshgo/dsh/internal/testcorpus"
 )
 
-
 func TestDecodeKeepsOrderAndNumbers(t *testing.T) {
 	v, err := Decode([]byte(`{"z":1,"a":1.50,"m":[1e3,-0,{"b":null,"a":"x\u00e9\n"}],"t":true}`), Limits{})
 	if err != nil {

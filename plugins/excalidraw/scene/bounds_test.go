@@ -1,0 +1,58 @@
+package scene
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+func boundsOf(els ...*ojson.Object) *Bounds {
+	var a boundsAcc
+	for _, el := range els {
+		a.addElement(el, elementType(el))
+	}
+	return a.result()
+}
+
+func near(a, b Bounds) bool {
+	const eps = 1e-9
+	return math.Abs(a.MinX-b.MinX) < eps && math.Abs(a.MinY-b.MinY) < eps && math.Abs(a.MaxX-b.MaxX) < eps && math.Abs(a.MaxY-b.MaxY) < eps
+}
+
+func TestBoundsBoxes(t *testing.T) {
+	r := baseElement("r", "rectangle", 10, 20, 100, 50)
+	e := baseElement("e", "ellipse", -30, 0, 10, 10)
+	if got := *boundsOf(r, e); !near(got, Bounds{-30, 0, 110, 70}) {
+		t.Errorf("got %+v", got)
+	}
+	neg := baseElement("n", "rectangle", 10, 10, -20, 5)
+	if got := *boundsOf(neg); !near(got, Bounds{-10, 10, 10, 15}) {
+		t.Errorf("negative width: %+v", got)
+	}
+}
+
+func TestBoundsRotation(t *testing.T) {
+	// A 100×50 box turned a quarter turn around its centre (50, 25)
+	// becomes a 50×100 box around the same centre.
+	r := baseElement("r", "rectangle", 0, 0, 100, 50).Set("angle", math.Pi/2)
+	if got := *boundsOf(r); !near(got, Bounds{25, -25, 75, 75}) {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestBoundsPoints(t *testing.T) {
+	a := arrow("a", "", "").Set("x", num(100)).Set("y", num(100)).
+		Set("points", []any{[]any{num(0), num(0)}, []any{num(-50), num(30)}, []any{num(20), num(-10)}})
+	if got := *boundsOf(a); !near(got, Bounds{50, 90, 120, 130}) {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestBoundsSkipsUnusable(t *testing.T) {
+	bad := rect("x").Set("x", "oops")
+	empty := freedrawEl("f").Set("points", []any{})
+	if b := boundsOf(bad, empty); b != nil {
+		t.Errorf("got %+v", b)
+	}
+}

@@ -1,0 +1,176 @@
+package scene
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// checkFields checks every field of every supported element against
+// fieldrules.go. Fields restore would fill in are reported once per
+// element, in a single warning listing them, so that an old file does not
+// drown its real problems in thousands of identical lines.
+func (v *validator) checkFields() {
+	for i, e := range v.info {
+		if e.el == nil || !IsSupported(e.typ) {
+			continue
+		}
+		ec := elementCheck{v: v, i: i, el: e.el, id: e.id, typ: e.typ}
+		ec.apply(baseRules)
+		ec.apply(rulesFor(e.typ))
+		if len(ec.defaulted) > 0 {
+			v.warnf(CodeMissingField, elementPointer(i), ec.id, "absent or null, Excalidraw fills in defaults: %s", strings.Join(ec.defaulted, ", "))
+		}
+	}
+}
+
+// elementCheck is the state of checking one element.
+type elementCheck struct {
+	v         *validator
+	i         int
+	el        *ojson.Object
+	id, typ   string
+	defaulted []string // missing fields restore fills in
+}
+
+func (c *elementCheck) ptr(tokens ...any) string { return elementPointer(c.i, tokens...) }
+
+func (c *elementCheck) errorf(code string, ptr string, format string, args ...any) {
+	c.v.errorf(code, ptr, c.id, format, args...)
+}
+
+func (c *elementCheck) warnf(code string, ptr string, format string, args ...any) {
+	c.v.warnf(code, ptr, c.id, format, args...)
+}
+
+func (c *elementCheck) apply(rules []fieldRule) {
+	for _, r := range rules {
+		val, present := c.el.Get(r.name)
+		if !present || (val == nil && !r.shape.nullable()) {
+			c.missing(r, present)
+			continue
+		}
+		c.check(r, val)
+	}
+}
+
+// missing handles an absent (or null) field according to its rule.
+func (c *elementCheck) missing(r fieldRule, presentAsNull bool) {
+	switch r.missing {
+	case optional:
+		return
+	case warn:
+		if r.name == "boundElements" && c.el.Has("boundElementIds") {
+			return // legacy name, migrated by restore
+		}
+		name := r.name
+		if presentAsNull {
+			name += " (null)"
+		}
+		c.defaulted = append(c.defaulted, name)
+	default:
+		c.errorf(CodeMissingField, c.ptr(r.name), "%s element has no %s, which Excalidraw cannot default", c.typ, r.name)
+	}
+}
+
+// check dispatches on the rule's shape.
+func (c *elementCheck) check(r fieldRule, val any) {
+	switch r.shape {
+	case shapeNumber:
+		c.number(r.name, val)
+	case shapeString:
+		c.str(r, val)
+	case shapeBool:
+		if _, ok := val.(bool); !ok {
+			c.errorf(CodeInvalidField, c.ptr(r.name), "%s must be a boolean, got %s", r.name, describe(val, true))
+		}
+	case shapeStringOrNull:
+		if _, ok := val.(string); !ok && val != nil {
+			c.errorf(CodeInvalidField, c.ptr(r.name), "%s must be a string or null, got %s", r.name, describe(val, true))
+		}
+	case shapeObjectOrNull:
+		if _, ok := val.(*ojson.Object); !ok && val != nil {
+			c.errorf(CodeInvalidField, c.ptr(r.name), "%s must be an object or null, got %s", r.name, describe(val, true))
+		}
+	case shapeStrings:
+		c.strings(r.name, val)
+	case shapeBoundElements:
+		c.boundElements(val)
+	case shapePoints:
+		c.points(r.name, val)
+	case shapeBinding:
+		c.binding(r.name, val)
+	case shapeNumbers:
+		c.numbers(r.name, val)
+	case shapeScale:
+		c.scale(r.name, val)
+	case shapeRoundness:
+		c.roundness(r.name, val)
+	}
+}
+
+func (c *elementCheck) str(r fieldRule, val any) {
+	s, ok := val.(string)
+	if !ok {
+		c.errorf(CodeInvalidField, c.ptr(r.name), "%s must be a string, got %s", r.name, describe(val, true))
+		return
+	}
+	if r.values != nil && !slices.Contains(r.values, s) {
+		c.warnf(CodeInvalidField, c.ptr(r.name), "%s %q is not one of %s; Excalidraw renders a fallback", r.name, s, strings.Join(r.values, ", "))
+	}
+}
+
+func (c *elementCheck) strings(name string, val any) {
+	arr, ok := val.([]any)
+	if !ok {
+		c.errorf(CodeInvalidField, c.ptr(name), "%s must be an array of strings, got %s", name, describe(val, true))
+		return
+	}
+	for j, x := range arr {
+		if _, ok := x.(string); !ok {
+			c.errorf(CodeInvalidField, c.ptr(name, j), "%s entries must be strings, got %s", name, describe(x, true))
+			return
+		}
+	}
+}
+
+func (c *elementCheck) numbers(name string, val any) {
+	arr, ok := val.([]any)
+	if !ok {
+		c.errorf(CodeInvalidField, c.ptr(name), "%s must be an array of numbers, got %s", name, describe(val, true))
+		return
+	}
+	for j, x := range arr {
+		if _, st := toNumber(x); st != numOK {
+			c.warnf(CodeInvalidField, c.ptr(name, j), "%s entries must be finite numbers, got %s; Excalidraw replaces them", name, describe(x, true))
+			return
+		}
+	}
+}
+
+func (c *elementCheck) scale(name string, val any) {
+	arr, ok := val.([]any)
+	if ok && len(arr) == 2 {
+		_, s0 := toNumber(arr[0])
+		_, s1 := toNumber(arr[1])
+		if s0 == numOK && s1 == numOK {
+			return
+		}
+	}
+	c.errorf(CodeInvalidField, c.ptr(name), "%s must be [sx, sy] with finite numbers, got %s", name, describe(val, true))
+}
+
+func (c *elementCheck) roundness(name string, val any) {
+	if val == nil {
+		return
+	}
+	o, ok := val.(*ojson.Object)
+	if !ok || o == nil {
+		c.errorf(CodeInvalidField, c.ptr(name), "%s must be null or an object, got %s", name, describe(val, true))
+		return
+	}
+	if _, st := toNumber(mustGet(o, "type")); st != numOK {
+		c.errorf(CodeInvalidField, c.ptr(name, "type"), "%s.type must be a number", name)
+	}
+}

@@ -1,0 +1,156 @@
+package scene
+
+import (
+	"fmt"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// Validate checks a document against the contract and Excalidraw's rules
+// and reports every problem it finds; it never fails and does not modify
+// the document. See [Severity] for what makes a problem an error, and the
+// Code constants for what each diagnostic means.
+func Validate(d *Document, lim Limits) Report {
+	if d == nil {
+		d = NewDocument()
+	}
+	v := newValidator(d, lim.Effective())
+	v.checkShapes()
+	v.checkLimits()
+	v.checkTypes()
+	v.checkIDs()
+	v.checkFields()
+	v.checkIndices()
+	v.checkRefs()
+	v.checkAttachments()
+	v.checkImageFiles()
+	v.checkAppState()
+	return v.report()
+}
+
+// ValidateBytes decodes and validates a serialized scene. Unlike [Parse]
+// it never fails: a document that cannot be decoded yields a report with
+// one diagnostic locating the problem, and a document with a bad top level
+// is still checked as far as it can be.
+func ValidateBytes(data []byte, lim Limits) Report {
+	lim = lim.Effective()
+	root, fail := decodeRoot(data, lim)
+	if fail != nil {
+		return Report{Diagnostics: []Diagnostic{fail.diag}, Stats: Stats{ByType: map[string]int{}}}
+	}
+	doc, diags := fromRoot(root)
+	r := Validate(doc, lim)
+	if len(diags) == 0 {
+		return r
+	}
+	r.Valid = false // document-level diagnostics are all errors
+	r.Diagnostics = append(diags, r.Diagnostics...)
+	return r
+}
+
+// validator accumulates diagnostics over one document. Each check is a
+// method in its own file; they share the id index built by checkIDs.
+type validator struct {
+	lim     Limits
+	doc     *Document
+	diags   []Diagnostic
+	errors  int            // error-severity diagnostics, listed or not
+	omitted int            // diagnostics past Limits.MaxDiagnostics
+	info    []elemInfo     // per element, read once: checks look these up often
+	byID    map[string]int // element id → position of its first occurrence
+	// bound caches, per element position, the ids its long boundElements
+	// lists name, so that many arrows bound to one shape cost linear time.
+	bound map[int]map[string]bool
+}
+
+// elemInfo caches what every check asks of an element.
+type elemInfo struct {
+	pos     int           // position in elements
+	el      *ojson.Object // nil for an entry that is not an object
+	id, typ string        // "" when absent or not a string
+	deleted bool
+}
+
+func newValidator(d *Document, lim Limits) *validator {
+	info := make([]elemInfo, len(d.elements))
+	for i, el := range d.elements {
+		info[i] = elemInfo{pos: i, el: el, id: elementID(el), typ: elementType(el), deleted: isDeleted(el)}
+	}
+	return &validator{lim: lim, doc: d, info: info}
+}
+
+// files returns the attachments, empty for a hand-built document without.
+func (v *validator) files() *ojson.Object {
+	if v.doc.files == nil {
+		return ojson.New()
+	}
+	return v.doc.files
+}
+
+// add records a diagnostic. Past Limits.MaxDiagnostics it only counts
+// it, except for the first error, which is always listed so that a report
+// that is not valid says why.
+func (v *validator) add(code string, sev Severity, ptr, id, format string, args ...any) {
+	firstError := sev == SeverityError && v.errors == 0
+	if sev == SeverityError {
+		v.errors++
+	}
+	if len(v.diags) >= v.lim.MaxDiagnostics && !firstError {
+		v.omitted++
+		return
+	}
+	v.diags = append(v.diags, Diagnostic{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), ElementID: id, Pointer: ptr})
+}
+
+func (v *validator) report() Report {
+	diags := v.diags
+	if diags == nil {
+		diags = []Diagnostic{}
+	}
+	return Report{Valid: v.errors == 0, Diagnostics: diags, Omitted: v.omitted, Stats: v.computeStats()}
+}
+
+func (v *validator) errorf(code, ptr, id, format string, args ...any) {
+	v.add(code, SeverityError, ptr, id, format, args...)
+}
+
+func (v *validator) warnf(code, ptr, id, format string, args ...any) {
+	v.add(code, SeverityWarning, ptr, id, format, args...)
+}
+
+// firstError returns the first error-severity diagnostic so far.
+func (v *validator) firstError() (Diagnostic, bool) {
+	for _, d := range v.diags {
+		if d.Severity == SeverityError {
+			return d, true
+		}
+	}
+	return Diagnostic{}, false
+}
+
+// elementID returns an element's id when it is a string.
+func elementID(el *ojson.Object) string {
+	if el == nil {
+		return ""
+	}
+	s, _ := el.String("id")
+	return s
+}
+
+// elementType returns an element's type when it is a string.
+func elementType(el *ojson.Object) string {
+	if el == nil {
+		return ""
+	}
+	s, _ := el.String("type")
+	return s
+}
+
+// isDeleted reports whether an element is a tombstone.
+func isDeleted(el *ojson.Object) bool {
+	if el == nil {
+		return false
+	}
+	b, _ := el.Bool("isDeleted")
+	return b
+}
