@@ -1,0 +1,201 @@
+package store
+
+import (
+	"errors"
+	"io/fs"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// change is what a commit writes.
+type change struct {
+	data      []byte
+	count     int // element count the codec reported for data
+	actor     Actor
+	requestID string
+	revision  int64 // the new revision
+	create    bool  // no previous file: rename must not replace anything
+}
+
+// commit writes ch over cur and proves it landed. On success cur is updated
+// to the new state. These are the save-success steps after the lock and the
+// fence (steps 1 and 2, done by the caller):
+//
+//  3. Copy the previous bytes to backups/ (durably: after the rename below
+//     the backup is the only copy of the previous revision).
+//  4. Write the new bytes to a temp file and fsync it, then rename it over
+//     the target and fsync the directory (best effort).
+//  5. Write the sidecar atomically the same way.
+//  6. Read the target back, parse it with the codec, compare the element
+//     count and the SHA-256 with what is being reported.
+//  7. If 5 or 6 fails, put the previous bytes (and the previous sidecar) back
+//     and fail with io_error. If 3 or 4 fails, the target was never touched.
+//
+// Only then is the write reported successful. Work that does not depend on
+// each other overlaps, without changing what is durable before what: the
+// backup is written while the temp file is (both finish before the rename),
+// the sidecar's temp file is written while the drawings directory is fsynced
+// (both finish before the sidecar's rename), and the read-back runs while
+// the metadata directory is fsynced and an old backup pruned (all finish
+// before returning).
+func (t *txn) commit(cur *current, ch change) (*Result, error) {
+	perm := fs.FileMode(0o600)
+	if cur.exists && cur.perm != 0 {
+		perm = cur.perm
+	}
+	scene := sceneFile(t.name)
+
+	// Steps 3 and 4a.
+	var backupErr error
+	var wg sync.WaitGroup
+	if cur.exists {
+		wg.Go(func() { backupErr = t.writeBackup(cur.data, cur.meta.Revision, cur.corrupt == nil) })
+	}
+	tmp, err := t.s.prepareTemp(t.s.root, scene, ch.data, perm)
+	wg.Wait()
+	if backupErr != nil {
+		if err == nil {
+			t.s.removeQuietly(t.s.root, tmp)
+		}
+		return nil, wrapCommit(backupErr, "backup", false)
+	}
+	if err != nil {
+		return nil, wrapCommit(err, "", false)
+	}
+	// Step 4b.
+	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
+		return nil, wrapCommit(err, "", false)
+	}
+
+	// Steps 4c and 5.
+	sc := t.nextSidecar(cur, ch, sha256Hex(ch.data), t.s.opts.Now())
+	raw := sc.encode()
+	wg.Go(func() { t.s.syncDir(t.s.root) })
+	sideTmp, err := t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600)
+	wg.Wait()
+	if err == nil {
+		err = t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false)
+	}
+	if err != nil {
+		return nil, t.rollback(cur, false, "sidecar", err)
+	}
+
+	// Step 6 (with 5's directory fsync, and pruning the backup that fell out
+	// of the KeepBackups window, which is due whether or not this save stands).
+	wg.Go(func() { t.s.syncDir(t.dirs.meta) })
+	if cur.exists {
+		wg.Go(func() { t.pruneBackups(cur.meta.Revision) })
+	}
+	err = t.verify(sc)
+	wg.Wait()
+	if err != nil {
+		return nil, t.rollback(cur, true, "verify", err)
+	}
+	*cur = current{exists: true, data: ch.data, perm: perm, sha: sc.SHA256, meta: sc.meta(),
+		side: sidecarState{raw: raw, parsed: sc}}
+	return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true}, nil
+}
+
+// nextSidecar is the record of ch following cur.
+func (t *txn) nextSidecar(cur *current, ch change, sha string, now time.Time) *sidecar {
+	sc := &sidecar{
+		Schema:       SidecarSchema,
+		Name:         t.name,
+		Revision:     ch.revision,
+		SHA256:       sha,
+		ByteLength:   int64(len(ch.data)),
+		ElementCount: ch.count,
+		UpdatedAt:    formatTime(now),
+		UpdatedBy:    ch.actor,
+	}
+	if cur.exists {
+		sc.PreviousRevision, sc.PreviousSHA256 = cur.meta.Revision, cur.sha
+	}
+	var recent []requestRecord
+	if cur.side.parsed != nil && !ch.create {
+		recent = cur.side.parsed.RecentRequests
+	}
+	if ch.requestID != "" {
+		recent = remember(recent, requestRecord{ID: ch.requestID, Revision: sc.Revision, SHA256: sha,
+			ByteLength: sc.ByteLength, ElementCount: sc.ElementCount, At: sc.UpdatedAt})
+	}
+	sc.RecentRequests = recent
+	return sc
+}
+
+// verify is step 6: a fresh open and read of the target must give exactly
+// the bytes the sidecar describes, and they must parse to the same count.
+func (t *txn) verify(sc *sidecar) error {
+	data, info, err := t.s.fs.ReadFile(t.s.root, sceneFile(t.name), t.s.opts.MaxSceneBytes)
+	switch {
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return errors.New("read-back: target is not a regular file")
+	case int64(len(data)) != sc.ByteLength:
+		return errors.New("read-back: length differs")
+	case sha256Hex(data) != sc.SHA256:
+		return errors.New("read-back: sha256 differs")
+	}
+	n, err := t.s.opts.Codec.Inspect(data)
+	if err != nil {
+		return errors.Join(errors.New("read-back: does not parse"), err)
+	}
+	if n != sc.ElementCount {
+		return errors.New("read-back: element count differs")
+	}
+	return nil
+}
+
+// rollback is step 7: put back the previous scene bytes (or remove a file
+// that did not exist before) and, if it was replaced, the previous sidecar
+// byte for byte. The returned error is always io_error; its details say
+// whether the rollback itself succeeded.
+func (t *txn) rollback(cur *current, sidecarReplaced bool, stage string, cause error) error {
+	var errs []error
+	if cur.exists {
+		errs = append(errs, t.s.writeAtomic(t.s.root, sceneFile(t.name), cur.data, cur.perm, false))
+	} else {
+		errs = append(errs, t.s.fs.Remove(t.s.root, sceneFile(t.name)))
+	}
+	if sidecarReplaced {
+		if cur.side.raw != nil {
+			errs = append(errs, t.s.writeAtomic(t.dirs.meta, sidecarFile(t.name), cur.side.raw, 0o600, false))
+		} else if err := t.s.fs.Remove(t.dirs.meta, sidecarFile(t.name)); !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	rbErr := errors.Join(errs...)
+	if rbErr != nil {
+		t.s.log.Error("rollback after failed save failed; next read will reconcile", zap.String("name", t.name),
+			zap.String("stage", stage), zap.NamedError("cause", cause), zap.NamedError("rollback", rbErr))
+	} else {
+		t.s.log.Warn("save failed and was rolled back", zap.String("name", t.name), zap.String("stage", stage),
+			zap.Error(cause))
+	}
+	return wrapCommit(errors.Join(cause, rbErr), stage, rbErr == nil)
+}
+
+// wrapCommit makes a commit failure an io_error with the stage it failed at
+// ("" for step 4: the atomic write's own stage, write/fsync/rename), keeping
+// a more specific code (already_exists, permission_denied) if the cause has
+// one.
+func wrapCommit(err error, stage string, rolledBack bool) *Error {
+	var se *Error
+	if errors.As(err, &se) && se.Code != CodeIOError {
+		return se
+	}
+	if stage == "" {
+		stage = "write"
+		if se != nil && se.Details["stage"] != nil {
+			stage, _ = se.Details["stage"].(string)
+		}
+	}
+	e := newError(CodeIOError, "save failed at "+stage, err).with("stage", stage)
+	if stage == "sidecar" || stage == "verify" {
+		e.with("rolledBack", rolledBack)
+	}
+	return e
+}

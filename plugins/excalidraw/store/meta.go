@@ -1,0 +1,58 @@
+package store
+
+import "time"
+
+// Actor attributes every write: the revision history must say who changed a
+// scene, and "recovery" marks changes the store made on its own (reconciling
+// a stale sidecar, restoring a backup).
+type Actor string
+
+// The actors.
+const (
+	ActorAgent    Actor = "agent"
+	ActorUI       Actor = "ui"
+	ActorRecovery Actor = "recovery"
+)
+
+// Valid reports whether a is one of the known actors.
+func (a Actor) Valid() bool {
+	return a == ActorAgent || a == ActorUI || a == ActorRecovery
+}
+
+// Meta is a scene's revision record, as kept in its sidecar.
+type Meta struct {
+	Name             string
+	Revision         int64
+	SHA256           string
+	ByteLength       int64
+	ElementCount     int
+	UpdatedAt        time.Time
+	UpdatedBy        Actor
+	PreviousRevision int64
+	PreviousSHA256   string
+}
+
+// Scene is a document with its revision record.
+type Scene struct {
+	Meta
+	Data []byte
+}
+
+// Summary is one row of List. Files that cannot be used are reported with
+// Valid=false and a Problem rather than failing the whole listing, so one bad
+// file never hides the others.
+type Summary struct {
+	Meta
+	Valid   bool
+	Problem string
+}
+
+// Result is the evidence of a committed write: the new revision record,
+// when it was saved, that it was read back and verified, and whether this was
+// a repeat of an already committed request (Duplicate).
+type Result struct {
+	Meta
+	SavedAt   time.Time
+	Verified  bool
+	Duplicate bool
+}

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"errors"
+	"unicode"
+)
+
+// maxRequestIDLen bounds request ids: they are stored in every sidecar.
+const maxRequestIDLen = 128
+
+// checkWrite validates what every write names: the scene, who is writing
+// (every write is attributed), and the optional request id.
+func checkWrite(name string, actor Actor, requestID string) error {
+	if err := ValidName(name); err != nil {
+		return err
+	}
+	if !actor.Valid() {
+		return errorf(CodeInvalidRequest, "actor %q is not one of agent, ui, recovery", actor)
+	}
+	if len(requestID) > maxRequestIDLen {
+		return errorf(CodeInvalidRequest, "request id is longer than %d bytes", maxRequestIDLen)
+	}
+	for _, r := range requestID {
+		if !unicode.IsPrint(r) || r == unicode.ReplacementChar {
+			return errorf(CodeInvalidRequest, "request id must be printable UTF-8")
+		}
+	}
+	return nil
+}
+
+// inspectNew checks bytes about to be written: size first (cheap), then the
+// codec. It runs before any lock is taken, so a bad document never delays
+// other writers.
+func (s *Store) inspectNew(data []byte) (int, error) {
+	if int64(len(data)) > s.opts.MaxSceneBytes {
+		return 0, errorf(CodeTooLarge, "scene is larger than %d bytes", s.opts.MaxSceneBytes).
+			with("limit", s.opts.MaxSceneBytes).with("size", len(data))
+	}
+	n, err := s.opts.Codec.Inspect(data)
+	if err == nil {
+		return n, nil
+	}
+	var se *Error
+	if errors.As(err, &se) {
+		return 0, err
+	}
+	return 0, newError(CodeInvalidScene, "scene document rejected", err)
+}
+
+// duplicateResult is the answer to a request id that was already committed:
+// the evidence of that commit, without doing anything again. Verified is
+// true because the commit was verified when it happened.
+func duplicateResult(cur *current, rec *requestRecord) *Result {
+	at, _ := timeParse(rec.At)
+	m := Meta{Name: cur.meta.Name, Revision: rec.Revision, SHA256: rec.SHA256, ByteLength: rec.ByteLength,
+		ElementCount: rec.ElementCount, UpdatedAt: at}
+	if rec.Revision == cur.meta.Revision && rec.SHA256 == cur.meta.SHA256 {
+		m = cur.meta
+	}
+	return &Result{Meta: m, SavedAt: at, Verified: true, Duplicate: true}
+}
+
+// conflictError reports a failed revision fence with what the client needs
+// to re-read and retry.
+func conflictError(cur *current, expected int64) *Error {
+	return errorf(CodeRevisionConflict, "scene %s is at revision %d, not %d", cur.meta.Name, cur.meta.Revision, expected).
+		with("name", cur.meta.Name).
+		with("currentRevision", cur.meta.Revision).
+		with("currentSha256", cur.meta.SHA256).
+		with("expectedRevision", expected).
+		with("updatedAt", formatTime(cur.meta.UpdatedAt)).
+		with("updatedBy", string(cur.meta.UpdatedBy))
+}
+
+func corruptError(cur *current) *Error {
+	return newError(CodeCorruptScene, "scene "+cur.meta.Name+" does not parse and no valid backup exists", cur.corrupt).
+		with("name", cur.meta.Name).with("revision", cur.meta.Revision).with("sha256", cur.sha)
+}
+
+func notFoundError(name string) *Error {
+	return errorf(CodeNotFound, "scene %s does not exist", name).with("name", name)
+}

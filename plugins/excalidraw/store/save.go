@@ -1,0 +1,58 @@
+package store
+
+import "context"
+
+// SaveRequest replaces a scene's document.
+type SaveRequest struct {
+	Name             string
+	ExpectedRevision int64 // the revision the caller's edit is based on
+	// Force skips the revision fence: the browser's explicit "overwrite"
+	// after the user has seen a conflict. It may also overwrite a corrupt
+	// scene that has no valid backup (the corrupt bytes are kept as a backup).
+	Force     bool
+	Data      []byte
+	Actor     Actor
+	RequestID string
+}
+
+// Save replaces a scene's document, reporting success only after the
+// save-success steps (see commit) have all passed.
+//
+//  1. Validate the request and the document (before taking any lock).
+//  2. Take the scene's locks and load it (reconciling if needed).
+//  3. A remembered request id returns the original commit (Duplicate),
+//     before the fence, so a retry after a lost response is not a conflict.
+//  4. Check the revision fence, unless Force.
+//  5. Commit the next revision.
+func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
+	if err := checkWrite(r.Name, r.Actor, r.RequestID); err != nil {
+		return nil, err
+	}
+	count, err := s.inspectNew(r.Data)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.begin(ctx, r.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer t.end()
+	cur, err := t.load()
+	switch {
+	case err != nil:
+		return nil, err
+	case !cur.exists:
+		return nil, notFoundError(r.Name)
+	}
+	if rec := cur.side.parsed.findRequest(r.RequestID); rec != nil {
+		return duplicateResult(cur, rec), nil
+	}
+	if cur.corrupt != nil && !r.Force {
+		return nil, corruptError(cur)
+	}
+	if !r.Force && r.ExpectedRevision != cur.meta.Revision {
+		return nil, conflictError(cur, r.ExpectedRevision)
+	}
+	return t.commit(cur, change{data: r.Data, count: count, actor: r.Actor, requestID: r.RequestID,
+		revision: cur.meta.Revision + 1})
+}

@@ -1,0 +1,200 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+
+	"go.uber.org/zap"
+)
+
+// current is a scene's state as found (and, if needed, repaired) inside a txn.
+type current struct {
+	exists bool
+	data   []byte
+	perm   fs.FileMode
+	sha    string
+	meta   Meta
+	side   sidecarState
+	// corrupt is the codec's complaint about a scene file that does not parse
+	// and could not be restored from a backup; meta.Revision is then the last
+	// known revision.
+	corrupt error
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// load reads the txn's scene and brings its sidecar in line with it. This is
+// where the recovery table is implemented:
+//
+//  1. Read the sidecar; a corrupt one is treated as absent.
+//  2. Lstat then open the scene file without following symlinks, and fstat
+//     the open file: a symlink, a non-regular file or a file with other hard
+//     links is permission_denied; missing means !exists.
+//  3. If the sidecar's hash and length match the file, done: the sidecar was
+//     written after the file was verified, so the file needs no parsing.
+//  4. Otherwise, if the file parses, it is a crash or an external edit: the
+//     file wins, and the sidecar is rebuilt at the next revision by
+//     "recovery" (reconcile).
+//  5. If it does not parse, restore the newest valid backup as the next
+//     revision (restore), or report it corrupt.
+func (t *txn) load() (*current, error) {
+	side, err := t.s.readSidecar(t.dirs.meta, t.name)
+	if err != nil {
+		return nil, err
+	}
+	cur := &current{side: side, meta: Meta{Name: t.name}}
+	data, info, err := t.s.readScene(t.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cur, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cur.exists, cur.data, cur.perm, cur.sha = true, data, info.Mode().Perm(), sha256Hex(data)
+
+	if sc := side.parsed; sc != nil && sc.SHA256 == cur.sha && sc.ByteLength == int64(len(data)) {
+		cur.meta = sc.meta()
+		return cur, nil
+	}
+	count, perr := t.s.opts.Codec.Inspect(data)
+	if perr == nil {
+		return cur, t.reconcile(cur, count)
+	}
+	return cur, t.restore(cur, perr)
+}
+
+// readScene is step 2 of load; its fs.ErrNotExist means the scene is absent.
+func (s *Store) readScene(name string) ([]byte, fs.FileInfo, error) {
+	file := sceneFile(name)
+	info, err := s.fs.Lstat(s.root, file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		return nil, nil, fsError("stat scene "+name, err)
+	}
+	if err := checkSceneFile(name, info); err != nil {
+		return nil, nil, err
+	}
+	data, info, err := s.fs.ReadFile(s.root, file, s.opts.MaxSceneBytes)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		return nil, nil, fsError("read scene "+name, err)
+	}
+	if err := checkSceneFile(name, info); err != nil {
+		return nil, nil, err
+	}
+	if info.Size() > s.opts.MaxSceneBytes || int64(len(data)) > s.opts.MaxSceneBytes {
+		return nil, nil, errorf(CodeTooLarge, "scene %s is larger than %d bytes", name, s.opts.MaxSceneBytes).
+			with("limit", s.opts.MaxSceneBytes).with("size", max(info.Size(), int64(len(data))))
+	}
+	return data, info, nil
+}
+
+// checkSceneFile refuses anything but a plain file with a single link. A hard
+// link would let a file outside the drawings directory be read through it.
+func checkSceneFile(name string, info fs.FileInfo) error {
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return errorf(CodePermissionDenied, "scene %s is a symlink", name).with("name", name)
+	}
+	if !info.Mode().IsRegular() {
+		return errorf(CodePermissionDenied, "scene %s is not a regular file", name).with("name", name)
+	}
+	if _, _, nlink, ok := fileID(info); ok && nlink > 1 {
+		return errorf(CodePermissionDenied, "scene %s has other hard links", name).with("name", name)
+	}
+	return nil
+}
+
+// lastRevision is the newest revision the store knows was issued: the
+// sidecar's, or if there is no usable sidecar, one past the newest backup
+// (a backup of r exists only because r+1 was committed), or 0. Rebuilt
+// records continue from it so revisions never go backwards or reuse a
+// backup's number.
+func (t *txn) lastRevision(side sidecarState) (int64, error) {
+	if side.parsed != nil {
+		return side.parsed.Revision, nil
+	}
+	entries, err := t.listBackups()
+	if err != nil || len(entries) == 0 {
+		return 0, err
+	}
+	return entries[0].rev + 1, nil
+}
+
+// reconcile is step 4 of load: rebuild the sidecar for a valid scene file.
+func (t *txn) reconcile(cur *current, count int) error {
+	last, err := t.lastRevision(cur.side)
+	if err != nil {
+		return err
+	}
+	sc := &sidecar{
+		Schema:       SidecarSchema,
+		Name:         t.name,
+		Revision:     last + 1,
+		SHA256:       cur.sha,
+		ByteLength:   int64(len(cur.data)),
+		ElementCount: count,
+		UpdatedAt:    formatTime(t.s.opts.Now()),
+		UpdatedBy:    ActorRecovery,
+	}
+	reason := "sidecar missing"
+	if prev := cur.side.parsed; prev != nil {
+		reason = "sidecar stale (scene changed outside the store or a save was interrupted)"
+		sc.PreviousRevision, sc.PreviousSHA256 = prev.Revision, prev.SHA256
+		sc.RecentRequests = prev.RecentRequests
+	} else if cur.side.problem != "" {
+		reason = cur.side.problem
+	}
+	raw := sc.encode()
+	if err := t.s.writeAtomic(t.dirs.meta, sidecarFile(t.name), raw, 0o600, false); err != nil {
+		return err
+	}
+	t.s.log.Warn("rebuilt scene sidecar", zap.String("name", t.name), zap.String("reason", reason),
+		zap.Int64("revision", sc.Revision))
+	cur.side = sidecarState{raw: raw, parsed: sc}
+	cur.meta = sc.meta()
+	return nil
+}
+
+// restore is step 5 of load: replace a corrupt scene file with its newest
+// valid backup, committed as the next revision by "recovery" through the
+// ordinary save path (so the corrupt bytes are kept as a .corrupt backup and
+// the restored file is verified). Without a valid backup, cur is marked
+// corrupt and the caller decides (only a forced save may overwrite it).
+func (t *txn) restore(cur *current, perr error) error {
+	last, err := t.lastRevision(cur.side)
+	if err != nil {
+		return err
+	}
+	cur.corrupt = perr
+	cur.meta.Revision = last
+	cur.meta.SHA256 = cur.sha
+	cur.meta.ByteLength = int64(len(cur.data))
+	if sc := cur.side.parsed; sc != nil {
+		cur.meta.UpdatedAt, cur.meta.UpdatedBy = sc.meta().UpdatedAt, sc.UpdatedBy
+	}
+	maxRev := int64(1<<63 - 1)
+	if cur.side.parsed != nil {
+		maxRev = cur.side.parsed.Revision
+	}
+	data, rev, count, ok, err := t.newestValidBackup(maxRev)
+	if err != nil || !ok {
+		t.s.log.Error("scene file is corrupt and no valid backup exists", zap.String("name", t.name), zap.Error(perr))
+		return err
+	}
+	res, err := t.commit(cur, change{data: data, count: count, actor: ActorRecovery, revision: last + 1})
+	if err != nil {
+		return err
+	}
+	t.s.log.Warn("restored corrupt scene from backup", zap.String("name", t.name),
+		zap.Int64("backupRevision", rev), zap.Int64("revision", res.Revision), zap.Error(perr))
+	return nil
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"os"
+
+	"go.uber.org/zap"
+)
+
+// txn is one operation on one scene, holding both locks: the per-name queue
+// in this process and the lock file across processes. Everything that reads
+// or writes a scene's files happens inside a txn, so a reader never sees a
+// half-reconciled state and read-modify-write is atomic.
+type txn struct {
+	s       *Store
+	name    string
+	dirs    *metaDirs
+	lock    *fileLock
+	dequeue func()
+}
+
+// begin starts a txn on a valid name.
+//
+//  1. Register with the store (refused after Close).
+//  2. Wait for the name's turn in this process.
+//  3. Open the metadata directories (refusing symlinks).
+//  4. Take the cross-process lock file.
+//  5. The first time this store touches the name, remove its leftover temp
+//     files: holding the lock, no writer of this name can be mid-write.
+func (s *Store) begin(ctx context.Context, name string) (*txn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, newError(CodeSceneBusy, "cancelled before start", err)
+	}
+	if err := s.enter(); err != nil {
+		return nil, err
+	}
+	t := &txn{s: s, name: name}
+	var err error
+	if t.dequeue, err = s.queue.acquire(ctx, name); err != nil {
+		t.end()
+		return nil, newError(CodeSceneBusy, "gave up waiting for scene "+name, err)
+	}
+	if t.dirs, err = s.openMetaDirs(); err != nil {
+		t.end()
+		return nil, err
+	}
+	if t.lock, err = s.lockScene(ctx, t.dirs.locks, name); err != nil {
+		t.end()
+		return nil, err
+	}
+	t.sweep()
+	return t, nil
+}
+
+// end releases what begin took, in reverse order.
+func (t *txn) end() {
+	if t.lock != nil {
+		t.s.unlock(t.lock)
+	}
+	if t.dirs != nil {
+		t.dirs.close()
+	}
+	if t.dequeue != nil {
+		t.dequeue()
+	}
+	t.s.leave()
+}
+
+// sweep removes leftover temp files of the txn's scene (a crash between
+// creating and renaming one). Reads and listings already ignore them; this
+// only reclaims space, so failures are logged.
+func (t *txn) sweep() {
+	if _, done := t.s.swept.LoadOrStore(t.name, struct{}{}); done {
+		return
+	}
+	t.sweepDir(t.s.root, func(target string) bool { return target == sceneFile(t.name) })
+	t.sweepDir(t.dirs.meta, func(target string) bool { return target == sidecarFile(t.name) })
+	t.sweepDir(t.dirs.backups, func(target string) bool {
+		_, _, ok := parseBackup(t.name, target)
+		return ok
+	})
+}
+
+func (t *txn) sweepDir(d *os.File, match func(target string) bool) {
+	names, err := t.s.fs.ReadDir(d)
+	if err != nil {
+		t.s.log.Warn("sweep temp files", zap.String("dir", d.Name()), zap.Error(err))
+		return
+	}
+	for _, n := range names {
+		if target, ok := splitTemp(n); ok && match(target) {
+			t.s.log.Info("removing leftover temp file", zap.String("file", label(d, n)))
+			t.s.removeQuietly(d, n)
+		}
+	}
+}

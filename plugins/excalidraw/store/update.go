@@ -1,0 +1,70 @@
+package store
+
+import (
+	"bytes"
+	"context"
+)
+
+// UpdateRequest is an atomic read-modify-write of a scene.
+type UpdateRequest struct {
+	Name             string
+	ExpectedRevision int64
+	// AnyRevision skips the fence. The mutation still sees the current scene
+	// under the lock, so no concurrent update is lost; use it when the caller
+	// describes a change rather than a whole new document.
+	AnyRevision bool
+	Actor       Actor
+	RequestID   string
+	// Mutate returns the new document for the current one. It runs under the
+	// scene's locks, so it must be quick and must not call the store for the
+	// same scene. Its error is returned unchanged and nothing is written.
+	Mutate func(current *Scene) ([]byte, error)
+}
+
+// Update runs Mutate under the scene's locks and commits its result.
+//
+//  1. Validate; take the locks; load the scene (reconciling if needed).
+//  2. A remembered request id returns the original commit; Mutate is not
+//     called again.
+//  3. Check the revision fence (unless AnyRevision).
+//  4. Call Mutate with a copy of the current scene.
+//  5. Validate the new document and commit it as the next revision.
+func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
+	if err := checkWrite(r.Name, r.Actor, r.RequestID); err != nil {
+		return nil, err
+	}
+	if r.Mutate == nil {
+		return nil, errorf(CodeInvalidRequest, "UpdateRequest.Mutate is required")
+	}
+	t, err := s.begin(ctx, r.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer t.end()
+	cur, err := t.load()
+	switch {
+	case err != nil:
+		return nil, err
+	case !cur.exists:
+		return nil, notFoundError(r.Name)
+	}
+	if rec := cur.side.parsed.findRequest(r.RequestID); rec != nil {
+		return duplicateResult(cur, rec), nil
+	}
+	if cur.corrupt != nil {
+		return nil, corruptError(cur)
+	}
+	if !r.AnyRevision && r.ExpectedRevision != cur.meta.Revision {
+		return nil, conflictError(cur, r.ExpectedRevision)
+	}
+	data, err := r.Mutate(&Scene{Meta: cur.meta, Data: bytes.Clone(cur.data)})
+	if err != nil {
+		return nil, err
+	}
+	count, err := s.inspectNew(data)
+	if err != nil {
+		return nil, err
+	}
+	return t.commit(cur, change{data: data, count: count, actor: r.Actor, requestID: r.RequestID,
+		revision: cur.meta.Revision + 1})
+}
