@@ -32,6 +32,8 @@ type Document struct {
 	elements []*ojson.Object
 	appState *ojson.Object
 	files    *ojson.Object
+	// readBytes is the size of the input Parse read, a hint for Marshal.
+	readBytes int
 }
 
 // NewDocument returns an empty scene with Excalidraw's member order and the
@@ -134,5 +136,5 @@ func (d *Document) Clone() *Document {
 	for i, el := range d.elements {
 		els[i] = el.Clone()
 	}
-	return &Document{members: d.members.Clone(), elements: els, appState: d.appState.Clone(), files: d.files.Clone()}
+	return &Document{members: d.members.Clone(), elements: els, appState: d.appState.Clone(), files: d.files.Clone(), readBytes: d.readBytes}
 }

@@ -32,7 +32,13 @@ func (d *Document) Marshal() ([]byte, error) {
 	if !out.Has(keyFiles) && d.files != nil && d.files.Len() > 0 {
 		out.Set(keyFiles, d.files)
 	}
-	return ojson.MarshalIndent(out)
+	return ojson.AppendIndent(make([]byte, 0, d.sizeHint()), out)
+}
+
+// sizeHint guesses the encoded size: what was read, or a typical element
+// size times the count, so the output buffer rarely has to grow.
+func (d *Document) sizeHint() int {
+	return max(d.readBytes+d.readBytes/8, 1024*len(d.elements)+4096)
 }
 
 func (d *Document) elementValues() []any {

@@ -40,6 +40,7 @@ func Parse(data []byte, lim Limits) (*Document, error) {
 	if err := admit(doc, lim); err != nil {
 		return nil, err
 	}
+	doc.readBytes = len(data)
 	return doc, nil
 }
 

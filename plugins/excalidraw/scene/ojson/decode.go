@@ -31,7 +31,7 @@ func Decode(data []byte, lim Limits) (any, error) {
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, &Error{Code: ErrTooLarge, Detail: strconv.Itoa(len(data)) + " bytes, limit " + strconv.FormatInt(lim.MaxBytes, 10)}
 	}
-	d := &decoder{data: data, maxDepth: lim.MaxDepth}
+	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]string, 64)}
 	d.skipSpace()
 	v, err := d.value(0)
 	if err != nil {
@@ -48,7 +48,38 @@ type decoder struct {
 	data     []byte
 	pos      int
 	maxDepth int
-	path     []string // for error pointers; built lazily only on error paths would be nicer, but depth is small
+	path     []string // for error pointers
+	// keys interns member names: a drawing repeats the same thirty names
+	// in every element, and one string each saves most of the decoder's
+	// allocations.
+	keys map[string]string
+}
+
+// key reads a member name, interned.
+func (d *decoder) key() (string, error) {
+	start := d.pos + 1
+	for i := start; i < len(d.data); i++ {
+		c := d.data[i]
+		if c == '"' {
+			raw := d.data[start:i]
+			if k, ok := d.keys[string(raw)]; ok {
+				d.pos = i + 1
+				return k, nil
+			}
+			break
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	k, err := d.str()
+	if err != nil {
+		return "", err
+	}
+	if len(d.keys) < 4096 {
+		d.keys[k] = k
+	}
+	return k, nil
 }
 
 func (d *decoder) fail(code error, detail string) *Error {
@@ -118,7 +149,7 @@ func (d *decoder) object(depth int) (any, error) {
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, d.fail(ErrSyntax, "expected a member name")
 		}
-		k, err := d.str()
+		k, err := d.key()
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +172,10 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		d.path = d.path[:len(d.path)-1]
 		o.keys = append(o.keys, k)
-		o.vals[k] = v
+		o.vals = append(o.vals, v)
+		if o.index != nil {
+			o.index[k] = len(o.keys) - 1
+		}
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.fail(ErrSyntax, "unterminated object")

@@ -28,6 +28,17 @@ func MarshalIndent(v any) ([]byte, error) {
 	return e.buf, nil
 }
 
+// AppendIndent is MarshalIndent into dst, for callers that know roughly
+// how large the output will be (growing a multi-megabyte buffer by
+// doubling costs more than writing it).
+func AppendIndent(dst []byte, v any) ([]byte, error) {
+	e := encoder{buf: dst, indent: true}
+	if err := e.value(v, 0); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
 type encoder struct {
 	buf    []byte
 	indent bool
@@ -87,7 +98,7 @@ func (e *encoder) value(v any, depth int) error {
 			if e.indent {
 				e.buf = append(e.buf, ' ')
 			}
-			if err := e.value(t.vals[k], depth+1); err != nil {
+			if err := e.value(t.vals[i], depth+1); err != nil {
 				return err
 			}
 		}

@@ -19,17 +19,24 @@ import (
 )
 
 // Object is a JSON object that remembers the order of its members.
+//
+// Members live in two parallel slices: drawings hold millions of small
+// objects, and a linear scan of ~30 keys costs less than building a map for
+// each. Large objects (a scene's `files`) get a lazily built index.
 type Object struct {
-	keys []string
-	vals map[string]any
+	keys  []string
+	vals  []any
+	index map[string]int // built once len(keys) > indexAbove
 }
 
+const indexAbove = 32
+
 // New returns an empty object.
-func New() *Object { return &Object{vals: map[string]any{}} }
+func New() *Object { return &Object{} }
 
 // NewSized returns an empty object with room for n members.
 func NewSized(n int) *Object {
-	return &Object{keys: make([]string, 0, n), vals: make(map[string]any, n)}
+	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
 }
 
 // Len is the number of members.
@@ -39,65 +46,117 @@ func (o *Object) Len() int { return len(o.keys) }
 // not modify it.
 func (o *Object) Keys() []string { return o.keys }
 
+func (o *Object) find(k string) int {
+	if o.index != nil {
+		if i, ok := o.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, x := range o.keys {
+		if x == k {
+			return i
+		}
+	}
+	if len(o.keys) > indexAbove {
+		o.buildIndex()
+	}
+	return -1
+}
+
+func (o *Object) buildIndex() {
+	o.index = make(map[string]int, len(o.keys))
+	for i, x := range o.keys {
+		o.index[x] = i
+	}
+}
+
 // Has reports whether the member exists.
-func (o *Object) Has(k string) bool { _, ok := o.vals[k]; return ok }
+func (o *Object) Has(k string) bool { return o.find(k) >= 0 }
 
 // Get returns a member.
-func (o *Object) Get(k string) (any, bool) { v, ok := o.vals[k]; return v, ok }
+func (o *Object) Get(k string) (any, bool) {
+	if i := o.find(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
+}
 
 // Set sets a member, appending it if it is new and keeping its place if
 // not.
 func (o *Object) Set(k string, v any) *Object {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
+	if i := o.find(k); i >= 0 {
+		o.vals[i] = v
+		return o
 	}
-	o.vals[k] = v
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	if o.index != nil {
+		o.index[k] = len(o.keys) - 1
+	}
 	return o
 }
 
 // Delete removes a member.
 func (o *Object) Delete(k string) {
-	if _, ok := o.vals[k]; !ok {
+	i := o.find(k)
+	if i < 0 {
 		return
 	}
-	delete(o.vals, k)
-	if i := slices.Index(o.keys, k); i >= 0 {
-		o.keys = slices.Delete(o.keys, i, i+1)
+	o.keys = slices.Delete(o.keys, i, i+1)
+	o.vals = slices.Delete(o.vals, i, i+1)
+	if o.index != nil {
+		o.buildIndex()
 	}
+}
+
+// Range calls fn for each member in order until fn returns false.
+func (o *Object) Range(fn func(k string, v any) bool) {
+	for i, k := range o.keys {
+		if !fn(k, o.vals[i]) {
+			return
+		}
+	}
+}
+
+// get is Get without the second result, for the typed accessors.
+func (o *Object) get(k string) any {
+	v, _ := o.Get(k)
+	return v
 }
 
 // String returns a string member.
 func (o *Object) String(k string) (string, bool) {
-	s, ok := o.vals[k].(string)
+	s, ok := o.get(k).(string)
 	return s, ok
 }
 
 // Number returns a numeric member as a float64.
 func (o *Object) Number(k string) (float64, bool) {
-	return AsFloat(o.vals[k])
+	return AsFloat(o.get(k))
 }
 
 // Bool returns a boolean member.
 func (o *Object) Bool(k string) (bool, bool) {
-	b, ok := o.vals[k].(bool)
+	b, ok := o.get(k).(bool)
 	return b, ok
 }
 
 // Object returns an object member.
 func (o *Object) Object(k string) (*Object, bool) {
-	c, ok := o.vals[k].(*Object)
+	c, ok := o.get(k).(*Object)
 	return c, ok && c != nil
 }
 
 // Array returns an array member.
 func (o *Object) Array(k string) ([]any, bool) {
-	a, ok := o.vals[k].([]any)
+	a, ok := o.get(k).([]any)
 	return a, ok
 }
 
 // IsNull reports whether the member exists and is null.
 func (o *Object) IsNull(k string) bool {
-	v, ok := o.vals[k]
+	v, ok := o.Get(k)
 	return ok && v == nil
 }
 
@@ -106,9 +165,9 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{keys: slices.Clone(o.keys), vals: make(map[string]any, len(o.vals))}
-	for k, v := range o.vals {
-		c.vals[k] = CloneValue(v)
+	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals))}
+	for i, v := range o.vals {
+		c.vals[i] = CloneValue(v)
 	}
 	return c
 }
