@@ -5,7 +5,16 @@ GO       ?= go
 CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
 
-.PHONY: run test vet bench build deps fuzz
+.PHONY: run test vet bench build deps fuzz node-deps
+
+# Node packages some tests run against (the real Excalidraw 0.18.1),
+# installed from the lock file when it changes.
+RESTORE := plugins/excalidraw/scene/build/testdata/restore
+$(RESTORE)/node_modules/.installed: $(RESTORE)/package-lock.json
+	bash $(RESTORE)/setup.sh
+	touch $@
+
+node-deps: $(RESTORE)/node_modules/.installed
 
 deps:
 	$(GO) mod download
@@ -19,7 +28,7 @@ run:
 vet:
 	$(GO) vet ./...
 
-test: deps vet
+test: deps node-deps vet
 	$(GO) test -race -count=1 -timeout 15m ./...
 
 bench:
