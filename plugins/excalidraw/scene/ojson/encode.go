@@ -137,7 +137,15 @@ func appendJSFloat(b []byte, f float64) []byte {
 	if abs >= 1e-6 && abs < 1e21 {
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	}
-	return strconv.AppendFloat(b, f, 'e', -1, 64)
+	// JavaScript writes exponents without padding: 1e-7, 1e+21.
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'e', -1, 64)
+	for i := start; i < len(b)-2; i++ {
+		if b[i] == 'e' && b[i+2] == '0' && len(b)-(i+2) > 1 {
+			return append(b[:i+2], b[i+3:]...)
+		}
+	}
+	return b
 }
 
 const hexDigits = "0123456789abcdef"

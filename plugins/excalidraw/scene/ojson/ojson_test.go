@@ -79,9 +79,9 @@ func TestSurrogates(t *testing.T) {
 }
 
 func TestEncodeLikeJSONStringify(t *testing.T) {
-	o := New().Set("s", "<a&b> \"q\" \\ \u0001 \t").Set("f", 0.1).Set("i", 3.0).Set("big", 1e21).Set("e", []any{}).Set("o", New())
+	o := New().Set("s", "<a&b> \"q\" \\ \u0001 \t").Set("f", 0.1).Set("i", 3.0).Set("big", 1e21).Set("tiny", 1e-7).Set("e", []any{}).Set("o", New())
 	out, _ := Marshal(o)
-	want := `{"s":"<a&b> \"q\" \\ \u0001 \t","f":0.1,"i":3,"big":1e+21,"e":[],"o":{}}`
+	want := `{"s":"<a&b> \"q\" \\ \u0001 \t","f":0.1,"i":3,"big":1e+21,"tiny":1e-7,"e":[],"o":{}}`
 	if string(out) != want {
 		t.Fatalf("got  %s\nwant %s", out, want)
 	}
