@@ -1,45 +1,17 @@
 package scene
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/dshgo/dsh/internal/restorecheck"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
-// restoreHelperDir holds the Node helper that runs Excalidraw 0.18.1's own
-// restoreElements (see build/restore_fidelity_test.go).
-const restoreHelperDir = "build/testdata/restore"
-
-// requireRestore returns the node binary, or skips (fails under CI=true)
-// when Node or the pinned packages are missing, as the build package's
-// fidelity test does.
-func requireRestore(t *testing.T) string {
-	t.Helper()
-	missing := func(why string) {
-		msg := why + "; install with: " + filepath.Join(restoreHelperDir, "setup.sh") + " (npm ci)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node is not installed")
-	}
-	for _, pkg := range []string{"@excalidraw/excalidraw", "esbuild", "jsdom"} {
-		if _, err := os.Stat(filepath.Join(restoreHelperDir, "node_modules", pkg, "package.json")); err != nil {
-			missing(pkg + " is not installed in " + restoreHelperDir)
-		}
-	}
-	return node
-}
+// requireRestore returns the node binary for the restore harness (see
+// internal/restorecheck).
+func requireRestore(t *testing.T) string { return restorecheck.Require(t) }
 
 // restored is what Excalidraw's restoreElements returns for one scene,
 // without and with repairBindings, or the error it threw.
@@ -60,17 +32,7 @@ func restoreScenes(t *testing.T, node string, scenes [][]*ojson.Object) []restor
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "restore-corpus.mjs")
-	cmd.Dir = restoreHelperDir
-	cmd.Stdin = bytes.NewReader(data)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("restore-corpus.mjs: %v\n%s", err, tail(stderr.Bytes(), 4000))
-	}
+	out := restorecheck.Run(t, node, "restore-corpus.mjs", data)
 	v, err := ojson.Decode(out, ojson.Limits{MaxBytes: 1 << 30, MaxDepth: 64})
 	if err != nil {
 		t.Fatalf("restore-corpus.mjs output: %v", err)
@@ -121,13 +83,6 @@ func objects(v any) []*ojson.Object {
 		out[i], _ = e.(*ojson.Object)
 	}
 	return out
-}
-
-func tail(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[len(b)-n:]
-	}
-	return b
 }
 
 // restoreDiff lists how restore changed an element: members added,

@@ -2,47 +2,22 @@ package build
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/dshgo/dsh/internal/restorecheck"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
-
-// restoreDir holds the Node helper that runs Excalidraw's own restore.
-const restoreDir = "testdata/restore"
 
 // recomputedByRestore lists fields that restore is allowed to change, with
 // the reason. It is empty: the builder writes exactly what restore
 // returns. A field listed here is skipped when comparing.
 var recomputedByRestore = map[string]string{}
 
-// requireRestoreHelper skips (or, under CI, fails) when Node or the pinned
-// packages are missing.
-func requireRestoreHelper(t *testing.T) string {
-	t.Helper()
-	missing := func(why string) {
-		msg := why + "; install with: " + filepath.Join(restoreDir, "setup.sh") + " (npm ci)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node is not installed")
-	}
-	for _, pkg := range []string{"@excalidraw/excalidraw", "esbuild", "jsdom"} {
-		if _, err := os.Stat(filepath.Join(restoreDir, "node_modules", pkg, "package.json")); err != nil {
-			missing(pkg + " is not installed in " + restoreDir)
-		}
-	}
-	return node
-}
+// requireRestoreHelper returns the node binary for the restore harness
+// (see internal/restorecheck).
+func requireRestoreHelper(t *testing.T) string { return restorecheck.Require(t) }
 
 // runRestore pipes elements through Excalidraw's restoreElements.
 func runRestore(t *testing.T, node string, elements []*ojson.Object, args ...string) []*ojson.Object {
@@ -51,17 +26,7 @@ func runRestore(t *testing.T, node string, elements []*ojson.Object, args ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{"restore.mjs"}, args...)...)
-	cmd.Dir = restoreDir
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("restore.mjs: %v\n%s", err, lastBytes(stderr.Bytes(), 4000))
-	}
+	out := restorecheck.Run(t, node, "restore.mjs", in, args...)
 	v, err := ojson.Decode(out, ojson.Limits{})
 	if err != nil {
 		t.Fatalf("restore output: %v", err)
@@ -80,13 +45,6 @@ func toAny(els []*ojson.Object) []any {
 		out[i] = e
 	}
 	return out
-}
-
-func lastBytes(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[len(b)-n:]
-	}
-	return b
 }
 
 // fidelityScene builds, in two calls, a scene with every type, labels in
