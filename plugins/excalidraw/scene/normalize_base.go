@@ -2,16 +2,17 @@ package scene
 
 import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 
-// Restore's defaults for the fields every element has
-// (DEFAULT_ELEMENT_PROPS in constants.ts).
+// Excalidraw's defaults for the style every element has
+// (DEFAULT_ELEMENT_PROPS in constants.ts): what restore fills in and what
+// the builder gives new elements.
 const (
-	defaultStrokeColor     = "#1e1e1e"
-	defaultBackgroundColor = "transparent"
-	defaultFillStyle       = "solid"
-	defaultStrokeWidth     = 2
-	defaultStrokeStyle     = "solid"
-	defaultRoughness       = 1
-	defaultOpacity         = 100
+	DefaultStrokeColor     = "#1e1e1e"
+	DefaultBackgroundColor = "transparent"
+	DefaultFillStyle       = "solid"
+	DefaultStrokeWidth     = 2
+	DefaultStrokeStyle     = "solid"
+	DefaultRoughness       = 1
+	DefaultOpacity         = 100
 )
 
 // Roundness types (ROUNDNESS in constants.ts).
@@ -122,16 +123,16 @@ func (n *normalizer) restoreBase(f elemFix, typ string, linear bool) {
 	f.nullish("index", nil)
 	f.nullish("isDeleted", false)
 	n.restoreID(f)
-	f.or("fillStyle", defaultFillStyle)
-	f.or("strokeWidth", jsNumber(defaultStrokeWidth))
-	f.nullish("strokeStyle", defaultStrokeStyle)
-	f.nullish("roughness", jsNumber(defaultRoughness))
-	f.nullish("opacity", jsNumber(defaultOpacity))
+	f.or("fillStyle", DefaultFillStyle)
+	f.or("strokeWidth", jsNumber(DefaultStrokeWidth))
+	f.nullish("strokeStyle", DefaultStrokeStyle)
+	f.nullish("roughness", jsNumber(DefaultRoughness))
+	f.nullish("opacity", jsNumber(DefaultOpacity))
 	f.or("angle", jsNumber(0))
 	f.nullish("x", jsNumber(0))
 	f.nullish("y", jsNumber(0))
-	f.or("strokeColor", defaultStrokeColor)
-	f.or("backgroundColor", defaultBackgroundColor)
+	f.or("strokeColor", DefaultStrokeColor)
+	f.or("backgroundColor", DefaultBackgroundColor)
 	f.or("width", jsNumber(0))
 	f.or("height", jsNumber(0))
 	f.nullish("seed", jsNumber(1))

@@ -3,6 +3,8 @@ package build
 import (
 	"math"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
+
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -29,11 +31,11 @@ func labelStyle(l *labelInput, family int) textStyle {
 func labelElementStyle(container style, l *labelInput) style {
 	return style{
 		strokeColor:     orString(l.StrokeColor, container.strokeColor),
-		backgroundColor: defaultBackgroundColor,
-		fillStyle:       defaultFillStyle,
-		strokeWidth:     defaultStrokeWidth,
-		strokeStyle:     defaultStrokeStyle,
-		roughness:       defaultRoughness,
+		backgroundColor: model.DefaultBackgroundColor,
+		fillStyle:       model.DefaultFillStyle,
+		strokeWidth:     model.DefaultStrokeWidth,
+		strokeStyle:     model.DefaultStrokeStyle,
+		roughness:       model.DefaultRoughness,
 		opacity:         container.opacity,
 		groupIDs:        container.groupIDs,
 		frameID:         container.frameID,

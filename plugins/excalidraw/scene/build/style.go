@@ -1,16 +1,8 @@
 package build
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-
-// Excalidraw's DEFAULT_ELEMENT_PROPS.
-const (
-	defaultStrokeColor     = "#1e1e1e"
-	defaultBackgroundColor = "transparent"
-	defaultFillStyle       = "solid"
-	defaultStrokeWidth     = 2
-	defaultStrokeStyle     = "solid"
-	defaultRoughness       = 1
-	defaultOpacity         = 100
+import (
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // Roundness algorithms (ROUNDNESS in constants.ts).
@@ -40,13 +32,13 @@ type style struct {
 // must already be normalised.
 func resolveStyle(in *input, link any) style {
 	s := style{
-		strokeColor:     orString(in.StrokeColor, defaultStrokeColor),
-		backgroundColor: orString(in.BackgroundColor, defaultBackgroundColor),
-		fillStyle:       orString(in.FillStyle, defaultFillStyle),
-		strokeWidth:     orFloat(in.StrokeWidth, defaultStrokeWidth),
-		strokeStyle:     orString(in.StrokeStyle, defaultStrokeStyle),
-		roughness:       int(orFloat(in.Roughness, defaultRoughness)),
-		opacity:         int(orFloat(in.Opacity, defaultOpacity)),
+		strokeColor:     orString(in.StrokeColor, model.DefaultStrokeColor),
+		backgroundColor: orString(in.BackgroundColor, model.DefaultBackgroundColor),
+		fillStyle:       orString(in.FillStyle, model.DefaultFillStyle),
+		strokeWidth:     orFloat(in.StrokeWidth, model.DefaultStrokeWidth),
+		strokeStyle:     orString(in.StrokeStyle, model.DefaultStrokeStyle),
+		roughness:       int(orFloat(in.Roughness, model.DefaultRoughness)),
+		opacity:         int(orFloat(in.Opacity, model.DefaultOpacity)),
 		groupIDs:        in.GroupIDs,
 		link:            link,
 		locked:          orBool(in.Locked, false),
