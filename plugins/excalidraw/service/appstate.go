@@ -1,0 +1,75 @@
+package service
+
+import (
+	"encoding/json"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// appStateKeys are the appState members a caller may set: the only ones
+// the contract round-trips (2.3). Others are refused rather than silently
+// dropped, so an agent learns that e.g. zoom is not persisted.
+var appStateKeys = map[string]bool{"viewBackgroundColor": true, "gridSize": true, "gridModeEnabled": true}
+
+// mergeAppState merges the subset in raw over doc's appState. pointer
+// locates raw in the request for error details. Value checks are left to
+// scene.Validate (checkAppState), which runs on every write.
+func mergeAppState(doc *scene.Document, raw json.RawMessage, pointer string) error {
+	obj, err := decodeObject(raw, pointer)
+	if err != nil || obj == nil {
+		return err
+	}
+	for _, k := range obj.Keys() {
+		if !appStateKeys[k] {
+			return opError(pointer+"/"+escape(k), "appState member %q is not supported; allowed: viewBackgroundColor, gridSize, gridModeEnabled", k)
+		}
+		v, _ := obj.Get(k)
+		doc.AppState().Set(k, v)
+	}
+	return nil
+}
+
+// decodeObject decodes an optional JSON object in order (ojson refuses
+// duplicate and prototype-polluting keys). Empty or null input is nil.
+func decodeObject(raw json.RawMessage, pointer string) (*ojson.Object, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	v, err := ojson.Decode(raw, ojson.Limits{})
+	if err != nil {
+		return nil, opError(pointer, "not valid JSON: %v", err)
+	}
+	obj, ok := v.(*ojson.Object)
+	if !ok {
+		return nil, opError(pointer, "must be an object")
+	}
+	return obj, nil
+}
+
+// setFiles puts the attachments in raw into doc. Their content (image
+// data URLs, sizes, counts) is checked by scene.Validate and the codec
+// when the document is finished.
+func setFiles(doc *scene.Document, raw json.RawMessage, pointer string) error {
+	obj, err := decodeObject(raw, pointer)
+	if err != nil || obj == nil {
+		return err
+	}
+	for _, k := range obj.Keys() {
+		v, _ := obj.Get(k)
+		if _, ok := v.(*ojson.Object); !ok {
+			return opError(pointer+"/"+escape(k), "file %q must be an object", k)
+		}
+		doc.Files().Set(k, v)
+	}
+	return nil
+}
+
+// fileIDs lists doc's attachments for build.Context.
+func fileIDs(doc *scene.Document) map[string]bool {
+	ids := map[string]bool{}
+	for _, k := range doc.Files().Keys() {
+		ids[k] = true
+	}
+	return ids
+}

@@ -1,0 +1,36 @@
+package service
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+func TestMapError(t *testing.T) {
+	if mapError(nil) != nil {
+		t.Fatal("nil must stay nil")
+	}
+	st := &store.Error{Code: store.CodeRevisionConflict, Message: "m", Details: map[string]any{"currentRevision": int64(3)}}
+	se := wantCode(t, mapError(st), sceneerr.RevisionConflict)
+	if se.Details["currentRevision"] != int64(3) {
+		t.Fatal(se.Details)
+	}
+	se.Details["x"] = 1
+	if _, leaked := st.Details["x"]; leaked {
+		t.Fatal("details shared with the store error")
+	}
+	wantCode(t, mapError(&store.Error{Code: store.CodeInvalidRequest}), sceneerr.InvalidOperation)
+	wantCode(t, mapError(errors.New("disk on fire")), sceneerr.IOError)
+	orig := sceneerr.New(sceneerr.NotFound, "x")
+	if mapError(orig) != orig {
+		t.Fatal("a sceneerr must pass through")
+	}
+}
+
+func TestOpErrorPointer(t *testing.T) {
+	if e := opError("/a/b", "bad %d", 1); e.Code != sceneerr.InvalidOperation || e.Details["pointer"] != "/a/b" || e.Message != "bad 1" {
+		t.Fatal(e)
+	}
+}

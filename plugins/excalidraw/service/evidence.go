@@ -1,0 +1,61 @@
+package service
+
+import (
+	"time"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// timeLayout is RFC 3339 with milliseconds in UTC, the form of the
+// sidecar's updatedAt, so both sides of the API print the same instant the
+// same way.
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// formatTime prints t in timeLayout, or "" for the zero time (a scene with
+// no recorded revision).
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(timeLayout)
+}
+
+// WriteResult is the save evidence of contract section 3.3, plus what the
+// write did.
+type WriteResult struct {
+	Name             string      `json:"name"`
+	Revision         int64       `json:"revision"`
+	PreviousRevision int64       `json:"previousRevision,omitempty"`
+	SHA256           string      `json:"sha256"`
+	ByteLength       int64       `json:"byteLength"`
+	ElementCount     int         `json:"elementCount"`
+	SavedAt          string      `json:"savedAt"`
+	Verified         bool        `json:"verified"`
+	Duplicate        bool        `json:"duplicate"`
+	Operations       *OpsSummary `json:"operations,omitempty"`
+	Summary          *Summary    `json:"summary,omitempty"`
+}
+
+// OpsSummary counts what an Apply did; IDs are the elements the operations
+// named (added ones included), in operation order.
+type OpsSummary struct {
+	Added   int      `json:"added"`
+	Updated int      `json:"updated"`
+	Deleted int      `json:"deleted"`
+	IDs     []string `json:"ids"`
+}
+
+// writeResult copies the store's evidence.
+func writeResult(r *store.Result) *WriteResult {
+	return &WriteResult{
+		Name:             r.Name,
+		Revision:         r.Revision,
+		PreviousRevision: r.PreviousRevision,
+		SHA256:           r.SHA256,
+		ByteLength:       r.ByteLength,
+		ElementCount:     r.ElementCount,
+		SavedAt:          formatTime(r.SavedAt),
+		Verified:         r.Verified,
+		Duplicate:        r.Duplicate,
+	}
+}

@@ -1,0 +1,87 @@
+package service
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+)
+
+// Moving the end target of a labelled arrow moves the arrow's end and
+// re-centres its label; resizing moves the end by the centre's move.
+func TestFollowArrowWithLabel(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	_, err := s.Create(ctx, CreateRequest{Name: "f", Elements: raws(
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":100}`,
+		`{"type":"rectangle","id":"b","x":400,"y":0,"width":100,"height":100}`,
+		`{"type":"arrow","id":"ab","startElementId":"a","endElementId":"b","label":{"text":"go"}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := checkStored(t, dir, "f")
+	endBefore := endPoint(element(t, before, "ab"))
+	_, err = s.Apply(ctx, ApplyRequest{Name: "f", ExpectedRevision: 1, Operations: raws(`{"op":"update","id":"b","patch":{"y":200,"width":200}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := checkStored(t, dir, "f")
+	ab := element(t, after, "ab")
+	end := endPoint(ab)
+	if math.Abs(end[0]-endBefore[0]-50) > 0.01 || math.Abs(end[1]-endBefore[1]-200) > 0.01 {
+		t.Fatalf("end %v → %v", endBefore, end)
+	}
+	l := element(t, after, labelID(t, after, "ab"))
+	c := centre(ab)
+	if math.Abs(num(l, "x")+num(l, "width")/2-c[0]) > 0.01 || math.Abs(num(l, "y")+num(l, "height")/2-c[1]) > 0.01 {
+		t.Fatalf("arrow label not centred: %v vs %v", l, c)
+	}
+}
+
+func TestMoveBothEndsMovesWholeArrow(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	_, err := s.Create(ctx, CreateRequest{Name: "f", Elements: raws(
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":300,"height":300}`,
+		`{"type":"arrow","id":"aa","x":50,"y":50,"points":[[0,0],[100,0],[100,100]],"startElementId":"a","endElementId":"a"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := element(t, checkStored(t, dir, "f"), "aa").Clone()
+	if _, err := s.Apply(ctx, ApplyRequest{Name: "f", ExpectedRevision: 1, Operations: raws(`{"op":"update","id":"a","patch":{"x":10}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	after := element(t, checkStored(t, dir, "f"), "aa")
+	if num(after, "x")-num(before, "x") != 10 {
+		t.Fatalf("%v → %v", before, after)
+	}
+}
+
+// An elbow arrow (only the editor makes them) keeps axis-aligned
+// segments when a bound shape moves.
+func TestFollowElbowArrow(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	if _, err := s.Create(ctx, CreateRequest{Name: "e", Actor: "ui"}); err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"type":"excalidraw","version":2,"elements":[
+	 {"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":100,"boundElements":[{"id":"e","type":"arrow"}]},
+	 {"type":"rectangle","id":"b","x":300,"y":200,"width":100,"height":100,"boundElements":[{"id":"e","type":"arrow"}]},
+	 {"type":"arrow","id":"e","x":105,"y":50,"width":145,"height":145,"elbowed":true,
+	  "points":[[0,0],[100,0],[100,200],[195,200]],
+	  "startBinding":{"elementId":"a","focus":0,"gap":5,"fixedPoint":[1.05,0.5001]},
+	  "endBinding":{"elementId":"b","focus":0,"gap":5,"fixedPoint":[-0.05,0.5001]}}]}`
+	if _, err := s.Save(ctx, SaveRequest{Name: "e", Scene: []byte(doc), ExpectedRevision: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply(ctx, ApplyRequest{Name: "e", ExpectedRevision: 2, Operations: raws(`{"op":"update","id":"b","patch":{"y":260}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	pts := pointsOf(element(t, checkStored(t, dir, "e"), "e"))
+	for k := 1; k < len(pts); k++ {
+		if pts[k][0] != pts[k-1][0] && pts[k][1] != pts[k-1][1] {
+			t.Fatalf("diagonal segment %d in %v", k, pts)
+		}
+	}
+	if last := pts[len(pts)-1]; last[1] != 260 {
+		t.Fatalf("end did not follow: %v", pts)
+	}
+}

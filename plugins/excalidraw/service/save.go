@@ -1,0 +1,52 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// SaveRequest is the browser's full-scene save (PUT /scenes/:name).
+type SaveRequest struct {
+	Name             string
+	Scene            json.RawMessage
+	ExpectedRevision int64
+	RequestID        string
+	// Force is the explicit "Overwrite anyway" after a conflict: no
+	// revision fence; the write is still the next revision.
+	Force bool
+	// Actor defaults to ui.
+	Actor store.Actor
+}
+
+// Save replaces a scene with a document the editor produced. The document
+// is parsed (what cannot be represented is invalid_scene or a limit code),
+// normalized (so what the editor's own restore would repair is repaired
+// rather than refused), validated (errors refuse the save) and stored.
+func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error) {
+	if err := store.ValidName(r.Name); err != nil {
+		return nil, mapError(err)
+	}
+	if len(r.Scene) == 0 {
+		return nil, sceneerr.New(sceneerr.InvalidScene, "scene is required").With("pointer", "/scene")
+	}
+	doc, err := scene.Parse(r.Scene, s.limits)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	data, err := s.finish(doc)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.store.Save(ctx, store.SaveRequest{
+		Name: r.Name, ExpectedRevision: r.ExpectedRevision, Force: r.Force, Data: data,
+		Actor: actorOr(r.Actor, store.ActorUI), RequestID: r.RequestID,
+	})
+	if err != nil {
+		return nil, mapError(err)
+	}
+	return writeResult(res), nil
+}

@@ -1,0 +1,85 @@
+package service
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// Config configures a Service. Only DrawingsDir is required.
+type Config struct {
+	// DrawingsDir is the drawings directory (created if missing).
+	DrawingsDir string
+	// Limits bound every scene written; zero fields take scene's defaults.
+	Limits scene.Limits
+	// LockTimeout bounds the wait for another process's lock (scene_busy).
+	LockTimeout time.Duration
+	// Logger receives store events; nil means none.
+	Logger *zap.Logger
+	// Now stamps revisions and elements' `updated`; nil means time.Now.
+	// Tests pin it so output is reproducible.
+	Now func() time.Time
+	// Rand draws element ids, seeds and nonces; nil means randomly seeded.
+	// It is used under a mutex, so one source may serve concurrent calls.
+	Rand *rand.Rand
+}
+
+// Service is safe for concurrent use: writes to one scene are serialized
+// by the store, and the shared random source by randMu.
+type Service struct {
+	store  *store.Store
+	limits scene.Limits
+	now    func() time.Time
+	randMu sync.Mutex
+	rand   *rand.Rand
+}
+
+// New opens the store with a scene.Codec under the configured limits, so
+// the store refuses (and detects on disk) exactly what the service would.
+func New(cfg Config) (*Service, error) {
+	lim := cfg.Limits.Effective()
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	r := cfg.Rand
+	if r == nil {
+		r = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	st, err := store.Open(store.Options{
+		Dir:           cfg.DrawingsDir,
+		Codec:         scene.Codec{Limits: lim},
+		MaxSceneBytes: lim.MaxSceneBytes,
+		LockTimeout:   cfg.LockTimeout,
+		Logger:        cfg.Logger,
+		Now:           now,
+	})
+	if err != nil {
+		return nil, mapError(err)
+	}
+	return &Service{store: st, limits: lim, now: now, rand: r}, nil
+}
+
+// Close closes the store; calls after Close fail.
+func (s *Service) Close() error { return mapError(s.store.Close()) }
+
+// withRand runs fn with the shared random source held, because
+// *rand.Rand is not safe for concurrent use.
+func (s *Service) withRand(fn func(r *rand.Rand)) {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	fn(s.rand)
+}
+
+// nonce draws a versionNonce (a positive 31-bit integer, as Excalidraw's
+// randomInteger gives).
+func (s *Service) nonce() int64 {
+	var n int64
+	s.withRand(func(r *rand.Rand) { n = int64(r.Int32()) })
+	return n
+}

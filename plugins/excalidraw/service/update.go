@@ -1,0 +1,108 @@
+package service
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// patcher carries one update's state across its fields.
+type patcher struct {
+	el            *ojson.Object
+	typ           string
+	label         *ojson.Object // the live bound text of a container, if any
+	textChanged   bool
+	pointsChanged bool
+}
+
+// textStyleFields are the fields that, on a container, apply to its label.
+var textStyleFields = map[string]bool{"text": true, "fontSize": true, "fontFamily": true, "textAlign": true, "verticalAlign": true}
+
+// target is the element a field is written to: the label for text fields
+// of a container, the element itself otherwise.
+func (p *patcher) target(k string) *ojson.Object {
+	if p.typ != "text" && p.label != nil && textStyleFields[k] {
+		return p.label
+	}
+	return p.el
+}
+
+// update applies a patch of visual fields (see patchFields), then keeps
+// what depends on the element in step:
+//
+//   - a changed text, font or container size re-wraps and re-measures
+//     the text (scene/textmetrics), keeping originalText the unwrapped
+//     text; a label is re-centred in its container (which grows taller if
+//     the text no longer fits), a free text keeps its alignment anchor;
+//   - a moved or resized element moves the bound ends of the arrows bound
+//     to it by the move of its centre (an arrow bound at both ends to it
+//     moves whole), and a moved container takes its label along.
+//
+// Arrow ends are moved, not re-routed around the shape: Excalidraw
+// recomputes the exact end points when the scene is next edited there.
+func (e *edit) update(op operation) error {
+	el, err := e.live(op)
+	if err != nil {
+		return err
+	}
+	p := &patcher{el: el, typ: strOf(el, "type"), label: e.labelOf(el)}
+	before := centre(el)
+	oldW, oldH := num(el, "width"), num(el, "height")
+	for _, k := range op.patch.Keys() {
+		ptr := op.pointer + "/patch/" + escape(k)
+		f := patchFields[k]
+		if f == nil {
+			return opError(ptr, "%q cannot be patched; allowed: %s", k, listOf(slices.Sorted(maps.Keys(patchFields))))
+		}
+		v, _ := op.patch.Get(k)
+		if msg := f(p, v); msg != "" {
+			return opError(ptr, "%s", msg)
+		}
+	}
+	e.bump(el)
+	resized := num(el, "width") != oldW || num(el, "height") != oldH
+	e.relayout(p, resized)
+	after := centre(el)
+	if d := (point{after[0] - before[0], after[1] - before[1]}); d != (point{}) && !isLinear(p.typ) {
+		e.followArrows(el, d)
+	}
+	return nil
+}
+
+// relayout re-measures and re-places text after an update.
+func (e *edit) relayout(p *patcher, resized bool) {
+	switch {
+	case p.typ == "text" && strOf(p.el, "containerId") != "":
+		if c := e.byID[strOf(p.el, "containerId")]; c != nil && p.textChanged {
+			layoutLabel(c, p.el)
+			e.bump(c)
+		}
+	case p.typ == "text":
+		if p.textChanged {
+			remeasureText(p.el)
+		}
+	case p.label != nil:
+		if p.textChanged || resized || p.pointsChanged {
+			layoutLabel(p.el, p.label)
+		} else {
+			placeLabel(p.el, p.label)
+		}
+		e.bump(p.label)
+	}
+}
+
+// labelOf returns the live text bound to a container, or nil.
+func (e *edit) labelOf(el *ojson.Object) *ojson.Object {
+	list, _ := el.Array("boundElements")
+	for _, entry := range list {
+		o, ok := entry.(*ojson.Object)
+		if !ok || strOf(o, "type") != "text" {
+			continue
+		}
+		if t := e.byID[strOf(o, "id")]; t != nil && !deleted(t) && strOf(t, "containerId") == strOf(el, "id") {
+			return t
+		}
+	}
+	return nil
+}
