@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/app/loader"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -109,12 +110,16 @@ var LoggerModule = fx.Options(
 	}),
 )
 
-// RuntimeModule holds the scope tree; stopping the app disposes it.
+// RuntimeModule holds the scope tree; stopping the app disposes it. The
+// root provides the "host" service (data directory, version).
 var RuntimeModule = fx.Module("runtime",
 	fx.Provide(func(lc fx.Lifecycle, log *zap.Logger) *app.Runtime {
 		rt := app.New(app.Options{Logger: log})
 		lc.Append(fx.StopHook(func(ctx context.Context) error { return rt.Dispose(ctx) }))
 		return rt
+	}),
+	fx.Invoke(func(rt *app.Runtime, c *LoadedConfig) error {
+		return rt.Root().Provide(hostinfo.ServiceName, hostinfo.Info{DataDir: c.Host.DataDir, Version: Version})
 	}),
 )
 
