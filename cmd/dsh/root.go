@@ -5,12 +5,13 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/status"
 )
 
 // catalog is every plugin this binary can load from a config file.
 func catalog() []app.Plugin {
-	return []app.Plugin{status.Plugin}
+	return []app.Plugin{status.Plugin, excalidraw.Plugin}
 }
 
 func newRoot() *cobra.Command {

@@ -5,29 +5,29 @@ package scene
 // A zero field takes its default, so Limits{} is the default set.
 type Limits struct {
 	// MaxSceneBytes bounds the serialized document (default 32 MiB).
-	MaxSceneBytes int64
+	MaxSceneBytes int64 `json:"maxSceneBytes"`
 	// MaxElements bounds the elements array, deleted tombstones included
 	// (default 10,000).
-	MaxElements int
+	MaxElements int `json:"maxElements"`
 	// MaxFiles bounds the number of attachments (default 64; a larger
 	// value is lowered to the default: the contract lets configuration
 	// tighten attachment limits, not loosen them).
-	MaxFiles int
+	MaxFiles int `json:"maxFiles"`
 	// MaxFileBytes bounds the total length of the attachments' data URLs,
 	// in characters (default 8 MiB; a larger value is lowered to the
 	// default, like MaxFiles).
-	MaxFileBytes int64
+	MaxFileBytes int64 `json:"maxFileBytes"`
 	// MaxTextLength bounds the characters (Unicode code points) of one
 	// text element's text and originalText (default 100,000).
-	MaxTextLength int
+	MaxTextLength int `json:"maxTextLength"`
 	// MaxDepth bounds JSON nesting (default 64). Real scenes nest about six
 	// levels deep; the limit exists to stop stack-exhaustion attacks.
-	MaxDepth int
+	MaxDepth int `json:"maxDepth"`
 	// MaxDiagnostics bounds the diagnostics a report lists (default
 	// 1,000; the rest are counted in Report.Omitted). A hostile 32 MiB
 	// scene can hold millions of problems; listing them all would cost
 	// far more memory than the scene itself.
-	MaxDiagnostics int
+	MaxDiagnostics int `json:"maxDiagnostics"`
 }
 
 // The defaults of [Limits].

@@ -1,0 +1,97 @@
+package dsh_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/excalidraw"
+)
+
+// TestExcalidrawLifecycle is the contract's lifecycle test on the real
+// plugin: load it, call a tool, dispose every effect, and check that the
+// tools (also in MCP tools/list), the routes and the provided service are
+// gone.
+func TestExcalidrawLifecycle(t *testing.T) {
+	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 500}}\n"))))
+	s := scopeOf(t, h, "excalidraw")
+	if err := s.AwaitActive(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	sess, listChanged, closeMCP := mcpSession(t, h)
+	defer closeMCP()
+	c := client(t)
+
+	names := []string{"excalidraw_scene_list", "excalidraw_scene_read", "excalidraw_scene_create", "excalidraw_scene_apply", "excalidraw_scene_validate"}
+	listed := toolNames(t, sess)
+	for _, n := range names {
+		if !has(listed, n) {
+			t.Fatalf("MCP tools/list lacks %s: %v", n, listed)
+		}
+	}
+	res := h.Tools.Call(testCtx(t), "excalidraw_scene_create", json.RawMessage(`{"name":"demo","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60,"label":{"text":"A"}}]}`))
+	if !res.OK || !strings.Contains(string(res.JSON), `"revision":1`) {
+		t.Fatalf("create: %s", res.JSON)
+	}
+	out, err := sess.CallTool(testCtx(t), &mcp.CallToolParams{Name: "excalidraw_scene_read", Arguments: map[string]any{"name": "demo", "include": "summary"}})
+	if err != nil || out.IsError || !strings.Contains(out.Content[0].(*mcp.TextContent).Text, `"id":"a"`) {
+		t.Fatalf("read over MCP: %v %+v", err, out)
+	}
+	if code, body := do(t, c, http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes", bearer(h)); code != 200 || !strings.Contains(body, `"demo"`) {
+		t.Fatalf("GET scenes: %d %s", code, body)
+	}
+	if _, ok := h.Runtime.Service(excalidraw.ServiceName); !ok {
+		t.Fatal("excalidrawScenes not provided")
+	}
+	drainList(listChanged)
+
+	if err := h.Entries.Unload(testCtx(t), "excalidraw"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, ok := h.Tools.Lookup(n); ok {
+			t.Fatalf("%s survived dispose", n)
+		}
+	}
+	<-listChanged
+	listed = toolNames(t, sess)
+	for _, n := range names {
+		if has(listed, n) {
+			t.Fatalf("MCP tools/list still has %s", n)
+		}
+	}
+	for _, path := range []string{"/dsh-excalidraw/api/scenes", "/dsh-excalidraw/api/health"} {
+		if code, _ := do(t, c, http.MethodGet, h.URL()+path, bearer(h)); code != http.StatusNotFound {
+			t.Fatalf("%s after dispose: %d", path, code)
+		}
+	}
+	if _, ok := h.Runtime.Service(excalidraw.ServiceName); ok {
+		t.Fatal("excalidrawScenes survived dispose")
+	}
+	if s.State() != app.StateDisposed {
+		t.Fatalf("scope %s", s.State())
+	}
+}
+
+// A headless host keeps the store and tools and serves no HTTP.
+func TestExcalidrawHeadless(t *testing.T) {
+	h := startHost(t, dsh.Headless(), dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
+	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.Tools.Call(testCtx(t), "excalidraw_scene_list", nil); !res.OK {
+		t.Fatalf("list: %s", res.JSON)
+	}
+	for _, s := range h.Runtime.Scopes() {
+		if s.Name == "excalidraw/inject" && s.State != app.StatePending {
+			t.Fatalf("web part is %s in a headless host", s.State)
+		}
+	}
+}

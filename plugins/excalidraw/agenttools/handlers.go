@@ -1,0 +1,144 @@
+package agenttools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/tools"
+)
+
+// handlers binds the tool handlers to one service.
+type handlers struct{ svc *service.Service }
+
+type listResult struct {
+	Scenes []service.SceneSummary `json:"scenes"`
+}
+
+type readArgs struct {
+	Name        string `json:"name"`
+	Include     string `json:"include"`
+	ElementType string `json:"element_type"`
+}
+
+type createArgs struct {
+	Name      string            `json:"name"`
+	Elements  []json.RawMessage `json:"elements"`
+	AppState  json.RawMessage   `json:"app_state"`
+	Files     json.RawMessage   `json:"files"`
+	RequestID string            `json:"request_id"`
+}
+
+type applyArgs struct {
+	Name             string            `json:"name"`
+	ExpectedRevision int64             `json:"expected_revision"`
+	Operations       []json.RawMessage `json:"operations"`
+	AppState         json.RawMessage   `json:"app_state"`
+	RequestID        string            `json:"request_id"`
+}
+
+type validateArgs struct {
+	Scene json.RawMessage `json:"scene"`
+}
+
+func (h handlers) list(ctx context.Context, _ json.RawMessage) (any, error) {
+	rows, err := h.svc.List(ctx)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	if rows == nil {
+		rows = []service.SceneSummary{}
+	}
+	return listResult{Scenes: rows}, nil
+}
+
+func (h handlers) read(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a readArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	res, err := h.svc.Read(ctx, service.ReadRequest{Name: a.Name, Include: a.Include, ElementType: a.ElementType})
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return res, nil
+}
+
+func (h handlers) create(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a createArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	res, err := h.svc.Create(ctx, service.CreateRequest{
+		Name: a.Name, Elements: a.Elements, AppState: a.AppState, Files: a.Files,
+		RequestID: a.RequestID, Actor: store.ActorAgent,
+	})
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return res, nil
+}
+
+func (h handlers) apply(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a applyArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	res, err := h.svc.Apply(ctx, service.ApplyRequest{
+		Name: a.Name, ExpectedRevision: a.ExpectedRevision, Operations: a.Operations,
+		AppState: a.AppState, RequestID: a.RequestID, Actor: store.ActorAgent,
+	})
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return res, nil
+}
+
+func (h handlers) validate(_ context.Context, raw json.RawMessage) (any, error) {
+	var a validateArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	rep := h.svc.Validate(a.Scene)
+	if rep.Diagnostics == nil {
+		// The contract promises an array; a clean scene has an empty one.
+		rep.Diagnostics = []scene.Diagnostic{}
+	}
+	return rep, nil
+}
+
+// decodeArgs decodes arguments strictly. The registry has validated them
+// against the schema already, so this only fails if schema and struct
+// disagree; rejecting unknown members then is safer than dropping them.
+func decodeArgs(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &tools.Error{Code: invalidArguments, Message: "arguments do not decode: " + err.Error()}
+	}
+	if dec.More() {
+		return &tools.Error{Code: invalidArguments, Message: "arguments hold more than one JSON value"}
+	}
+	return nil
+}
+
+// toolError turns a service error into a tool error with the same code,
+// message and details, so the agent sees the contract's stable code.
+// Anything else is passed through and the registry reports it as
+// internal_error without leaking its text.
+func toolError(err error) error {
+	var se *sceneerr.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	te := &tools.Error{Code: string(se.Code), Message: se.Message}
+	if len(se.Details) > 0 {
+		te.Details = se.Details
+	}
+	return te
+}

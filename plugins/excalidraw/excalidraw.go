@@ -1,0 +1,106 @@
+// Package excalidraw is the Excalidraw plugin: scenes stored as portable
+// .excalidraw files with revisions, the five agent tools, and the browser
+// half's HTTP API.
+//
+// Its life in the host (contract section 7):
+//
+//  1. Provision: the config is normalized and clamped by the loader
+//     against ConfigSchema; relative drawingsDir resolves against the
+//     host's data directory.
+//  2. The scene service opens the store and is provided as
+//     "excalidrawScenes"; closing it is an effect.
+//  3. The five tools are registered (it injects "tools"), each an effect.
+//  4. The HTTP routes live in a webServer sub-scope, so a headless host
+//     keeps the store and tools and serves no HTTP.
+//
+// Disposal undoes all of it, newest first.
+package excalidraw
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
+	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/hostinfo"
+	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/webserver"
+)
+
+// ServiceName is the name the scene service is provided under.
+const ServiceName = "excalidrawScenes"
+
+// Version is the plugin's version, reported by /health.
+const Version = "0.1.0"
+
+// Config is the plugin's YAML config.
+type Config struct {
+	DrawingsDir   string `json:"drawingsDir"`
+	MaxSceneBytes int64  `json:"maxSceneBytes"`
+	MaxElements   int    `json:"maxElements"`
+	MaxFiles      int    `json:"maxFiles"`
+	MaxTextLength int    `json:"maxTextLength"`
+}
+
+// ConfigSchema fills defaults and clamps every tunable.
+var ConfigSchema = []byte(`{
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "drawingsDir": {"type": "string", "minLength": 1, "default": "excalidraw/drawings",
+      "description": "Where scenes are stored; relative to the host's data directory."},
+    "maxSceneBytes": {"type": "integer", "minimum": 1024, "maximum": 268435456, "default": 33554432},
+    "maxElements": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 10000},
+    "maxFiles": {"type": "integer", "minimum": 0, "maximum": 64, "default": 64},
+    "maxTextLength": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 100000}
+  }
+}`)
+
+// Plugin is the Excalidraw plugin.
+var Plugin = app.Plugin{
+	Name:         "excalidraw",
+	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName)},
+	ConfigSchema: ConfigSchema,
+	Apply:        apply,
+}
+
+func apply(ctx *app.Context, raw app.Config) error {
+	var cfg Config
+	if err := raw.Decode(&cfg); err != nil {
+		return err
+	}
+	host, _ := app.Get[hostinfo.Info](ctx, hostinfo.ServiceName)
+	dir := host.Resolve(cfg.DrawingsDir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return fmt.Errorf("excalidraw: drawings dir: %w", err)
+	}
+	limits := scene.Limits{MaxSceneBytes: cfg.MaxSceneBytes, MaxElements: cfg.MaxElements, MaxFiles: cfg.MaxFiles, MaxTextLength: cfg.MaxTextLength}
+	svc, err := service.New(service.Config{DrawingsDir: dir, Limits: limits, Logger: ctx.Logger()})
+	if err != nil {
+		return err
+	}
+	if _, err := ctx.Effect("close scene service", func(context.Context) error { return svc.Close() }); err != nil {
+		_ = svc.Close()
+		return err
+	}
+	if err := ctx.Provide(ServiceName, svc); err != nil {
+		return err
+	}
+	for _, t := range agenttools.Tools(svc) {
+		if err := tools.Use(ctx, t); err != nil {
+			return err
+		}
+	}
+	evidence := httpapi.NewEvidence()
+	_, err = ctx.Inject([]app.Dep{app.Need(webserver.ServiceName)}, func(web *app.Context) error {
+		return webserver.Use(web, httpapi.Routes(httpapi.Options{
+			Service: svc, Evidence: evidence, Version: Version, DrawingsDir: dir, Limits: limits,
+		})...)
+	})
+	return err
+}

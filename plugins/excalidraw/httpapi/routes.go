@@ -1,0 +1,52 @@
+package httpapi
+
+import (
+	"io/fs"
+	"net/http"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/webserver"
+)
+
+// Prefix is the plugin's URL namespace; the API lives under Prefix+"/api"
+// and the editor's static files under Prefix+"/assets".
+const Prefix = "/dsh-excalidraw"
+
+// Options configures Routes.
+type Options struct {
+	// Service performs every scene operation. Required.
+	Service *service.Service
+	// Evidence receives editor lifecycle reports; nil means a fresh one
+	// (then only /health can see it).
+	Evidence *Evidence
+	// Version is the plugin version shown by /health.
+	Version string
+	// DrawingsDir is shown by /health, so a user can find their files.
+	DrawingsDir string
+	// Limits is shown by /health as is (typically scene.Limits).
+	Limits any
+	// Assets holds the editor's static files; nil makes /assets/* 404.
+	Assets fs.FS
+}
+
+// Routes returns the plugin's routes for webserver.Mount. None is Public:
+// the host's connection service admits every request, since these routes
+// read and write the user's drawings.
+func Routes(o Options) []webserver.Route {
+	if o.Evidence == nil {
+		o.Evidence = NewEvidence()
+	}
+	h := scenes{svc: o.Service}
+	api := Prefix + "/api"
+	serveAssets := assets(o.Assets)
+	return []webserver.Route{
+		{Method: http.MethodGet, Path: api + "/health", Handler: health(o)},
+		{Method: http.MethodGet, Path: api + "/scenes", Handler: h.list},
+		{Method: http.MethodPost, Path: api + "/scenes", Handler: h.create},
+		{Method: http.MethodGet, Path: api + "/scenes/:name", Handler: h.read},
+		{Method: http.MethodPut, Path: api + "/scenes/:name", Handler: h.save},
+		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
+		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
+		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
+	}
+}

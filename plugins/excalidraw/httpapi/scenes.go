@@ -1,0 +1,103 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// scenes holds the scene handlers; they are thin on purpose: naming,
+// validation, locking and revision fencing all live in the service, so the
+// browser and the agent tools cannot drift apart.
+type scenes struct {
+	svc *service.Service
+}
+
+// listBody wraps the listing in an object so fields can be added later
+// without breaking clients (contract section 9).
+type listBody struct {
+	Scenes []service.SceneSummary `json:"scenes"`
+}
+
+func (h scenes) list(c echo.Context) error {
+	rows, err := h.svc.List(c.Request().Context())
+	if err != nil {
+		return fail(c, err)
+	}
+	return ok(c, http.StatusOK, listBody{Scenes: rows})
+}
+
+// read returns the stored document unchanged with its revision and
+// sha256, which the editor keeps as the base of its next save.
+func (h scenes) read(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return fail(c, err)
+	}
+	res, err := h.svc.Read(c.Request().Context(), service.ReadRequest{Name: name, Include: service.IncludeFull})
+	if err != nil {
+		return fail(c, err)
+	}
+	return ok(c, http.StatusOK, res)
+}
+
+// createBody is POST /scenes. The UI creates empty scenes; elements, when
+// given, are the same strict inputs the agent's create tool takes.
+type createBody struct {
+	Name      string            `json:"name"`
+	Elements  []json.RawMessage `json:"elements,omitempty"`
+	RequestID string            `json:"request_id,omitempty"`
+}
+
+func (h scenes) create(c echo.Context) error {
+	var b createBody
+	if err := decodeBody(c, &b); err != nil {
+		return fail(c, err)
+	}
+	res, err := h.svc.Create(c.Request().Context(), service.CreateRequest{
+		Name: b.Name, Elements: b.Elements, RequestID: b.RequestID, Actor: store.ActorUI,
+	})
+	if err != nil {
+		return fail(c, err)
+	}
+	return ok(c, http.StatusCreated, res)
+}
+
+// saveBody is PUT /scenes/:name. expected_revision is a pointer because it
+// is required unless force is set: a save that silently defaulted to
+// revision 0 would turn every forgotten field into a confusing conflict.
+type saveBody struct {
+	Scene            json.RawMessage `json:"scene"`
+	ExpectedRevision *int64          `json:"expected_revision"`
+	RequestID        string          `json:"request_id"`
+	Force            bool            `json:"force,omitempty"`
+}
+
+func (h scenes) save(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return fail(c, err)
+	}
+	var b saveBody
+	if err := decodeBody(c, &b); err != nil {
+		return fail(c, err)
+	}
+	if b.ExpectedRevision == nil && !b.Force {
+		return fail(c, badRequest("/expected_revision", "expected_revision is required unless force is set"))
+	}
+	req := service.SaveRequest{
+		Name: name, Scene: b.Scene, RequestID: b.RequestID, Force: b.Force, Actor: store.ActorUI,
+	}
+	if b.ExpectedRevision != nil {
+		req.ExpectedRevision = *b.ExpectedRevision
+	}
+	res, err := h.svc.Save(c.Request().Context(), req)
+	if err != nil {
+		return fail(c, err)
+	}
+	return ok(c, http.StatusOK, res)
+}
