@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
-	"sync"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -173,21 +173,20 @@ func (c *Context) Inject(deps []Dep, fn func(ctx *Context) error) (*Scope, error
 func (c *Context) Go(label string, fn func(ctx context.Context)) error {
 	_, err := c.Acquire("goroutine "+label, func() (Disposer, error) {
 		ctx, cancel := context.WithCancel(context.Background())
-		var wg sync.WaitGroup
-		wg.Add(1)
+		done := make(chan struct{})
 		go func() {
-			defer wg.Done()
+			defer close(done)
 			fn(ctx)
 		}()
 		timeout := c.scope.rt.disposeTimeout
 		return func(context.Context) error {
 			cancel()
-			done := make(chan struct{})
-			go func() { wg.Wait(); close(done) }()
+			timer := time.NewTimer(timeout)
+			defer timer.Stop()
 			select {
 			case <-done:
 				return nil
-			case <-waitTimer(timeout):
+			case <-timer.C:
 				return fmt.Errorf("goroutine %q still running after %s", label, timeout)
 			}
 		}, nil

@@ -148,7 +148,3 @@ func (rt *Runtime) Scopes() []ScopeInfo {
 func (rt *Runtime) Dispose(ctx context.Context) error {
 	return rt.root.Dispose(ctx)
 }
-
-func waitTimer(d time.Duration) <-chan time.Time {
-	return time.After(d)
-}
