@@ -425,22 +425,27 @@ func TestRestartsAreCoalesced(t *testing.T) {
 		}
 		return nil
 	}}, nil)
-	go func() { _ = s.Restart(context.Background()) }()
-	<-entered // second apply is running
-	var wg sync.WaitGroup
+	first := make(chan error, 1)
+	go func() { first <- s.Restart(context.Background()) }()
+	<-entered // the restart's apply is running
+	// Twenty more restart requests land while it runs. Each does what
+	// Restart does before it waits: record the wish and kick, which returns
+	// at once because a transition is running.
 	for range 20 {
-		wg.Add(1)
-		go func() { defer wg.Done(); _ = s.Restart(context.Background()) }()
+		s.mu.Lock()
+		s.restart = true
+		s.mu.Unlock()
+		s.kick(context.Background())
 	}
-	// Let the 20 requests land while the transition runs, then release it.
-	time.Sleep(20 * time.Millisecond)
 	close(release)
-	wg.Wait()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
 	if err := s.AwaitActive(testCtx(t)); err != nil {
 		t.Fatal(err)
 	}
-	if n := applies.Load(); n > 4 {
-		t.Fatalf("21 restarts ran apply %d times; they should coalesce", n)
+	if n := applies.Load(); n != 3 {
+		t.Fatalf("apply ran %d times; the initial load, the running restart and one coalesced restart make 3", n)
 	}
 }
 
