@@ -3,6 +3,7 @@ package dsh_test
 import (
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -94,4 +95,25 @@ func TestExcalidrawHeadless(t *testing.T) {
 			t.Fatalf("web part is %s in a headless host", s.State)
 		}
 	}
+}
+
+// A config change in the YAML file takes effect without restarting the
+// host: the entry's scope restarts with the new limits.
+func TestExcalidrawConfigReloadsLive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dsh.yaml")
+	base := hostYAML(t, "")
+	writeFile(t, path, base+"  - {id: excalidraw, name: excalidraw, config: {maxElements: 2}}\n")
+	h := startHost(t, dsh.WithConfigFile(path), dsh.WithPlugins(excalidraw.Plugin))
+	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	three := json.RawMessage(`{"name":"s","elements":[{"type":"rectangle","x":0,"y":0},{"type":"ellipse","x":200,"y":0},{"type":"diamond","x":400,"y":0}]}`)
+	if res := h.Tools.Call(testCtx(t), "excalidraw_scene_create", three); res.OK || !strings.Contains(string(res.JSON), "too_many_elements") {
+		t.Fatalf("over the limit: %s", res.JSON)
+	}
+	writeFile(t, path, base+"  - {id: excalidraw, name: excalidraw, config: {maxElements: 100}}\n")
+	eventually(t, "the new limit", func() bool {
+		res := h.Tools.Call(testCtx(t), "excalidraw_scene_create", three)
+		return res.OK
+	})
 }
