@@ -65,43 +65,8 @@ var smallInts = func() []any {
 }()
 
 // sameJSON reports whether two ojson values are equal as JavaScript would
-// read them: numbers by value, arrays element-wise, objects member-wise
-// (order aside).
-func sameJSON(a, b any) bool {
-	if fa, sa := toNumber(a); sa == numOK || sa == numNonFinite {
-		fb, sb := toNumber(b)
-		return sb == sa && fa == fb
-	}
-	switch x := a.(type) {
-	case *ojson.Object:
-		y, ok := b.(*ojson.Object)
-		if !ok || x == nil || y == nil {
-			return ok && x == y
-		}
-		if x.Len() != y.Len() {
-			return false
-		}
-		for _, k := range x.Keys() {
-			yv, ok := y.Get(k)
-			if !ok || !sameJSON(mustGet(x, k), yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameJSON(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
-}
+// read them (member order aside).
+func sameJSON(a, b any) bool { return ojson.Equal(a, b, false) }
 
 // peek is Get for the members most elements lack (legacy ones). It scans
 // the members: a Get that misses makes ojson index a large object, work

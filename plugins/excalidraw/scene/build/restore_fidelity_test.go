@@ -147,39 +147,7 @@ func filterKeys(keys []string) []string {
 
 // sameJSON compares JSON values; numbers by value, objects by members in
 // order.
-func sameJSON(a, b any) bool {
-	if fa, ok := ojson.AsFloat(a); ok {
-		fb, ok := ojson.AsFloat(b)
-		return ok && fa == fb
-	}
-	switch x := a.(type) {
-	case *ojson.Object:
-		y, ok := b.(*ojson.Object)
-		if !ok || fmt.Sprint(x.Keys()) != fmt.Sprint(y.Keys()) {
-			return false
-		}
-		for _, k := range x.Keys() {
-			xv, _ := x.Get(k)
-			yv, _ := y.Get(k)
-			if !sameJSON(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameJSON(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
-}
+func sameJSON(a, b any) bool { return ojson.Equal(a, b, true) }
 
 func compact(v any) string {
 	b, err := ojson.Marshal(v)
