@@ -32,21 +32,11 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.begin(ctx, r.Name)
-	if err != nil {
-		return nil, err
+	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID)
+	if err != nil || dup != nil {
+		return dup, err
 	}
 	defer t.end()
-	cur, err := t.load()
-	switch {
-	case err != nil:
-		return nil, err
-	case !cur.exists:
-		return nil, notFoundError(r.Name)
-	}
-	if rec := cur.side.parsed.findRequest(r.RequestID); rec != nil {
-		return duplicateResult(cur, rec), nil
-	}
 	if cur.corrupt != nil && !r.Force {
 		return nil, corruptError(cur)
 	}
@@ -55,4 +45,30 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	}
 	return t.commit(cur, change{data: r.Data, count: count, actor: r.Actor, requestID: r.RequestID,
 		revision: cur.meta.Revision + 1})
+}
+
+// beginExisting is the start Save and Update share: take the scene's
+// queue slot and lock, load it, require that it exists, and answer a
+// repeated request id with the committed result (before any revision
+// fence). When it returns a duplicate or an error the transaction is
+// already ended; otherwise the caller ends it.
+func (s *Store) beginExisting(ctx context.Context, name, requestID string) (*txn, *current, *Result, error) {
+	t, err := s.begin(ctx, name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cur, err := t.load()
+	switch {
+	case err != nil:
+		t.end()
+		return nil, nil, nil, err
+	case !cur.exists:
+		t.end()
+		return nil, nil, nil, notFoundError(name)
+	}
+	if rec := cur.side.parsed.findRequest(requestID); rec != nil {
+		t.end()
+		return nil, nil, duplicateResult(cur, rec), nil
+	}
+	return t, cur, nil, nil
 }

@@ -36,21 +36,11 @@ func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
 	if r.Mutate == nil {
 		return nil, errorf(CodeInvalidRequest, "UpdateRequest.Mutate is required")
 	}
-	t, err := s.begin(ctx, r.Name)
-	if err != nil {
-		return nil, err
+	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID)
+	if err != nil || dup != nil {
+		return dup, err
 	}
 	defer t.end()
-	cur, err := t.load()
-	switch {
-	case err != nil:
-		return nil, err
-	case !cur.exists:
-		return nil, notFoundError(r.Name)
-	}
-	if rec := cur.side.parsed.findRequest(r.RequestID); rec != nil {
-		return duplicateResult(cur, rec), nil
-	}
 	if cur.corrupt != nil {
 		return nil, corruptError(cur)
 	}
