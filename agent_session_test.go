@@ -15,6 +15,13 @@ import (
 func callJSON(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) map[string]any {
 	t.Helper()
 	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	return decodeToolResult(t, name, res, err)
+}
+
+// decodeToolResult checks a tool call's outcome and decodes its JSON text,
+// which must agree with IsError.
+func decodeToolResult(t *testing.T, name string, res *mcp.CallToolResult, err error) map[string]any {
+	t.Helper()
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"errors"
 	"maps"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -18,19 +17,41 @@ func mapError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *sceneerr.Error
-	if errors.As(err, &se) {
-		return se
-	}
-	var st *store.Error
-	if errors.As(err, &st) {
-		code := sceneerr.Code(st.Code)
-		if st.Code == store.CodeInvalidRequest {
+	switch e := outermostCoded(err).(type) {
+	case *sceneerr.Error:
+		return e
+	case *store.Error:
+		code := sceneerr.Code(e.Code)
+		if e.Code == store.CodeInvalidRequest {
 			code = sceneerr.InvalidOperation
 		}
-		return &sceneerr.Error{Code: code, Message: st.Message, Details: maps.Clone(st.Details), Err: st.Err}
+		return &sceneerr.Error{Code: code, Message: e.Message, Details: maps.Clone(e.Details), Err: e.Err}
 	}
 	return &sceneerr.Error{Code: sceneerr.IOError, Message: err.Error(), Err: err}
+}
+
+// outermostCoded finds the first *sceneerr.Error or *store.Error in err's
+// tree, depth first. Order matters: the store reports a corrupt file as
+// corrupt_scene wrapping the codec's invalid_scene, and the outer verdict
+// is the one that describes what happened.
+func outermostCoded(err error) error {
+	switch err.(type) {
+	case *sceneerr.Error, *store.Error:
+		return err
+	case nil:
+		return nil
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return outermostCoded(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if found := outermostCoded(e); found != nil {
+				return found
+			}
+		}
+	}
+	return nil
 }
 
 // opError is an invalid_operation error located by a JSON pointer into the

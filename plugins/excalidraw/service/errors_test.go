@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -27,6 +28,19 @@ func TestMapError(t *testing.T) {
 	if mapError(orig) != orig {
 		t.Fatal("a sceneerr must pass through")
 	}
+}
+
+// TestMapErrorOutermostWins: the outer verdict describes what happened, so
+// a corrupt file stays corrupt_scene although its cause is the codec's
+// invalid_scene, and a service error keeps its code over a store cause.
+func TestMapErrorOutermostWins(t *testing.T) {
+	parse := sceneerr.New(sceneerr.InvalidScene, "invalid JSON")
+	corrupt := &store.Error{Code: store.CodeCorruptScene, Message: "corrupt", Err: parse}
+	wantCode(t, mapError(corrupt), sceneerr.CorruptScene)
+	wantCode(t, mapError(fmt.Errorf("read: %w", corrupt)), sceneerr.CorruptScene)
+	wantCode(t, mapError(errors.Join(errors.New("plain"), corrupt, parse)), sceneerr.CorruptScene)
+	outer := &sceneerr.Error{Code: sceneerr.InvalidOperation, Message: "m", Err: &store.Error{Code: store.CodeNotFound}}
+	wantCode(t, mapError(outer), sceneerr.InvalidOperation)
 }
 
 func TestOpErrorPointer(t *testing.T) {

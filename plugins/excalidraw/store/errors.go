@@ -91,7 +91,19 @@ func CodeOf(err error) string {
 	if errors.As(err, &se) {
 		return se.Code
 	}
+	var ce CodedError
+	if errors.As(err, &ce) {
+		return ce.ErrorCode()
+	}
 	return ""
+}
+
+// CodedError is an error from outside the store (a codec's) that names its
+// own contract code, such as duplicate_id. The store passes it through
+// instead of hiding it under a generic invalid_scene.
+type CodedError interface {
+	error
+	ErrorCode() string
 }
 
 // fsError classifies an operating-system error. Symlink refusals (ELOOP from

@@ -20,8 +20,8 @@ const (
 // back is what was meant to be written.
 type Codec interface {
 	// Inspect parses data and returns its element count; an error means the
-	// document is unparseable or invalid. A returned *Error keeps its code;
-	// any other error becomes invalid_scene.
+	// document is unparseable or invalid. A returned *Error or
+	// [CodedError] keeps its code; any other error becomes invalid_scene.
 	Inspect(data []byte) (elementCount int, err error)
 }
 

@@ -41,7 +41,8 @@ func (s *Store) inspectNew(data []byte) (int, error) {
 		return n, nil
 	}
 	var se *Error
-	if errors.As(err, &se) {
+	var ce CodedError
+	if errors.As(err, &se) || errors.As(err, &ce) {
 		return 0, err
 	}
 	return 0, newError(CodeInvalidScene, "scene document rejected", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -67,6 +68,24 @@ func TestCodecErrorCodesPassThrough(t *testing.T) {
 		t.Fatal(e)
 	}
 }
+
+// A codec's own coded error (one from a package the store cannot see)
+// keeps its code too, instead of becoming a generic invalid_scene.
+func TestForeignCodedErrorsPassThrough(t *testing.T) {
+	s := testStore(t, func(o *Options) {
+		o.Codec = codecFunc(func([]byte) (int, error) { return 0, fmt.Errorf("wrapped: %w", dupErr{}) })
+	})
+	_, err := s.Create(bg, CreateRequest{Name: "a", Data: []byte("{}"), Actor: ActorAgent})
+	var d dupErr
+	if !errors.As(err, &d) || CodeOf(err) != "duplicate_id" {
+		t.Fatalf("got %v (code %q)", err, CodeOf(err))
+	}
+}
+
+type dupErr struct{}
+
+func (dupErr) Error() string     { return "two elements share id a" }
+func (dupErr) ErrorCode() string { return "duplicate_id" }
 
 type codecFunc func([]byte) (int, error)
 

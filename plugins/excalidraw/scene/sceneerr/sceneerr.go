@@ -84,6 +84,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrorCode names the code to layers that cannot import this package
+// (the store passes such errors through unchanged).
+func (e *Error) ErrorCode() string { return string(e.Code) }
+
 // Is matches another *Error with the same code, so errors.Is(err,
 // sceneerr.New(sceneerr.NotFound, "")) works.
 func (e *Error) Is(target error) bool {
