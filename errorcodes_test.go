@@ -191,7 +191,9 @@ func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 				var res *mcp.CallToolResult
 				var err error
 				var wg sync.WaitGroup
-				wg.Go(func() { res, err = sess.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}) })
+				wg.Go(func() {
+					res, err = sess.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+				})
 				status, httpOut = api.with(t).call(tc.method, tc.path, tc.body)
 				wg.Wait()
 				toolOut = decodeToolResult(t, tc.tool, res, err)
