@@ -14,7 +14,13 @@ $(RESTORE)/node_modules/.installed: $(RESTORE)/package-lock.json
 	bash $(RESTORE)/setup.sh
 	touch $@
 
-node-deps: $(RESTORE)/node_modules/.installed
+# The public MCP conformance suite, run against a test `dsh serve`.
+CONFORMANCE := internal/conformance
+$(CONFORMANCE)/node_modules/.installed: $(CONFORMANCE)/package-lock.json
+	bash $(CONFORMANCE)/setup.sh
+	touch $@
+
+node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.installed
 
 deps:
 	$(GO) mod download

@@ -11,8 +11,11 @@ import (
 
 // catalog is every plugin this binary can load from a config file.
 func catalog() []app.Plugin {
-	return []app.Plugin{status.Plugin, excalidraw.Plugin}
+	return append([]app.Plugin{status.Plugin, excalidraw.Plugin}, extraPlugins...)
 }
+
+// extraPlugins are added by build-tagged files (see catalog_conformance.go).
+var extraPlugins []app.Plugin
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{

@@ -1,12 +1,15 @@
 package tools
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
@@ -120,4 +123,103 @@ func TestMCPCloseCancelsInFlightCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-callDone
+}
+
+// TestMCPStreamResumes drops the SSE stream of a tool call before the result
+// is sent, lets the call finish, and reconnects with Last-Event-ID: the
+// result arrives on the resumed stream, so an agent whose connection blips
+// mid-write still learns that its write committed.
+func TestMCPStreamResumes(t *testing.T) {
+	defer goleak.VerifyNone(t)
+
+	reg := NewRegistry(nil)
+	release := make(chan struct{})
+	mustRegister(t, reg, Tool{
+		Name:        "slow_write",
+		Description: "Finishes when the test says so.",
+		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+		Handler: func(ctx context.Context, _ json.RawMessage) (any, error) {
+			select {
+			case <-release:
+				return map[string]any{"revision": 7}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		},
+	})
+	m := NewMCPServer(reg, MCPOptions{Name: "test-server"})
+	srv := httptest.NewServer(m.HTTPHandler())
+	defer srv.Close()
+	defer m.Close()
+	// Without resumption the server sends no priming event and the read
+	// below would wait forever; a deadline turns that into a failure.
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+
+	const version = "2025-11-25" // the protocol with priming events
+	post := func(session, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", version)
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	init := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	session := init.Header.Get("Mcp-Session-Id")
+	_, _ = io.Copy(io.Discard, init.Body)
+	init.Body.Close()
+	if session == "" {
+		t.Fatal("no session id")
+	}
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+
+	call := post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_write","arguments":{}}}`)
+	events := bufio.NewReader(call.Body)
+	primingID := ""
+	for primingID == "" {
+		line, err := events.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a priming event: %v", err)
+		}
+		if id, ok := strings.CutPrefix(strings.TrimSpace(line), "id:"); ok {
+			primingID = strings.TrimSpace(id)
+		}
+	}
+	call.Body.Close() // the connection drops before the result
+	close(release)
+
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", version)
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Last-Event-ID", primingID)
+	resumed, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resumed.Body.Close()
+	if resumed.StatusCode != http.StatusOK {
+		t.Fatalf("resume: status %d", resumed.StatusCode)
+	}
+	rd := bufio.NewReader(resumed.Body)
+	for {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("resumed stream ended without the result: %v", err)
+		}
+		if data, ok := strings.CutPrefix(line, "data:"); ok && strings.Contains(data, `"id":2`) {
+			if !strings.Contains(data, `\"revision\":7`) {
+				t.Fatalf("resumed result: %s", data)
+			}
+			return
+		}
+	}
 }

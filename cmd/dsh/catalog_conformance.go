@@ -1,0 +1,9 @@
+//go:build conformance
+
+package main
+
+import "github.com/dshgo/dsh/internal/conformance/fixture"
+
+// A binary built with -tags conformance can also load the MCP conformance
+// suite's fixture tools (internal/conformance runs it that way).
+func init() { extraPlugins = append(extraPlugins, fixture.Plugin) }
