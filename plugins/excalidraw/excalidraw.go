@@ -10,8 +10,11 @@
 //  2. The scene service opens the store and is provided as
 //     "excalidrawScenes"; closing it is an effect.
 //  3. The five tools are registered (it injects "tools"), each an effect.
-//  4. The HTTP routes live in a webServer sub-scope, so a headless host
-//     keeps the store and tools and serves no HTTP.
+//  4. A hub carries every commit (this process's, and other processes'
+//     seen by a directory watcher) to open editors.
+//  5. The HTTP routes (API, editor page, assets, event streams) live in a
+//     webServer sub-scope, so a headless host keeps the store and tools
+//     and serves no HTTP.
 //
 // Disposal undoes all of it, newest first.
 package excalidraw
@@ -24,7 +27,9 @@ import (
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
+	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
+	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/hostinfo"
@@ -80,7 +85,17 @@ func apply(ctx *app.Context, raw app.Config) error {
 		return fmt.Errorf("excalidraw: drawings dir: %w", err)
 	}
 	limits := scene.Limits{MaxSceneBytes: cfg.MaxSceneBytes, MaxElements: cfg.MaxElements, MaxFiles: cfg.MaxFiles, MaxTextLength: cfg.MaxTextLength}
-	svc, err := service.New(service.Config{DrawingsDir: dir, Limits: limits, Logger: ctx.Logger()})
+	// Every commit reaches open editors through the hub: this process's own
+	// at once (OnCommit), other processes' through the directory watcher.
+	hub := live.NewHub(ctx.Logger())
+	if _, err := ctx.Effect("close scene event hub", func(context.Context) error { hub.Close(); return nil }); err != nil {
+		hub.Close()
+		return err
+	}
+	svc, err := service.New(service.Config{
+		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(),
+		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
+	})
 	if err != nil {
 		return err
 	}
@@ -91,6 +106,18 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := ctx.Provide(ServiceName, svc); err != nil {
 		return err
 	}
+	if _, err := ctx.Acquire("watch drawings for other writers", func() (app.Disposer, error) {
+		w, err := live.Watch(dir, hub, func(c context.Context, name string) (live.Change, error) {
+			h, err := svc.Head(c, name)
+			return httpapi.ChangeOf(h), err
+		}, ctx.Logger())
+		if err != nil {
+			return nil, err
+		}
+		return func(context.Context) error { return w.Close() }, nil
+	}); err != nil {
+		return err
+	}
 	for _, t := range agenttools.Tools(svc) {
 		if err := tools.Use(ctx, t); err != nil {
 			return err
@@ -98,9 +125,17 @@ func apply(ctx *app.Context, raw app.Config) error {
 	}
 	evidence := httpapi.NewEvidence()
 	_, err = ctx.Inject([]app.Dep{app.Need(webserver.ServiceName)}, func(web *app.Context) error {
-		return webserver.Use(web, httpapi.Routes(httpapi.Options{
-			Service: svc, Evidence: evidence, Version: Version, DrawingsDir: dir, Limits: limits,
-		})...)
+		stop := make(chan struct{})
+		if err := webserver.Use(web, httpapi.Routes(httpapi.Options{
+			Service: svc, Evidence: evidence, Hub: hub, Stop: stop, Version: Version, DrawingsDir: dir, Limits: limits,
+			Assets: editor.Assets(),
+		})...); err != nil {
+			return err
+		}
+		// Registered after the routes, so it runs before their unmount:
+		// open event streams end here instead of holding up the drain.
+		_, err := web.Effect("end scene event streams", func(context.Context) error { close(stop); return nil })
+		return err
 	})
 	return err
 }

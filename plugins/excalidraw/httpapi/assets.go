@@ -40,6 +40,11 @@ var assetTypes = map[string]string{
 // lifetime would keep serving old CSS after the plugin is upgraded.
 const assetCacheControl = "public, max-age=3600"
 
+// hashedCacheControl is for the editor bundle under app/, whose file names
+// carry a content hash (Vite's): a new build means new names, so the
+// browser may keep these forever.
+const hashedCacheControl = "public, max-age=31536000, immutable"
+
 // svgCSP stops an SVG opened directly from running script in the host's
 // origin; images embedded by the editor are unaffected.
 const svgCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -97,7 +102,11 @@ func assets(fsys fs.FS) echo.HandlerFunc {
 		h := c.Response().Header()
 		h.Set("Content-Type", assetTypes[ext])
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", assetCacheControl)
+		if strings.HasPrefix(p, "app/") {
+			h.Set("Cache-Control", hashedCacheControl)
+		} else {
+			h.Set("Cache-Control", assetCacheControl)
+		}
 		h.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)
 		if ext == ".svg" {
 			h.Set("Content-Security-Policy", svgCSP)

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"net/http"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
 )
@@ -25,7 +26,15 @@ type Options struct {
 	DrawingsDir string
 	// Limits is shown by /health as is (typically scene.Limits).
 	Limits any
-	// Assets holds the editor's static files; nil makes /assets/* 404.
+	// Hub streams scene commits to open editors
+	// (GET /scenes/:name/events); nil means a hub nobody publishes to.
+	Hub *live.Hub
+	// Stop, when closed, ends every open event stream; close it before
+	// unmounting the routes so the drain does not wait on them.
+	Stop <-chan struct{}
+	// Assets holds the editor's built page (index.html at its root, served
+	// at Prefix+"/") and its static files (served under /assets/*); nil
+	// makes the page explain how to build it and /assets/* 404.
 	Assets fs.FS
 }
 
@@ -36,6 +45,9 @@ func Routes(o Options) []webserver.Route {
 	if o.Evidence == nil {
 		o.Evidence = NewEvidence()
 	}
+	if o.Hub == nil {
+		o.Hub = live.NewHub(nil)
+	}
 	h := scenes{svc: o.Service}
 	api := Prefix + "/api"
 	serveAssets := assets(o.Assets)
@@ -45,7 +57,10 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodPost, Path: api + "/scenes", Handler: h.create},
 		{Method: http.MethodGet, Path: api + "/scenes/:name", Handler: h.read},
 		{Method: http.MethodPut, Path: api + "/scenes/:name", Handler: h.save},
+		{Method: http.MethodGet, Path: api + "/scenes/:name/events", Handler: SceneEvents(o.Service, o.Hub, o.Stop)},
 		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
+		{Method: http.MethodGet, Path: Prefix, Handler: toPage},
+		{Method: http.MethodGet, Path: Prefix + "/", Handler: page(o.Assets)},
 		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
 		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
 	}

@@ -58,6 +58,7 @@ func (s *Service) Apply(ctx context.Context, r ApplyRequest) (*WriteResult, erro
 	if err != nil {
 		return nil, mapError(err)
 	}
+	s.committed(res)
 	wr := writeResult(res)
 	if done == nil || res.Duplicate {
 		return wr, nil

@@ -54,6 +54,7 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, er
 	if err != nil {
 		return nil, mapError(err)
 	}
+	s.committed(out)
 	wr := writeResult(out)
 	wr.Summary = summarize(doc, "", nil)
 	return wr, nil

@@ -48,5 +48,6 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	if err != nil {
 		return nil, mapError(err)
 	}
+	s.committed(res)
 	return writeResult(res), nil
 }

@@ -27,16 +27,23 @@ type Config struct {
 	// Rand draws element ids, seeds and nonces; nil means randomly seeded.
 	// It is used under a mutex, so one source may serve concurrent calls.
 	Rand *rand.Rand
+	// OnCommit, if set, is called after every write (Create, Apply, Save)
+	// that committed a new revision, with that revision's record; not for
+	// a duplicate request id, which committed nothing. It runs on the
+	// writer's goroutine after the scene's lock is released, so it must be
+	// quick (e.g. live.Hub.Publish).
+	OnCommit func(Head)
 }
 
 // Service is safe for concurrent use: writes to one scene are serialized
 // by the store, and the shared random source by randMu.
 type Service struct {
-	store  *store.Store
-	limits scene.Limits
-	now    func() time.Time
-	randMu sync.Mutex
-	rand   *rand.Rand
+	store    *store.Store
+	limits   scene.Limits
+	now      func() time.Time
+	randMu   sync.Mutex
+	rand     *rand.Rand
+	onCommit func(Head)
 }
 
 // New opens the store with a scene.Codec under the configured limits, so
@@ -62,7 +69,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
-	return &Service{store: st, limits: lim, now: now, rand: r}, nil
+	return &Service{store: st, limits: lim, now: now, rand: r, onCommit: cfg.OnCommit}, nil
 }
 
 // Close closes the store; calls after Close fail.

@@ -1,0 +1,11 @@
+// Package editor holds the browser editor the plugin serves under
+// /dsh-excalidraw/: a React page around the real Excalidraw 0.18.1
+// (sources in web/, built by `make editor` into dist/app, embedded here).
+//
+// The page loads a scene with its revision, saves the full scene with
+// expected_revision and a request_id (Ctrl+S and a debounced autosave),
+// offers "Reload from disk" or "Overwrite anyway" on a revision conflict,
+// follows other writers' commits over server-sent events and merges them
+// with Excalidraw's reconciliation, and reports its lifecycle to
+// /dsh-excalidraw/api/editor-status.
+package editor

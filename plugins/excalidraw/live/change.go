@@ -1,0 +1,12 @@
+package live
+
+// Change is the revision record of a scene's new head, as sent to editors.
+type Change struct {
+	Name         string `json:"name"`
+	Revision     int64  `json:"revision"`
+	SHA256       string `json:"sha256"`
+	ElementCount int    `json:"elementCount"`
+	UpdatedBy    string `json:"updatedBy,omitempty"`
+	// At is when the revision was committed (RFC 3339, UTC, milliseconds).
+	At string `json:"at,omitempty"`
+}

@@ -1,0 +1,43 @@
+package service
+
+import (
+	"context"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// Head is a scene's current revision record without its content: what an
+// editor needs to learn that the scene it shows is out of date.
+type Head struct {
+	Name         string `json:"name"`
+	Revision     int64  `json:"revision"`
+	SHA256       string `json:"sha256"`
+	ElementCount int    `json:"elementCount"`
+	UpdatedAt    string `json:"updatedAt"`
+	UpdatedBy    string `json:"updatedBy"`
+}
+
+func headOf(m store.Meta) Head {
+	return Head{
+		Name: m.Name, Revision: m.Revision, SHA256: m.SHA256, ElementCount: m.ElementCount,
+		UpdatedAt: formatTime(m.UpdatedAt), UpdatedBy: string(m.UpdatedBy),
+	}
+}
+
+// Head returns a scene's revision record. It reads through the store like
+// Read does, so a sidecar left stale by a hand edit is repaired first and
+// the record returned is the scene's true head.
+func (s *Service) Head(ctx context.Context, name string) (Head, error) {
+	sc, err := s.store.Read(ctx, name)
+	if err != nil {
+		return Head{}, mapError(err)
+	}
+	return headOf(sc.Meta), nil
+}
+
+// committed runs the OnCommit hook for a write that made a new revision.
+func (s *Service) committed(r *store.Result) {
+	if s.onCommit != nil && !r.Duplicate {
+		s.onCommit(headOf(r.Meta))
+	}
+}
