@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/excalidraw"
+	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 )
 
 func newServe() *cobra.Command {
@@ -42,6 +45,10 @@ func newServe() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// With the editor loaded, the link lands on it.
+			if editorLoaded(h) {
+				link += "&next=" + url.QueryEscape(httpapi.Prefix+"/")
+			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "dsh is serving at %s\n", h.URL())
 			fmt.Fprintf(out, "  open this link in your browser to log in (works once): %s\n", link)
@@ -54,4 +61,14 @@ func newServe() *cobra.Command {
 			return h.Stop(stopCtx)
 		},
 	}
+}
+
+// editorLoaded reports whether an Excalidraw entry is configured and on.
+func editorLoaded(h *dsh.Host) bool {
+	for _, e := range h.Entries.List() {
+		if e.Plugin == excalidraw.Plugin.Name && !e.Disabled {
+			return true
+		}
+	}
+	return false
 }

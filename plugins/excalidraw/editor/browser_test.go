@@ -3,6 +3,11 @@ package editor_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"maps"
+	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,4 +177,130 @@ func TestUnmountReported(t *testing.T) {
 		evs := ed["events"].([]any)
 		return ed["mounted"] == false && evs[len(evs)-1].(map[string]any)["event"] == "unmounted"
 	})
+}
+
+// fidelityElements are what an agent draws: shapes with labels, bound
+// arrows, a line, and text in every font family Excalidraw 0.18 ships.
+var fidelityElements = []any{
+	map[string]any{"type": "rectangle", "id": "api", "x": 0, "y": 0, "width": 180, "height": 80, "label": map[string]any{"text": "API gateway"}},
+	map[string]any{"type": "ellipse", "id": "db", "x": 420, "y": 0, "width": 140, "height": 90, "label": map[string]any{"text": "Orders DB"}},
+	map[string]any{"type": "diamond", "id": "check", "x": 200, "y": 200, "width": 140, "height": 100, "label": map[string]any{"text": "ok?"}},
+	map[string]any{"type": "arrow", "id": "q", "startElementId": "api", "endElementId": "db", "label": map[string]any{"text": "query"}},
+	map[string]any{"type": "arrow", "id": "c", "startElementId": "api", "endElementId": "check"},
+	map[string]any{"type": "line", "id": "rule", "x": 0, "y": 360, "points": []any{[]any{0, 0}, []any{560, 0}}},
+	map[string]any{"type": "text", "id": "t1", "x": 0, "y": 400, "text": "Virgil: the quick brown fox", "fontFamily": 1, "fontSize": 20},
+	map[string]any{"type": "text", "id": "t2", "x": 0, "y": 440, "text": "Helvetica: jumps over\nthe lazy dog", "fontFamily": 2, "fontSize": 20},
+	map[string]any{"type": "text", "id": "t3", "x": 0, "y": 500, "text": "Cascadia: func main() {}", "fontFamily": 3, "fontSize": 16},
+	map[string]any{"type": "text", "id": "t5", "x": 0, "y": 540, "text": "Excalifont: Hello, world!", "fontFamily": 5, "fontSize": 28},
+	map[string]any{"type": "text", "id": "t6", "x": 0, "y": 590, "text": "Nunito: Sphinx of black quartz", "fontFamily": 6, "fontSize": 20},
+	map[string]any{"type": "text", "id": "t7", "x": 0, "y": 630, "text": "Lilita One: BIG TITLE", "fontFamily": 7, "fontSize": 36},
+	map[string]any{"type": "text", "id": "t8", "x": 0, "y": 690, "text": "Comic Shanns: judge my vow", "fontFamily": 8, "fontSize": 20},
+}
+
+// TestFidelity: a scene the agent tools created loads in the real editor,
+// and Excalidraw's restore (run in the page on the bytes from disk) leaves
+// every element unchanged. It also reports how far the text widths the
+// tools computed (scene/textmetrics) are from the browser's own
+// measurement with Excalidraw's fonts.
+func TestFidelity(t *testing.T) {
+	w := newWorld(t)
+	w.tool("excalidraw_scene_create", map[string]any{"name": "fidelity", "elements": fidelityElements})
+	w.openScene(w.browser, "fidelity")
+
+	var disk struct {
+		Elements []map[string]any `json:"elements"`
+	}
+	if err := json.Unmarshal(w.sceneFile("fidelity"), &disk); err != nil {
+		t.Fatal(err)
+	}
+	restored := evalJS[[]map[string]any](w, w.browser, `fetch("/dsh-excalidraw/api/scenes/fidelity").then(r => r.json()).then(d =>
+		window.dshEditor.lib.restoreElements(d.scene.elements, null, {refreshDimensions: false, repairBindings: true}))`)
+	if len(restored) != len(disk.Elements) {
+		t.Fatalf("restore kept %d of %d elements", len(restored), len(disk.Elements))
+	}
+	for i, want := range disk.Elements {
+		got := restored[i]
+		for _, k := range slices.Sorted(maps.Keys(unionKeys(want, got))) {
+			if !reflect.DeepEqual(want[k], got[k]) {
+				t.Errorf("element %v: restore changed %s: disk %v, restored %v", want["id"], k, want[k], got[k])
+			}
+		}
+	}
+
+	// What the editor holds once its fonts are in (Excalidraw re-measures
+	// text when a font loads) must match too, and opening must not save.
+	evalJS[bool](w, w.browser, `document.fonts.ready.then(() => true)`)
+	live := evalJS[[]map[string]any](w, w.browser, `JSON.parse(JSON.stringify(window.dshEditor.api.getSceneElementsIncludingDeleted()))`)
+	if len(live) != len(disk.Elements) {
+		t.Fatalf("the editor holds %d elements, disk %d", len(live), len(disk.Elements))
+	}
+	for i, want := range disk.Elements {
+		for _, k := range slices.Sorted(maps.Keys(unionKeys(want, live[i]))) {
+			if !reflect.DeepEqual(want[k], live[i][k]) {
+				t.Errorf("element %v: the editor holds %s = %v, disk %v", want["id"], k, live[i][k], want[k])
+			}
+		}
+	}
+	if s := w.state(w.browser); s.Revision != 1 || s.Status != "saved" {
+		t.Errorf("opening the scene changed it: %+v", s)
+	}
+	widths := evalJS[[]textWidth](w, w.browser, measureTextJS)
+	if len(widths) != 11 {
+		t.Fatalf("measured %d text elements, want 11 (7 texts, 4 labels)", len(widths))
+	}
+	worst := 0.0
+	for _, m := range widths {
+		diff := m.Disk - m.Browser
+		rel := math.Abs(diff) / m.Browser
+		worst = max(worst, rel)
+		t.Logf("text width %-4s font %-14s disk %7.2f browser %7.2f diff %+7.4f px (%.4f%%)", m.ID, m.Font, m.Disk, m.Browser, diff, 100*rel)
+		// Helvetica is the one family Excalidraw takes from the system
+		// rather than shipping (Debian maps it to Liberation Sans).
+		if !m.Loaded && m.Font != "Helvetica" {
+			t.Errorf("font %s was not loaded from dsh", m.Font)
+		}
+	}
+	t.Logf("worst text width difference: %.4f%%", 100*worst)
+	if worst > 0.05 {
+		t.Errorf("a text width is %.1f%% off the browser's; textmetrics is out of date", 100*worst)
+	}
+}
+
+type textWidth struct {
+	ID      string  `json:"id"`
+	Font    string  `json:"font"`
+	Disk    float64 `json:"disk"`
+	Browser float64 `json:"browser"`
+	Loaded  bool    `json:"loaded"`
+}
+
+// measureTextJS measures every text element's lines with a canvas in the
+// page, in the element's font once that font has loaded from dsh, the way
+// Excalidraw measures (the widest line).
+const measureTextJS = `(async () => {
+	const names = Object.fromEntries(Object.entries(window.dshEditor.lib.FONT_FAMILY).map(([k, v]) => [v, k]));
+	const resp = await fetch("/dsh-excalidraw/api/scenes/fidelity").then(r => r.json());
+	const ctx = document.createElement("canvas").getContext("2d");
+	const out = [];
+	for (const el of resp.scene.elements) {
+		if (el.type !== "text") continue;
+		const family = names[el.fontFamily];
+		const font = el.fontSize + 'px "' + family + '"';
+		const faces = await document.fonts.load(font, el.text);
+		ctx.font = font;
+		const browser = Math.max(...el.text.split("\n").map(l => ctx.measureText(l).width));
+		out.push({id: el.id, font: family, disk: el.width, browser, loaded: faces.length > 0});
+	}
+	return out;
+})()`
+
+func unionKeys(a, b map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }
