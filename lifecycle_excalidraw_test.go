@@ -2,6 +2,7 @@ package dsh_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -52,8 +53,32 @@ func TestExcalidrawLifecycle(t *testing.T) {
 	}
 	drainList(listChanged)
 
+	// An editor's live event stream is open when the plugin goes: disposal
+	// ends it (the route's drain does not wait for it to time out).
+	req, _ := http.NewRequest(http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes/demo/events", nil)
+	req.Header.Set("Authorization", "Bearer "+h.Token())
+	stream, err := c.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("events stream: %v %v", err, stream)
+	}
+	defer stream.Body.Close()
+	first := make([]byte, 64)
+	if n, err := stream.Body.Read(first); err != nil || !strings.Contains(string(first[:n]), "event: revision") {
+		t.Fatalf("first event: %q %v", first[:n], err)
+	}
+	streamEnded := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, stream.Body); streamEnded <- err }()
+
 	if err := h.Entries.Unload(testCtx(t), "excalidraw"); err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case err := <-streamEnded:
+		if err != nil {
+			t.Fatalf("stream ended with %v, want a clean end", err)
+		}
+	case <-testCtx(t).Done():
+		t.Fatal("the events stream outlived the plugin")
 	}
 	for _, n := range names {
 		if _, ok := h.Tools.Lookup(n); ok {
