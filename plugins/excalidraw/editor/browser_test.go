@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"reflect"
@@ -163,14 +164,18 @@ func TestStaleSaveConflict(t *testing.T) {
 	}
 }
 
-// TestUnmountReported: leaving a scene reports `unmounted`, and /health
+// TestErrorAndUnmountReported: an uncaught error in the page reaches
+// /health as `error`; leaving the page reports `unmounted`, and /health
 // says no editor is mounted.
-func TestUnmountReported(t *testing.T) {
+func TestErrorAndUnmountReported(t *testing.T) {
 	w := newWorld(t)
 	w.tool("excalidraw_scene_create", map[string]any{"name": "one"})
 	w.openScene(w.browser, "one")
-	w.waitJS(w.browser, "mounted evidence", `true`)
 	eventually(t, "mounted in /health", func() bool { return w.health()["editor"].(map[string]any)["mounted"] == true })
+	evalJS[bool](w, w.browser, `(setTimeout(() => { throw new Error("boom from the page") }), true)`)
+	eventually(t, "the error in /health", func() bool {
+		return strings.Contains(fmt.Sprint(w.health()["editor"].(map[string]any)["error"]), "boom from the page")
+	})
 	w.run(w.browser, chromedp.Navigate("about:blank"))
 	eventually(t, "unmounted in /health", func() bool {
 		ed := w.health()["editor"].(map[string]any)

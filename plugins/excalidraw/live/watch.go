@@ -12,14 +12,16 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
-// The store's layout (plugins/excalidraw/store/name.go): every scene's
-// revision record is <dir>/.dsh-excalidraw/<name>.meta.json, replaced by
-// rename on each commit, after the scene file. Temp files start with ".".
+// The store's layout: every scene's revision record is
+// <dir>/.dsh-excalidraw/<name>.meta.json, replaced by rename on each
+// commit, after the scene file. Temp files start with ".".
 const (
-	metaDir    = ".dsh-excalidraw"
-	sidecarExt = ".meta.json"
+	metaDir    = store.MetaDir
+	sidecarExt = store.SidecarExt
 )
 
 // ReadFunc returns the current head of a scene. The Watcher calls it after

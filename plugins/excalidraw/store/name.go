@@ -21,6 +21,14 @@ const (
 	locksDir   = "locks"
 )
 
+// MetaDir and SidecarExt tell watchers where commits become visible: each
+// commit replaces <dir>/MetaDir/<name>SidecarExt by rename, after the scene
+// file (see live.Watch).
+const (
+	MetaDir    = metaDir
+	SidecarExt = sidecarExt
+)
+
 // ValidName reports whether name may be used as a scene name; the error is an
 // *Error with code invalid_name.
 //
