@@ -196,14 +196,30 @@ func TestMCPStreamResumes(t *testing.T) {
 	call.Body.Close() // the connection drops before the result
 	close(release)
 
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", version)
-	req.Header.Set("Mcp-Session-Id", session)
-	req.Header.Set("Last-Event-ID", primingID)
-	resumed, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// Until the server notices the dropped connection, the stream still
+	// has its old writer and a resume answers 409; a client retries, as
+	// the SDK's own client does.
+	var resumed *http.Response
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", version)
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Last-Event-ID", primingID)
+		var err error
+		resumed, err = srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resumed.StatusCode != http.StatusConflict {
+			break
+		}
+		resumed.Body.Close()
+		select {
+		case <-ctx.Done():
+			t.Fatal("resume kept answering 409")
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 	defer resumed.Body.Close()
 	if resumed.StatusCode != http.StatusOK {
