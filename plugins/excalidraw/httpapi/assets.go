@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -77,9 +78,25 @@ func assetPath(raw string) (string, bool) {
 	return p, true
 }
 
+// etagCache remembers each asset's ETag: the asset FS is the embedded
+// build and never changes while served, and hashing a 2 MB bundle on every
+// request would be work repeated for nothing.
+type etagCache struct{ m sync.Map }
+
+func (c *etagCache) of(p string, data []byte) string {
+	if v, ok := c.m.Load(p); ok {
+		return v.(string)
+	}
+	sum := sha256.Sum256(data)
+	tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	c.m.Store(p, tag)
+	return tag
+}
+
 // assets serves files from fsys. Every refusal is the same 404, so a
 // probe cannot tell "exists but forbidden" from "absent".
 func assets(fsys fs.FS) echo.HandlerFunc {
+	etags := &etagCache{}
 	return func(c echo.Context) error {
 		notFound := sceneerr.New(sceneerr.NotFound, "asset not found")
 		if fsys == nil {
@@ -98,7 +115,6 @@ func assets(fsys fs.FS) echo.HandlerFunc {
 			return fail(c, notFound)
 		}
 		ext := strings.ToLower(path.Ext(p))
-		sum := sha256.Sum256(data)
 		h := c.Response().Header()
 		h.Set("Content-Type", assetTypes[ext])
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -107,7 +123,7 @@ func assets(fsys fs.FS) echo.HandlerFunc {
 		} else {
 			h.Set("Cache-Control", assetCacheControl)
 		}
-		h.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)
+		h.Set("ETag", etags.of(p, data))
 		if ext == ".svg" {
 			h.Set("Content-Security-Policy", svgCSP)
 		}

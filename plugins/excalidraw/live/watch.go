@@ -16,14 +16,6 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
-// The store's layout: every scene's revision record is
-// <dir>/.dsh-excalidraw/<name>.meta.json, replaced by rename on each
-// commit, after the scene file. Temp files start with ".".
-const (
-	metaDir    = store.MetaDir
-	sidecarExt = store.SidecarExt
-)
-
 // ReadFunc returns the current head of a scene. The Watcher calls it after
 // a scene's sidecar changed; it is typically service.Service.Head
 // converted to a Change.
@@ -79,7 +71,7 @@ func Watch(dir string, hub *Hub, read ReadFunc, logger *zap.Logger) (*Watcher, e
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Watcher{
-		dir: abs, meta: filepath.Join(abs, metaDir), hub: hub, read: read,
+		dir: abs, meta: filepath.Join(abs, store.MetaDir), hub: hub, read: read,
 		log: logger.Named("excalidraw.live"), fsw: fsw, ctx: ctx, cancel: cancel,
 		dirty: map[string]struct{}{}, kick: make(chan struct{}, 1),
 	}
@@ -134,7 +126,7 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 	parent, base := filepath.Split(ev.Name)
 	parent = filepath.Clean(parent)
 	switch {
-	case parent == w.dir && base == metaDir && ev.Has(fsnotify.Create):
+	case parent == w.dir && base == store.MetaDir && ev.Has(fsnotify.Create):
 		if err := w.fsw.Add(w.meta); err != nil {
 			w.log.Warn("cannot watch the metadata directory", zap.String("dir", w.meta), zap.Error(err))
 			return
@@ -155,7 +147,7 @@ func sidecarName(base string) (string, bool) {
 	if strings.HasPrefix(base, ".") {
 		return "", false
 	}
-	name, ok := strings.CutSuffix(base, sidecarExt)
+	name, ok := strings.CutSuffix(base, store.SidecarExt)
 	if !ok || name == "" {
 		return "", false
 	}

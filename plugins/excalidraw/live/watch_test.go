@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
 func openService(t *testing.T, dir string) *service.Service {
@@ -89,7 +90,7 @@ func TestWatcherSurvivesMetadataDirRecreated(t *testing.T) {
 	hub := NewHub(nil)
 	defer hub.Close()
 	watch(t, dir, hub, headReader(mine))
-	if err := os.RemoveAll(filepath.Join(dir, metaDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(dir, store.MetaDir)); err != nil {
 		t.Fatal(err)
 	}
 	sub := subscribe(t, hub, "later")

@@ -46,7 +46,6 @@ export function SceneEditor({ name, onSaved }) {
   const inConflict = useRef(false);
   const timer = useRef(null);
   const merging = useRef(Promise.resolve());
-  const lastSeen = useRef(0);
 
   const signature = useCallback(() => {
     const api = apiRef.current;
@@ -74,7 +73,6 @@ export function SceneEditor({ name, onSaved }) {
         if (cancelled) return;
         base.current = { revision: res.revision, sha256: res.sha256 };
         setHead(base.current);
-        lastSeen.current = res.revision;
         setInitial({
           elements: res.scene.elements || [],
           appState: { ...(res.scene.appState || {}) },
@@ -118,7 +116,6 @@ export function SceneEditor({ name, onSaved }) {
       try {
         const res = await saveScene(name, documentOf(api), expected, force);
         if (res.revision >= base.current.revision) setBase(res.revision, res.sha256);
-        lastSeen.current = Math.max(lastSeen.current, res.revision);
         savedSig.current = sig;
         inConflict.current = false;
         setConflict(null);
@@ -158,7 +155,6 @@ export function SceneEditor({ name, onSaved }) {
       const api = apiRef.current;
       if (!api) return;
       const res = await readScene(name);
-      lastSeen.current = Math.max(lastSeen.current, res.revision);
       if (res.revision <= base.current.revision) return;
       const wasClean = signature() === savedSig.current;
       const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
@@ -201,7 +197,6 @@ export function SceneEditor({ name, onSaved }) {
       captureUpdate: CaptureUpdateAction.NEVER,
     });
     setBase(res.revision, res.sha256);
-    lastSeen.current = Math.max(lastSeen.current, res.revision);
     savedSig.current = signature();
     inConflict.current = false;
     setConflict(null);
