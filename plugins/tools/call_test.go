@@ -100,8 +100,8 @@ func TestCallRejectsWrongTypeWithPointer(t *testing.T) {
 		t.Fatalf("problems = %v", problems)
 	}
 	wantJSON := `{"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"/properties/n/type","message":` +
-		`"expected integer, but got string","pointer":"/n"}]},"message":"arguments do not match the input schema: at /n: ` +
-		`expected integer, but got string"},"ok":false}`
+		`"expected integer, got string","pointer":"/n"}]},"message":"arguments do not match the input schema at /n: ` +
+		`expected integer, got string"},"ok":false}`
 	if string(res.JSON) != wantJSON {
 		t.Fatalf("got  %s\nwant %s", res.JSON, wantJSON)
 	}

@@ -68,7 +68,7 @@ func ExampleRegistry_Call_failures() {
 	}
 	fmt.Println(string(reg.Call(ctx, "math.mul", nil).JSON))
 	// Output:
-	// {"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"/additionalProperties","message":"additionalProperties 'c' not allowed","pointer":""}]},"message":"arguments do not match the input schema: at (root): additionalProperties 'c' not allowed"},"ok":false}
+	// {"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"/additionalProperties","message":"unknown property \"c\"","pointer":""}]},"message":"arguments do not match the input schema at (root): unknown property \"c\""},"ok":false}
 	// {"error":{"code":"nothing_to_do","message":"both operands are zero"},"ok":false}
 	// {"error":{"code":"unknown_tool","message":"unknown tool \"math.mul\""},"ok":false}
 }

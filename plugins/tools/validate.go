@@ -1,11 +1,9 @@
 package tools
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.uber.org/zap"
@@ -21,8 +19,11 @@ type ArgumentProblem struct {
 	// Pointer is the RFC 6901 JSON pointer of the offending value inside
 	// the arguments ("" is the arguments object itself).
 	Pointer string `json:"pointer"`
-	// Keyword is the JSON pointer of the failing schema keyword.
+	// Keyword is the JSON pointer of the failing schema keyword (for a
+	// wrong or missing discriminator, the oneOf/anyOf it selects within).
 	Keyword string `json:"keyword"`
+	// Message says what is wrong in plain words, e.g. "expected number,
+	// got string" or `must be one of "add", "update", "delete"`.
 	Message string `json:"message"`
 }
 
@@ -50,8 +51,8 @@ func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage,
 			r.log.Error("schema validation failed unexpectedly", zap.String("tool", e.desc.Name), zap.Error(err))
 			return nil, errInternal
 		}
-		problems := argumentProblems(ve)
-		msg := problemSummary(problems)
+		problems, omitted := argumentProblems(e.schema, v, ve)
+		msg := problemSummary(problems, len(problems)+omitted)
 		if len(problems) > maxReportedProblems {
 			problems = problems[:maxReportedProblems]
 		}
@@ -80,41 +81,49 @@ func validateValue(s *jsonschema.Schema, v any) (err error) {
 	return s.Validate(v)
 }
 
-// argumentProblems flattens a validation error tree into its leaves, which
-// are the actionable messages, sorted for deterministic output.
-func argumentProblems(ve *jsonschema.ValidationError) []ArgumentProblem {
-	var out []ArgumentProblem
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			out = append(out, ArgumentProblem{Pointer: e.InstanceLocation, Keyword: e.KeywordLocation, Message: e.Message})
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	slices.SortFunc(out, func(a, b ArgumentProblem) int {
-		return cmp.Or(cmp.Compare(a.Pointer, b.Pointer), cmp.Compare(a.Keyword, b.Keyword), cmp.Compare(a.Message, b.Message))
-	})
-	return slices.Compact(out)
+// argumentProblems explains why args failed schema: the problems of the
+// branches the arguments meant (see explainer), sorted, and the number
+// of further problems the per-union cap left out.
+func argumentProblems(schema *jsonschema.Schema, args any, ve *jsonschema.ValidationError) ([]ArgumentProblem, int) {
+	x := &explainer{root: schema, args: args}
+	return x.explain(ve)
 }
 
-// problemSummary turns the first problem into a one-line message that is
-// useful to a model on its own.
-func problemSummary(problems []ArgumentProblem) string {
+// maxSummaryBytes bounds the error message; details.errors has the rest.
+const maxSummaryBytes = 290
+
+// summaryHead opens every invalid-arguments message.
+const summaryHead = "arguments do not match the input schema"
+
+// problemSummary turns the first one or two problems into the error
+// message, one line each ("at <pointer>: <what is wrong>"), followed by
+// how many of total problems it does not show. Long pointers or messages
+// are clipped so the whole stays under maxSummaryBytes.
+func problemSummary(problems []ArgumentProblem, total int) string {
 	if len(problems) == 0 {
-		return "arguments do not match the input schema"
+		return summaryHead
 	}
-	p := problems[0]
-	where := p.Pointer
-	if where == "" {
-		where = "(root)"
+	shown := problems[:min(len(problems), 2)]
+	more := ""
+	if n := max(total, len(problems)) - len(shown); n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
 	}
-	msg := fmt.Sprintf("arguments do not match the input schema: at %s: %s", where, p.Message)
-	if n := len(problems) - 1; n > 0 {
-		msg += fmt.Sprintf(" (and %d more)", n)
+	const first, second = " at ", "\nand at "
+	items := make([]string, len(shown))
+	for i, p := range shown {
+		where := p.Pointer
+		if where == "" {
+			where = "(root)"
+		}
+		items[i] = where + ": " + p.Message
 	}
-	return msg
+	budget := maxSummaryBytes - len(summaryHead) - len(more) - len(first)
+	if len(items) == 1 {
+		return summaryHead + first + clip(items[0], budget) + more
+	}
+	budget -= len(second)
+	// The first line gets what the second does not need of an even share.
+	a := clip(items[0], budget-min(len(items[1]), budget/2))
+	b := clip(items[1], budget-len(a))
+	return summaryHead + first + a + second + b + more
 }
