@@ -27,7 +27,8 @@ const applyDescription = `Edit an existing Excalidraw scene with 1-500 operation
 	`Adds run first (arrows may bind to elements added in the same call), then updates and deletes in order; moving a shape moves the arrows bound to it. ` +
 	`expected_revision must be the revision from a recent read, list or write; if someone else saved since, the call fails with revision_conflict and details.currentRevision: read again and redo the change. ` +
 	`request_id makes retries safe: repeating it returns the first result with duplicate:true and writes nothing. ` +
-	`The result has the new revision, previousRevision, sha256, byteLength, elementCount, savedAt, verified, duplicate, operations {added, updated, deleted, ids} and a summary of the touched elements.`
+	`The result has the new revision, previousRevision, sha256, byteLength, elementCount, savedAt, verified, duplicate, unchanged, operations {added, updated, deleted, ids} and a summary of the touched elements; unchanged:true means the operations changed nothing (e.g. an update to current values), so nothing was written and revision is still the current one. ` +
+	`A result over a limit fails with too_many_elements or too_large and details {limit, max, actual} (limit is maxElements, maxSceneBytes, maxFiles or maxTextLength); a scene already over a lowered limit stays readable, and deleting elements brings it back (deleted elements do not count against maxElements).`
 
 const validateDescription = `Check a complete .excalidraw document without saving anything. ` +
 	`Returns valid, diagnostics (code, severity, pointer, message: structural errors, duplicate ids, unsupported types, bad references, invalid attachment data, out-of-bounds values) and stats (element counts by type, files, bounds). ` +

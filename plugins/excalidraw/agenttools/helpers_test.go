@@ -19,13 +19,21 @@ var bg = context.Background()
 // env is a registry holding the five tools over a service on a fresh
 // drawings directory.
 type env struct {
-	reg *tools.Registry
-	dir string
+	reg   *tools.Registry
+	dir   string
+	close func()
 }
 
 func newEnv(t testing.TB, lim scene.Limits) *env {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "drawings")
+	return newEnvAt(t, filepath.Join(t.TempDir(), "drawings"), lim)
+}
+
+// newEnvAt is newEnv on dir, which may hold scenes already (written by an
+// earlier env, perhaps under other limits). The service closes when the
+// test ends, or earlier through close.
+func newEnvAt(t testing.TB, dir string, lim scene.Limits) *env {
+	t.Helper()
 	svc, err := service.New(service.Config{
 		DrawingsDir: dir, Limits: lim, LockTimeout: 5 * time.Second,
 		Rand: rand.New(rand.NewPCG(1, 2)),
@@ -40,7 +48,7 @@ func newEnv(t testing.TB, lim scene.Limits) *env {
 			t.Fatalf("register %s: %v", tool.Name, err)
 		}
 	}
-	return &env{reg: reg, dir: dir}
+	return &env{reg: reg, dir: dir, close: func() { svc.Close() }}
 }
 
 // call runs a tool and checks the result is the JSON it claims to be.

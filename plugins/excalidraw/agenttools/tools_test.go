@@ -53,7 +53,7 @@ func TestDescriptionsMentionWhatAgentsNeed(t *testing.T) {
 			t.Errorf("%s: description too thin", tool.Name)
 		}
 	}
-	for _, s := range []string{"expected_revision", "all-or-nothing", "request_id", `"op":"add"`, `"op":"update"`, `"op":"delete"`} {
+	for _, s := range []string{"expected_revision", "all-or-nothing", "request_id", `"op":"add"`, `"op":"update"`, `"op":"delete"`, "unchanged", "details {limit, max, actual}"} {
 		if !strings.Contains(applyDescription, s) {
 			t.Errorf("apply description does not mention %s", s)
 		}

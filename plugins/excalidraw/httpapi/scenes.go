@@ -77,6 +77,11 @@ type saveBody struct {
 	Force            bool            `json:"force,omitempty"`
 }
 
+// save answers the service's evidence. A save whose normalized scene is
+// the stored one (the editor saving without an edit, a forced save of
+// what is there, a stale base holding the current bytes) writes nothing
+// and answers 200 with the current revision and unchanged:true, so the
+// editor simply adopts that revision as its base.
 func (h scenes) save(c echo.Context) error {
 	name, err := nameParam(c)
 	if err != nil {

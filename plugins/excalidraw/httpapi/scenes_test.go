@@ -3,6 +3,8 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,7 +48,10 @@ func TestSceneLifecycle(t *testing.T) {
 		t.Fatalf("save: %s", r.raw)
 	}
 
-	// Same base revision again, new request id: someone else saved first.
+	// Same base revision again, another edit, new request id: someone
+	// else saved first. (The same bytes again would lose nothing, and be
+	// unchanged rather than a conflict.)
+	doc["elements"] = []any{rectangle("r1"), rectangle("r2")}
 	r = e.do(http.MethodPut, api+"/scenes/plan", map[string]any{"scene": doc, "expected_revision": 1, "request_id": "req-2"})
 	expect(t, r, http.StatusConflict, "revision_conflict")
 	if d := r.details(); d == nil || num(t, d, "currentRevision") != 2 || num(t, d, "expectedRevision") != 1 {
@@ -157,4 +162,41 @@ func rectangle(id string) map[string]any {
 		"boundElements": null, "updated": 1, "link": null, "locked": false
 	}`), &m)
 	return m
+}
+
+// TestSaveOfSameSceneIsUnchanged: the editor saves the scene it has, then
+// saves it again without an edit (and once more forced, and once on a
+// stale base). The repeats answer unchanged:true with the current
+// revision and write nothing: no revision, no backup.
+func TestSaveOfSameSceneIsUnchanged(t *testing.T) {
+	e := newEnv(t, nil)
+	expect(t, e.do(http.MethodPost, api+"/scenes", map[string]any{"name": "same"}), http.StatusCreated, "")
+	doc := e.do(http.MethodGet, api+"/scenes/same", nil).body["scene"].(map[string]any)
+	doc["elements"] = []any{rectangle("r1")}
+	first := e.do(http.MethodPut, api+"/scenes/same", map[string]any{"scene": doc, "expected_revision": 1, "request_id": "a"})
+	expect(t, first, http.StatusOK, "")
+	if first.body["unchanged"] != false || num(t, first.body, "revision") != 2 {
+		t.Fatalf("first save: %s", first.raw)
+	}
+	backupsDir := filepath.Join(e.dir, ".dsh-excalidraw", "backups")
+	before, _ := os.ReadDir(backupsDir)
+	for _, body := range []map[string]any{
+		{"scene": doc, "expected_revision": 2, "request_id": "b"},
+		{"scene": doc, "expected_revision": 1, "request_id": "c", "force": true},
+		{"scene": doc, "expected_revision": 1, "request_id": "d"},
+	} {
+		r := e.do(http.MethodPut, api+"/scenes/same", body)
+		expect(t, r, http.StatusOK, "")
+		if r.body["unchanged"] != true || num(t, r.body, "revision") != 2 || r.body["sha256"] != first.body["sha256"] ||
+			r.body["verified"] != true || num(t, r.body, "byteLength") != num(t, first.body, "byteLength") ||
+			num(t, r.body, "elementCount") != 1 {
+			t.Fatalf("repeat save %v: %s", body, r.raw)
+		}
+	}
+	if after, _ := os.ReadDir(backupsDir); len(after) != len(before) {
+		t.Fatalf("backups %d, were %d", len(after), len(before))
+	}
+	if r := e.do(http.MethodGet, api+"/scenes/same", nil); num(t, r.body, "revision") != 2 {
+		t.Fatalf("head moved: %s", r.raw)
+	}
 }

@@ -15,10 +15,10 @@ func (v *validator) checkAttachments() {
 		}
 	}
 	if n := files.Len(); n > v.lim.MaxFiles {
-		v.errorf(CodeTooManyFiles, pointer(keyFiles), "", "scene has %d attachments, over the limit of %d", n, v.lim.MaxFiles)
+		v.push(overLimit(CodeTooManyFiles, pointer(keyFiles), "", int64(n), int64(v.lim.MaxFiles)))
 	}
 	if total > v.lim.MaxFileBytes {
-		v.errorf(CodeFilesTooLarge, pointer(keyFiles), "", "attachments hold %d data-URL characters, over the limit of %d", total, v.lim.MaxFileBytes)
+		v.push(overLimit(CodeFilesTooLarge, pointer(keyFiles), "", total, v.lim.MaxFileBytes))
 	}
 }
 

@@ -5,9 +5,20 @@ import "unicode/utf8"
 // checkLimits enforces the element-count and text-length limits. Both are
 // checked by Parse too: a scene over them is refused at the door rather
 // than stored and then failing everywhere it is used.
+//
+// Only live elements count against MaxElements: a deletion keeps its
+// tombstone in the array (for collaborators and undo), so counting
+// tombstones would leave a scene over the limit with no way back under it
+// but hand-editing the file. Tombstones are bounded by MaxSceneBytes.
 func (v *validator) checkLimits() {
-	if n := len(v.doc.elements); n > v.lim.MaxElements {
-		v.errorf(CodeTooManyElements, pointer(keyElements), "", "scene has %d elements, over the limit of %d", n, v.lim.MaxElements)
+	live := 0
+	for _, e := range v.info {
+		if !e.deleted {
+			live++
+		}
+	}
+	if live > v.lim.MaxElements {
+		v.push(overLimit(CodeTooManyElements, pointer(keyElements), "", int64(live), int64(v.lim.MaxElements)))
 	}
 	for i, e := range v.info {
 		if e.typ != "text" {
@@ -19,7 +30,7 @@ func (v *validator) checkLimits() {
 				continue // a byte count under the limit bounds the characters too
 			}
 			if n := utf8.RuneCountInString(s); n > v.lim.MaxTextLength {
-				v.errorf(CodeTextTooLong, elementPointer(i, k), e.id, "%s has %d characters, over the limit of %d", k, n, v.lim.MaxTextLength)
+				v.push(overLimit(CodeTextTooLong, elementPointer(i, k), e.id, int64(n), int64(v.lim.MaxTextLength)))
 			}
 		}
 	}

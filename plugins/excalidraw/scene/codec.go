@@ -37,7 +37,7 @@ func (c Codec) Encode(d *Document) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(b)) > lim.MaxSceneBytes {
-		return nil, sceneerr.New(sceneerr.TooLarge, "scene is %d bytes, over the limit of %d", len(b), lim.MaxSceneBytes)
+		return nil, sceneerr.OverLimit(sceneerr.MaxSceneBytes, int64(len(b)), lim.MaxSceneBytes)
 	}
 	return b, nil
 }

@@ -40,6 +40,33 @@ type Diagnostic struct {
 	// the document ("" for the document itself). For a missing member it
 	// points where the member should be.
 	Pointer string `json:"pointer"`
+	// limit is set on a diagnostic of a limit exceeded, so that Err can
+	// name the limit in its details.
+	limit limitHit
+}
+
+// limitHit is a limit a scene exceeds: which, its value, the scene's.
+type limitHit struct {
+	name        sceneerr.Limit
+	actual, max int64
+}
+
+// limitOf names the limit behind each limit diagnostic code.
+var limitOf = map[string]sceneerr.Limit{
+	CodeTooLarge:        sceneerr.MaxSceneBytes,
+	CodeTooManyElements: sceneerr.MaxElements,
+	CodeTooManyFiles:    sceneerr.MaxFiles,
+	CodeFilesTooLarge:   sceneerr.MaxFileBytes,
+	CodeTextTooLong:     sceneerr.MaxTextLength,
+}
+
+// overLimit is the diagnostic of a limit exceeded: code is one of
+// limitOf's (which names the limit), actual the scene's value, max the
+// limit's; the message is [sceneerr.Limit.Describe]'s words.
+func overLimit(code, ptr, id string, actual, max int64) Diagnostic {
+	l := limitOf[code]
+	return Diagnostic{Code: code, Severity: SeverityError, Message: l.Describe(actual, max), ElementID: id, Pointer: ptr,
+		limit: limitHit{name: l, actual: actual, max: max}}
 }
 
 // Diagnostic codes. They are stable: tools and clients match on them.
@@ -125,7 +152,8 @@ const (
 	// CodeUnusedFile: an attachment no live image uses; Excalidraw drops
 	// it on its next save (warning).
 	CodeUnusedFile = "unused_file"
-	// CodeTooManyElements: more elements than Limits.MaxElements (error).
+	// CodeTooManyElements: more live elements than Limits.MaxElements
+	// (error; tombstones are not counted).
 	CodeTooManyElements = "too_many_elements"
 	// CodeTooManyFiles: more attachments than Limits.MaxFiles (error).
 	CodeTooManyFiles = "too_many_files"
@@ -147,13 +175,14 @@ func Codes() []string {
 }
 
 // ErrorCode maps a diagnostic code to the plugin's error code, so a scene
-// rejected for a diagnostic fails with the code the contract names.
+// rejected for a diagnostic fails with the code the contract names. A
+// limit's diagnostic fails with that limit's code (too_many_elements for
+// maxElements, too_large for the others; see [sceneerr.Limit]).
 func ErrorCode(code string) sceneerr.Code {
+	if l, ok := limitOf[code]; ok {
+		return l.Code()
+	}
 	switch code {
-	case CodeTooLarge, CodeTooManyFiles, CodeFilesTooLarge, CodeTextTooLong:
-		return sceneerr.TooLarge
-	case CodeTooManyElements:
-		return sceneerr.TooManyElements
 	case CodeUnsupportedType:
 		return sceneerr.UnsupportedElement
 	case CodeDuplicateID:
@@ -165,9 +194,15 @@ func ErrorCode(code string) sceneerr.Code {
 }
 
 // Err turns the diagnostic into the plugin's error type, with the pointer,
-// the element id and the diagnostic code as details.
+// the element id and the diagnostic code as details. A limit exceeded is
+// [sceneerr.OverLimit]'s error, which names the limit in its message and
+// details.
 func (d Diagnostic) Err() *sceneerr.Error {
-	e := sceneerr.New(ErrorCode(d.Code), "%s", d.Message).With("pointer", d.Pointer).With("diagnostic", d.Code)
+	e := sceneerr.New(ErrorCode(d.Code), "%s", d.Message)
+	if l := d.limit; l.name != "" {
+		e = sceneerr.OverLimit(l.name, l.actual, l.max)
+	}
+	e = e.With("pointer", d.Pointer).With("diagnostic", d.Code)
 	if d.ElementID != "" {
 		e = e.With("elementId", d.ElementID)
 	}

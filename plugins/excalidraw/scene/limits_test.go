@@ -28,3 +28,17 @@ func TestLimitsEffective(t *testing.T) {
 		t.Errorf("lowered attachment limits must be kept: %+v", low)
 	}
 }
+
+// TestForReading: stored scenes are read under the ceilings, whatever the
+// configured limits (and a configured limit above a ceiling is kept).
+func TestForReading(t *testing.T) {
+	got := Limits{MaxSceneBytes: 2048, MaxElements: 10, MaxFiles: 1, MaxFileBytes: 100, MaxTextLength: 5}.ForReading()
+	want := DefaultLimits()
+	want.MaxSceneBytes, want.MaxElements, want.MaxTextLength = CeilingSceneBytes, CeilingElements, CeilingTextLength
+	if got != want {
+		t.Fatalf("ForReading = %+v, want %+v", got, want)
+	}
+	if big := (Limits{MaxElements: 2 * CeilingElements}).ForReading(); big.MaxElements != 2*CeilingElements {
+		t.Fatalf("a limit above the ceiling must be kept: %+v", big)
+	}
+}

@@ -20,7 +20,7 @@ import (
 //     version 2, elements that is not an array of objects each with a
 //     string type, appState or files that is not an object
 //     (invalid_scene, details pointer);
-//   - more elements than Limits.MaxElements (too_many_elements);
+//   - more live elements than Limits.MaxElements (too_many_elements);
 //   - attachments that are not valid image data URLs (invalid_scene),
 //     too many or too large, or a text over Limits.MaxTextLength
 //     (too_large).
@@ -72,10 +72,7 @@ func (f *decodeFailure) err() *sceneerr.Error {
 // level is an object.
 func decodeRoot(data []byte, lim Limits) (*ojson.Object, *decodeFailure) {
 	if int64(len(data)) > lim.MaxSceneBytes {
-		return nil, &decodeFailure{diag: Diagnostic{
-			Code: CodeTooLarge, Severity: SeverityError,
-			Message: fmt.Sprintf("scene is %d bytes, over the limit of %d", len(data), lim.MaxSceneBytes),
-		}}
+		return nil, &decodeFailure{diag: overLimit(CodeTooLarge, "", "", int64(len(data)), lim.MaxSceneBytes)}
 	}
 	v, err := ojson.Decode(data, ojson.Limits{MaxBytes: lim.MaxSceneBytes, MaxDepth: lim.MaxDepth})
 	if err != nil {

@@ -91,15 +91,20 @@ func (v *validator) files() *ojson.Object {
 // it, except for the first error, which is always listed so that a report
 // that is not valid says why.
 func (v *validator) add(code string, sev Severity, ptr, id, format string, args ...any) {
-	firstError := sev == SeverityError && v.errors == 0
-	if sev == SeverityError {
+	v.push(Diagnostic{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), ElementID: id, Pointer: ptr})
+}
+
+// push records d as add does.
+func (v *validator) push(d Diagnostic) {
+	firstError := d.Severity == SeverityError && v.errors == 0
+	if d.Severity == SeverityError {
 		v.errors++
 	}
 	if len(v.diags) >= v.lim.MaxDiagnostics && !firstError {
 		v.omitted++
 		return
 	}
-	v.diags = append(v.diags, Diagnostic{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), ElementID: id, Pointer: ptr})
+	v.diags = append(v.diags, d)
 }
 
 func (v *validator) report() Report {

@@ -33,6 +33,16 @@ type ApplyRequest struct {
 // fails the call and nothing is written. The result is normalized,
 // validated and bounded like every write.
 //
+// Operations that change nothing (an update to the values an element
+// has) leave the element's version alone, as Excalidraw's mutateElement
+// does; if the whole call changes no byte, nothing is written and the
+// result is the current revision with unchanged:true.
+//
+// A stored scene over a limit lowered since it was written is edited
+// like any other, but the result must be within the limits: a call that
+// leaves it over is refused with the limit's code (deleting elements
+// brings it back, since tombstones do not count against maxElements).
+//
 // A repeated request id returns the committed revision's evidence with
 // duplicate:true; the operations do not run again, so Operations and
 // Summary are then absent. The summary of a fresh write covers only the
@@ -72,7 +82,7 @@ func (s *Service) Apply(ctx context.Context, r ApplyRequest) (*WriteResult, erro
 // and the new bytes. Parsing gives a document private to this call, so a
 // failure leaves nothing behind.
 func (s *Service) applyOps(data []byte, ops []operation, appState json.RawMessage) (*edit, []byte, error) {
-	doc, err := scene.Parse(data, s.limits)
+	doc, err := scene.Parse(data, s.stored)
 	if err != nil {
 		return nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}

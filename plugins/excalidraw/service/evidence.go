@@ -21,7 +21,11 @@ func formatTime(t time.Time) string {
 }
 
 // WriteResult is the save evidence of contract section 3.3, plus what the
-// write did.
+// write did. Duplicate and Unchanged are always present: duplicate:true is
+// a repeated request id (the first call's evidence; nothing ran again),
+// unchanged:true a write whose result was byte for byte the stored scene,
+// so nothing was written and the evidence is the current revision's
+// (savedAt is when that revision was saved).
 type WriteResult struct {
 	Name             string      `json:"name"`
 	Revision         int64       `json:"revision"`
@@ -32,6 +36,7 @@ type WriteResult struct {
 	SavedAt          string      `json:"savedAt"`
 	Verified         bool        `json:"verified"`
 	Duplicate        bool        `json:"duplicate"`
+	Unchanged        bool        `json:"unchanged"`
 	Operations       *OpsSummary `json:"operations,omitempty"`
 	Summary          *Summary    `json:"summary,omitempty"`
 }
@@ -57,5 +62,6 @@ func writeResult(r *store.Result) *WriteResult {
 		SavedAt:          formatTime(r.SavedAt),
 		Verified:         r.Verified,
 		Duplicate:        r.Duplicate,
+		Unchanged:        r.Unchanged,
 	}
 }

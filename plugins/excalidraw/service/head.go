@@ -35,9 +35,11 @@ func (s *Service) Head(ctx context.Context, name string) (Head, error) {
 	return headOf(sc.Meta), nil
 }
 
-// committed runs the OnCommit hook for a write that made a new revision.
+// committed runs the OnCommit hook for a write that made a new revision:
+// not a repeated request id nor an unchanged write, so open editors are
+// not told of a revision that does not exist.
 func (s *Service) committed(r *store.Result) {
-	if s.onCommit != nil && !r.Duplicate {
+	if s.onCommit != nil && !r.Duplicate && !r.Unchanged {
 		s.onCommit(headOf(r.Meta))
 	}
 }

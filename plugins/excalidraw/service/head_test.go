@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 // TestOnCommitReportsEveryNewRevision drives each write path and checks
 // the hook saw exactly the committed revisions, with their actors, and
-// nothing for a repeated request id or a refused write.
+// nothing for a repeated request id, a refused write or an unchanged save.
 func TestOnCommitReportsEveryNewRevision(t *testing.T) {
 	var got []Head
 	s, err := New(Config{
@@ -43,9 +44,17 @@ func TestOnCommitReportsEveryNewRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := s.Save(ctx, SaveRequest{Name: "flow", Scene: read.Scene, ExpectedRevision: 2})
+	edited := bytes.Replace(read.Scene, []byte(`"viewBackgroundColor": "#ffffff"`), []byte(`"viewBackgroundColor": "#fff3bf"`), 1)
+	if bytes.Equal(edited, read.Scene) {
+		t.Fatal("no background to edit")
+	}
+	saved, err := s.Save(ctx, SaveRequest{Name: "flow", Scene: edited, ExpectedRevision: 2})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Saving it again changes nothing, so there is nothing to report.
+	if again, err := s.Save(ctx, SaveRequest{Name: "flow", Scene: edited, ExpectedRevision: 3}); err != nil || !again.Unchanged {
+		t.Fatalf("unchanged save: %+v, %v", again, err)
 	}
 
 	want := []struct {

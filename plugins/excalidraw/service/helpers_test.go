@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -22,16 +20,7 @@ var ctx = context.Background()
 func newTestService(t testing.TB, lim scene.Limits) (*Service, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "drawings")
-	s, err := New(Config{
-		DrawingsDir: dir, Limits: lim, LockTimeout: 2 * time.Second,
-		Now:  func() time.Time { return time.UnixMilli(1793136000000) },
-		Rand: rand.New(rand.NewPCG(7, 7)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, dir
+	return openAt(t, dir, lim), dir
 }
 
 func raws(items ...string) []json.RawMessage {

@@ -58,7 +58,7 @@ func (s *Service) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) 
 		res.Scene = json.RawMessage(sc.Data)
 		return res, nil
 	}
-	doc, err := scene.Parse(sc.Data, s.limits)
+	doc, err := scene.Parse(sc.Data, s.stored)
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", r.Name).With("cause", err.Error())
 	}

@@ -23,9 +23,14 @@ type SaveRequest struct {
 }
 
 // Save replaces a scene with a document the editor produced. The document
-// is parsed (what cannot be represented is invalid_scene or a limit code),
-// normalized (so what the editor's own restore would repair is repaired
-// rather than refused), validated (errors refuse the save) and stored.
+// is parsed (what cannot be represented is invalid_scene, and a document
+// over a configured limit is refused with the limit's code here, before
+// any other work), normalized (so what the editor's own restore would
+// repair is repaired rather than refused), validated (errors refuse the
+// save) and stored. If the normalized bytes are the stored ones, nothing
+// is written and the result is the current revision with unchanged:true;
+// that holds for a forced save and for a stale expected revision too
+// (nothing can be lost).
 func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)

@@ -16,6 +16,9 @@ type Config struct {
 	// DrawingsDir is the drawings directory (created if missing).
 	DrawingsDir string
 	// Limits bound every scene written; zero fields take scene's defaults.
+	// A stored scene over them (written before they were lowered) stays
+	// readable; a write whose result is still over one is refused with
+	// that limit's error (sceneerr.OverLimit).
 	Limits scene.Limits
 	// LockTimeout bounds the wait for another process's lock (scene_busy).
 	LockTimeout time.Duration
@@ -29,27 +32,37 @@ type Config struct {
 	Rand *rand.Rand
 	// OnCommit, if set, is called after every write (Create, Apply, Save)
 	// that committed a new revision, with that revision's record; not for
-	// a duplicate request id, which committed nothing. It runs on the
-	// writer's goroutine after the scene's lock is released, so it must be
-	// quick (e.g. live.Hub.Publish).
+	// a duplicate request id or an unchanged write, which committed
+	// nothing. It runs on the writer's goroutine after the scene's lock is
+	// released, so it must be quick (e.g. live.Hub.Publish).
 	OnCommit func(Head)
 }
 
 // Service is safe for concurrent use: writes to one scene are serialized
 // by the store, and the shared random source by randMu.
 type Service struct {
-	store    *store.Store
+	store *store.Store
+	// limits bound what a write may produce; stored scenes are parsed
+	// under stored (limits.ForReading()), so a lowered limit is never
+	// mistaken for a corrupt file.
 	limits   scene.Limits
+	stored   scene.Limits
 	now      func() time.Time
 	randMu   sync.Mutex
 	rand     *rand.Rand
 	onCommit func(Head)
 }
 
-// New opens the store with a scene.Codec under the configured limits, so
-// the store refuses (and detects on disk) exactly what the service would.
+// New opens the store with a scene.Codec (and byte bound) under the
+// reading limits: the store refuses, on disk and on write, what is no
+// scene at all (unparseable, or beyond what any configuration allows),
+// while the configured limits are the service's to enforce on every write
+// (finish, and Parse of a browser's save) before the store is reached. So
+// a stored scene over a lowered limit is read, listed and repaired like
+// any other, never restored from a backup as if corrupt.
 func New(cfg Config) (*Service, error) {
 	lim := cfg.Limits.Effective()
+	stored := lim.ForReading()
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -60,8 +73,8 @@ func New(cfg Config) (*Service, error) {
 	}
 	st, err := store.Open(store.Options{
 		Dir:           cfg.DrawingsDir,
-		Codec:         scene.Codec{Limits: lim},
-		MaxSceneBytes: lim.MaxSceneBytes,
+		Codec:         scene.Codec{Limits: stored},
+		MaxSceneBytes: stored.MaxSceneBytes,
 		LockTimeout:   cfg.LockTimeout,
 		Logger:        cfg.Logger,
 		Now:           now,
@@ -69,7 +82,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
-	return &Service{store: st, limits: lim, now: now, rand: r, onCommit: cfg.OnCommit}, nil
+	return &Service{store: st, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit}, nil
 }
 
 // Close closes the store; calls after Close fail.

@@ -41,12 +41,20 @@ func (p *patcher) target(k string) *ojson.Object {
 //
 // Arrow ends are moved, not re-routed around the shape: Excalidraw
 // recomputes the exact end points when the scene is next edited there.
+//
+// An element the update leaves as it was keeps its version (see settle),
+// so an update to current values changes nothing.
 func (e *edit) update(op operation) error {
 	el, err := e.live(op)
 	if err != nil {
 		return err
 	}
 	p := &patcher{el: el, typ: strOf(el, "type"), label: e.labelOf(el)}
+	var container *ojson.Object
+	if p.typ == "text" {
+		container = e.byID[strOf(el, "containerId")]
+	}
+	defer e.settle(e.snapshot(el, p.label, container))
 	before := centre(el)
 	oldW, oldH := num(el, "width"), num(el, "height")
 	for _, k := range op.patch.Keys() {
@@ -68,6 +76,61 @@ func (e *edit) update(op operation) error {
 		e.followArrows(el, d)
 	}
 	return nil
+}
+
+// versionFields are what bump sets.
+var versionFields = []string{"version", "versionNonce", "updated"}
+
+// snapshot is an element as it was before an update touched it, and
+// whether it had been bumped already in this Apply.
+type snapshot struct {
+	el, was *ojson.Object
+	bumped  bool
+}
+
+// snapshot records els (nil ones skipped) before an update. These are
+// all an update can bump without moving anything: the element, its label
+// and a label's container (arrows are bumped only when a shape moves,
+// which is a change).
+func (e *edit) snapshot(els ...*ojson.Object) []snapshot {
+	out := make([]snapshot, 0, len(els))
+	for _, el := range els {
+		if el != nil {
+			out = append(out, snapshot{el: el, was: el.Clone(), bumped: e.bumped[el]})
+		}
+	}
+	return out
+}
+
+// settle undoes the version step of each snapshotted element that is, but
+// for that step, as it was: Excalidraw's mutateElement leaves an element
+// whose values did not change alone, and so does Apply, so that an update
+// to current values writes nothing. An element bumped by an earlier
+// operation of the call keeps that bump.
+func (e *edit) settle(snaps []snapshot) {
+	for _, s := range snaps {
+		now := s.el.Clone()
+		for _, k := range versionFields {
+			if v, ok := s.was.Get(k); ok {
+				now.Set(k, v)
+			} else {
+				now.Delete(k)
+			}
+		}
+		if !ojson.Equal(now, s.was, true) {
+			continue
+		}
+		for _, k := range versionFields {
+			if v, ok := s.was.Get(k); ok {
+				s.el.Set(k, v)
+			} else {
+				s.el.Delete(k)
+			}
+		}
+		if !s.bumped {
+			delete(e.bumped, s.el)
+		}
+	}
 }
 
 // relayout re-measures and re-places text after an update.

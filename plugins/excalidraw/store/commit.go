@@ -20,8 +20,16 @@ type change struct {
 }
 
 // commit writes ch over cur and proves it landed. On success cur is updated
-// to the new state. These are the save-success steps after the lock and the
-// fence (steps 1 and 2, done by the caller):
+// to the new state.
+//
+// First, if ch's bytes are the current file's (cur.holds), it writes
+// nothing and returns the current evidence with Unchanged: no revision, no
+// backup, no sidecar change, the file's mtime untouched. This is the one
+// place every writer (Save, Update) learns that a write changes nothing.
+// The request id is not remembered: a retry is simply unchanged again.
+//
+// Otherwise these are the save-success steps after the lock and the fence
+// (steps 1 and 2, done by the caller):
 //
 //  3. Copy the previous bytes to backups/ (durably: after the rename below
 //     the backup is the only copy of the previous revision).
@@ -41,6 +49,9 @@ type change struct {
 // the metadata directory is fsynced and an old backup pruned (all finish
 // before returning).
 func (t *txn) commit(cur *current, ch change) (*Result, error) {
+	if cur.holds(ch.data) {
+		return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, nil
+	}
 	perm := fs.FileMode(0o600)
 	if cur.exists && cur.perm != 0 {
 		perm = cur.perm

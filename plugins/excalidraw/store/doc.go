@@ -30,6 +30,11 @@
 // compared. If the sidecar write or the verification fails, the previous bytes
 // and sidecar are put back and the call fails with io_error. See commit.go.
 //
+// A write whose bytes are the current file's writes nothing at all (no
+// revision, backup or sidecar change; the mtime stays) and reports the
+// current revision with Unchanged; a Save of such bytes is no conflict
+// even on a stale base, since nothing can be lost.
+//
 // Request ids make retries safe: the last 32 per scene are remembered in the
 // sidecar, and a repeat returns the original commit with Duplicate set,
 // before the revision fence is checked.

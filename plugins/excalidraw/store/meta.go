@@ -49,10 +49,13 @@ type Summary struct {
 
 // Result is the evidence of a committed write: the new revision record,
 // when it was saved, that it was read back and verified, and whether this was
-// a repeat of an already committed request (Duplicate).
+// a repeat of an already committed request (Duplicate). A write of the bytes
+// the scene already holds commits nothing and says so (Unchanged): its
+// evidence is the current revision's, SavedAt when that was saved.
 type Result struct {
 	Meta
 	SavedAt   time.Time
 	Verified  bool
 	Duplicate bool
+	Unchanged bool
 }

@@ -31,7 +31,11 @@ type Options struct {
 	// must exist) and must not be a symlink.
 	Dir   string
 	Codec Codec
-	// MaxSceneBytes bounds documents written and read (too_large); default 32 MiB.
+	// MaxSceneBytes bounds documents written and read (too_large, with
+	// details {limit: "maxSceneBytes", max, actual}); default 32 MiB. A
+	// store that must keep reading files written under a larger bound is
+	// opened with that larger bound; tighter policies on what may be
+	// written belong to the caller.
 	MaxSceneBytes int64
 	// LockTimeout bounds the wait for a live cross-process lock (scene_busy);
 	// default 5s.

@@ -29,7 +29,7 @@ func TestReadTooLargeFile(t *testing.T) {
 	s := testStore(t, func(o *Options) { o.MaxSceneBytes = 64 })
 	writeFile(t, scenePathOf(s, "big"), doc(20, "x"))
 	e := wantCode(t, err2(s.Read(bg, "big")), CodeTooLarge)
-	if e.Details["limit"] != int64(64) {
+	if e.Details["limit"] != "maxSceneBytes" || e.Details["max"] != int64(64) || e.Details["actual"] != int64(len(doc(20, "x"))) {
 		t.Fatalf("details %v", e.Details)
 	}
 }

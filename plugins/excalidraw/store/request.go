@@ -33,8 +33,7 @@ func checkWrite(name string, actor Actor, requestID string) error {
 // other writers.
 func (s *Store) inspectNew(data []byte) (int, error) {
 	if int64(len(data)) > s.opts.MaxSceneBytes {
-		return 0, errorf(CodeTooLarge, "scene is larger than %d bytes", s.opts.MaxSceneBytes).
-			with("limit", s.opts.MaxSceneBytes).with("size", len(data))
+		return 0, s.tooLarge("the scene would have", int64(len(data)))
 	}
 	n, err := s.opts.Codec.Inspect(data)
 	if err == nil {
@@ -46,6 +45,15 @@ func (s *Store) inspectNew(data []byte) (int, error) {
 		return 0, err
 	}
 	return 0, newError(CodeInvalidScene, "scene document rejected", err)
+}
+
+// tooLarge is too_large for a document of size bytes, over MaxSceneBytes.
+// Its details are those of every limit error of the plugin (the scene
+// package's sceneerr.OverLimit): the limit's name, its value and the
+// document's, so a client tells the limit without reading the message.
+func (s *Store) tooLarge(subject string, size int64) *Error {
+	return errorf(CodeTooLarge, "%s %d bytes; the limit is %d (maxSceneBytes)", subject, size, s.opts.MaxSceneBytes).
+		with("limit", "maxSceneBytes").with("max", s.opts.MaxSceneBytes).with("actual", size)
 }
 
 // duplicateResult is the answer to a request id that was already committed:

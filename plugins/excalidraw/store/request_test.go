@@ -33,8 +33,9 @@ func TestInspectNew(t *testing.T) {
 		t.Fatalf("%d %v", n, err)
 	}
 	e := wantCode(t, err2(s.inspectNew([]byte(`{"elements":[`+strings.Repeat("1,", 30)+`1]}`))), CodeTooLarge)
-	if e.Details["limit"] != int64(40) {
-		t.Fatal(e.Details)
+	if e.Details["limit"] != "maxSceneBytes" || e.Details["max"] != int64(40) || e.Details["actual"] != int64(76) ||
+		e.Message != "the scene would have 76 bytes; the limit is 40 (maxSceneBytes)" {
+		t.Fatal(e.Message, e.Details)
 	}
 	wantCode(t, err2(s.inspectNew([]byte(`[]`))), CodeInvalidScene)
 }

@@ -22,8 +22,11 @@ type SaveRequest struct {
 //  2. Take the scene's locks and load it (reconciling if needed).
 //  3. A remembered request id returns the original commit (Duplicate),
 //     before the fence, so a retry after a lost response is not a conflict.
-//  4. Check the revision fence, unless Force.
-//  5. Commit the next revision.
+//  4. Check the revision fence, unless Force. Bytes equal to the current
+//     file pass it whatever the expected revision: nothing the caller has
+//     not seen can be lost.
+//  5. Commit the next revision, or, for the current bytes, nothing
+//     (Unchanged; see commit).
 func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if err := checkWrite(r.Name, r.Actor, r.RequestID); err != nil {
 		return nil, err
@@ -40,7 +43,7 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if cur.corrupt != nil && !r.Force {
 		return nil, corruptError(cur)
 	}
-	if !r.Force && r.ExpectedRevision != cur.meta.Revision {
+	if !r.Force && r.ExpectedRevision != cur.meta.Revision && !cur.holds(r.Data) {
 		return nil, conflictError(cur, r.ExpectedRevision)
 	}
 	return t.commit(cur, change{data: r.Data, count: count, actor: r.Actor, requestID: r.RequestID,

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -21,6 +22,15 @@ type current struct {
 	// and could not be restored from a backup; meta.Revision is then the last
 	// known revision.
 	corrupt error
+}
+
+// holds reports whether data is exactly the scene's valid current file. It
+// compares with the bytes load read under the lock and checked against
+// the sidecar (or reconciled it with), so such data is already written and
+// verified. A missing or corrupt file holds nothing: writing over it is a
+// change.
+func (cur *current) holds(data []byte) bool {
+	return cur.exists && cur.corrupt == nil && bytes.Equal(cur.data, data)
 }
 
 func sha256Hex(data []byte) string {
@@ -91,9 +101,8 @@ func (s *Store) readScene(name string) ([]byte, fs.FileInfo, error) {
 	if err := checkSceneFile(name, info); err != nil {
 		return nil, nil, err
 	}
-	if info.Size() > s.opts.MaxSceneBytes || int64(len(data)) > s.opts.MaxSceneBytes {
-		return nil, nil, errorf(CodeTooLarge, "scene %s is larger than %d bytes", name, s.opts.MaxSceneBytes).
-			with("limit", s.opts.MaxSceneBytes).with("size", max(info.Size(), int64(len(data))))
+	if size := max(info.Size(), int64(len(data))); size > s.opts.MaxSceneBytes {
+		return nil, nil, s.tooLarge("scene "+name+" has", size)
 	}
 	return data, info, nil
 }

@@ -28,7 +28,8 @@ type UpdateRequest struct {
 //     called again.
 //  3. Check the revision fence (unless AnyRevision).
 //  4. Call Mutate with a copy of the current scene.
-//  5. Validate the new document and commit it as the next revision.
+//  5. Validate the new document and commit it as the next revision (or,
+//     if Mutate returned the current bytes, nothing: Unchanged).
 func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
 	if err := checkWrite(r.Name, r.Actor, r.RequestID); err != nil {
 		return nil, err

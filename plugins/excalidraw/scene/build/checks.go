@@ -59,7 +59,7 @@ func checkTextLength(index int, pointer, text string, limit int) error {
 		return nil
 	}
 	if n := utf8.RuneCountInString(text); n > limit {
-		return inputError(sceneerr.TooLarge, index, pointer, "text has %d characters, the limit is %d", n, limit)
+		return locate(sceneerr.OverLimit(sceneerr.MaxTextLength, int64(n), int64(limit)), index, pointer)
 	}
 	return nil
 }

@@ -70,6 +70,10 @@ func TestBuildErrors(t *testing.T) {
 			if se.Details["pointer"] != c.pointer {
 				t.Errorf("pointer %q, want %q: %v", se.Details["pointer"], c.pointer, err)
 			}
+			if c.code == sceneerr.TooLarge && (se.Details["limit"] != "maxTextLength" || se.Details["max"] != int64(10) ||
+				se.Details["actual"] != int64(11) || !strings.HasSuffix(se.Message, "the limit is 10 (maxTextLength)")) {
+				t.Errorf("the text limit is not named: %v %v", err, se.Details)
+			}
 		})
 	}
 }
