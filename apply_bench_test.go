@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -44,7 +45,7 @@ func BenchmarkApplyOverMCP(b *testing.B) {
 	}
 	defer h.Stop(ctx)
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	sess, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{token: h.Token(), base: http.DefaultTransport}}}, nil)
+	sess, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: h.Token()}}}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func Example_fx() {
 	app := fx.New(
 		dsh.HeadlessModule,
 		dsh.Plugins(greeter),
-		fx.Supply(&dsh.ConfigSource{YAML: []byte("host: {dataDir: " + tempDir() + ", log: {level: error}}\nplugins:\n  - {name: greeter, config: {greeting: hi}}\n")}),
+		fx.Supply(dsh.ConfigSource{YAML: []byte("host: {dataDir: " + tempDir() + ", log: {level: error}}\nplugins:\n  - {name: greeter, config: {greeting: hi}}\n")}),
 		fx.NopLogger,
 		fx.Populate(&reg),
 	)

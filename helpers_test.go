@@ -15,6 +15,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/internal/dshtest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -82,18 +83,6 @@ func bearer(h *dsh.Host) map[string]string {
 	return map[string]string{"Authorization": "Bearer " + h.Token()}
 }
 
-// bearerTransport adds the host's token to MCP requests.
-type bearerTransport struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
-}
-
 // mcpSession connects the official SDK client to the host's /mcp over
 // real HTTP. listChanged receives one value per tools/list_changed.
 //
@@ -113,7 +102,7 @@ func mcpSession(t *testing.T, h *dsh.Host) (*mcp.ClientSession, <-chan struct{},
 	t.Cleanup(tr.CloseIdleConnections)
 	sess, err := c.Connect(testCtx(t), &mcp.StreamableClientTransport{
 		Endpoint:   h.URL() + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerTransport{token: h.Token(), base: tr}},
+		HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: h.Token(), Base: tr}},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +159,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 func entryState(h *dsh.Host, id string) string {
-	for _, e := range h.Entries.List() {
+	for _, e := range h.Plugins() {
 		if e.ID == id {
 			return e.State
 		}
@@ -180,7 +169,7 @@ func entryState(h *dsh.Host, id string) string {
 
 func scopeOf(t *testing.T, h *dsh.Host, id string) *app.Scope {
 	t.Helper()
-	s, ok := h.Entries.Scope(id)
+	s, ok := h.PluginScope(id)
 	if !ok {
 		t.Fatalf("entry %q has no scope (state %s)", id, entryState(h, id))
 	}

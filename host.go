@@ -28,9 +28,9 @@ type Host struct {
 	MCP        *tools.MCPServer
 	Web        *webserver.Server // nil in a headless host
 	Connection *connection.Service
-	Entries    *kernel.Entries
 	Config     *LoadedConfig
 	Log        *zap.Logger
+	entries    *kernel.Entries // behind Plugins, LoadPlugin, … (plugins.go)
 	token      LocalToken
 }
 
@@ -101,7 +101,7 @@ func New(opts ...Option) (*Host, error) {
 	}
 	all := []fx.Option{modules, Plugins(o.plugins...), fx.Invoke(func(in hostIn) {
 		h.Runtime, h.Tools, h.MCP, h.Web = in.Runtime, in.Tools, in.MCP, in.Web
-		h.Connection, h.Entries, h.Config, h.Log, h.token = in.Connection, in.Entries, in.Config, in.Log, in.Token
+		h.Connection, h.entries, h.Config, h.Log, h.token = in.Connection, in.Entries, in.Config, in.Log, in.Token
 	})}
 	if o.source != nil {
 		all = append(all, fx.Supply(o.source))

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.uber.org/fx"
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
@@ -350,4 +351,29 @@ func TestStopRemovesEverything(t *testing.T) {
 	}
 	_ = os.Remove // keep imports stable across edits
 	_ = context.Background
+}
+
+// TestConfigSourceSuppliedEitherWay: an fx program may supply the config
+// source as a value (as the package doc shows) or as a pointer; both
+// reach the host, and supplying both is refused rather than one being
+// silently ignored.
+func TestConfigSourceSuppliedEitherWay(t *testing.T) {
+	yml := []byte("host: {dataDir: " + t.TempDir() + ", log: {level: error}}\nplugins:\n  - {id: probe-entry, name: status}\n")
+	for name, supply := range map[string]fx.Option{
+		"value":   fx.Supply(dsh.ConfigSource{YAML: yml}),
+		"pointer": fx.Supply(&dsh.ConfigSource{YAML: yml}),
+	} {
+		var cfg *dsh.LoadedConfig
+		app := fx.New(dsh.HeadlessModule, dsh.Plugins(status.Plugin), supply, fx.NopLogger, fx.Populate(&cfg))
+		if err := app.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(cfg.File.Plugins) != 1 || cfg.File.Plugins[0].ID != "probe-entry" {
+			t.Errorf("%s: the supplied config was not used: %+v", name, cfg.File.Plugins)
+		}
+	}
+	both := fx.New(dsh.HeadlessModule, fx.Supply(dsh.ConfigSource{YAML: yml}), fx.Supply(&dsh.ConfigSource{YAML: yml}), fx.NopLogger)
+	if err := both.Err(); err == nil || !strings.Contains(err.Error(), "supply one") {
+		t.Fatalf("both supplied: %v", err)
+	}
 }

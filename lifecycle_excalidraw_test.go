@@ -69,7 +69,7 @@ func TestExcalidrawLifecycle(t *testing.T) {
 	streamEnded := make(chan error, 1)
 	go func() { _, err := io.Copy(io.Discard, stream.Body); streamEnded <- err }()
 
-	if err := h.Entries.Unload(testCtx(t), "excalidraw"); err != nil {
+	if err := h.UnloadPlugin(testCtx(t), "excalidraw"); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -197,7 +197,7 @@ func TestLifecycle(t *testing.T) {
 	drainList(listChanged)
 
 	// Dispose the plugin.
-	if err := h.Entries.Unload(testCtx(t), "probe"); err != nil {
+	if err := h.UnloadPlugin(testCtx(t), "probe"); err != nil {
 		t.Fatal(err)
 	}
 

@@ -2,8 +2,10 @@ package dsh
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"go.uber.org/fx"
@@ -29,7 +31,8 @@ var Module = fx.Options(HeadlessModule, WebServerModule)
 var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, ConnectionModule, ToolsModule, LoaderModule)
 
 // ConfigSource says where the YAML config comes from. Supply it with
-// fx.Supply; without one the host runs on defaults with no plugin entries.
+// fx.Supply, as a value or a pointer (not both); without one the host runs
+// on defaults with no plugin entries.
 type ConfigSource struct {
 	// Path of the YAML file; it is watched and reloaded when it changes.
 	Path string
@@ -41,7 +44,7 @@ type ConfigSource struct {
 type LoadedConfig struct {
 	Host    HostConfig
 	File    *loader.File
-	Catalog kernel.Catalog
+	catalog kernel.Catalog
 	Source  ConfigSource
 }
 
@@ -57,6 +60,7 @@ func Plugins(ps ...app.Plugin) fx.Option {
 type configIn struct {
 	fx.In
 	Source  *ConfigSource `optional:"true"`
+	Value   ConfigSource  `optional:"true"`
 	Plugins []app.Plugin  `group:"dsh.plugins"`
 }
 
@@ -65,8 +69,11 @@ type configIn struct {
 var ConfigModule = fx.Module("config", fx.Provide(loadConfig))
 
 func loadConfig(in configIn) (*LoadedConfig, error) {
-	src := ConfigSource{}
+	src := in.Value
 	if in.Source != nil {
+		if in.Value.Path != "" || in.Value.YAML != nil {
+			return nil, errors.New("dsh: both a ConfigSource and a *ConfigSource are supplied; supply one")
+		}
 		src = *in.Source
 	}
 	return LoadConfig(src, in.Plugins...)
@@ -96,7 +103,7 @@ func LoadConfig(src ConfigSource, plugins ...app.Plugin) (*LoadedConfig, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &LoadedConfig{Host: host, File: f, Catalog: cat, Source: src}, nil
+	return &LoadedConfig{Host: host, File: f, catalog: cat, Source: src}, nil
 }
 
 // LoggerModule builds the zap logger from the host config and routes fx's
@@ -119,7 +126,7 @@ var RuntimeModule = fx.Module("runtime",
 		return rt
 	}),
 	fx.Invoke(func(rt *app.Runtime, c *LoadedConfig) error {
-		return rt.Root().Provide(hostinfo.ServiceName, hostinfo.Info{DataDir: c.Host.DataDir, Version: Version})
+		return rt.Root().Provide(hostinfo.ServiceName, hostinfo.Info{DataDir: c.Host.DataDir, Version: Version, LoginCommand: LoginCommand(c.Source.Path)})
 	}),
 )
 
@@ -129,7 +136,9 @@ var RuntimeModule = fx.Module("runtime",
 type LocalToken string
 
 // ConnectionModule provides admission and registers it as the
-// "connection" service.
+// "connection" service. Browser sessions are kept in the data directory
+// (sessions.json), so restarting the host does not log browsers out;
+// stopping it closes the service without wiping them.
 var ConnectionModule = fx.Module("connection",
 	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*connection.Service, LocalToken, error) {
 		if err := ensureDataDir(c.Host.DataDir); err != nil {
@@ -144,6 +153,9 @@ var ConnectionModule = fx.Module("connection",
 			AllowedHosts: hosts,
 			TokenFile:    TokenFile(c.Host.DataDir),
 			Tokens:       append(append([]connection.TokenRecord(nil), c.Host.Tokens...), rec),
+			// Browser sessions outlive the process (hashes only, 0600).
+			SessionFile:  connection.SessionFile(c.Host.DataDir),
+			LoginCommand: LoginCommand(c.Source.Path),
 		}, log)
 		if err != nil {
 			return nil, "", err
@@ -157,7 +169,7 @@ var ConnectionModule = fx.Module("connection",
 )
 
 // TokenFile is where `dsh token` keeps hashed bearer tokens.
-func TokenFile(dataDir string) string { return dataDir + string(os.PathSeparator) + "tokens.json" }
+func TokenFile(dataDir string) string { return filepath.Join(dataDir, "tokens.json") }
 
 // ToolsModule provides the tools registry as the "tools" service and its
 // MCP server; the /mcp route is a built-in scope that waits for webServer.
@@ -186,6 +198,7 @@ var WebServerModule = fx.Module("webServer",
 			MaxBodyBytes:    c.Host.HTTP.MaxBodyBytes,
 			DrainTimeout:    time.Duration(c.Host.HTTP.DrainTimeout),
 			ShutdownTimeout: time.Duration(c.Host.HTTP.ShutdownTimeout),
+			LoginCommand:    LoginCommand(c.Source.Path),
 		}, log, func() connection.Admitter {
 			v, ok := rt.Service(connection.ServiceName)
 			if !ok {
@@ -216,11 +229,41 @@ var WebServerModule = fx.Module("webServer",
 	}),
 )
 
+// LoginCommand is the command line that prints a new login link for a
+// host started with the config at path ("" for built-in defaults), as a
+// person should type it: the path made absolute and quoted for a shell
+// when it needs to be.
+func LoginCommand(path string) string {
+	if path == "" {
+		return "dsh login"
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return "dsh login --config " + shellQuote(path)
+}
+
+// shellQuote quotes s for a POSIX shell unless it is made only of
+// characters no shell treats specially.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // LoaderModule loads the config file's entries at start, watches the file
 // and serves the admin API (a built-in scope waiting for webServer).
 var LoaderModule = fx.Module("loader",
 	fx.Provide(func(rt *app.Runtime, c *LoadedConfig, log *zap.Logger) *kernel.Entries {
-		return kernel.NewEntries(rt, c.Catalog, log)
+		return kernel.NewEntries(rt, c.catalog, log)
 	}),
 	fx.Invoke(func(lc fx.Lifecycle, rt *app.Runtime, c *LoadedConfig, entries *kernel.Entries, log *zap.Logger) {
 		var w *loader.Watcher
@@ -238,7 +281,7 @@ var LoaderModule = fx.Module("loader",
 					return nil
 				}
 				var err error
-				w, err = loader.Watch(context.Background(), c.File, HostSchema, c.Catalog, entries, log, loader.WatchOptions{})
+				w, err = loader.Watch(context.Background(), c.File, HostSchema, c.catalog, entries, log, loader.WatchOptions{})
 				if err != nil {
 					return fmt.Errorf("watch %s: %w", c.Source.Path, err)
 				}

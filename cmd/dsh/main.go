@@ -3,6 +3,8 @@
 //	dsh serve --config dsh.yaml     run the host; prints its URL and a login link
 //	dsh mcp --config dsh.yaml       serve the agent tools over MCP on stdio
 //	dsh plugins ls|load|unload|reload [ID]
+//	dsh login                       print a new one-time login link for the running host
+//	dsh sessions ls | revoke ID|--all
 //	dsh token create NAME | ls | revoke ID
 //	dsh version
 package main

@@ -7,33 +7,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// syncBuffer is a bytes.Buffer safe to read while a command writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 // run executes one dsh command line in-process.
 func run(t *testing.T, ctx context.Context, args ...string) (string, error) {
 	t.Helper()
-	var out syncBuffer
+	var out dshtest.Buffer
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetOut(&out)
@@ -57,7 +44,7 @@ func TestServeAndPluginsCommands(t *testing.T) {
 	cfg := writeConfig(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out syncBuffer
+	var out dshtest.Buffer
 	done := make(chan error, 1)
 	go func() {
 		root := newRoot()
@@ -173,4 +160,12 @@ func TestMCPStdio(t *testing.T) {
 		t.Fatalf("dsh mcp: %v", err)
 	}
 
+}
+
+// TestVersionPrintsToStdout: `dsh version` is read by scripts, from stdout.
+func TestVersionPrintsToStdout(t *testing.T) {
+	out, err := run(t, context.Background(), "version")
+	if err != nil || out != "dsh dev\n" {
+		t.Fatalf("dsh version printed %q to stdout (%v)", out, err)
+	}
 }

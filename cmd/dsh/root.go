@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
@@ -25,7 +27,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringP("config", "c", "", "YAML config file (default: built-in defaults)")
-	root.AddCommand(newServe(), newMCP(), newPlugins(), newToken(), newVersion())
+	root.AddCommand(newServe(), newMCP(), newPlugins(), newLogin(), newSessions(), newToken(), newVersion())
 	return root
 }
 
@@ -48,8 +50,10 @@ func newVersion() *cobra.Command {
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
+		// cobra's cmd.Println writes to stderr; a version goes to stdout,
+		// where scripts read it.
 		Run: func(cmd *cobra.Command, _ []string) {
-			cmd.Println("dsh", dsh.Version)
+			fmt.Fprintln(cmd.OutOrStdout(), "dsh", dsh.Version)
 		},
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -41,13 +40,9 @@ func newServe() *cobra.Command {
 			}); err != nil {
 				h.Log.Warn("could not write the runtime file; `dsh plugins` will need --url and --token", zap.Error(err))
 			}
-			link, err := h.LoginLink()
+			link, _, err := h.Connection.LoginLink(h.URL(), landingPage(h.Plugins()))
 			if err != nil {
 				return err
-			}
-			// With the editor loaded, the link lands on it.
-			if editorLoaded(h) {
-				link += "&next=" + url.QueryEscape(httpapi.Prefix+"/")
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "dsh is serving at %s\n", h.URL())
@@ -63,12 +58,14 @@ func newServe() *cobra.Command {
 	}
 }
 
-// editorLoaded reports whether an Excalidraw entry is configured and on.
-func editorLoaded(h *dsh.Host) bool {
-	for _, e := range h.Entries.List() {
+// landingPage is where a login link sends the browser: the editor when
+// the host has an Excalidraw entry that is not disabled, else the home
+// page. `dsh serve`'s link and `dsh login`'s share it.
+func landingPage(entries []dsh.PluginInfo) string {
+	for _, e := range entries {
 		if e.Plugin == excalidraw.Plugin.Name && !e.Disabled {
-			return true
+			return httpapi.Prefix + "/"
 		}
 	}
-	return false
+	return "/"
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log"
 	"maps"
-	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
@@ -18,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -26,6 +24,9 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testenv"
 )
 
 // TestMCPConformance runs every server scenario of the public MCP
@@ -44,9 +45,8 @@ func TestMCPConformance(t *testing.T) {
 	defer cancel()
 
 	dir := t.TempDir()
-	bin := buildDsh(t, ctx, dir)
 	token := randomToken(t)
-	base := startServe(t, bin, dir, token)
+	base := startServe(t, token)
 	proxy := bearerProxy(t, base, token)
 
 	out := filepath.Join(dir, "results")
@@ -64,7 +64,7 @@ func TestMCPConformance(t *testing.T) {
 	t.Logf("conformance results (%d scenarios, %d not applicable):\n%s", len(results), len(notApplicable), table.String())
 
 	if runErr != nil {
-		t.Fatalf("conformance suite failed against its baseline: %v\n%s", runErr, tail(suiteLog, 60))
+		t.Fatalf("conformance suite failed against its baseline: %v\n%s", runErr, dshtest.Tail(string(suiteLog), 60))
 	}
 	for _, want := range []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection",
 		"tools-call-simple-text", "tools-call-error", "json-schema-2020-12", "logging-set-level"} {
@@ -85,16 +85,13 @@ func TestMCPConformance(t *testing.T) {
 }
 
 // requireSuite returns the suite's CLI. It skips when Node or the pinned
-// package is missing, and fails instead under CI=true, where `make test`
-// installs it.
+// package is missing, and fails instead where everything must run
+// (testenv.Strict: make test installs it, and CI).
 func requireSuite(t *testing.T) string {
 	t.Helper()
 	missing := func(why string) {
 		msg := why + "; install with: bash internal/conformance/setup.sh (npm ci), or run make test"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, msg)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		missing("node is not installed")
@@ -109,106 +106,31 @@ func requireSuite(t *testing.T) string {
 	return cli
 }
 
-// buildDsh builds cmd/dsh with the fixture tools (and the race detector
-// when this test runs under it, so a race in the server fails the run).
-func buildDsh(t *testing.T, ctx context.Context, dir string) string {
-	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	bin := filepath.Join(dir, "dsh")
-	args := []string{"build", "-tags", "conformance", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	cmd := exec.CommandContext(ctx, goBin, append(args, "github.com/dshgo/dsh/cmd/dsh")...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func randomToken(t *testing.T) string {
-	t.Helper()
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return "dsh_conformance_" + hex.EncodeToString(b)
-}
-
-// startServe runs `dsh serve` with the Excalidraw plugin, the status plugin
-// and the fixture tools, a configured bearer token and a free port, and
-// returns its URL once it answers. At the end of the test it is stopped
+// startServe runs `dsh serve` (built with the fixture tools) with the
+// Excalidraw plugin, the status plugin, a configured bearer token and a
+// free port, and returns its URL. At the end of the test it is stopped
 // with SIGTERM and must exit cleanly (under -race: without a race report).
-func startServe(t *testing.T, bin, dir, token string) string {
+func startServe(t *testing.T, token string) string {
 	t.Helper()
+	bin := dshtest.Build(t, "conformance")
 	sum := sha256.Sum256([]byte(token))
-	config := filepath.Join(dir, "dsh.yaml")
-	yml := fmt.Sprintf(`host:
+	p := dshtest.Start(t, bin, fmt.Sprintf(`host:
   listen: 127.0.0.1:0
-  dataDir: %s
+  dataDir: ./data
   tokens: [{name: conformance, sha256: %s}]
   log: {level: warn, format: json}
 plugins:
   - {id: status, name: status}
   - {id: excalidraw, name: excalidraw}
   - {id: fixture, name: conformanceFixture}
-`, filepath.Join(dir, "data"), hex.EncodeToString(sum[:]))
-	if err := os.WriteFile(config, []byte(yml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	logPath := filepath.Join(dir, "serve.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Not CommandContext: the test's context ends before cleanups run, and
-	// the process must get its SIGTERM, not a kill.
-	cmd := exec.Command(bin, "serve", "--config", config)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); logFile.Close() }()
+`, hex.EncodeToString(sum[:])))
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			logged, _ := os.ReadFile(logPath)
-			if err != nil || strings.Contains(string(logged), "DATA RACE") {
-				t.Errorf("dsh serve did not exit cleanly: %v\n%s", err, tail(logged, 80))
-			}
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Error("dsh serve did not stop within 30s of SIGTERM")
+		exit := p.Stop(syscall.SIGTERM)
+		if exit.Code != 0 || strings.Contains(exit.Stderr, "DATA RACE") {
+			t.Errorf("dsh serve did not exit cleanly: %d\n%s", exit.Code, dshtest.Tail(exit.Stderr, 80))
 		}
 	})
-
-	runtimeFile := filepath.Join(dir, "data", "runtime.json")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var rt struct{ URL string }
-		if b, err := os.ReadFile(runtimeFile); err == nil && json.Unmarshal(b, &rt) == nil && rt.URL != "" {
-			if resp, err := http.Get(rt.URL + "/healthz"); err == nil {
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					return rt.URL
-				}
-			}
-		}
-		select {
-		case err := <-exited:
-			logged, _ := os.ReadFile(logPath)
-			t.Fatalf("dsh serve exited early: %v\n%s", err, tail(logged, 40))
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("dsh serve did not come up within 60s")
-		}
-	}
+	return p.URL
 }
 
 // bearerProxy forwards to base with the token added and everything else
@@ -296,11 +218,11 @@ func readBaseline(t *testing.T) []string {
 	return baseline.Server
 }
 
-// tail is the last n lines of b.
-func tail(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+func randomToken(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(lines, "\n")
+	return "dsh_conformance_" + hex.EncodeToString(b)
 }

@@ -1,34 +1,55 @@
 package kernel
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // AdminPrefix is where the admin API is mounted.
 const AdminPrefix = "/api/admin"
 
-// AdminAPI is the built-in plugin behind `dsh plugins …`: it lists scopes
-// and entries and loads, unloads or reloads entries at runtime. Its routes
-// are admitted like any other (a bearer token or a browser session).
+// AdminAPI is the built-in plugin behind `dsh plugins …`, `dsh login` and
+// `dsh sessions …`: it lists scopes and entries and loads, unloads or
+// reloads entries at runtime, mints login links, and lists and revokes
+// browser sessions. Its routes are admitted like any other (a bearer token
+// or a browser session); minting login links additionally needs a bearer
+// token (see connection.Service.RequireBearer).
 func AdminAPI(entries *Entries, rt *app.Runtime) app.Plugin {
 	return app.Plugin{
 		Name:   "admin",
-		Inject: []app.Dep{app.Need(webserver.ServiceName)},
+		Inject: []app.Dep{app.Need(webserver.ServiceName), app.Need(connection.ServiceName)},
 		Apply: func(ctx *app.Context, _ app.Config) error {
-			a := &admin{entries: entries, rt: rt}
+			web, err := app.Get[*webserver.Server](ctx, webserver.ServiceName)
+			if err != nil {
+				return err
+			}
+			conn, err := app.Get[*connection.Service](ctx, connection.ServiceName)
+			if err != nil {
+				return err
+			}
+			a := &admin{entries: entries, rt: rt, web: web, conn: conn, log: ctx.Logger()}
 			return webserver.Use(ctx,
 				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/plugins", Handler: a.listEntries},
 				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/scopes", Handler: a.listScopes},
 				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/services", Handler: a.listServices},
 				webserver.Route{Method: http.MethodPost, Path: AdminPrefix + "/plugins/:id/:action", Handler: a.act},
+				webserver.Route{Method: http.MethodPost, Path: AdminPrefix + "/login-links", Handler: a.mintLoginLink},
+				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/sessions", Handler: a.listSessions},
+				webserver.Route{Method: http.MethodDelete, Path: AdminPrefix + "/sessions", Handler: a.revokeAllSessions},
+				webserver.Route{Method: http.MethodDelete, Path: AdminPrefix + "/sessions/:id", Handler: a.revokeSession},
 			)
 		},
 	}
@@ -37,6 +58,9 @@ func AdminAPI(entries *Entries, rt *app.Runtime) app.Plugin {
 type admin struct {
 	entries *Entries
 	rt      *app.Runtime
+	web     *webserver.Server
+	conn    *connection.Service
+	log     *zap.Logger
 }
 
 func (a *admin) listEntries(c echo.Context) error {
@@ -83,6 +107,108 @@ func (a *admin) act(c echo.Context) error {
 		}
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
+}
+
+// LoginLinkRequest is the optional body of POST /api/admin/login-links.
+type LoginLinkRequest struct {
+	// Next is where the browser lands after logging in, a path on this
+	// server ("" for the home page).
+	Next string `json:"next,omitempty"`
+}
+
+// LoginLinkResponse is what POST /api/admin/login-links returns.
+type LoginLinkResponse struct {
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// mintLoginLink is what `dsh login` calls: a new one-time link into this
+// host, on the URL it listens at (the one `dsh serve` prints). Only a
+// bearer token may ask; a browser session may not mint sessions for others.
+func (a *admin) mintLoginLink(c echo.Context) error {
+	if rej := a.conn.RequireBearer(c.Request()); rej != nil {
+		return rej
+	}
+	var in LoginLinkRequest
+	if err := decodeOptionalJSON(c.Request().Body, &in); err != nil {
+		return apiError(c, http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/dsh-excalidraw/\"}: "+err.Error())
+	}
+	link, expires, err := a.conn.LoginLink(a.web.URL(), in.Next)
+	if errors.Is(err, connection.ErrInvalidNext) {
+		return apiError(c, http.StatusBadRequest, "invalid_next", err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	a.log.Info("login link minted", zap.String("remote", c.Request().RemoteAddr), zap.Time("expires", expires))
+	return c.JSON(http.StatusCreated, LoginLinkResponse{URL: link, ExpiresAt: expires})
+}
+
+// decodeOptionalJSON decodes one JSON object into v; an empty body leaves
+// v as it is. Unknown fields and trailing data are errors, so a typo is
+// reported instead of ignored.
+func decodeOptionalJSON(body io.Reader, v any) error {
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}
+
+// SessionsResponse is what GET /api/admin/sessions returns: the live
+// browser sessions, without their hashes.
+type SessionsResponse struct {
+	Sessions []connection.SessionInfo `json:"sessions"`
+}
+
+// RevokedResponse is what the DELETE /api/admin/sessions routes return.
+type RevokedResponse struct {
+	Revoked int `json:"revoked"`
+}
+
+func (a *admin) listSessions(c echo.Context) error {
+	list, err := a.conn.ListSessions()
+	if err != nil {
+		return a.sessionsUnavailable(c, err)
+	}
+	return c.JSON(http.StatusOK, SessionsResponse{Sessions: list})
+}
+
+func (a *admin) revokeSession(c echo.Context) error {
+	err := a.conn.RevokeSession(c.Param("id"))
+	switch {
+	case errors.Is(err, connection.ErrSessionNotFound):
+		return apiError(c, http.StatusNotFound, "unknown_session", "no live session has id "+strconv.Quote(c.Param("id")))
+	case err != nil:
+		return a.sessionsUnavailable(c, err)
+	}
+	return c.JSON(http.StatusOK, RevokedResponse{Revoked: 1})
+}
+
+func (a *admin) revokeAllSessions(c echo.Context) error {
+	n, err := a.conn.RevokeAllSessions()
+	if err != nil {
+		return a.sessionsUnavailable(c, err)
+	}
+	return c.JSON(http.StatusOK, RevokedResponse{Revoked: n})
+}
+
+// sessionsUnavailable reports a sessions file that cannot be read or
+// written; the details (paths) go to the host's log, not the client.
+func (a *admin) sessionsUnavailable(c echo.Context, err error) error {
+	a.log.Error("sessions file", zap.Error(err))
+	return apiError(c, http.StatusInternalServerError, "sessions_unavailable", "the sessions file could not be read or written; see the host's log")
 }
 
 func apiError(c echo.Context, status int, code, msg string) error {

@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // RuntimeInfo is what `dsh serve` leaves in its data directory so that
-// `dsh plugins …` on the same machine can find and authenticate to it
-// without the operator copying a token around (Jupyter keeps a similar
-// file). The file is private to the user (0600).
+// `dsh plugins …`, `dsh login` and `dsh sessions …` on the same machine can
+// find and authenticate to it without the operator copying a token around
+// (Jupyter keeps a similar file). The file is private to the user (0600).
 type RuntimeInfo struct {
 	URL       string    `json:"url"`
 	PID       int       `json:"pid"`
@@ -23,6 +25,10 @@ type RuntimeInfo struct {
 // RuntimeFileName is the file's name inside the data directory.
 const RuntimeFileName = "runtime.json"
 
+// ErrNoHost is returned (wrapped) by ReadRuntimeFile when the directory
+// has no runtime file: no `dsh serve` is running on it.
+var ErrNoHost = errors.New("no running host")
+
 // WriteRuntimeFile writes info atomically into dir.
 func WriteRuntimeFile(dir string, info RuntimeInfo) (string, error) {
 	path := filepath.Join(dir, RuntimeFileName)
@@ -30,27 +36,10 @@ func WriteRuntimeFile(dir string, info RuntimeInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, ".runtime-*.json")
-	if err != nil {
+	if err := connection.WriteFileAtomic(path, b, 0o600); err != nil {
 		return "", fmt.Errorf("runtime file: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp.Name(), path)
+	return path, nil
 }
 
 // ReadRuntimeFile reads the file a running host left in dir.
@@ -58,7 +47,7 @@ func ReadRuntimeFile(dir string) (RuntimeInfo, error) {
 	var info RuntimeInfo
 	b, err := os.ReadFile(filepath.Join(dir, RuntimeFileName))
 	if errors.Is(err, os.ErrNotExist) {
-		return info, fmt.Errorf("no running host found in %s (start one with `dsh serve`)", dir)
+		return info, fmt.Errorf("%w found in %s (start one with `dsh serve`)", ErrNoHost, dir)
 	}
 	if err != nil {
 		return info, err

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/dshgo/dsh/internal/testenv"
 )
 
 // Dir is the harness directory.
@@ -21,16 +23,13 @@ func Dir() string {
 }
 
 // Require returns the node binary. It skips the test when Node or the
-// pinned packages are missing, and fails it instead under CI=true, where
-// `make test` installs them.
+// pinned packages are missing, and fails it instead where everything must
+// run (testenv.Strict: make test installs them, and CI).
 func Require(t testing.TB) string {
 	t.Helper()
 	missing := func(why string) {
 		msg := why + "; install with: bash " + filepath.Join(Dir(), "setup.sh") + " (npm ci), or run make test"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, msg)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -128,7 +128,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		stop := make(chan struct{})
 		if err := webserver.Use(web, httpapi.Routes(httpapi.Options{
 			Service: svc, Evidence: evidence, Hub: hub, Stop: stop, Version: Version, DrawingsDir: dir, Limits: limits,
-			Assets: editor.Assets(),
+			Assets: editor.Assets(), LoginCommand: host.LoginCommand,
 		})...); err != nil {
 			return err
 		}

@@ -14,6 +14,10 @@ type Info struct {
 	DataDir string
 	// Version is the host's version.
 	Version string
+	// LoginCommand is what a person runs for a new browser login link
+	// ("dsh login --config /abs/dsh.yaml"); pages show it when a session
+	// has ended.
+	LoginCommand string
 }
 
 // Resolve makes path absolute against the data directory (an absolute

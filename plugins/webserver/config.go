@@ -26,7 +26,14 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// ReadHeaderTimeout protects against slow-loris clients.
 	ReadHeaderTimeout time.Duration
+	// LoginCommand is what a person is told to run for a new login link
+	// when their browser has no session ("dsh login --config dsh.yaml");
+	// empty means DefaultLoginCommand.
+	LoginCommand string
 }
+
+// DefaultLoginCommand prints a login link for the running host.
+const DefaultLoginCommand = "dsh login"
 
 func (c Config) withDefaults() Config {
 	if c.Listen == "" {
@@ -40,6 +47,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if c.LoginCommand == "" {
+		c.LoginCommand = DefaultLoginCommand
 	}
 	if c.ReadHeaderTimeout <= 0 {
 		c.ReadHeaderTimeout = DefaultReadHeaderTimeout

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/dsh/plugins/webserver/connection"
+	"github.com/dshgo/dsh/plugins/webserver/page"
 	"github.com/labstack/echo/v4"
 	"go.uber.org/zap"
 )
@@ -112,7 +113,10 @@ func snakeCase(s string) string {
 // errorHandler renders errors for both the outer echo and every inner
 // routing table, so 404s from "no mount at all" and from "not in this
 // table" look the same.
-func errorHandler(log *zap.Logger) echo.HTTPErrorHandler {
+//
+// A person's browser navigating to a page gets an HTML page that says what
+// happened and what to do (errorpage.go); everyone else gets the JSON body.
+func errorHandler(log *zap.Logger, loginCommand string) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		status, code, message, internal := classify(err)
 		if internal {
@@ -125,6 +129,14 @@ func errorHandler(log *zap.Logger) echo.HTTPErrorHandler {
 		}
 		if status == http.StatusUnauthorized {
 			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="dsh"`)
+		}
+		if page.WantsHTML(c.Request()) {
+			p := pageFor(status, code, message, c.Request().URL.Path, loginCommand)
+			p.Detail = fmt.Sprintf("%d %s · request %s", status, code, c.Response().Header().Get(echo.HeaderXRequestID))
+			if werr := page.Write(c.Response(), status, p); werr != nil {
+				log.Debug("error page not written", zap.Error(werr))
+			}
+			return
 		}
 		if werr := writeError(c.Response(), status, code, message); werr != nil {
 			log.Debug("error response not written", zap.Error(werr))

@@ -62,7 +62,7 @@ func (s *Server) Mount(owner string, routes ...Route) (*Mount, error) {
 		return nil, err
 	}
 	s.mounts = append(s.mounts, m)
-	s.table.Store(buildTable(s.mounts, s.log))
+	s.table.Store(buildTable(s.mounts, s.onError))
 	s.log.Info("mounted", zap.String("owner", owner), zap.Int("routes", len(m.routes)))
 	return m, nil
 }
@@ -116,7 +116,7 @@ func (s *Server) unpublish(m *Mount) func() {
 		s.mountMu.Lock()
 		defer s.mountMu.Unlock()
 		s.mounts = slices.DeleteFunc(s.mounts, func(x *Mount) bool { return x == m })
-		s.table.Store(buildTable(s.mounts, s.log))
+		s.table.Store(buildTable(s.mounts, s.onError))
 		s.log.Info("unmounted", zap.String("owner", m.owner))
 	}
 }

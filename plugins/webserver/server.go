@@ -23,10 +23,16 @@ type Server struct {
 	log       *zap.Logger
 	admission func() connection.Admitter
 
-	outer   *echo.Echo   // built once in New, never changed
-	handler http.Handler // outer, plus server-wide in-flight tracking
-	active  *gate        // every request, for Shutdown
+	outer   *echo.Echo            // built once in New, never changed
+	onError echo.HTTPErrorHandler // renders every error, outer and inner
+	handler http.Handler          // outer, plus server-wide in-flight tracking
+	active  *gate                 // every request, for Shutdown
 	table   atomic.Pointer[routeTable]
+
+	// streamsEnded is cancelled when shutdown begins; event streams'
+	// request contexts derive from it (see streams.go).
+	streamsEnded context.Context
+	endStreams   context.CancelFunc
 
 	mountMu sync.Mutex // serialises table rebuilds
 	mounts  []*Mount
@@ -49,9 +55,11 @@ func New(cfg Config, log *zap.Logger, admission func() connection.Admitter) *Ser
 	}
 	log = log.Named("webserver")
 	s := &Server{cfg: cfg.withDefaults(), log: log, admission: admission, active: newGate()}
-	s.table.Store(buildTable(nil, log))
+	s.streamsEnded, s.endStreams = context.WithCancel(context.Background())
+	s.onError = errorHandler(log, s.cfg.LoginCommand)
+	s.table.Store(buildTable(nil, s.onError))
 
-	e := newRouter(log)
+	e := newRouter(s.onError)
 	e.Use(middleware.RequestID())
 	e.Use(accessLog(log.Named("access")))
 	e.Use(recoverPanics(log))
@@ -76,6 +84,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.active.leave()
+	r, release := s.withStreamEnd(r)
+	defer release()
 	s.outer.ServeHTTP(w, r)
 }
 

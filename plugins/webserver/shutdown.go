@@ -15,10 +15,11 @@ import (
 // ignore cancellation cannot be stopped from outside; we report them.
 const forceGrace = 2 * time.Second
 
-// Shutdown stops the server: it stops accepting, lets in-flight requests
-// finish for up to ShutdownTimeout (or ctx's deadline, if sooner), then
-// cancels request contexts and force-closes connections so long-lived
-// streams cannot hold shutdown hostage. It returns once the serving
+// Shutdown stops the server: it ends event streams at once (streams.go),
+// stops accepting, lets in-flight requests finish for up to
+// ShutdownTimeout (or ctx's deadline, if sooner), then cancels request
+// contexts and force-closes connections so handlers that ignore their
+// context cannot hold shutdown hostage. It returns once the serving
 // goroutine has exited. It is idempotent: a later call waits for the first
 // to finish (or for its own ctx) and returns the first call's result.
 //
@@ -48,6 +49,9 @@ func (s *Server) stop(ctx context.Context, srv *http.Server, cancelBase context.
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ShutdownTimeout)
 	defer cancel()
 
+	// Streams have no end of their own; waiting for them is waiting for
+	// the timeout.
+	s.endStreams()
 	var errs []error
 	if srv != nil {
 		if err := srv.Shutdown(ctx); err != nil {

@@ -101,3 +101,67 @@ func TestShutdownForceClosesStreamsAndLeaksNothing(t *testing.T) {
 	}
 	goleak.VerifyNone(t)
 }
+
+// TestShutdownEndsEventStreamsFirst: an open event stream (a GET that
+// accepts text/event-stream, as EventSource and MCP clients send) ends when
+// shutdown begins, so a graceful shutdown does not wait for it: Shutdown
+// returns nil long before its timeout, and the client sees the stream end.
+// Before streams were ended, this waited the whole ShutdownTimeout and
+// returned a forced-close error.
+func TestShutdownEndsEventStreamsFirst(t *testing.T) {
+	s := New(Config{Listen: "127.0.0.1:0", ShutdownTimeout: time.Minute}, nil, admitAll)
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Mount("live", Route{Method: "GET", Path: "/events", Handler: sse}); err != nil {
+		t.Fatal(err)
+	}
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	req, _ := http.NewRequest(http.MethodGet, s.URL()+"/events", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body := bufio.NewReader(resp.Body)
+	if line, err := body.ReadString('\n'); err != nil || line != "data: 0\n" {
+		t.Fatalf("first event %q %v", line, err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown with an open event stream = %v, want a graceful stop", err)
+	}
+	// The stream ended: the body reaches EOF after the events already sent.
+	for {
+		if _, err := body.ReadString('\n'); err != nil {
+			break
+		}
+	}
+	goleak.VerifyNone(t)
+}
+
+func TestIsEventStream(t *testing.T) {
+	for _, tc := range []struct {
+		method, accept string
+		want           bool
+	}{
+		{"GET", "text/event-stream", true},
+		{"GET", "application/json, text/event-stream", true},
+		{"GET", "text/event-stream; q=0.9", true},
+		{"GET", "text/html", false},
+		{"GET", "", false},
+		{"POST", "application/json, text/event-stream", false}, // a tool call: drained, not ended
+	} {
+		r, _ := http.NewRequest(tc.method, "http://x/", nil)
+		if tc.accept != "" {
+			r.Header.Set("Accept", tc.accept)
+		}
+		if got := isEventStream(r); got != tc.want {
+			t.Errorf("%s Accept %q: %v, want %v", tc.method, tc.accept, got, tc.want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/labstack/echo/v4"
-	"go.uber.org/zap"
 )
 
 // routeTable is one immutable generation of plugin routes. Its router is a
@@ -18,19 +17,20 @@ type routeTable struct {
 	infos  []RouteInfo
 }
 
-// newRouter returns an echo instance that renders errors like the outer one
-// and keeps echo's own logger quiet (we log through zap).
-func newRouter(log *zap.Logger) *echo.Echo {
+// newRouter returns an echo instance that renders errors with onError, as
+// the outer one does, and keeps echo's own logger quiet (we log through
+// zap).
+func newRouter(onError echo.HTTPErrorHandler) *echo.Echo {
 	e := echo.New()
 	e.Logger.SetOutput(io.Discard)
-	e.HTTPErrorHandler = errorHandler(log)
+	e.HTTPErrorHandler = onError
 	return e
 }
 
 // buildTable makes a fresh table from the given mounts. Callers guarantee
 // the mounts' routes do not conflict.
-func buildTable(mounts []*Mount, log *zap.Logger) *routeTable {
-	t := &routeTable{router: newRouter(log)}
+func buildTable(mounts []*Mount, onError echo.HTTPErrorHandler) *routeTable {
+	t := &routeTable{router: newRouter(onError)}
 	for _, m := range mounts {
 		for i, rt := range m.routes {
 			h := m.handlers[i]

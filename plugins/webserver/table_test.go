@@ -29,7 +29,7 @@ func TestBuildTableRoutes(t *testing.T) {
 	tbl := buildTable([]*Mount{
 		tableMount("draw", Route{Method: "GET", Path: "/draw/scenes/:name", Handler: say("get")}),
 		tableMount("dav", Route{Method: AnyMethod, Path: "/dav", Handler: say("dav")}),
-	}, zap.NewNop())
+	}, errorHandler(zap.NewNop(), DefaultLoginCommand))
 	srv := httptest.NewServer(tbl.router)
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{}}

@@ -2,9 +2,10 @@ package editor
 
 import (
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/dsh/internal/testenv"
 )
 
 // TestAssetsAreBuiltAndOffline checks the embedded build when it exists
@@ -13,10 +14,7 @@ import (
 func TestAssetsAreBuiltAndOffline(t *testing.T) {
 	a := Assets()
 	if a == nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("editor not built; make test builds it with make editor")
-		}
-		t.Skip("editor not built; run make editor")
+		testenv.Missing(t, "editor not built; run make editor (make test builds it)")
 	}
 	index, err := fs.ReadFile(a, IndexFile)
 	if err != nil {

@@ -17,17 +17,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 )
 
-// chromiumPath finds Debian's chromium. Browser tests skip without it, and
-// fail instead under CI=true, where .ci/run installs it with apt.
+// chromiumPath finds Debian's chromium. Browser tests skip without it on a
+// developer's machine, and fail under make test and CI (testenv.Strict),
+// where it is installed.
 func chromiumPath(t testing.TB) string {
 	t.Helper()
 	for _, p := range []string{os.Getenv("DSH_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
@@ -41,23 +47,17 @@ func chromiumPath(t testing.TB) string {
 	if p, err := exec.LookPath("chromium"); err == nil {
 		return p
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium)")
+	testenv.Missing(t, "chromium is not installed (apt-get install chromium, or make test, which installs it)")
 	return ""
 }
 
-// requireEditor skips (or fails under CI) when the page was not built.
+// requireEditor skips (or, strict, fails) when the page was not built.
 func requireEditor(t testing.TB) {
 	t.Helper()
 	if editor.Assets() != nil {
 		return
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("editor not built; make test runs make editor first")
-	}
-	t.Skip("editor not built; run make editor")
+	testenv.Missing(t, "editor not built; run make editor (make test builds it)")
 }
 
 // world is a running host with the Excalidraw plugin, a headless Chromium
@@ -71,17 +71,39 @@ type world struct {
 	http     *http.Client
 
 	mu      sync.Mutex
-	offsite map[string]string // request id → URL of requests to anything but dsh
+	offsite map[string]string            // request id → URL of requests to anything but dsh
+	console map[context.Context][]string // each tab's console errors, in order
 }
 
-func newWorld(t testing.TB) *world {
+// worldOption changes the host a world starts.
+type worldOption func(*worldConfig)
+
+type worldConfig struct {
+	plugin string // extra keys of the excalidraw entry's config, as YAML flow entries
+}
+
+// withPluginConfig adds keys to the Excalidraw plugin's config, e.g.
+// "maxElements: 3".
+func withPluginConfig(yaml string) worldOption {
+	return func(c *worldConfig) { c.plugin = yaml }
+}
+
+func newWorld(t testing.TB, opts ...worldOption) *world {
 	t.Helper()
 	requireEditor(t)
 	exe := chromiumPath(t)
-	w := &world{t: t, drawings: filepath.Join(t.TempDir(), "drawings"), offsite: map[string]string{}}
+	var wc worldConfig
+	for _, o := range opts {
+		o(&wc)
+	}
+	w := &world{t: t, drawings: filepath.Join(t.TempDir(), "drawings"), offsite: map[string]string{}, console: map[context.Context][]string{}}
 
+	extra := ""
+	if wc.plugin != "" {
+		extra = ", " + wc.plugin
+	}
 	cfg := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\n"+
-		"plugins:\n  - {id: excalidraw, name: excalidraw, config: {drawingsDir: %q}}\n", t.TempDir(), w.drawings)
+		"plugins:\n  - {id: excalidraw, name: excalidraw, config: {drawingsDir: %q%s}}\n", t.TempDir(), w.drawings, extra)
 	h, err := dsh.New(dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(cfg)))
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +118,7 @@ func newWorld(t testing.TB) *world {
 			t.Errorf("stop host: %v", err)
 		}
 	})
-	s, ok := h.Entries.Scope("excalidraw")
+	s, ok := h.PluginScope("excalidraw")
 	if !ok {
 		t.Fatal("no excalidraw scope")
 	}
@@ -109,7 +131,7 @@ func newWorld(t testing.TB) *world {
 	w.http = &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	w.agent = w.connectAgent()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+	allocOpts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", "new"),
 		chromedp.NoSandbox, // CI runs as root, where Chromium's sandbox cannot start
@@ -120,7 +142,7 @@ func newWorld(t testing.TB) *world {
 		chromedp.Flag("no-first-run", true),
 		chromedp.WindowSize(1280, 800),
 	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
 	w.browser = browser
@@ -142,18 +164,33 @@ func newWorld(t testing.TB) *world {
 	return w
 }
 
-// watch records requests the tab makes outside the host, and failed
-// console errors, so tests can assert the page stays on dsh.
+// watch records requests the tab makes (or tries to make: one the CSP
+// blocks counts too) outside the host, and its console errors, so tests
+// can assert the page stays on dsh and says nothing alarming.
 func (w *world) watch(tab context.Context) {
 	base, _ := url.Parse(w.host.URL())
 	err := chromedp.Listen(tab, func(ev any) {
-		// Excalidraw lists esm.sh as a second source of every font; the
-		// page's CSP blocks it before anything is sent, which is exactly
-		// what keeps the page offline. Only requests that left count.
-		if e, ok := ev.(*network.EventLoadingFailed); ok && e.BlockedReason == network.BlockedReasonCsp {
-			w.mu.Lock()
-			delete(w.offsite, string(e.RequestID))
-			w.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
+				}
+				w.consoleError(tab, "console."+string(e.Type)+": "+strings.Join(parts, " "))
+			}
+			return
+		case *runtime.EventExceptionThrown:
+			msg := e.ExceptionDetails.Text
+			if ex := e.ExceptionDetails.Exception; ex != nil {
+				msg += " " + ex.Description
+			}
+			w.consoleError(tab, "exception: "+msg)
+			return
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError {
+				w.consoleError(tab, string(e.Entry.Source)+": "+e.Entry.Text+" "+e.Entry.URL)
+			}
 			return
 		}
 		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
@@ -171,6 +208,19 @@ func (w *world) watch(tab context.Context) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
+}
+
+func (w *world) consoleError(tab context.Context, msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.console[tab] = append(w.console[tab], msg)
+}
+
+// consoleErrors is what the tab's console has shown as errors so far.
+func (w *world) consoleErrors(tab context.Context) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.console[tab])
 }
 
 // newTab opens another tab in the same browser (same session cookie).
@@ -253,6 +303,9 @@ type pageState struct {
 	SHA256   string `json:"sha256"`
 	Status   string `json:"status"`
 	Follow   bool   `json:"follow"`
+	Link     string `json:"link"`    // the live stream: live, reconnecting, unavailable, unauthorized, offline, off
+	Dirty    bool   `json:"dirty"`   // the canvas has changes not on disk
+	Failure  string `json:"failure"` // why the last save failed (describe's kind), "" if it did not
 }
 
 func (w *world) state(tab context.Context) pageState {
@@ -270,6 +323,35 @@ func (w *world) draw(tab context.Context, id string, x, y int) {
 		api.updateScene({elements: [...api.getSceneElementsIncludingDeleted(), el], captureUpdate: lib.CaptureUpdateAction.IMMEDIATELY});
 		return true;
 	})()`, id, x, y))
+}
+
+// setOffline cuts the tab off the network (every request fails, and
+// navigator.onLine says so) or puts it back.
+func (w *world) setOffline(tab context.Context, off bool) {
+	w.t.Helper()
+	var rules []*network.Conditions
+	if off {
+		rules = []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}
+	}
+	w.run(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: rules}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
+		return err
+	}))
+}
+
+// sceneButtonJS finds a scene's button in the sidebar list.
+func sceneButtonJS(name string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll(".dsh-scenes .dsh-scene")].find(b => b.textContent.trim().startsWith(%q))`, name)
+}
+
+// clickScene clicks a scene in the sidebar, as a person opens it.
+func (w *world) clickScene(tab context.Context, name string) {
+	w.t.Helper()
+	w.waitJS(tab, "the list entry of "+name, sceneButtonJS(name)+" !== undefined")
+	evalJS[bool](w, tab, "("+sceneButtonJS(name)+".click(), true)")
 }
 
 // pressSave sends Ctrl+S to the page.
@@ -311,17 +393,6 @@ func (w *world) health() map[string]any {
 	return out
 }
 
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
-}
-
 // connectAgent is an MCP client over real HTTP with the host's token.
 func (w *world) connectAgent() *mcp.ClientSession {
 	w.t.Helper()
@@ -331,7 +402,7 @@ func (w *world) connectAgent() *mcp.ClientSession {
 	defer cancel()
 	sess, err := c.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   w.host.URL() + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{token: w.host.Token(), base: tr}},
+		HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: w.host.Token(), Base: tr}},
 	}, nil)
 	if err != nil {
 		w.t.Fatal(err)

@@ -2,8 +2,12 @@ package httpapi
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/labstack/echo/v4"
 )
 
 func testAssets() fstest.MapFS {
@@ -107,5 +111,20 @@ func TestAssetPath(t *testing.T) {
 		if _, ok := assetPath(in); ok {
 			t.Errorf("assetPath(%q) accepted", in)
 		}
+	}
+}
+
+// TestPageCarriesLoginCommand: the page is told the command that prints a
+// new login link (escaped), so it can say how to get back in.
+func TestPageCarriesLoginCommand(t *testing.T) {
+	assets := fstest.MapFS{"index.html": &fstest.MapFile{Data: []byte("<html><head><title>x</title></head><body></body></html>")}}
+	rec := httptest.NewRecorder()
+	c := echo.New().NewContext(httptest.NewRequest(http.MethodGet, Prefix+"/", nil), rec)
+	if err := page(assets, `dsh login --config '/a "b".yaml'`)(c); err != nil {
+		t.Fatal(err)
+	}
+	want := `<meta name="dsh-login-command" content="dsh login --config &#39;/a &#34;b&#34;.yaml&#39;">`
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), want) || !strings.Contains(rec.Body.String(), "</head>") {
+		t.Fatalf("page %d:\n%s\nwant %s", rec.Code, rec.Body.String(), want)
 	}
 }

@@ -49,85 +49,164 @@ func sceneEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, hear
 		if err != nil {
 			return fail(c, err)
 		}
-		ctx := c.Request().Context()
-		sub, err := hub.Subscribe(name)
-		if errors.Is(err, live.ErrClosed) {
-			return fail(c, sceneerr.New(sceneerr.IOError, "scene events are shutting down"))
-		}
+		sub, err := subscribe(func() (*live.Subscription, error) { return hub.Subscribe(name) })
 		if err != nil {
 			return fail(c, err)
 		}
 		defer sub.Close()
-		head, err := svc.Head(ctx, name)
+		head, err := svc.Head(c.Request().Context(), name)
 		if err != nil {
 			return fail(c, err)
 		}
-
-		res := c.Response()
-		h := res.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Accel-Buffering", "no")
-		h.Set("X-Content-Type-Options", "nosniff")
-		// The stream outlives any per-request write timeout; servers
-		// without one (ours has none) report ErrNotSupported or nothing.
-		_ = http.NewResponseController(res.Writer).SetWriteDeadline(time.Time{})
-		res.WriteHeader(http.StatusOK)
-
+		res := startStream(c)
 		sent := head.Revision
 		if writeChange(res, ChangeOf(head)) != nil {
 			return nil
 		}
-		tick := time.NewTicker(heartbeat)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
+		pump(c, sub, stop, heartbeat, func(ch live.Change) error {
+			// The head may already include what the hub sends next.
+			if ch.Revision <= sent {
 				return nil
-			case <-stop:
+			}
+			sent = ch.Revision
+			return writeChange(res, ch)
+		})
+		return nil
+	}
+}
+
+// SceneListEvents is GET /events: a server-sent event stream for a scene
+// list. It subscribes, then sends the whole listing as one `scenes` event
+// (data: {"scenes": [...]}, the body of GET /scenes), then a `revision`
+// event for every commit to any scene from then on — a new scene
+// included. So a list that (re)connects is complete and current without
+// polling, whatever it missed while away. It ends like SceneEvents.
+func SceneListEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}) echo.HandlerFunc {
+	return sceneListEvents(svc, hub, stop, heartbeatInterval)
+}
+
+func sceneListEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, heartbeat time.Duration) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sub, err := subscribe(hub.SubscribeAll)
+		if err != nil {
+			return fail(c, err)
+		}
+		defer sub.Close()
+		rows, err := svc.List(c.Request().Context())
+		if err != nil {
+			return fail(c, err)
+		}
+		// What the listing already shows is not sent again.
+		sent := make(map[string]int64, len(rows))
+		for _, r := range rows {
+			sent[r.Name] = r.Revision
+		}
+		res := startStream(c)
+		data, err := json.Marshal(listBody{Scenes: rows})
+		if err != nil {
+			return err
+		}
+		if writeEvent(res, "scenes", "", data) != nil {
+			return nil
+		}
+		pump(c, sub, stop, heartbeat, func(ch live.Change) error {
+			if ch.Revision <= sent[ch.Name] {
 				return nil
-			case ch, open := <-sub.C():
-				if !open {
-					return nil
+			}
+			sent[ch.Name] = ch.Revision
+			return writeChange(res, ch)
+		})
+		return nil
+	}
+}
+
+// subscribe opens a hub subscription, turning a closed hub into the
+// scene error the page understands.
+func subscribe(open func() (*live.Subscription, error)) (*live.Subscription, error) {
+	sub, err := open()
+	if errors.Is(err, live.ErrClosed) {
+		return nil, sceneerr.New(sceneerr.IOError, "scene events are shutting down")
+	}
+	return sub, err
+}
+
+// startStream writes the headers of an event stream.
+func startStream(c echo.Context) *echo.Response {
+	res := c.Response()
+	h := res.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	h.Set("X-Content-Type-Options", "nosniff")
+	// The stream outlives any per-request write timeout; servers
+	// without one (ours has none) report ErrNotSupported or nothing.
+	_ = http.NewResponseController(res.Writer).SetWriteDeadline(time.Time{})
+	res.WriteHeader(http.StatusOK)
+	return res
+}
+
+// pump sends what sub delivers through send, with a heartbeat comment
+// while idle, until the client goes away, stop is closed, the
+// subscription ends (the hub closed) or a write fails.
+func pump(c echo.Context, sub *live.Subscription, stop <-chan struct{}, heartbeat time.Duration, send func(live.Change) error) {
+	ctx := c.Request().Context()
+	res := c.Response()
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-stop:
+			return
+		case _, open := <-sub.Ready():
+			if !open {
+				return
+			}
+			for _, ch := range sub.Take() {
+				if send(ch) != nil {
+					return
 				}
-				// The head may already include what the hub sends next.
-				if ch.Revision <= sent {
-					continue
-				}
-				sent = ch.Revision
-				if writeChange(res, ch) != nil {
-					return nil
-				}
-			case <-tick.C:
-				if send(res, []byte(": ping\n\n")) != nil {
-					return nil
-				}
+			}
+		case <-tick.C:
+			if writeRaw(res, []byte(": ping\n\n")) != nil {
+				return
 			}
 		}
 	}
 }
 
-// writeChange writes one revision event and flushes it. An error means
-// the stream is over (the client is gone).
+// writeChange writes one revision event (id: the revision) and flushes
+// it. An error means the stream is over (the client is gone).
 func writeChange(res *echo.Response, ch live.Change) error {
 	data, err := json.Marshal(ch)
 	if err != nil {
 		return err
 	}
+	return writeEvent(res, "revision", strconv.FormatInt(ch.Revision, 10), data)
+}
+
+// writeEvent writes one event of the given type (and id, unless empty)
+// whose data is one line of JSON, and flushes it.
+func writeEvent(res *echo.Response, event, id string, data []byte) error {
 	msg := make([]byte, 0, len(data)+64)
-	msg = append(msg, "event: revision\nid: "...)
-	msg = strconv.AppendInt(msg, ch.Revision, 10)
+	msg = append(msg, "event: "...)
+	msg = append(msg, event...)
+	if id != "" {
+		msg = append(msg, "\nid: "...)
+		msg = append(msg, id...)
+	}
 	msg = append(msg, "\ndata: "...)
 	msg = append(msg, data...)
 	msg = append(msg, "\n\n"...)
-	return send(res, msg)
+	return writeRaw(res, msg)
 }
 
-// send writes and flushes msg. It flushes the underlying writer through a
+// writeRaw writes and flushes msg. It flushes the underlying writer through a
 // ResponseController rather than calling echo's Flush, which panics on a
 // writer that cannot flush (possible when the host's handler is embedded
 // in another server); such a stream simply ends.
-func send(res *echo.Response, msg []byte) error {
+func writeRaw(res *echo.Response, msg []byte) error {
 	if _, err := res.Write(msg); err != nil {
 		return err
 	}

@@ -53,6 +53,8 @@ func newEventsEnv(t *testing.T, heartbeat time.Duration) *eventsEnv {
 	})
 	m, err := srv.Mount("excalidraw-events", webserver.Route{
 		Method: http.MethodGet, Path: api + "/scenes/:name/events", Handler: sceneEvents(svc, hub, stop, heartbeat),
+	}, webserver.Route{
+		Method: http.MethodGet, Path: api + "/events", Handler: sceneListEvents(svc, hub, stop, heartbeat),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -80,8 +82,13 @@ type stream struct {
 
 func (e *eventsEnv) open(t *testing.T, name string) *stream {
 	t.Helper()
+	return e.openPath(t, api+"/scenes/"+name+"/events")
+}
+
+func (e *eventsEnv) openPath(t *testing.T, path string) *stream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.base+api+"/scenes/"+name+"/events", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.base+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,4 +331,39 @@ func TestSceneEventsErrors(t *testing.T) {
 	e.hub.Close() // a request racing the plugin's disposal
 	r := e.with(t).do(http.MethodGet, api+"/scenes/flow/events", nil)
 	expect(t, r, http.StatusInternalServerError, "io_error")
+}
+
+// TestSceneListEvents: a scene list's stream starts with the whole
+// listing, then announces every commit to any scene — a scene created
+// after the stream opened included — and ends with stop like the
+// scene streams.
+func TestSceneListEvents(t *testing.T) {
+	e := newEventsEnv(t, time.Hour)
+	first := e.create(t, "alpha")
+	s := e.openPath(t, api+"/events")
+	ev := s.next(t, false)
+	if ev.event != "scenes" {
+		t.Fatalf("first event %+v, want the listing", ev)
+	}
+	var list listBody
+	if err := json.Unmarshal([]byte(ev.data), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Scenes) != 1 || list.Scenes[0].Name != "alpha" || list.Scenes[0].Revision != 1 || list.Scenes[0].SHA256 != first.SHA256 {
+		t.Fatalf("listing %+v", list.Scenes)
+	}
+
+	created := e.create(t, "beta")
+	if c := s.next(t, false).change(t); c.Name != "beta" || c.Revision != 1 || c.SHA256 != created.SHA256 || c.UpdatedBy != "agent" || c.At == "" {
+		t.Fatalf("creation event %+v", c)
+	}
+	if _, err := e.svc.Apply(context.Background(), service.ApplyRequest{Name: "alpha", ExpectedRevision: 1,
+		Operations: []json.RawMessage{json.RawMessage(`{"op":"update","id":"r","patch":{"x":5}}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := s.next(t, false).change(t); c.Name != "alpha" || c.Revision != 2 {
+		t.Fatalf("commit event %+v", c)
+	}
+	close(e.stop)
+	s.ended(t, 10*time.Second)
 }

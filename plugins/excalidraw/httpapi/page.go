@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"html"
 	"io/fs"
 	"net/http"
 
@@ -23,8 +25,14 @@ const notBuilt = `<!doctype html><meta charset="utf-8"><title>dsh · editor not 
 (or <code>make run</code>, which builds it) and start dsh again. The agent tools and the API work without it.</p>`
 
 // page serves the editor's index.html at Prefix+"/". It is admitted like
-// every other route: a browser needs the session from the login link.
-func page(assets fs.FS) echo.HandlerFunc {
+// every other route: a browser needs the session from the login link. The
+// page learns the command that prints a new login link from a meta tag,
+// so it can tell a person how to get back in when the session ends.
+func page(assets fs.FS, loginCommand string) echo.HandlerFunc {
+	if loginCommand == "" {
+		loginCommand = "dsh login"
+	}
+	meta := []byte(`<meta name="dsh-login-command" content="` + html.EscapeString(loginCommand) + `">` + "\n  </head>")
 	return func(c echo.Context) error {
 		h := c.Response().Header()
 		h.Set("Cache-Control", "no-cache")
@@ -38,7 +46,7 @@ func page(assets fs.FS) echo.HandlerFunc {
 			return c.HTML(http.StatusServiceUnavailable, notBuilt)
 		}
 		h.Set("Content-Security-Policy", pageCSP)
-		return c.HTMLBlob(http.StatusOK, index)
+		return c.HTMLBlob(http.StatusOK, bytes.Replace(index, []byte("</head>"), meta, 1))
 	}
 }
 
@@ -46,4 +54,10 @@ func page(assets fs.FS) echo.HandlerFunc {
 // trailing slash.
 func toPage(c echo.Context) error {
 	return c.Redirect(http.StatusMovedPermanently, Prefix+"/")
+}
+
+// toEditor sends the host's root to the editor. It is a temporary
+// redirect: the root is the editor only while this plugin is loaded.
+func toEditor(c echo.Context) error {
+	return c.Redirect(http.StatusFound, Prefix+"/")
 }

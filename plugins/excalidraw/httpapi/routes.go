@@ -36,6 +36,9 @@ type Options struct {
 	// at Prefix+"/") and its static files (served under /assets/*); nil
 	// makes the page explain how to build it and /assets/* 404.
 	Assets fs.FS
+	// LoginCommand is shown by the page when the session has ended (see
+	// hostinfo.Info.LoginCommand); empty means "dsh login".
+	LoginCommand string
 }
 
 // Routes returns the plugin's routes for webserver.Mount. None is Public:
@@ -58,9 +61,13 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: api + "/scenes/:name", Handler: h.read},
 		{Method: http.MethodPut, Path: api + "/scenes/:name", Handler: h.save},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/events", Handler: SceneEvents(o.Service, o.Hub, o.Stop)},
+		{Method: http.MethodGet, Path: api + "/events", Handler: SceneListEvents(o.Service, o.Hub, o.Stop)},
 		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
 		{Method: http.MethodGet, Path: Prefix, Handler: toPage},
-		{Method: http.MethodGet, Path: Prefix + "/", Handler: page(o.Assets)},
+		// The host's start page is the editor. Public: a redirect reveals
+		// nothing, and the editor itself asks for a session.
+		{Method: http.MethodGet, Path: "/", Handler: toEditor, Public: true},
+		{Method: http.MethodGet, Path: Prefix + "/", Handler: page(o.Assets, o.LoginCommand)},
 		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
 		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
 	}

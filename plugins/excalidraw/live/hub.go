@@ -10,8 +10,8 @@ import (
 // ErrClosed is returned by Subscribe once the Hub is closed.
 var ErrClosed = errors.New("live: hub closed")
 
-// Hub fans changes out to the subscribers of each scene. It is safe for
-// concurrent use.
+// Hub fans changes out to the subscribers of each scene, and to those of
+// every scene (a scene list). It is safe for concurrent use.
 //
 // Deduplication is by revision alone: a change whose revision is not
 // greater than the last one published for its name is dropped. The store
@@ -60,17 +60,35 @@ func (h *Hub) Publish(c Change) {
 	for s := range h.subs[c.Name] {
 		s.offer(c)
 	}
+	for s := range h.subs[allScenes] {
+		s.offer(c)
+	}
 }
+
+// allScenes is the subscription key of SubscribeAll; no scene has an empty
+// name.
+const allScenes = ""
 
 // Subscribe starts receiving the changes of one scene published from now
 // on. The caller must Close the subscription.
 func (h *Hub) Subscribe(name string) (*Subscription, error) {
+	if name == allScenes {
+		return nil, errors.New("live: a scene subscription needs a name")
+	}
+	return h.subscribe(name)
+}
+
+// SubscribeAll starts receiving the changes of every scene published from
+// now on, newest per scene. The caller must Close the subscription.
+func (h *Hub) SubscribeAll() (*Subscription, error) { return h.subscribe(allScenes) }
+
+func (h *Hub) subscribe(name string) (*Subscription, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, ErrClosed
 	}
-	s := &Subscription{hub: h, name: name, ch: make(chan Change, 1)}
+	s := &Subscription{hub: h, name: name, ready: make(chan struct{}, 1), pending: map[string]Change{}}
 	set := h.subs[name]
 	if set == nil {
 		set = map[*Subscription]struct{}{}

@@ -8,19 +8,29 @@ import (
 	"time"
 )
 
-// recv waits for the next change or fails.
+// recv waits for the next change of a one-scene subscription or fails.
 func recv(t *testing.T, s *Subscription) Change {
 	t.Helper()
+	got := recvAll(t, s)
+	if len(got) != 1 {
+		t.Fatalf("got %d changes at once, want 1: %+v", len(got), got)
+	}
+	return got[0]
+}
+
+// recvAll waits until changes are ready and takes them.
+func recvAll(t *testing.T, s *Subscription) []Change {
+	t.Helper()
 	select {
-	case c, ok := <-s.C():
+	case _, ok := <-s.Ready():
 		if !ok {
 			t.Fatal("subscription closed")
 		}
-		return c
+		return s.Take()
 	case <-time.After(5 * time.Second):
 		t.Fatal("no change within 5s")
 	}
-	return Change{}
+	return nil
 }
 
 // empty fails if a change is waiting. Publish delivers synchronously, so
@@ -28,9 +38,19 @@ func recv(t *testing.T, s *Subscription) Change {
 func empty(t *testing.T, s *Subscription) {
 	t.Helper()
 	select {
-	case c, ok := <-s.C():
-		t.Fatalf("unexpected %+v (open %v)", c, ok)
+	case _, ok := <-s.Ready():
+		t.Fatalf("unexpected %+v (open %v)", s.Take(), ok)
 	default:
+	}
+}
+
+// closed reports whether the subscription has ended.
+func closed(s *Subscription) bool {
+	select {
+	case _, ok := <-s.Ready():
+		return !ok
+	default:
+		return false
 	}
 }
 
@@ -98,8 +118,8 @@ func TestHubCloseEndsSubscriptions(t *testing.T) {
 	s := subscribe(t, h, "a")
 	h.Close()
 	h.Close()
-	if _, ok := <-s.C(); ok {
-		t.Fatal("channel still open after Hub.Close")
+	if !closed(s) {
+		t.Fatal("subscription still open after Hub.Close")
 	}
 	s.Close() // after the hub closed it: no double close
 	h.Publish(Change{Name: "a", Revision: 1})
@@ -115,8 +135,8 @@ func TestSubscriptionClose(t *testing.T) {
 	other := subscribe(t, h, "a")
 	s.Close()
 	s.Close()
-	if _, ok := <-s.C(); ok {
-		t.Fatal("channel still open after Close")
+	if !closed(s) {
+		t.Fatal("subscription still open after Close")
 	}
 	h.Publish(Change{Name: "a", Revision: 1}) // must not send on the closed channel
 	recv(t, other)
@@ -138,11 +158,13 @@ func TestConcurrentUse(t *testing.T) {
 			s := subscribe(t, h, name)
 			subs.Go(func() {
 				var last int64
-				for c := range s.C() {
-					if c.Revision <= last {
-						t.Errorf("%s: revision %d after %d", name, c.Revision, last)
+				for range s.Ready() {
+					for _, c := range s.Take() {
+						if c.Revision <= last {
+							t.Errorf("%s: revision %d after %d", name, c.Revision, last)
+						}
+						last = c.Revision
 					}
-					last = c.Revision
 					if last == revisions {
 						break
 					}
@@ -178,4 +200,38 @@ func TestConcurrentUse(t *testing.T) {
 	subs.Wait()
 	<-churn
 	h.Close()
+}
+
+// TestSubscribeAllKeepsNewestPerScene: a scene list's subscription sees
+// every scene that changed, with its newest revision, however many
+// commits land before it reads — none is dropped for another.
+func TestSubscribeAllKeepsNewestPerScene(t *testing.T) {
+	h := NewHub(nil)
+	defer h.Close()
+	all, err := h.SubscribeAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	one := subscribe(t, h, "b")
+	h.Publish(Change{Name: "a", Revision: 1, At: "2026-12-01T00:00:01.000Z"})
+	h.Publish(Change{Name: "b", Revision: 1, At: "2026-12-01T00:00:02.000Z"})
+	h.Publish(Change{Name: "a", Revision: 2, At: "2026-12-01T00:00:03.000Z"})
+	h.Publish(Change{Name: "c", Revision: 7, At: "2026-12-01T00:00:04.000Z"})
+	got := recvAll(t, all)
+	want := []Change{
+		{Name: "b", Revision: 1, At: "2026-12-01T00:00:02.000Z"},
+		{Name: "a", Revision: 2, At: "2026-12-01T00:00:03.000Z"},
+		{Name: "c", Revision: 7, At: "2026-12-01T00:00:04.000Z"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+	empty(t, all)
+	if c := recv(t, one); c.Name != "b" {
+		t.Fatalf("scene subscription got %+v", c)
+	}
+	if _, err := h.Subscribe(""); err == nil {
+		t.Fatal("Subscribe(\"\") succeeded")
+	}
 }

@@ -1,16 +1,22 @@
 package connection
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
 
-// writeFileAtomic replaces path with data so that a concurrent reader (the
-// running server) sees either the old or the new file, never a torn one, and
-// so that the new contents survive a crash once this returns: write a temp
-// file in the same directory, fsync it, rename it over path, fsync the dir.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+// WriteFileAtomic replaces path with data so that a concurrent reader (the
+// running server, another dsh command) sees either the old or the new file,
+// never a torn one, and so that the new contents survive a crash once this
+// returns: write a temp file in the same directory, fsync it, rename it over
+// path, fsync the dir. A missing directory is created private (0700).
+//
+// It is the one way dsh replaces its private state files: the token file,
+// the sessions file, and the runtime file `dsh serve` leaves for the CLI.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -57,4 +63,33 @@ func syncDir(dir string) error {
 		return err
 	}
 	return nil
+}
+
+// writePrivateJSON writes v as indented JSON to path, private to the user
+// (0600) and atomically: how the token and sessions stores save. what names
+// the file in errors ("token file").
+func writePrivateJSON(path, what string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("connection: write %s: %w", what, err)
+	}
+	return nil
+}
+
+// readStoreFile reads and parses a store's file; a missing file is the
+// zero value (an empty store), not an error.
+func readStoreFile[T any](path, what string, parse func(path string, data []byte) (T, error)) (T, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		var zero T
+		return zero, nil
+	}
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("connection: read %s: %w", what, err)
+	}
+	return parse(path, data)
 }

@@ -9,10 +9,10 @@ import (
 func TestWriteFileAtomic(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nested", "dsh")
 	path := filepath.Join(dir, "f.json")
-	if err := writeFileAtomic(path, []byte("one"), 0o600); err != nil {
+	if err := WriteFileAtomic(path, []byte("one"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(path, []byte("two"), 0o600); err != nil {
+	if err := WriteFileAtomic(path, []byte("two"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)

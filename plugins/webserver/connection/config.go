@@ -30,6 +30,10 @@ type Config struct {
 	AllowedHosts []string
 	// SessionTTL is how long a browser session lasts. Default 24h.
 	SessionTTL time.Duration
+	// SessionFile is where browser sessions are kept (JSON, hashes only),
+	// so they survive a restart; "" keeps them in memory, ending with the
+	// process. See SessionStore.
+	SessionFile string
 	// CookieName is the session cookie's name. Default "dsh_session".
 	CookieName string
 	// TokenFile is the bearer token store (JSON); "" means none.
@@ -40,6 +44,9 @@ type Config struct {
 	LoginPath string
 	// LoginLinkTTL bounds how long an unused login link works. Default 10m.
 	LoginLinkTTL time.Duration
+	// LoginCommand is what the login pages tell a person to run for a new
+	// link ("dsh login --config /srv/dsh.yaml"). Default "dsh login".
+	LoginCommand string
 }
 
 // withDefaults fills zero fields and validates the rest, so New fails fast on
@@ -53,6 +60,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.LoginPath == "" {
 		c.LoginPath = DefaultLoginPath
+	}
+	if c.LoginCommand == "" {
+		c.LoginCommand = "dsh login"
 	}
 	if c.LoginLinkTTL <= 0 {
 		c.LoginLinkTTL = DefaultLoginLinkTTL

@@ -11,9 +11,18 @@
 //     allowed host);
 //  2. a bearer token, for programs (browsers never attach one on their own, so
 //     bearer requests are CSRF-safe and skip the browser checks);
-//  3. browser provenance via Origin and Sec-Fetch-Site (defeats CSRF);
+//  3. for a request carrying the session cookie, browser provenance via Origin
+//     and Sec-Fetch-Site (defeats CSRF: a state-changing request must prove
+//     it comes from our own page). A request with no credentials at all has
+//     nothing a forgery could ride on, so it is simply unauthenticated (401,
+//     the answer an MCP client expects) unless it says it comes from another
+//     site;
 //  4. a session cookie obtained through a one-time login link, the way Jupyter
-//     hands out its token URL.
+//     hands out its token URL. Sessions are kept hashed in a file in the data
+//     directory (SessionStore), so they survive a restart and `dsh sessions`
+//     can list and revoke them; login links are one-time, short-lived and
+//     kept in memory. `dsh login` asks the running host for a new link, which
+//     only a bearer token may do (RequireBearer).
 //
 // Everything fails closed: an unknown or unreadable state rejects.
 package connection

@@ -124,3 +124,30 @@ func TestSafeNext(t *testing.T) {
 		}
 	}
 }
+
+// TestUsedLoginLinkSaysHowToGetANewOne: the page a used, expired or forged
+// link lands on tells the person the one command that helps.
+func TestUsedLoginLinkSaysHowToGetANewOne(t *testing.T) {
+	p := newProbe(t, Config{LoginCommand: "dsh login --config /srv/dsh.yaml"})
+	link := strings.TrimPrefix(p.svc.NewLoginLink(p.srv.URL), p.srv.URL)
+	if res := p.do(t, http.MethodGet, link, nil); res.status != http.StatusSeeOther {
+		t.Fatalf("first use: %d", res.status)
+	}
+	for _, path := range []string{link, "/login?token=forged", "/login"} {
+		res := p.do(t, http.MethodGet, path, nil)
+		if res.status != http.StatusForbidden {
+			t.Fatalf("%s: %d", path, res.status)
+		}
+		if ct := res.resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Fatalf("%s: Content-Type %q", path, ct)
+		}
+		for _, want := range []string{"<title>", "dsh login --config /srv/dsh.yaml", "<html lang=\"en\">"} {
+			if !strings.Contains(res.body, want) {
+				t.Fatalf("%s: page lacks %q:\n%s", path, want, res.body)
+			}
+		}
+		if strings.Contains(res.body, "http://") || strings.Contains(res.body, "https://") || strings.Contains(res.body, "<script") {
+			t.Fatalf("%s: page loads or links something external:\n%s", path, res.body)
+		}
+	}
+}

@@ -14,6 +14,7 @@ const (
 	CodeInvalidToken         = "invalid_token"
 	CodeCSRFRejected         = "csrf_rejected"
 	CodeAdmissionUnavailable = "admission_unavailable"
+	CodeBearerRequired       = "bearer_required"
 )
 
 // Rejection is why a request is refused. It carries the HTTP status so that

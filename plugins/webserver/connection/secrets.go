@@ -16,10 +16,12 @@ func newSecret() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// secretSet holds short-lived bearer secrets (session cookies, one-time login
-// tokens) by their SHA-256 only, so a heap dump or debug print never reveals a
-// usable secret. Because the map key is a hash of the secret, lookup timing
-// leaks nothing an attacker can use to guess the secret byte by byte.
+// secretSet holds the one-time login-link tokens, in memory (they are
+// short-lived, so losing them on a restart costs one `dsh login`), by their
+// SHA-256 only, so a heap dump or debug print never reveals a usable secret.
+// Because the map key is a hash of the secret, lookup timing leaks nothing an
+// attacker can use to guess the secret byte by byte. Browser sessions, which
+// must outlive the process, are in a SessionStore.
 //
 // Expiry is lazy: expired entries are dropped when touched or when a new
 // secret is added, so no janitor goroutine has to be started and stopped.
@@ -50,25 +52,6 @@ func (s *secretSet) add() (string, time.Time) {
 	return secret, exp
 }
 
-// valid reports whether secret is known and unexpired.
-func (s *secretSet) valid(secret string) bool {
-	if secret == "" {
-		return false
-	}
-	key := sha256.Sum256([]byte(secret))
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	exp, ok := s.expires[key]
-	if !ok {
-		return false
-	}
-	if !s.now().Before(exp) {
-		delete(s.expires, key)
-		return false
-	}
-	return true
-}
-
 // take consumes secret: it is valid at most once.
 func (s *secretSet) take(secret string) bool {
 	if secret == "" {
@@ -85,14 +68,7 @@ func (s *secretSet) take(secret string) bool {
 	return s.now().Before(exp)
 }
 
-// len counts unexpired secrets.
-func (s *secretSet) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweepLocked(s.now())
-	return len(s.expires)
-}
-
+// clear forgets every secret (the service is closing).
 func (s *secretSet) clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()

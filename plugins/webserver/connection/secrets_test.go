@@ -44,18 +44,19 @@ func TestSecretSetExpiresLazily(t *testing.T) {
 	if !exp.Equal(clk.Now().Add(time.Minute)) {
 		t.Fatalf("expiry %v", exp)
 	}
-	if !s.valid(sec) || s.len() != 1 {
-		t.Fatal("fresh secret not valid")
-	}
-	if s.valid("other") || s.valid("") {
-		t.Fatal("unknown secret valid")
+	if s.take("other") || s.take("") {
+		t.Fatal("unknown secret taken")
 	}
 	clk.Advance(time.Minute)
-	if s.valid(sec) {
-		t.Fatal("expired secret still valid")
+	s.add() // sweeps
+	s.mu.Lock()
+	n := len(s.expires)
+	s.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("expired secret kept: %d entries", n)
 	}
-	if s.len() != 0 {
-		t.Fatal("expired secret still counted")
+	if s.take(sec) {
+		t.Fatal("expired secret taken")
 	}
 }
 
@@ -92,7 +93,7 @@ func TestSecretSetClear(t *testing.T) {
 	s := newSecretSet(time.Minute, nil)
 	sec, _ := s.add()
 	s.clear()
-	if s.valid(sec) {
+	if s.take(sec) {
 		t.Fatal("cleared secret valid")
 	}
 }

@@ -18,7 +18,8 @@ type Admitter interface {
 }
 
 // Service is the default Admitter: host allow-list, bearer tokens, browser
-// provenance checks and cookie sessions. It starts no goroutines.
+// provenance checks and cookie sessions. It starts no goroutines: the token
+// and sessions files are re-read on demand, expiry is lazy.
 type Service struct {
 	cfg    Config
 	log    *zap.Logger
@@ -28,8 +29,8 @@ type Service struct {
 
 	public   []string                  // PublicOrigins, kept for SetOrigins
 	origins  atomic.Pointer[originSet] // PublicOrigins ∪ SetOrigins
-	sessions *secretSet
-	logins   *secretSet
+	sessions *SessionStore             // browser sessions, in SessionFile
+	logins   *secretSet                // one-time login-link tokens, in memory
 	closed   atomic.Bool
 }
 
@@ -62,8 +63,16 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 			return nil, err
 		}
 	}
-	s.sessions = newSecretSet(cfg.SessionTTL, func() time.Time { return s.now() })
-	s.logins = newSecretSet(cfg.LoginLinkTTL, func() time.Time { return s.now() })
+	now := func() time.Time { return s.now() }
+	s.sessions = openSessionStore(cfg.SessionFile, now, log)
+	if s.sessions.view != nil {
+		// As with tokens: a broken file is reported at startup, not found
+		// out from a browser's 401s. It is never overwritten.
+		if _, err := s.sessions.view.load(); err != nil {
+			return nil, err
+		}
+	}
+	s.logins = newSecretSet(cfg.LoginLinkTTL, now)
 	return s, nil
 }
 
@@ -109,6 +118,13 @@ func (s *Service) RequestRejection(r *http.Request) *Rejection {
 	return rej
 }
 
+// decide applies the rules in order: Host, then the credential the request
+// carries. A bearer token is CSRF-safe (browsers never attach one on their
+// own) and skips the browser checks. A session cookie is what a forged
+// cross-site request would ride on, so only cookie requests must prove
+// their provenance (CSRF). A request with no credentials at all has nothing
+// to forge: unless it says it comes from another site, it is simply
+// unauthenticated (401, which tells an MCP client to send a token).
 func (s *Service) decide(r *http.Request) *Rejection {
 	if s.closed.Load() {
 		return Unavailable()
@@ -122,12 +138,47 @@ func (s *Service) decide(r *http.Request) *Rejection {
 		}
 		return reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
 	}
-	if rej := checkProvenance(r, s.origins.Load()); rej != nil {
+	origins := s.origins.Load()
+	c, err := r.Cookie(s.cfg.CookieName)
+	if err != nil {
+		if _, rej := readProvenance(r, origins); rej != nil {
+			return rej
+		}
+		return unauthenticated()
+	}
+	if rej := checkProvenance(r, origins); rej != nil {
 		return rej
 	}
-	c, err := r.Cookie(s.cfg.CookieName)
-	if err != nil || !s.sessions.valid(c.Value) {
-		return reject(http.StatusUnauthorized, CodeUnauthenticated, "log in with a dsh login link or send a bearer token")
+	_, ok, err := s.sessions.lookup(c.Value)
+	if err != nil {
+		s.log.Warn("sessions file unreadable; refusing all browser sessions", zap.String("path", s.sessions.Path()), zap.Error(err))
+		return unauthenticated()
+	}
+	if !ok {
+		return unauthenticated()
+	}
+	return nil
+}
+
+func unauthenticated() *Rejection {
+	return reject(http.StatusUnauthorized, CodeUnauthenticated, "log in with a dsh login link or send a bearer token")
+}
+
+// RequireBearer is for actions an admitted browser session must still not
+// take: it returns nil only when r carries a valid bearer token, and 403
+// bearer_required when r is authenticated by a session cookie alone. Minting
+// login links is one: a stolen cookie could otherwise mint fresh sessions
+// and outlive its own expiry or revocation.
+func (s *Service) RequireBearer(r *http.Request) *Rejection {
+	if s == nil || s.closed.Load() {
+		return Unavailable()
+	}
+	token, ok := bearerToken(r)
+	if !ok {
+		return reject(http.StatusForbidden, CodeBearerRequired, "this needs a bearer token (the CLI's, or one from `dsh token create`); a browser session may not do it")
+	}
+	if _, ok := s.verifyBearer(token); !ok {
+		return reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
 	}
 	return nil
 }
@@ -144,14 +195,47 @@ func (s *Service) verifyBearer(token string) (TokenRecord, bool) {
 	return matchToken(token, s.cfg.Tokens, fromFile)
 }
 
-// Sessions is the number of live browser sessions.
-func (s *Service) Sessions() int { return s.sessions.len() }
+// Sessions is the number of live browser sessions (0 when the sessions
+// file cannot be read).
+func (s *Service) Sessions() int {
+	list, err := s.sessions.List()
+	if err != nil {
+		return 0
+	}
+	return len(list)
+}
 
-// Close ends all sessions and makes the service refuse everything. There is
-// no goroutine to stop: expiry is lazy.
+// ListSessions returns the live browser sessions, oldest first, without
+// their hashes (for `dsh sessions ls` through the admin API).
+func (s *Service) ListSessions() ([]SessionInfo, error) { return s.sessions.List() }
+
+// RevokeSession ends the session with this id; the next request carrying
+// its cookie is refused. An unknown id is ErrSessionNotFound.
+func (s *Service) RevokeSession(id string) error {
+	if err := s.sessions.Revoke(id); err != nil {
+		return err
+	}
+	s.log.Info("browser session revoked", zap.String("id", id))
+	return nil
+}
+
+// RevokeAllSessions ends every browser session and reports how many were
+// live.
+func (s *Service) RevokeAllSessions() (int, error) {
+	n, err := s.sessions.RevokeAll()
+	if err != nil {
+		return 0, err
+	}
+	s.log.Info("all browser sessions revoked", zap.Int("sessions", n))
+	return n, nil
+}
+
+// Close makes the service refuse every request and forgets the unused
+// login links. Persisted sessions are kept: they are valid again in the
+// next process on the same sessions file (a host stop is not a logout).
+// There is no goroutine to stop.
 func (s *Service) Close() {
 	s.closed.Store(true)
-	s.sessions.clear()
 	s.logins.clear()
 }
 

@@ -2,7 +2,9 @@ package connection
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -120,13 +122,26 @@ func TestSessionExpires(t *testing.T) {
 	}
 }
 
+// TestClosedServiceFailsClosed: after Close everything is refused, but
+// the persisted sessions are not wiped: stopping a host is not a logout.
 func TestClosedServiceFailsClosed(t *testing.T) {
-	p := newProbe(t, Config{})
+	file := filepath.Join(t.TempDir(), SessionFileName)
+	p := newProbe(t, Config{SessionFile: file})
 	session := p.login(t)
 	p.svc.Close()
 	expect(t, p.do(t, http.MethodGet, "/api", nil, session), http.StatusServiceUnavailable, CodeAdmissionUnavailable)
-	if p.svc.Sessions() != 0 {
-		t.Fatal("Close kept sessions")
+	if res := p.do(t, http.MethodGet, strings.TrimPrefix(p.svc.NewLoginLink(p.srv.URL), p.srv.URL), nil); res.status != http.StatusServiceUnavailable {
+		t.Fatalf("login after Close: %d", res.status)
+	}
+	if rej := p.svc.RequireBearer(httptest.NewRequest(http.MethodGet, "/", nil)); rej == nil || rej.Code != CodeAdmissionUnavailable {
+		t.Fatalf("RequireBearer after Close: %v", rej)
+	}
+	if n := p.svc.Sessions(); n != 1 {
+		t.Fatalf("Close dropped the persisted session: %d left", n)
+	}
+	next := newProbe(t, Config{SessionFile: file})
+	if res := next.do(t, http.MethodGet, "/api", nil, session); res.status != http.StatusOK {
+		t.Fatalf("session in the next service: %d %s", res.status, res.body)
 	}
 }
 

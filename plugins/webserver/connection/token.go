@@ -46,12 +46,20 @@ func newTokenID() string {
 // validateRecord rejects records that could never match, so that a typo in
 // configuration is reported instead of silently locking a client out.
 func validateRecord(rec TokenRecord) error {
-	h := strings.ToLower(rec.SHA256)
+	if err := checkSHA256Hex(rec.SHA256); err != nil {
+		return fmt.Errorf("connection: token %q: %w", rec.Name, err)
+	}
+	return nil
+}
+
+// checkSHA256Hex accepts a hex SHA-256 digest (either case): what the token
+// and sessions files store instead of secrets.
+func checkSHA256Hex(h string) error {
 	if len(h) != sha256.Size*2 {
-		return fmt.Errorf("connection: token %q: sha256 must be %d hex characters", rec.Name, sha256.Size*2)
+		return fmt.Errorf("sha256 must be %d hex characters", sha256.Size*2)
 	}
 	if _, err := hex.DecodeString(h); err != nil {
-		return fmt.Errorf("connection: token %q: sha256 is not hex: %w", rec.Name, err)
+		return fmt.Errorf("sha256 is not hex: %w", err)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +23,7 @@ type tokenFile struct {
 // It re-reads the file on every call instead of caching, because the CLI and
 // the running server are different processes sharing the same file.
 //
-// Writes are atomic (see writeFileAtomic) and serialised within a process;
+// Writes are atomic (see WriteFileAtomic) and serialised within a process;
 // two CLI invocations racing each other can lose one update, which is
 // acceptable for an interactive admin command.
 type TokenStore struct {
@@ -113,14 +112,7 @@ func (t *TokenStore) Verify(plaintext string) (TokenRecord, bool) {
 }
 
 func readTokenFile(path string) ([]TokenRecord, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("connection: read token file: %w", err)
-	}
-	return parseTokenFile(path, data)
+	return readStoreFile(path, "token file", parseTokenFile)
 }
 
 func parseTokenFile(path string, data []byte) ([]TokenRecord, error) {
@@ -143,12 +135,5 @@ func writeTokenFile(path string, records []TokenRecord) error {
 	if records == nil {
 		records = []TokenRecord{}
 	}
-	data, err := json.MarshalIndent(tokenFile{Tokens: records}, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("connection: write token file: %w", err)
-	}
-	return nil
+	return writePrivateJSON(path, "token file", tokenFile{Tokens: records})
 }

@@ -1,32 +1,133 @@
-import { useCallback, useEffect, useState } from "react";
-import { ApiError, createScene, listScenes } from "./api.js";
-import { SceneEditor } from "./SceneEditor.jsx";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, createScene, describe, listEventsURL } from "./api.js";
+import { LINK_TEXT, LoginHint, SceneEditor } from "./SceneEditor.jsx";
+import { openStream } from "./stream.js";
 
 // The scene named in the URL (#name), so a link opens a scene.
 const sceneFromHash = () => decodeURIComponent(location.hash.replace(/^#\/?/, ""));
 
-export function App() {
+// "just now", "5 min ago", "3 h ago", or the date.
+export function ago(iso, now = Date.now()) {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return "";
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 45) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+// useSceneList follows the plugin's list stream: the whole listing on
+// every (re)connect, then each commit to any scene as it happens, so a
+// scene an agent creates appears, and revision badges move, without a
+// refresh.
+function useSceneList() {
   const [scenes, setScenes] = useState([]);
+  const [link, setLink] = useState({ state: "connecting" });
+  useEffect(() => {
+    const stream = openStream(listEventsURL(), {
+      onEvent: (type, data) => {
+        let msg;
+        try {
+          msg = JSON.parse(data);
+        } catch {
+          return;
+        }
+        if (type === "scenes") {
+          setScenes(msg.scenes || []);
+        } else if (type === "revision") {
+          setScenes((rows) => {
+            const row = {
+              name: msg.name,
+              revision: msg.revision,
+              sha256: msg.sha256,
+              elementCount: msg.elementCount,
+              updatedBy: msg.updatedBy,
+              updatedAt: msg.at,
+              valid: true,
+            };
+            const i = rows.findIndex((r) => r.name === msg.name);
+            if (i < 0) return [...rows, row].sort((a, b) => (a.name < b.name ? -1 : 1));
+            if (rows[i].revision >= msg.revision) return rows;
+            const next = rows.slice();
+            next[i] = { ...rows[i], ...row };
+            return next;
+          });
+        }
+      },
+      onState: (state, info) => setLink({ state, ...info }),
+    });
+    return () => stream.close();
+  }, []);
+  return { scenes, link };
+}
+
+// useNow re-renders every 30 s so "5 min ago" stays true.
+function useNow() {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(t);
+  }, []);
+  return now;
+}
+
+export function App() {
+  const { scenes, link } = useSceneList();
   const [current, setCurrent] = useState(sceneFromHash());
   const [newName, setNewName] = useState("");
-  const [problem, setProblem] = useState("");
+  const [problem, setProblem] = useState(null);
+  const [switching, setSwitching] = useState("");
+  const editor = useRef(null);
+  const now = useNow();
+  const currentRef = useRef(current);
+  currentRef.current = current;
 
-  const refresh = useCallback(() => {
-    listScenes()
-      .then(setScenes)
-      .catch((e) => setProblem(e instanceof ApiError && e.status === 401 ? "Not logged in: open the login link dsh printed." : e.message));
+  // switchTo opens another scene, but only once the open one's pending
+  // edits are on disk. When they cannot be saved (a conflict to resolve, a
+  // limit, the host away), the person decides: stay and resolve it, or
+  // leave knowing those edits are dropped.
+  const target = useRef("");
+  const switchTo = useCallback(async (name) => {
+    const from = currentRef.current;
+    if (name === from || name === target.current) return;
+    target.current = name;
+    try {
+      await switchNow(from, name);
+    } finally {
+      target.current = "";
+    }
   }, []);
+  const switchNow = async (from, name) => {
+    const ed = editor.current;
+    if (ed && from) {
+      setSwitching(name);
+      const saved = await ed.flush();
+      setSwitching("");
+      if (!saved) {
+        const why = ed.failure()?.text || "it has a conflict to resolve first";
+        const leave = window.confirm(`Your latest changes to "${from}" are not saved: ${why}\n\nOpen "${name}" anyway and drop them?`);
+        if (!leave) {
+          history.replaceState(null, "", "#" + encodeURIComponent(from));
+          return;
+        }
+      }
+    }
+    if (sceneFromHash() !== name) history.pushState(null, "", "#" + encodeURIComponent(name));
+    setCurrent(name);
+  };
 
   useEffect(() => {
-    refresh();
-    const onHash = () => setCurrent(sceneFromHash());
+    // Back/forward or an edited URL: the hash has already changed, so
+    // switchTo puts it back if the person stays.
+    const onHash = () => switchTo(sceneFromHash());
     window.addEventListener("hashchange", onHash);
-    return () => window.removeEventListener("hashchange", onHash);
-  }, [refresh]);
-
-  const open = (name) => {
-    location.hash = "#" + encodeURIComponent(name);
-  };
+    window.addEventListener("popstate", onHash);
+    return () => {
+      window.removeEventListener("hashchange", onHash);
+      window.removeEventListener("popstate", onHash);
+    };
+  }, [switchTo]);
 
   const create = async (e) => {
     e.preventDefault();
@@ -35,11 +136,10 @@ export function App() {
     try {
       await createScene(name);
       setNewName("");
-      setProblem("");
-      refresh();
-      open(name);
+      setProblem(null);
+      switchTo(name);
     } catch (err) {
-      setProblem(`${err.code || "error"}: ${err.message}`);
+      setProblem(err instanceof ApiError && err.code === "invalid_name" ? { text: err.message } : describe(err));
     }
   };
 
@@ -48,34 +148,56 @@ export function App() {
       <aside className="dsh-sidebar">
         <h1>Scenes</h1>
         <form onSubmit={create} className="dsh-create">
-          <input
-            aria-label="New scene name"
-            placeholder="new-scene-name"
-            value={newName}
-            onChange={(e) => setNewName(e.target.value)}
-          />
+          <input aria-label="New scene name" placeholder="new-scene-name" value={newName} onChange={(e) => setNewName(e.target.value)} />
           <button type="submit">Create</button>
         </form>
-        {problem && <p className="dsh-problem" role="alert">{problem}</p>}
+        {problem && (
+          <p className="dsh-problem" role="alert">
+            {problem.text}
+          </p>
+        )}
+        {link.state === "unauthorized" && (
+          <div className="dsh-problem" role="alert">
+            <p>Your session ended.</p>
+            {/* With a scene open, its banner says how to get back in. */}
+            {!current && <LoginHint />}
+          </div>
+        )}
         <ul className="dsh-scenes">
           {scenes.map((s) => (
             <li key={s.name}>
               <button
                 className={s.name === current ? "dsh-scene dsh-active" : "dsh-scene"}
-                onClick={() => open(s.name)}
-                title={s.valid === false ? s.problem : `revision ${s.revision}`}
+                onClick={() => switchTo(s.name)}
+                title={s.valid === false ? s.problem || "this file cannot be read" : `revision ${s.revision}, ${s.elementCount} elements`}
+                data-scene={s.name}
               >
-                {s.name}
-                <span className="dsh-rev">r{s.revision}</span>
+                <span className="dsh-scene-line">
+                  <span className="dsh-scene-name">{s.name}</span>
+                  <span className="dsh-rev" data-testid="rev">
+                    {s.valid === false ? "invalid" : `r${s.revision}`}
+                  </span>
+                </span>
+                {s.updatedAt && (
+                  <span className="dsh-scene-meta" data-testid="meta">
+                    {s.updatedBy ? `${s.updatedBy} · ` : ""}
+                    {ago(s.updatedAt, now)}
+                  </span>
+                )}
+                {switching === s.name && <span className="dsh-scene-meta">saving, then opening…</span>}
               </button>
             </li>
           ))}
         </ul>
-        <button className="dsh-refresh" onClick={refresh}>Refresh list</button>
+        {link.state !== "live" && link.state !== "connecting" && link.state !== "unauthorized" && (
+          <p className="dsh-list-link" data-testid="list-link">
+            list {LINK_TEXT[link.state] || link.state}
+          </p>
+        )}
       </aside>
       <main className="dsh-main">
         {current ? (
-          <SceneEditor key={current} name={current} onSaved={refresh} />
+          <SceneEditor key={current} ref={editor} name={current} />
         ) : (
           <div className="dsh-empty">Pick a scene or create one.</div>
         )}

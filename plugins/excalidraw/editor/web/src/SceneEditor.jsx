@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState } from "react";
 import {
   CaptureUpdateAction,
   Excalidraw,
@@ -8,7 +8,18 @@ import {
   reconcileElements,
   restoreElements,
 } from "@excalidraw/excalidraw";
-import { ApiError, readScene, report, reportError, saveScene, sceneEventsURL } from "./api.js";
+import {
+  ApiError,
+  describe,
+  loginCommand,
+  pluginAvailable,
+  readScene,
+  report,
+  reportError,
+  saveScene,
+  sceneEventsURL,
+} from "./api.js";
+import { backoff, openStream } from "./stream.js";
 
 // How long the page waits after the last change before saving by itself.
 const AUTOSAVE_MS = 800;
@@ -20,6 +31,17 @@ const storedAppState = (a) => ({
   gridModeEnabled: !!a.gridModeEnabled,
 });
 
+// What the status bar says about the live stream.
+export const LINK_TEXT = {
+  connecting: "connecting…",
+  live: "live",
+  reconnecting: "reconnecting…",
+  offline: "offline",
+  unauthorized: "log in again",
+  unavailable: "plugin unavailable, retrying",
+  off: "not following",
+};
+
 // SceneEditor is one open scene: the real Excalidraw, saved with the
 // revision it was based on, and kept up to date with other writers.
 //
@@ -28,12 +50,23 @@ const storedAppState = (a) => ({
 //
 //   base       the revision (and sha256) the canvas is known to contain
 //   savedSig   the canvas signature at the last save or merge: the canvas
-//              is "unsaved" while its signature differs
-//   status     saved | unsaved | saving | conflict | error
-export function SceneEditor({ name, onSaved }) {
+//              is dirty while its signature differs
+//   inFlight   the running save, if any
+//   status     saved | unsaved | saving | conflict | failed
+//
+// No edit is dropped without the person being told: a pending save is
+// flushed before the scene is switched (flush, called by the scene list),
+// when the tab is hidden, and as the page goes away (a keepalive request);
+// while anything is unsaved or in flight, closing the tab asks first. A
+// save that fails for a reason that can pass (offline, the plugin
+// unloaded, the session ended) is retried with backoff, and the canvas
+// keeps the edits meanwhile.
+export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref) {
   const [initial, setInitial] = useState(null);
-  const [loadError, setLoadError] = useState("");
+  const [loadError, setLoadError] = useState(null);
   const [status, setStatus] = useState("saved");
+  const [failure, setFailure] = useState(null); // describe() of the last failed save
+  const [link, setLink] = useState({ state: "connecting" });
   const [head, setHead] = useState({ revision: 0, sha256: "" });
   const [conflict, setConflict] = useState(null);
   const [follow, setFollow] = useState(true);
@@ -41,11 +74,15 @@ export function SceneEditor({ name, onSaved }) {
   const apiRef = useRef(null);
   const base = useRef({ revision: 0, sha256: "" });
   const savedSig = useRef("");
-  const saving = useRef(false);
+  const inFlight = useRef(null);
   const saveAgain = useRef(false);
   const inConflict = useRef(false);
-  const timer = useRef(null);
+  const timer = useRef(0);
+  const retryTimer = useRef(0);
+  const retries = useRef(0);
+  const failing = useRef(null);
   const merging = useRef(Promise.resolve());
+  const source = useRef("");
 
   const signature = useCallback(() => {
     const api = apiRef.current;
@@ -60,9 +97,27 @@ export function SceneEditor({ name, onSaved }) {
     ].join("|");
   }, []);
 
-  const setBase = (revision, sha256) => {
-    base.current = { revision, sha256 };
-    setHead({ revision, sha256 });
+  const isDirty = useCallback(() => !!apiRef.current && !!savedSig.current && signature() !== savedSig.current, [signature]);
+
+  const setBase = useCallback(
+    (revision, sha256) => {
+      base.current = { revision, sha256 };
+      setHead({ revision, sha256 });
+      onHead?.({ name, revision, sha256 });
+    },
+    [name, onHead],
+  );
+
+  const fail = (why) => {
+    failing.current = why;
+    setFailure(why);
+    setStatus("failed");
+  };
+  const clearFailure = () => {
+    failing.current = null;
+    retries.current = 0;
+    clearTimeout(retryTimer.current);
+    setFailure(null);
   };
 
   // Load the scene once.
@@ -71,6 +126,7 @@ export function SceneEditor({ name, onSaved }) {
     readScene(name)
       .then((res) => {
         if (cancelled) return;
+        source.current = res.scene.source || "";
         base.current = { revision: res.revision, sha256: res.sha256 };
         setHead(base.current);
         setInitial({
@@ -80,8 +136,10 @@ export function SceneEditor({ name, onSaved }) {
           scrollToContent: true,
         });
       })
-      .catch((e) => {
-        if (!cancelled) setLoadError(`${e.code || "error"}: ${e.message}`);
+      .catch(async (e) => {
+        if (cancelled) return;
+        const unavailable = e instanceof ApiError && e.status === 404 ? !(await pluginAvailable()) : false;
+        if (!cancelled) setLoadError(describe(e, { unavailable }));
       });
     return () => {
       cancelled = true;
@@ -91,7 +149,7 @@ export function SceneEditor({ name, onSaved }) {
   const documentOf = (api) => ({
     type: "excalidraw",
     version: 2,
-    source: location.origin,
+    source: source.current || location.origin,
     // Tombstones are kept so a deletion reaches other editors through
     // reconciliation instead of being resurrected by them.
     elements: api.getSceneElementsIncludingDeleted(),
@@ -99,91 +157,139 @@ export function SceneEditor({ name, onSaved }) {
     files: api.getFiles(),
   });
 
+  // save writes the canvas now and resolves to true once it is on disk
+  // (or was already), false if it was not (a conflict, or a failure the
+  // status bar explains). The request is sent before save returns, so a
+  // save started while the page is going away still leaves.
   const save = useCallback(
-    async ({ force = false } = {}) => {
+    ({ force = false } = {}) => {
       const api = apiRef.current;
-      if (!api || (inConflict.current && !force)) return;
-      if (saving.current) {
+      if (!api) return Promise.resolve(true);
+      if (inConflict.current && !force) return Promise.resolve(false);
+      if (inFlight.current) {
         saveAgain.current = true;
-        return;
+        return inFlight.current;
       }
+      if (!force && !isDirty()) return Promise.resolve(true);
       clearTimeout(timer.current);
-      saving.current = true;
+      clearTimeout(retryTimer.current);
       saveAgain.current = false;
       const sig = signature();
       const expected = base.current.revision;
       setStatus("saving");
-      try {
-        const res = await saveScene(name, documentOf(api), expected, force);
-        if (res.revision >= base.current.revision) setBase(res.revision, res.sha256);
-        savedSig.current = sig;
-        inConflict.current = false;
-        setConflict(null);
-        setStatus(signature() === sig ? "saved" : "unsaved");
-        report("saved", { name, revision: res.revision, sha256: res.sha256, elementCount: res.elementCount });
-        onSaved?.();
-      } catch (e) {
-        if (e instanceof ApiError && e.code === "revision_conflict") {
-          // Not a real conflict when the canvas has already merged the
-          // revision that beat this save: save again on top of it.
-          const d = e.details || {};
-          if (base.current.revision === d.currentRevision && base.current.sha256 === d.currentSha256 && expected !== d.currentRevision) {
-            saveAgain.current = true;
-          } else {
-            inConflict.current = true;
-            setConflict({ current: d.currentRevision, expected });
-            setStatus("conflict");
+      const sent = saveScene(name, documentOf(api), expected, { force, keepalive: true });
+      const running = (async () => {
+        try {
+          const res = await sent;
+          if (res.revision >= base.current.revision) setBase(res.revision, res.sha256);
+          savedSig.current = sig;
+          inConflict.current = false;
+          setConflict(null);
+          clearFailure();
+          setStatus(signature() === sig ? "saved" : "unsaved");
+          if (!res.unchanged) report("saved", { name, revision: res.revision, sha256: res.sha256, elementCount: res.elementCount });
+          return true;
+        } catch (e) {
+          if (e instanceof ApiError && e.code === "revision_conflict") {
+            // Not a real conflict when the canvas has already merged the
+            // revision that beat this save: save again on top of it.
+            const d = e.details || {};
+            if (base.current.revision === d.currentRevision && base.current.sha256 === d.currentSha256 && expected !== d.currentRevision) {
+              saveAgain.current = true;
+            } else {
+              inConflict.current = true;
+              setConflict({ current: d.currentRevision, expected });
+              setStatus("conflict");
+            }
+            return false;
           }
-        } else {
-          setStatus("error");
-          reportError(`save ${name}: ${e.code || ""} ${e.message}`);
+          const unavailable = e instanceof ApiError && e.status === 404 ? !(await pluginAvailable()) : false;
+          const why = describe(e, { unavailable });
+          fail(why);
+          if (why.retry) {
+            retries.current++;
+            const delay = backoff(retries.current);
+            clearTimeout(retryTimer.current);
+            retryTimer.current = setTimeout(() => save(), delay);
+          } else {
+            reportError(`save ${name}: ${e.code || e.name} ${e.message}`);
+          }
+          return false;
+        } finally {
+          inFlight.current = null;
         }
-      } finally {
-        saving.current = false;
-      }
-      if (saveAgain.current && !inConflict.current) save();
+      })();
+      inFlight.current = running;
+      return running.then((ok) => {
+        if (saveAgain.current && !inConflict.current) {
+          saveAgain.current = false;
+          return save();
+        }
+        return ok;
+      });
     },
-    [name, onSaved, signature],
+    // documentOf, fail and clearFailure only touch refs and setters
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [name, signature, isDirty, setBase],
   );
 
-  // Bring a newer stored revision into the canvas and move the base to it.
-  // Unsaved local edits are merged with Excalidraw's own reconciliation
-  // (higher version wins; on a tie the lower versionNonce; the element
-  // being edited stays local).
-  const mergeFromDisk = useCallback(() => {
-    merging.current = merging.current.then(async () => {
-      const api = apiRef.current;
-      if (!api) return;
-      const res = await readScene(name);
-      if (res.revision <= base.current.revision) return;
-      const wasClean = signature() === savedSig.current;
-      const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
-      const files = Object.values(res.scene.files || {});
-      if (files.length) api.addFiles(files);
-      // With nothing unsaved, the disk is the whole truth (an element
-      // another writer dropped must go here too). With unsaved edits,
-      // reconcile so they survive.
-      const elements = wasClean
-        ? remote
-        : reconcileElements(api.getSceneElementsIncludingDeleted(), remote, api.getAppState());
-      api.updateScene({ elements, captureUpdate: CaptureUpdateAction.NEVER });
-      setBase(res.revision, res.sha256);
-      if (wasClean) {
-        savedSig.current = signature();
-        if (!inConflict.current) setStatus("saved");
-      } else if (!inConflict.current) {
-        scheduleSave();
+  // flush resolves once nothing is unsaved: true when the canvas is on
+  // disk, false when it is not (a conflict or a failed save, which the
+  // status bar shows). The scene list calls it before switching scenes.
+  const flush = useCallback(async () => {
+    clearTimeout(timer.current);
+    for (let i = 0; i < 5; i++) {
+      if (inFlight.current) {
+        await inFlight.current;
+        continue;
       }
-    }).catch((e) => reportError(`merge ${name}: ${e.message}`));
-    return merging.current;
-    // scheduleSave is stable (defined below with the same deps)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [name, signature]);
+      if (inConflict.current) return false;
+      if (!isDirty()) return true;
+      if (!(await save())) return false;
+    }
+    return !isDirty();
+  }, [isDirty, save]);
 
   const scheduleSave = useCallback(() => {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => save(), AUTOSAVE_MS);
   }, [save]);
+
+  // Bring a newer stored revision into the canvas and move the base to it.
+  // Unsaved local edits are merged with Excalidraw's own reconciliation
+  // (higher version wins; on a tie the lower versionNonce; the element
+  // being edited stays local). A read that fails because the host is
+  // away is dropped: the stream's next head brings the merge back.
+  const mergeFromDisk = useCallback(() => {
+    merging.current = merging.current
+      .then(async () => {
+        const api = apiRef.current;
+        if (!api) return;
+        const res = await readScene(name);
+        if (res.revision <= base.current.revision) return;
+        const wasClean = signature() === savedSig.current;
+        const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
+        const files = Object.values(res.scene.files || {});
+        if (files.length) api.addFiles(files);
+        // With nothing unsaved, the disk is the whole truth (an element
+        // another writer dropped must go here too). With unsaved edits,
+        // reconcile so they survive.
+        const elements = wasClean ? remote : reconcileElements(api.getSceneElementsIncludingDeleted(), remote, api.getAppState());
+        api.updateScene({ elements, captureUpdate: CaptureUpdateAction.NEVER });
+        setBase(res.revision, res.sha256);
+        if (wasClean) {
+          savedSig.current = signature();
+          if (!inConflict.current && !inFlight.current) setStatus("saved");
+        } else if (!inConflict.current) {
+          scheduleSave();
+        }
+      })
+      .catch((e) => {
+        if (!(e instanceof ApiError) || e.status === 401 || e.status === 404 || e.status >= 500) return;
+        reportError(`merge ${name}: ${e.message}`);
+      });
+    return merging.current;
+  }, [name, signature, setBase, scheduleSave]);
 
   const reloadFromDisk = useCallback(async () => {
     const api = apiRef.current;
@@ -200,25 +306,40 @@ export function SceneEditor({ name, onSaved }) {
     savedSig.current = signature();
     inConflict.current = false;
     setConflict(null);
+    clearFailure();
     setStatus("saved");
-  }, [name, signature]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [name, signature, setBase]);
 
   // Live updates: every commit to this scene, by anyone, arrives as a
-  // `revision` event; the first one is the current head.
+  // `revision` event; the first one on every (re)connect is the current
+  // head, so a stream that was away catches up by itself. When the stream
+  // comes back after the host was away, a save that failed meanwhile is
+  // retried at once.
   useEffect(() => {
-    if (!initial || !follow) return;
-    const es = new EventSource(sceneEventsURL(name));
-    es.addEventListener("revision", (ev) => {
-      let change;
-      try {
-        change = JSON.parse(ev.data);
-      } catch {
-        return;
-      }
-      if (change.revision > base.current.revision) mergeFromDisk();
+    if (!initial) return;
+    if (!follow) {
+      setLink({ state: "off" });
+      return;
+    }
+    const stream = openStream(sceneEventsURL(name), {
+      onEvent: (type, data) => {
+        if (type !== "revision") return;
+        let change;
+        try {
+          change = JSON.parse(data);
+        } catch {
+          return;
+        }
+        if (change.revision > base.current.revision) mergeFromDisk();
+      },
+      onState: (state, info) => {
+        setLink({ state, ...info });
+        if (state === "live" && failing.current?.retry) save();
+      },
     });
-    return () => es.close();
-  }, [name, initial, follow, mergeFromDisk]);
+    return () => stream.close();
+  }, [name, initial, follow, mergeFromDisk, save]);
 
   // Ctrl+S / Cmd+S saves now. Captured before Excalidraw sees it, whose
   // own binding would open a file dialog.
@@ -234,7 +355,40 @@ export function SceneEditor({ name, onSaved }) {
     return () => window.removeEventListener("keydown", onKey, true);
   }, [save]);
 
+  // Leaving: save what is pending the moment the tab is hidden or goes
+  // away, and ask before closing while anything is unsaved or in flight.
+  useEffect(() => {
+    const onVisibility = () => {
+      if (document.visibilityState === "hidden" && isDirty()) save();
+    };
+    const onPageHide = () => {
+      if (isDirty()) save();
+    };
+    const onBeforeUnload = (e) => {
+      if (!isDirty() && !inFlight.current) return;
+      if (isDirty()) save();
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    window.addEventListener("pagehide", onPageHide);
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      window.removeEventListener("pagehide", onPageHide);
+      window.removeEventListener("beforeunload", onBeforeUnload);
+    };
+  }, [isDirty, save]);
+
+  useImperativeHandle(ref, () => ({ flush, dirty: isDirty, failure: () => failing.current }), [flush, isDirty]);
+
   // Evidence and the test/automation handle.
+  const statusRef = useRef(status);
+  statusRef.current = status;
+  const followRef = useRef(follow);
+  followRef.current = follow;
+  const linkRef = useRef(link);
+  linkRef.current = link;
   const onApi = useCallback(
     (api) => {
       apiRef.current = api;
@@ -243,18 +397,23 @@ export function SceneEditor({ name, onSaved }) {
         api,
         name,
         lib: { convertToExcalidrawElements, CaptureUpdateAction, restoreElements, FONT_FAMILY },
-        state: () => ({ name, ...base.current, status: statusRef.current, follow: followRef.current }),
+        state: () => ({
+          name,
+          ...base.current,
+          status: statusRef.current,
+          follow: followRef.current,
+          link: linkRef.current.state,
+          dirty: isDirty(),
+          failure: failing.current?.kind || "",
+        }),
         save: () => save(),
+        flush,
         reloadFromDisk,
         setFollow,
       };
     },
-    [name, save, reloadFromDisk],
+    [name, save, flush, reloadFromDisk, isDirty],
   );
-  const statusRef = useRef(status);
-  statusRef.current = status;
-  const followRef = useRef(follow);
-  followRef.current = follow;
 
   const mountedReported = useRef(false);
   useEffect(() => {
@@ -282,6 +441,7 @@ export function SceneEditor({ name, onSaved }) {
       cancelAnimationFrame(frame);
       window.removeEventListener("pagehide", onHide);
       clearTimeout(timer.current);
+      clearTimeout(retryTimer.current);
       if (mountedReported.current) report("unmounted");
       if (window.dshEditor?.name === name) delete window.dshEditor;
     };
@@ -290,13 +450,23 @@ export function SceneEditor({ name, onSaved }) {
   const onChange = useCallback(() => {
     if (!apiRef.current || !savedSig.current || inConflict.current) return;
     if (signature() === savedSig.current) return;
-    setStatus((s) => (s === "saving" ? s : "unsaved"));
-    scheduleSave();
+    setStatus((s) => (s === "saving" || s === "failed" ? s : "unsaved"));
+    // A failure that can pass is retried on its own schedule; after one
+    // that cannot (a limit), the next change tries again.
+    if (!failing.current?.retry) scheduleSave();
   }, [signature, scheduleSave]);
 
-  if (loadError) return <div className="dsh-empty dsh-problem" role="alert">{loadError}</div>;
+  if (loadError) {
+    return (
+      <div className="dsh-empty dsh-problem" role="alert">
+        <p>Could not open {name}: {loadError.text}</p>
+        {loadError.kind === "unauthorized" && <LoginHint />}
+      </div>
+    );
+  }
   if (!initial) return <div className="dsh-empty">Loading {name}…</div>;
 
+  const unauthorized = failure?.kind === "unauthorized" || link.state === "unauthorized";
   return (
     <div className="dsh-editor">
       <div className="dsh-canvas">
@@ -308,15 +478,40 @@ export function SceneEditor({ name, onSaved }) {
           UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
         />
       </div>
+      {(failure || unauthorized) && (
+        <div className={`dsh-banner dsh-banner-${unauthorized ? "unauthorized" : failure.kind}`} role="alert" data-testid="banner">
+          {unauthorized ? (
+            <>
+              <p>
+                <strong>Your session ended.</strong> Your drawing stays on this page and is saved as soon as you are back.
+              </p>
+              <LoginHint />
+            </>
+          ) : (
+            <p>
+              <strong>Not saved.</strong> {failure.text}
+            </p>
+          )}
+        </div>
+      )}
       <footer className="dsh-status" data-status={status}>
         <span className="dsh-name">{name}</span>
         <span data-testid="revision">rev {head.revision}</span>
-        <span data-testid="sha" title={head.sha256}>sha {head.sha256.slice(0, 12)}</span>
-        <span data-testid="state" className={`dsh-state dsh-${status}`}>{status}</span>
+        <span data-testid="sha" title={head.sha256}>
+          sha {head.sha256.slice(0, 12)}
+        </span>
+        <span data-testid="state" className={`dsh-state dsh-${status}`} title={failure?.text || ""}>
+          {status === "failed" ? "not saved" : status}
+        </span>
+        <span data-testid="link" className={`dsh-link dsh-link-${link.state}`} title={link.status ? `HTTP ${link.status}` : ""}>
+          {LINK_TEXT[link.state] || link.state}
+        </span>
         <label className="dsh-follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow live changes
         </label>
-        <button onClick={() => save()} disabled={status === "conflict"}>Save (Ctrl+S)</button>
+        <button onClick={() => save()} disabled={status === "conflict"}>
+          Save (Ctrl+S)
+        </button>
       </footer>
       {conflict && (
         <div className="dsh-conflict" role="dialog" aria-label="Revision conflict">
@@ -332,5 +527,15 @@ export function SceneEditor({ name, onSaved }) {
         </div>
       )}
     </div>
+  );
+});
+
+// LoginHint tells a person how to get back in: dsh prints login links in
+// the terminal, so the page shows the command to run there.
+export function LoginHint() {
+  return (
+    <p className="dsh-login-hint">
+      On the machine where dsh runs, run <code>{loginCommand()}</code> and open the link it prints in this browser.
+    </p>
   );
 }

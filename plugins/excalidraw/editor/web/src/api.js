@@ -1,7 +1,13 @@
 // The plugin's HTTP API (contract section 5), same-origin with the
-// session cookie. Failures throw ApiError carrying the contract's code.
+// session cookie. Failures throw ApiError carrying the contract's code;
+// describe() turns any failure into words for a person.
 
 const API = "/dsh-excalidraw/api";
+
+// Keepalive requests outlive the page (a save sent as the tab closes), but
+// the browser allows at most 64 KiB of them in flight; bigger saves go as
+// ordinary requests, and the page asks before it is closed instead.
+const KEEPALIVE_MAX = 60 * 1024;
 
 export class ApiError extends Error {
   constructor(status, code, message, details) {
@@ -12,13 +18,22 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, { keepalive = false } = {}) {
   const init = { method, credentials: "same-origin", headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
+    init.keepalive = keepalive && init.body.length <= KEEPALIVE_MAX;
   }
-  const res = await fetch(API + path, init);
+  let res;
+  try {
+    res = await fetch(API + path, init);
+  } catch (e) {
+    if (!init.keepalive) throw e;
+    // The keepalive quota was taken (another request in flight): the
+    // page is still here, so send it the ordinary way.
+    res = await fetch(API + path, { ...init, keepalive: false });
+  }
   let data = null;
   try {
     data = await res.json();
@@ -37,19 +52,86 @@ export const readScene = (name) => call("GET", `/scenes/${encodeURIComponent(nam
 export const createScene = (name) => call("POST", "/scenes", { name, request_id: requestId() });
 
 // saveScene sends the full document. expectedRevision fences it unless
-// force is set (the conflict dialog's "Overwrite anyway").
-export const saveScene = (name, scene, expectedRevision, force = false) =>
-  call("PUT", `/scenes/${encodeURIComponent(name)}`, {
-    scene,
-    expected_revision: expectedRevision,
-    request_id: requestId(),
-    ...(force ? { force: true } : {}),
-  });
+// force is set (the conflict dialog's "Overwrite anyway"). keepalive lets a
+// save sent while the tab closes reach the server.
+export const saveScene = (name, scene, expectedRevision, { force = false, keepalive = false, id = requestId() } = {}) =>
+  call(
+    "PUT",
+    `/scenes/${encodeURIComponent(name)}`,
+    { scene, expected_revision: expectedRevision, request_id: id, ...(force ? { force: true } : {}) },
+    { keepalive },
+  );
 
 export const sceneEventsURL = (name) => `${API}/scenes/${encodeURIComponent(name)}/events`;
+export const listEventsURL = () => `${API}/events`;
 
 export function requestId() {
   return "ui-" + (crypto.randomUUID ? crypto.randomUUID() : Date.now() + "-" + Math.random());
+}
+
+// pluginAvailable tells "this scene is gone" from "the whole plugin is
+// gone" after a 404: the health route answers while the plugin is loaded.
+export async function pluginAvailable() {
+  try {
+    const res = await fetch(API + "/health", { credentials: "same-origin", cache: "no-store" });
+    return res.status !== 404;
+  } catch {
+    return false;
+  }
+}
+
+// The command that prints a new login link, as the host told the page.
+export const loginCommand = () =>
+  document.querySelector('meta[name="dsh-login-command"]')?.content || "dsh login";
+
+const number = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
+
+function bytes(n) {
+  if (typeof n !== "number") return String(n);
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  if (n >= 1 << 10) return `${(n / (1 << 10)).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}
+
+// describe turns a failure into what a person is told: text (never a bare
+// "error", never JSON), kind (for the status bar and banners) and retry
+// (whether trying again later can help; the page then retries by itself).
+// unavailable is the result of pluginAvailable() for a 404.
+export function describe(e, { unavailable = false } = {}) {
+  if (!(e instanceof ApiError)) {
+    if (navigator.onLine === false) return { kind: "offline", retry: true, text: "You are offline. Your changes stay here and are saved when the connection is back." };
+    return { kind: "network", retry: true, text: "dsh is not reachable (stopped or restarting?). Retrying." };
+  }
+  const d = e.details || {};
+  switch (e.status) {
+    case 401:
+      return { kind: "unauthorized", retry: true, text: "Your session ended. Your changes stay on this page and are saved once you log in again." };
+    case 404:
+      if (unavailable) return { kind: "unavailable", retry: true, text: "The Excalidraw plugin is unavailable (unloaded or restarting). Retrying." };
+      return { kind: "gone", retry: false, text: `This scene is no longer on the server (${e.message}).` };
+    case 413:
+      if (d.limit) {
+        return { kind: "limit", retry: false, text: `${e.message}. Make the scene smaller, or raise ${d.limit} in the dsh config.` };
+      }
+      return { kind: "limit", retry: false, text: `The scene is bigger than dsh accepts (${e.message}). Raise host.http.maxBodyBytes in the dsh config, or make the scene smaller.` };
+    case 422:
+      if (e.code === "too_many_elements") {
+        const what = d.max !== undefined && d.actual !== undefined ? `The scene would have ${number(d.actual)} elements; the limit is ${number(d.max)}` : e.message;
+        return { kind: "limit", retry: false, text: `${what} (${d.limit || "maxElements"}). Delete some elements, or raise ${d.limit || "maxElements"} in the dsh config.` };
+      }
+      return { kind: "invalid", retry: false, text: `The server refused the scene: ${e.message}${d.pointer ? ` (at ${d.pointer})` : ""}.` };
+    case 423:
+      return { kind: "busy", retry: true, text: "Another writer is holding the scene. Retrying." };
+    case 503:
+      return { kind: "unavailable", retry: true, text: "dsh is starting or stopping. Retrying." };
+  }
+  if (e.status >= 500) {
+    return { kind: "server", retry: true, text: `The server could not save (${e.code}: ${e.message}). Retrying.` };
+  }
+  if (e.code === "too_large" && d.max !== undefined) {
+    return { kind: "limit", retry: false, text: `The scene is ${bytes(d.actual)}; the limit is ${bytes(d.max)} (${d.limit}).` };
+  }
+  return { kind: "refused", retry: false, text: `The server refused this (${e.code}: ${e.message}).` };
 }
 
 // Lifecycle evidence (contract section 8). keepalive lets `unmounted` out

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
+)
+
+func newSessions() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List or revoke browser sessions (the ones login links start)",
+		Long: "Browser sessions are kept, hashed, in sessions.json in the data directory, so they survive a\n" +
+			"restart of `dsh serve`. With a host running these commands go through its admin API (a revoked\n" +
+			"session is refused at once); with none, they edit the file.\n\n" + hostHelp,
+	}
+	addHostFlags(cmd)
+	cmd.AddCommand(&cobra.Command{
+		Use: "ls", Short: "List live sessions (never their secrets)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var list []connection.SessionInfo
+			err := withSessions(cmd,
+				func(t hostTarget) error {
+					var out kernel.SessionsResponse
+					err := t.call(cmd.Context(), http.MethodGet, "/sessions", nil, &out)
+					list = out.Sessions
+					return err
+				},
+				func(s *connection.SessionStore) (err error) {
+					list, err = s.List()
+					return err
+				})
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tCREATED\tEXPIRES\tBROWSER")
+			for _, s := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04"), s.ExpiresAt.Local().Format("2006-01-02 15:04"), s.Label)
+			}
+			return tw.Flush()
+		},
+	})
+	revoke := &cobra.Command{
+		Use:   "revoke ID | --all",
+		Short: "Revoke one session, or all of them (a running host refuses them at once)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			all, _ := cmd.Flags().GetBool("all")
+			if all == (len(args) == 1) {
+				return errors.New("give a session ID (see `dsh sessions ls`) or --all, not both")
+			}
+			if all {
+				var n int
+				err := withSessions(cmd,
+					func(t hostTarget) error {
+						var out kernel.RevokedResponse
+						err := t.call(cmd.Context(), http.MethodDelete, "/sessions", nil, &out)
+						n = out.Revoked
+						return err
+					},
+					func(s *connection.SessionStore) (err error) {
+						n, err = s.RevokeAll()
+						return err
+					})
+				if err != nil {
+					return err
+				}
+				plural := "s"
+				if n == 1 {
+					plural = ""
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "revoked %d session%s\n", n, plural)
+				return nil
+			}
+			id := args[0]
+			err := withSessions(cmd,
+				func(t hostTarget) error {
+					return t.call(cmd.Context(), http.MethodDelete, "/sessions/"+url.PathEscape(id), nil, &kernel.RevokedResponse{})
+				},
+				func(s *connection.SessionStore) error {
+					err := s.Revoke(id)
+					if errors.Is(err, connection.ErrSessionNotFound) {
+						// The admin API's code, so both paths read alike.
+						return fmt.Errorf("unknown_session: no live session has id %q", id)
+					}
+					return err
+				})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", id)
+			return nil
+		},
+	}
+	revoke.Flags().Bool("all", false, "revoke every session")
+	cmd.AddCommand(revoke)
+	return cmd
+}
+
+// withSessions runs viaAPI against the running host, or viaFile on the
+// sessions file when no host runs: no runtime file, or one left by a host
+// that died (nothing answers at its URL; the request never reached a
+// server, so nothing was done twice). A host given by --url or DSH_URL
+// that does not answer is an error, not a reason to guess.
+func withSessions(cmd *cobra.Command, viaAPI func(hostTarget) error, viaFile func(*connection.SessionStore) error) error {
+	t, err := findHost(cmd)
+	if err == nil {
+		err = viaAPI(t)
+		if !isUnreachable(err) || !t.FromRuntimeFile {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "no host answers at %s (its runtime file is stale); editing the sessions file directly\n", t.URL)
+	} else if !errors.Is(err, kernel.ErrNoHost) {
+		return err
+	}
+	c, err := loadConfig(cmd)
+	if err != nil {
+		return err
+	}
+	return viaFile(connection.OpenSessionStore(connection.SessionFile(c.Host.DataDir)))
+}

@@ -1,0 +1,304 @@
+package connection
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"go.uber.org/zap"
+)
+
+// SessionFileName is the sessions file's name inside the data directory.
+const SessionFileName = "sessions.json"
+
+// SessionFile is where a host whose data directory is dataDir keeps its
+// browser sessions; `dsh sessions` edits the same file when no host runs.
+func SessionFile(dataDir string) string { return filepath.Join(dataDir, SessionFileName) }
+
+// ErrSessionNotFound is returned by Revoke when no live session has the
+// id, so callers can tell "already gone" from an I/O failure.
+var ErrSessionNotFound = errors.New("connection: session not found")
+
+// sessionIDPrefix marks session ids, as "tok_" marks token ids.
+const sessionIDPrefix = "ses_"
+
+// maxLabelRunes bounds a session's label: enough of a User-Agent to tell
+// two browsers apart, short enough for one line of `dsh sessions ls`.
+const maxLabelRunes = 80
+
+// SessionInfo describes a browser session without anything that would let
+// someone use it: what `dsh sessions ls` shows and the admin API returns.
+type SessionInfo struct {
+	// ID is a short, non-secret handle for listing and revoking, derived
+	// from the secret's hash ("ses_" + its first 12 hex characters).
+	ID string `json:"id"`
+	// Label helps a person recognise the session: the browser's
+	// User-Agent, printable characters only, truncated.
+	Label     string    `json:"label"`
+	CreatedAt time.Time `json:"createdAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// SessionRecord is what is stored about a session: its info and the
+// SHA-256 of the cookie's secret, never the secret, so a leaked sessions
+// file cannot be replayed.
+type SessionRecord struct {
+	SessionInfo
+	SHA256 string `json:"sha256"`
+}
+
+// sessionFile is the on-disk shape, an object (like the token file) so
+// fields can be added without breaking older readers.
+type sessionFile struct {
+	Sessions []SessionRecord `json:"sessions"`
+}
+
+// sessionIndex is a parsed sessions file: the records in creation order
+// and the same records by hash, for the per-request lookup. Keying by the
+// secret's hash means lookup timing can only leak something about the
+// hash, which does not help anyone guess the secret.
+type sessionIndex struct {
+	records []SessionRecord
+	byHash  map[string]SessionRecord
+}
+
+func indexSessions(recs []SessionRecord) sessionIndex {
+	idx := sessionIndex{records: recs, byHash: make(map[string]SessionRecord, len(recs))}
+	for _, r := range recs {
+		idx.byHash[strings.ToLower(r.SHA256)] = r
+	}
+	return idx
+}
+
+// SessionStore keeps browser sessions, the ones login links start, in a
+// file in the data directory, so they survive a restart of `dsh serve` and
+// can be listed and revoked from the command line. It follows the token
+// store's pattern: only hashes at rest, the file private (0600) and
+// replaced atomically, a missing file is an empty store, and a file that
+// does not parse is reported and never overwritten. Expired sessions are
+// dropped whenever the file is written.
+//
+// The running server answers lookups from a cached view that re-reads the
+// file when it changes (see fileView), so an edit by another process (`dsh
+// sessions revoke` while no host runs) applies to the next request. Writes
+// are serialised within a process; as with tokens, two processes writing
+// at the same moment can lose one update, which is why `dsh sessions` goes
+// through the running host's admin API when there is one.
+//
+// With no path the sessions live in memory only and end with the process
+// (embedded hosts and tests without a data directory).
+type SessionStore struct {
+	path string
+	now  func() time.Time
+
+	mu   sync.Mutex              // serialises read-modify-write in this process
+	view *fileView[sessionIndex] // path != ""
+	mem  sessionIndex            // path == ""
+}
+
+// OpenSessionStore returns a store for path ("" keeps sessions in memory).
+// Nothing is read or created until it is used.
+func OpenSessionStore(path string) *SessionStore {
+	return openSessionStore(path, time.Now, nil)
+}
+
+func openSessionStore(path string, now func() time.Time, log *zap.Logger) *SessionStore {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	s := &SessionStore{path: path, now: now, mem: indexSessions(nil)}
+	if path != "" {
+		s.view = newFileView(path, "sessions file", parseSessionIndex, log)
+	}
+	return s
+}
+
+// Path is where the store lives ("" in memory).
+func (s *SessionStore) Path() string { return s.path }
+
+// create mints a session labelled label that lasts ttl. The secret (the
+// cookie's value) is returned once; only its hash is kept.
+func (s *SessionStore) create(label string, ttl time.Duration) (string, SessionRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recs, err := s.readLocked()
+	if err != nil {
+		return "", SessionRecord{}, err
+	}
+	// Whole seconds, like token records: the cookie's Expires has no more.
+	now := s.now().UTC().Truncate(time.Second)
+	var secret string
+	var rec SessionRecord
+	for {
+		secret = newSecret()
+		hash := HashToken(secret)
+		rec = SessionRecord{
+			SessionInfo: SessionInfo{ID: sessionID(hash), Label: sessionLabel(label), CreatedAt: now, ExpiresAt: now.Add(ttl)},
+			SHA256:      hash,
+		}
+		// 48 bits of id: a collision is all but impossible, but the id is
+		// how a session is revoked, so it must be unique.
+		if !slices.ContainsFunc(recs, func(r SessionRecord) bool { return r.ID == rec.ID }) {
+			break
+		}
+	}
+	if err := s.writeLocked(append(recs, rec)); err != nil {
+		return "", SessionRecord{}, err
+	}
+	return secret, rec, nil
+}
+
+// lookup finds the live session whose secret this is. err is set when the
+// sessions file cannot be read; callers then refuse the request.
+func (s *SessionStore) lookup(secret string) (SessionRecord, bool, error) {
+	if secret == "" {
+		return SessionRecord{}, false, nil
+	}
+	idx, err := s.current()
+	if err != nil {
+		return SessionRecord{}, false, err
+	}
+	rec, ok := idx.byHash[HashToken(secret)]
+	if !ok || !s.now().Before(rec.ExpiresAt) {
+		return SessionRecord{}, false, nil
+	}
+	return rec, true, nil
+}
+
+// List returns the live sessions in creation order.
+func (s *SessionStore) List() ([]SessionInfo, error) {
+	idx, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	out := []SessionInfo{}
+	for _, r := range idx.records {
+		if now.Before(r.ExpiresAt) {
+			out = append(out, r.SessionInfo)
+		}
+	}
+	return out, nil
+}
+
+// Revoke ends the live session with this id. An unknown (or already
+// expired) id is ErrSessionNotFound and leaves the file as it was.
+func (s *SessionStore) Revoke(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recs, err := s.readLocked()
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	i := slices.IndexFunc(recs, func(r SessionRecord) bool { return r.ID == id && now.Before(r.ExpiresAt) })
+	if i < 0 {
+		return fmt.Errorf("%w: %q", ErrSessionNotFound, id)
+	}
+	return s.writeLocked(slices.Delete(recs, i, i+1))
+}
+
+// RevokeAll ends every session and reports how many were live.
+func (s *SessionStore) RevokeAll() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recs, err := s.readLocked()
+	if err != nil || len(recs) == 0 {
+		return 0, err // nothing to write: a missing file stays missing
+	}
+	now := s.now()
+	live := 0
+	for _, r := range recs {
+		if now.Before(r.ExpiresAt) {
+			live++
+		}
+	}
+	return live, s.writeLocked(nil)
+}
+
+// current is the index as of now: the cached view of the file, or memory.
+func (s *SessionStore) current() (sessionIndex, error) {
+	if s.view != nil {
+		return s.view.load()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mem, nil
+}
+
+// readLocked reads the records afresh (not from the view), so a write
+// never undoes a change another process made.
+func (s *SessionStore) readLocked() ([]SessionRecord, error) {
+	if s.view == nil {
+		return slices.Clone(s.mem.records), nil
+	}
+	idx, err := readStoreFile(s.path, "sessions file", parseSessionIndex)
+	return idx.records, err
+}
+
+// writeLocked stores recs minus the expired ones.
+func (s *SessionStore) writeLocked(recs []SessionRecord) error {
+	now := s.now()
+	kept := []SessionRecord{}
+	for _, r := range recs {
+		if now.Before(r.ExpiresAt) {
+			kept = append(kept, r)
+		}
+	}
+	if s.view == nil {
+		s.mem = indexSessions(kept)
+		return nil
+	}
+	defer s.view.invalidate()
+	return writePrivateJSON(s.path, "sessions file", sessionFile{Sessions: kept})
+}
+
+func parseSessionIndex(path string, data []byte) (sessionIndex, error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return indexSessions(nil), nil
+	}
+	var f sessionFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return sessionIndex{}, fmt.Errorf("connection: parse sessions file %s: %w", path, err)
+	}
+	for _, r := range f.Sessions {
+		if err := checkSHA256Hex(r.SHA256); err != nil {
+			return sessionIndex{}, fmt.Errorf("connection: sessions file %s: session %q: %w", path, r.ID, err)
+		}
+		if r.ID == "" {
+			return sessionIndex{}, fmt.Errorf("connection: sessions file %s: a session has no id", path)
+		}
+	}
+	return indexSessions(f.Sessions), nil
+}
+
+// sessionID derives the public handle from the secret's hash. It reveals
+// 48 bits of a hash of 256 random bits: nothing that helps forge a cookie.
+func sessionID(hash string) string { return sessionIDPrefix + strings.ToLower(hash[:12]) }
+
+// sessionLabel makes a User-Agent safe to print in a terminal: valid
+// UTF-8, printable characters only (no escape sequences), runs of white
+// space as one space, at most maxLabelRunes runes.
+func sessionLabel(userAgent string) string {
+	s := strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' '
+		}
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(userAgent, ""))
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > maxLabelRunes {
+		s = string([]rune(s)[:maxLabelRunes-1]) + "…"
+	}
+	return s
+}
