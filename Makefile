@@ -1,11 +1,14 @@
 # The two commands the README promises:
 #   make run    run the host with the example config
 #   make test   run every test (what CI runs)
+# and the one that puts `dsh` on your PATH:
+#   make install   (PREFIX=/usr/local by default)
 GO       ?= go
 CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
+PREFIX   ?= /usr/local
 
-.PHONY: run test vet bench build deps fuzz node-deps editor
+.PHONY: run test vet bench build install deps fuzz node-deps editor browser readme-check
 
 # Node packages some tests run against (the real Excalidraw 0.18.1),
 # installed from the lock file when it changes.
@@ -40,14 +43,44 @@ deps:
 build: editor
 	$(GO) build -o bin/dsh ./cmd/dsh
 
-run: editor
-	$(GO) run ./cmd/dsh serve --config $(CONFIG)
+# The binary carries the editor, so other commands (dsh login, dsh token,
+# dsh mcp) work from bin/dsh, or from PATH after make install.
+run: build
+	bin/dsh serve --config $(CONFIG)
+
+install: build
+	@mkdir -p "$(PREFIX)/bin" 2>/dev/null || true
+	@install -m 0755 bin/dsh "$(PREFIX)/bin/dsh" 2>/dev/null || { \
+	  echo "make install: cannot write $(PREFIX)/bin; run it with sudo, or choose another prefix on your PATH: make install PREFIX=\$$HOME/.local" >&2; exit 1; }
+	@echo "installed $(PREFIX)/bin/dsh"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH" >&2;; esac
 
 vet:
 	$(GO) vet ./...
 
-test: deps node-deps editor vet
-	$(GO) test -race -count=1 -timeout 15m ./...
+# The browser tests drive Debian's Chromium (no tool downloads a browser).
+# make test installs it with apt when it can, and stops with what to do
+# when it cannot; it never lets the browser tests skip.
+CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
+APT_GET  ?= $(shell command -v apt-get 2>/dev/null)
+browser:
+	@if [ -n "$(CHROMIUM)" ] && [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
+	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
+	  echo "make test: installing Debian's chromium for the browser tests"; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq chromium >/dev/null && exit 0; \
+	fi; \
+	echo "make test: the browser tests need Chromium, which is not installed." >&2; \
+	echo "  Install it (Debian/Ubuntu: sudo apt-get install chromium), or point CHROMIUM= (and DSH_CHROMIUM=) at one." >&2; \
+	exit 2
+
+# DSH_REQUIRE_ALL=1: a test whose prerequisite is missing fails instead of
+# skipping (internal/testenv), since everything above installed them.
+test: deps node-deps editor browser vet
+	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -race -count=1 -timeout 15m ./...
+
+# Runs the README's commands from a clean clone (CI does this too).
+readme-check:
+	bash .ci/readme-check
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
