@@ -13,11 +13,13 @@ import (
 // and out, for hosts launched by an agent as a subprocess.
 //
 // It returns nil when the client goes away (input ends or output is
-// closed) or the server is closed, and ctx.Err() when ctx is done. To
+// closed) or the server is closed, and ctx.Err() when ctx is done. When
+// input ends, every request already read is answered first (see drain),
+// so a client that sends a call and closes stdin still gets its result. To
 // unblock a pending read on shutdown, in is closed if it implements
 // io.Closer (os.Stdin and io.PipeReader do); a reader that cannot be
 // closed may keep one SDK goroutine blocked until it returns. out is never
-// closed: the caller owns it.
+// closed (drainWriter's Close does nothing): the caller owns it.
 func (m *MCPServer) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	if !m.enter() {
 		return ErrClosed
@@ -27,7 +29,11 @@ func (m *MCPServer) ServeStdio(ctx context.Context, in io.Reader, out io.Writer)
 	runCtx, cancel := m.withBase(ctx)
 	defer cancel()
 
-	err := m.server.Run(runCtx, &mcp.IOTransport{Reader: readCloser(in), Writer: nopWriteCloser{out}})
+	d := newDrain(runCtx)
+	err := m.server.Run(runCtx, &mcp.IOTransport{
+		Reader: &drainReader{d: d, r: readCloser(in)},
+		Writer: &drainWriter{d: d, w: out},
+	})
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -57,10 +63,3 @@ func readCloser(r io.Reader) io.ReadCloser {
 	}
 	return io.NopCloser(r)
 }
-
-// nopWriteCloser keeps the SDK from closing a writer it does not own.
-type nopWriteCloser struct{ io.Writer }
-
-var _ io.WriteCloser = nopWriteCloser{}
-
-func (nopWriteCloser) Close() error { return nil }

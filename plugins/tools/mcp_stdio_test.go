@@ -2,10 +2,14 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/dshgo/dsh/internal/dshtest"
 	"go.uber.org/goleak"
 )
 
@@ -69,5 +73,44 @@ func TestServeStdioReturnsOnClose(t *testing.T) {
 	_ = cs
 	if err := m.ServeStdio(context.Background(), io.NopCloser(nil), io.Discard); !errors.Is(err, ErrClosed) {
 		t.Fatalf("ServeStdio after Close = %v, want ErrClosed", err)
+	}
+}
+
+// TestServeStdioAnswersWhatItReadBeforeInputEnds: a client writes an
+// initialize and a tool call and closes its end at once, as a script or an
+// agent shutting down does. Every request read is answered before the
+// session ends; a call that may have committed is never left unanswered.
+// (The SDK alone ends the session at EOF and writes nothing.)
+func TestServeStdioAnswersWhatItReadBeforeInputEnds(t *testing.T) {
+	defer goleak.VerifyNone(t)
+
+	reg := NewRegistry(nil)
+	release := make(chan struct{})
+	mustRegister(t, reg, Tool{
+		Name: "slow", Description: "answers once released",
+		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+		Handler: func(context.Context, json.RawMessage) (any, error) {
+			<-release
+			return map[string]string{"done": "yes"}, nil
+		},
+	})
+	m := NewMCPServer(reg, MCPOptions{Name: "test-server", Version: "1"})
+	defer m.Close()
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":"call-2","method":"tools/call","params":{"name":"slow","arguments":{}}}
+`)
+	var out dshtest.Buffer
+	served := make(chan error, 1)
+	go func() { served <- m.ServeStdio(context.Background(), in, &out) }()
+	time.AfterFunc(50*time.Millisecond, func() { close(release) })
+	if err := <-served; err != nil {
+		t.Fatalf("ServeStdio = %v", err)
+	}
+	got := out.String()
+	for _, want := range []string{`"id":1,"result"`, `"id":"call-2","result"`, `\"done\":\"yes\"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %s:\n%s", want, got)
+		}
 	}
 }
