@@ -25,11 +25,14 @@ func pageFor(status int, code, message, path, loginCommand string) page.Page {
 	case connection.CodeAdmissionUnavailable, CodeShuttingDown:
 		return page.Page{Title: "dsh is not ready", Body: "dsh is starting or stopping, so it cannot let you in right now. Reload this page in a moment.", Link: path, LinkText: "Reload"}
 	case CodeNotFound:
-		return page.Page{
+		p := page.Page{
 			Title: "Nothing here",
 			Body:  "Nothing is served at " + path + " right now. If a plugin serves this page, it may be unloaded: `dsh plugins ls` shows which are loaded.",
-			Link:  "/", LinkText: "Go to the start page",
 		}
+		if path != "/" {
+			p.Link, p.LinkText = "/", "Go to the start page"
+		}
+		return p
 	case CodeMethodNotAllowed:
 		return page.Page{Title: "Not a page", Body: path + " is not a page you can open in a browser.", Link: "/", LinkText: "Go to the start page"}
 	}

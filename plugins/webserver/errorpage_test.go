@@ -50,3 +50,14 @@ func TestNavigationErrorsArePages(t *testing.T) {
 	r = call(t, c, http.MethodGet, s.URL()+"/no/such/page", nil)
 	expectStatus(t, r, http.StatusNotFound, CodeNotFound)
 }
+
+// TestNotFoundPageDoesNotLinkToItself: with no start page mounted, the
+// root's not-found page offers no link back to the root.
+func TestNotFoundPageDoesNotLinkToItself(t *testing.T) {
+	if p := pageFor(http.StatusNotFound, CodeNotFound, "", "/", DefaultLoginCommand); p.Link != "" {
+		t.Fatalf("the root's not-found page links to %q", p.Link)
+	}
+	if p := pageFor(http.StatusNotFound, CodeNotFound, "", "/x", DefaultLoginCommand); p.Link != "/" {
+		t.Fatalf("a not-found page links to %q, want the start page", p.Link)
+	}
+}
