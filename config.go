@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -23,10 +24,17 @@ type HostConfig struct {
 	DataDir string `json:"dataDir"`
 	// AllowedHosts are extra Host header values to accept.
 	AllowedHosts []string `json:"allowedHosts"`
+	// AllowedOrigins are origins of other pages that may call the host
+	// with a bearer token (a browser-based MCP client on another port).
+	// Any other Origin is refused with 403 forbidden_origin on every route,
+	// whatever the credential; session cookies count only from the host's
+	// own origins.
+	AllowedOrigins []string `json:"allowedOrigins"`
 	// Tokens are bearer tokens (hashed) accepted besides the token file.
 	Tokens []connection.TokenRecord `json:"tokens"`
 	Log    LogConfig                `json:"log"`
 	HTTP   HTTPConfig               `json:"http"`
+	MCP    MCPConfig                `json:"mcp"`
 }
 
 // LogConfig chooses the log level and format.
@@ -40,6 +48,25 @@ type HTTPConfig struct {
 	MaxBodyBytes    int64    `json:"maxBodyBytes"`
 	DrainTimeout    Duration `json:"drainTimeout"`
 	ShutdownTimeout Duration `json:"shutdownTimeout"`
+}
+
+// MCPConfig bounds what agents may hold and send over MCP. It is read at
+// start.
+type MCPConfig struct {
+	// MaxSessions caps the Streamable HTTP sessions open at once. At the
+	// cap a new session closes the one idle longest; when none is idle,
+	// initialize is refused with 503 too_many_sessions.
+	MaxSessions int `json:"maxSessions"`
+	// MaxSessionsPerToken caps the sessions one credential (a bearer
+	// token, a browser session) holds, the same way.
+	MaxSessionsPerToken int `json:"maxSessionsPerToken"`
+	// SessionIdleTimeout closes a session that received no request for
+	// that long.
+	SessionIdleTimeout Duration `json:"sessionIdleTimeout"`
+	// MaxArgumentBytes bounds one tool call's arguments on every transport
+	// (stdio has no body limit of its own): a longer call is refused with
+	// too_large before it is decoded.
+	MaxArgumentBytes int64 `json:"maxArgumentBytes"`
 }
 
 // Duration reads "5s"-style strings from the config.
@@ -71,6 +98,10 @@ func DefaultHostConfig() HostConfig {
 	c.DataDir = "./data"
 	c.Log = LogConfig{Level: "info", Format: "auto"}
 	c.HTTP = HTTPConfig{MaxBodyBytes: 8 << 20, DrainTimeout: Duration(5 * time.Second), ShutdownTimeout: Duration(10 * time.Second)}
+	c.MCP = MCPConfig{
+		MaxSessions: tools.DefaultMaxSessions, MaxSessionsPerToken: tools.DefaultMaxSessionsPerOwner,
+		SessionIdleTimeout: Duration(tools.DefaultSessionTimeout), MaxArgumentBytes: tools.DefaultMaxArgumentBytes,
+	}
 	return c
 }
 

@@ -150,9 +150,10 @@ var ConnectionModule = fx.Module("connection",
 		}
 		hosts := append([]string(nil), c.Host.AllowedHosts...)
 		svc, err := connection.New(connection.Config{
-			AllowedHosts: hosts,
-			TokenFile:    TokenFile(c.Host.DataDir),
-			Tokens:       append(append([]connection.TokenRecord(nil), c.Host.Tokens...), rec),
+			AllowedHosts:   hosts,
+			AllowedOrigins: append([]string(nil), c.Host.AllowedOrigins...),
+			TokenFile:      TokenFile(c.Host.DataDir),
+			Tokens:         append(append([]connection.TokenRecord(nil), c.Host.Tokens...), rec),
 			// Browser sessions outlive the process (hashes only, 0600).
 			SessionFile:  connection.SessionFile(c.Host.DataDir),
 			LoginCommand: LoginCommand(c.Source.Path),
@@ -173,10 +174,25 @@ func TokenFile(dataDir string) string { return filepath.Join(dataDir, "tokens.js
 
 // ToolsModule provides the tools registry as the "tools" service and its
 // MCP server; the /mcp route is a built-in scope that waits for webServer.
+// host.mcp bounds both: the arguments of a call (every transport) and the
+// Streamable HTTP sessions, in total and per credential, with their idle
+// timeout.
 var ToolsModule = fx.Module("tools",
-	fx.Provide(func(log *zap.Logger) *tools.Registry { return tools.NewRegistry(log) }),
-	fx.Provide(func(lc fx.Lifecycle, reg *tools.Registry, log *zap.Logger) *tools.MCPServer {
-		m := tools.NewMCPServer(reg, tools.MCPOptions{Name: "dsh", Version: Version, Logger: log})
+	fx.Provide(func(c *LoadedConfig, log *zap.Logger) *tools.Registry {
+		reg := tools.NewRegistry(log)
+		reg.SetMaxArgumentBytes(c.Host.MCP.MaxArgumentBytes)
+		return reg
+	}),
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, reg *tools.Registry, log *zap.Logger) *tools.MCPServer {
+		m := tools.NewMCPServer(reg, tools.MCPOptions{
+			Name: "dsh", Version: Version, Logger: log,
+			SessionTimeout:      time.Duration(c.Host.MCP.SessionIdleTimeout),
+			MaxSessions:         c.Host.MCP.MaxSessions,
+			MaxSessionsPerOwner: c.Host.MCP.MaxSessionsPerToken,
+			// The web server bounds every body (host.http.maxBodyBytes,
+			// answered in JSON); the SDK's own cap must not be smaller.
+			MaxRequestBodyBytes: c.Host.HTTP.MaxBodyBytes,
+		})
 		lc.Append(fx.StopHook(m.Close))
 		return m
 	}),

@@ -2,17 +2,14 @@ package kernel_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +18,6 @@ import (
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/internal/kernel"
-	"github.com/dshgo/dsh/plugins/status"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -35,26 +31,7 @@ type testHost struct {
 
 func startHost(t *testing.T, dataDir string) testHost {
 	t.Helper()
-	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n  - {id: status, name: status}\n", dataDir)
-	h, err := dsh.New(dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := h.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			if err := h.Stop(context.Background()); err != nil {
-				t.Errorf("stop: %v", err)
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return testHost{Host: h, stop: stop}
+	return startHostWith(t, dataDir, "")
 }
 
 // client follows no redirects (the tests look at them) and closes its idle

@@ -118,7 +118,9 @@ func apply(ctx *app.Context, raw app.Config) error {
 	}); err != nil {
 		return err
 	}
-	for _, t := range agenttools.Tools(svc) {
+	// The tools refuse an oversized call from its raw size and counts,
+	// before any per-element work, under the same limits as the service.
+	for _, t := range agenttools.Tools(svc, agenttools.WithLimits(func() scene.Limits { return limits })) {
 		if err := tools.Use(ctx, t); err != nil {
 			return err
 		}

@@ -25,13 +25,18 @@ type Result struct {
 	Value any
 }
 
-// Call validates args against the tool's schema and runs its handler.
+// Call checks args against the registry's and the tool's limits, validates
+// them against the tool's schema and runs its handler.
 //
 // Arguments are validated on every call, never cached: blank (nil, empty
 // or whitespace) and JSON null arguments are treated as {}. Failures are
 // reported in the Result, never as a Go error or panic:
 //
 //   - unknown name: "unknown_tool"
+//   - arguments longer than [Registry.MaxArgumentBytes]: "too_large" with
+//     details {"limit":"maxArgumentBytes","max","actual"}; over one of the
+//     tool's [ArgumentLimit]s: that limit's code and details. Both are
+//     checked on the raw bytes, before anything is decoded.
 //   - arguments that are not JSON or fail the schema: the tool's
 //     InvalidArgumentsCode, with details {"errors":[{"pointer","keyword",
 //     "message"}]} where pointer is the JSON pointer of the offending value
@@ -43,6 +48,9 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 	e, ok := r.get(name)
 	if !ok {
 		return r.failure(name, Errorf(CodeUnknownTool, "unknown tool %q", name))
+	}
+	if terr := r.precheck(e, args); terr != nil {
+		return r.failure(name, terr)
 	}
 	canonArgs, terr := r.validateArgs(e, args)
 	if terr != nil {

@@ -6,11 +6,22 @@
 // compiled once at registration and enforced on every call, so a handler
 // only ever sees arguments that satisfy its own contract.
 //
+// Before any of that, [Registry.Call] checks the raw arguments against
+// bounds that cost nothing per element: the registry's cap on argument
+// bytes ([Registry.SetMaxArgumentBytes]) and the tool's own
+// [ArgumentLimit]s (the length of the arguments, the number of items of an
+// array at a JSON pointer, read live on every call). A call over one is
+// refused with that limit's code and details {limit, max, actual} before it
+// is decoded, so a hostile 100,000-element call costs a skip-scan of its
+// bytes, not seconds of schema validation.
+//
 // Results are rendered as canonical JSON (see [CanonicalJSON]) so that the
 // same outcome always produces byte-identical text. That keeps transcripts
 // diff-able, makes prompt caching effective and lets tests compare bytes.
 //
 // [MCPServer] exposes the registry to Model Context Protocol clients over
 // Streamable HTTP and stdio, keeping the advertised tool list in sync with
-// the registry and notifying connected clients when it changes.
+// the registry and notifying connected clients when it changes. Its HTTP
+// sessions are capped in total and per credential ([WithSessionOwner]); at
+// a cap the session idle longest makes room (see [MCPServer.HTTPHandler]).
 package tools

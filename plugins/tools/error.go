@@ -15,6 +15,10 @@ const (
 	// CodeInternal hides handler bugs (plain errors and panics) from the
 	// agent; the real cause is logged instead.
 	CodeInternal = "internal_error"
+	// CodeTooLarge is the default code of a call refused by an argument
+	// limit (see [ArgumentLimit]) and the code of one over the registry's
+	// bound on argument bytes (see [Registry.SetMaxArgumentBytes]).
+	CodeTooLarge = "too_large"
 )
 
 // Error is a tool failure with a stable code that the agent sees.

@@ -27,8 +27,21 @@ type MCPOptions struct {
 	Instructions string
 	// Logger receives the bridge's and the SDK's diagnostics; nil is silent.
 	Logger *zap.Logger
-	// SessionTimeout closes idle HTTP sessions; default 30m.
+	// SessionTimeout closes HTTP sessions that received no request for
+	// that long; default 30m.
 	SessionTimeout time.Duration
+	// MaxSessions caps the Streamable HTTP sessions open at once (stdio
+	// sessions are not counted); default DefaultMaxSessions. See
+	// HTTPHandler for what happens at the cap.
+	MaxSessions int
+	// MaxSessionsPerOwner caps the HTTP sessions one owner (see
+	// WithSessionOwner) holds open; default DefaultMaxSessionsPerOwner.
+	MaxSessionsPerOwner int
+	// MaxRequestBodyBytes bounds one HTTP request body; 0 means the SDK's
+	// default (4 MiB). A host sets it to its own body limit, so that
+	// limit, and the tools' own argument limits behind it, decide (and
+	// answer in JSON) rather than the SDK's plain-text 413.
+	MaxRequestBodyBytes int64
 }
 
 // MCPServer exposes a Registry to MCP clients. It mirrors the registry
@@ -38,10 +51,11 @@ type MCPOptions struct {
 // stdio. Calls are routed through Registry.Call, so validation, error
 // codes and canonical results are identical on every transport.
 type MCPServer struct {
-	reg    *Registry
-	log    *zap.Logger
-	server *mcp.Server
-	http   *mcp.StreamableHTTPHandler
+	reg      *Registry
+	log      *zap.Logger
+	server   *mcp.Server
+	http     *mcp.StreamableHTTPHandler
+	sessions *sessionTable // the HTTP sessions, for the caps
 
 	// base is cancelled by Close; tool calls and stdio sessions derive
 	// from it so that Close is not held up by work nobody will read.
@@ -76,12 +90,19 @@ func NewMCPServer(reg *Registry, opts MCPOptions) *MCPServer {
 	if opts.SessionTimeout <= 0 {
 		opts.SessionTimeout = DefaultSessionTimeout
 	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerOwner <= 0 {
+		opts.MaxSessionsPerOwner = DefaultMaxSessionsPerOwner
+	}
 	sdkLog := newSlogLogger(log.Named("sdk"))
 
 	m := &MCPServer{
-		reg:    reg,
-		log:    log,
-		synced: make(map[string]*entry),
+		reg:      reg,
+		log:      log,
+		synced:   make(map[string]*entry),
+		sessions: newSessionTable(opts.MaxSessions, opts.MaxSessionsPerOwner),
 	}
 	m.base, m.cancelBase = context.WithCancel(context.Background())
 	m.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
@@ -94,7 +115,7 @@ func NewMCPServer(reg *Registry, opts MCPOptions) *MCPServer {
 		// which this server does not implement.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	m.http = newStreamableHandler(m.server, opts.SessionTimeout, sdkLog)
+	m.http = newStreamableHandler(m.server, opts.SessionTimeout, opts.MaxRequestBodyBytes, sdkLog)
 
 	// Subscribe before the first sync so no change can slip in between.
 	m.unsubscribe = reg.Subscribe(m.sync)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"go.uber.org/zap"
@@ -18,6 +19,7 @@ type entry struct {
 	schema      *jsonschema.Schema
 	handler     Handler
 	invalidCode string
+	limits      []argLimit
 }
 
 // Registry holds the tools currently offered to agents. It is safe for
@@ -28,6 +30,8 @@ type Registry struct {
 	mu    sync.RWMutex
 	tools map[string]*entry
 
+	maxArgBytes atomic.Int64 // see SetMaxArgumentBytes
+
 	subs subscribers
 }
 
@@ -36,18 +40,20 @@ func NewRegistry(log *zap.Logger) *Registry {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Registry{
+	r := &Registry{
 		log:   log.Named("tools"),
 		tools: make(map[string]*entry),
 	}
+	r.maxArgBytes.Store(DefaultMaxArgumentBytes)
+	return r
 }
 
 // Register adds t and returns the function that removes it again, meant to
 // be recorded as a plugin effect. All problems with t (bad name, missing
 // description or handler, schema that is not valid JSON, does not compile,
-// is not object-rooted or lacks "additionalProperties": false, or a name
-// that is already taken) are returned as errors; Register never panics on
-// plugin input.
+// is not object-rooted or lacks "additionalProperties": false, an argument
+// limit without Max or with a malformed pointer, or a name that is already
+// taken) are returned as errors; Register never panics on plugin input.
 //
 // The returned function is idempotent and only ever removes this
 // registration: if the name was unregistered and registered again by
@@ -57,6 +63,10 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 		return nil, fmt.Errorf("tools: register %q: %w", t.Name, err)
 	}
 	cs, err := compileSchema(t.Name, t.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tools: register %q: %w", t.Name, err)
+	}
+	limits, err := compileLimits(t.ArgumentLimits)
 	if err != nil {
 		return nil, fmt.Errorf("tools: register %q: %w", t.Name, err)
 	}
@@ -74,6 +84,7 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 		schema:      cs.schema,
 		handler:     t.Handler,
 		invalidCode: code,
+		limits:      limits,
 	}
 
 	r.mu.Lock()

@@ -46,6 +46,11 @@ type Tool struct {
 	// InvalidArgumentsCode is the error code used when arguments fail the
 	// schema; it defaults to "invalid_arguments".
 	InvalidArgumentsCode string
+	// ArgumentLimits bound the raw arguments (their length, the size of
+	// arrays in them) and are checked before decoding and schema
+	// validation, so an oversized call is refused with the limit's own
+	// code before any per-item work; see [ArgumentLimit].
+	ArgumentLimits []ArgumentLimit
 }
 
 // Descriptor is the public, handler-free view of a registered tool.

@@ -1,12 +1,18 @@
 package agenttools
 
+import (
+	"strconv"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+)
+
 // The descriptions are what a model reads to choose a tool and build its
 // call, so they state when to use each tool, what it costs, and the
 // rules that otherwise only show up as errors (revisions, atomicity,
 // retries).
 
 const listDescription = `List the Excalidraw scenes (.excalidraw files) in the drawings directory, sorted by name. ` +
-	`Each row has name, revision, elementCount, byteLength, updatedAt, updatedBy, sha256 and valid (false for a file that cannot be read; it is listed rather than hidden). ` +
+	`Each row has name, revision, elementCount, byteLength, updatedAt, updatedBy, sha256 and valid (false for a file that cannot be read; it is listed rather than hidden, with problem saying why, e.g. "not JSON at byte 12"). ` +
 	`Use it to find a scene's name and current revision.`
 
 const readDescription = `Read one Excalidraw scene with its revision, sha256, updatedAt, updatedBy and byteLength. ` +
@@ -14,9 +20,11 @@ const readDescription = `Read one Excalidraw scene with its revision, sha256, up
 	`element_type (summary only) filters the elements by type. ` +
 	`Read before excalidraw_scene_apply: its expected_revision must be the revision you read.`
 
-const createDescription = `Create a new Excalidraw scene at revision 1. Fails with already_exists if the name is taken (use excalidraw_scene_apply to change an existing scene). ` +
+var createDescription = `Create a new Excalidraw scene at revision 1. Fails with already_exists if the name is taken (use excalidraw_scene_apply to change an existing scene). ` +
 	`Element types: rectangle, ellipse, diamond, text, arrow, line, freedraw, image; omitted style fields take Excalidraw's defaults. ` +
 	`Shapes and arrows may carry a label; arrows bind to elements of the same call by their ids via startElementId/endElementId. ` +
+	`app_state may set viewBackgroundColor (a CSS color, at most ` + strconv.Itoa(scene.MaxColorLength) + ` characters), ` +
+	`gridSize (null, or an integer from ` + strconv.Itoa(scene.MinGridSize) + ` to ` + strconv.Itoa(scene.MaxGridSize) + `) and gridModeEnabled (a boolean); other values fail with invalid_operation. ` +
 	`The scene is validated as a whole and written durably; the result is save evidence: name, revision, sha256, byteLength, elementCount, savedAt, verified and a summary of the elements. ` +
 	`request_id makes a retry after a lost response safe.`
 

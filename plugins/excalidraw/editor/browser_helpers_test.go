@@ -73,6 +73,7 @@ type world struct {
 	mu      sync.Mutex
 	offsite map[string]string            // request id → URL of requests to anything but dsh
 	console map[context.Context][]string // each tab's console errors, in order
+	sent    map[context.Context][]string // each tab's requests to dsh, "METHOD /path"
 }
 
 // worldOption changes the host a world starts.
@@ -96,7 +97,7 @@ func newWorld(t testing.TB, opts ...worldOption) *world {
 	for _, o := range opts {
 		o(&wc)
 	}
-	w := &world{t: t, drawings: filepath.Join(t.TempDir(), "drawings"), offsite: map[string]string{}, console: map[context.Context][]string{}}
+	w := &world{t: t, drawings: filepath.Join(t.TempDir(), "drawings"), offsite: map[string]string{}, console: map[context.Context][]string{}, sent: map[context.Context][]string{}}
 
 	extra := ""
 	if wc.plugin != "" {
@@ -198,11 +199,13 @@ func (w *world) watch(tab context.Context) {
 			if err != nil || u.Scheme == "data" || u.Scheme == "blob" {
 				return
 			}
+			w.mu.Lock()
 			if u.Host != base.Host {
-				w.mu.Lock()
 				w.offsite[string(e.RequestID)] = e.Request.URL
-				w.mu.Unlock()
+			} else {
+				w.sent[tab] = append(w.sent[tab], e.Request.Method+" "+u.Path)
 			}
+			w.mu.Unlock()
 		}
 	})
 	if err != nil {
@@ -221,6 +224,13 @@ func (w *world) consoleErrors(tab context.Context) []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return slices.Clone(w.console[tab])
+}
+
+// requests is what the tab has asked of dsh so far, "METHOD /path" each.
+func (w *world) requests(tab context.Context) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.sent[tab])
 }
 
 // newTab opens another tab in the same browser (same session cookie).

@@ -40,6 +40,10 @@ func TestDrawAndSave(t *testing.T) {
 	if !strings.Contains(string(disk), `"id": "box-1"`) {
 		t.Fatalf("the drawn element is not on disk:\n%s", disk)
 	}
+	// The page keeps the file's source rather than stamping its origin.
+	if !strings.Contains(string(disk), `"source": "https://github.com/dshgo/dsh"`) {
+		t.Fatalf("the save rewrote the file's source:\n%.300s", disk)
+	}
 	sum := sha256.Sum256(disk)
 	sha := hex.EncodeToString(sum[:])
 	if s := w.state(tab); s.SHA256 != sha {

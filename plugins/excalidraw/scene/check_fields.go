@@ -3,6 +3,7 @@ package scene
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -81,6 +82,13 @@ func (c *elementCheck) check(r fieldRule, val any) {
 		c.number(r.name, val)
 	case shapeString:
 		c.str(r, val)
+	case shapeColor:
+		c.str(r, val)
+		if s, ok := val.(string); ok {
+			if n := utf8.RuneCountInString(s); n > MaxColorLength {
+				c.errorf(CodeInvalidField, c.ptr(r.name), "%s must be a CSS color of at most %d characters, got %d", r.name, MaxColorLength, n)
+			}
+		}
 	case shapeBool:
 		if _, ok := val.(bool); !ok {
 			c.errorf(CodeInvalidField, c.ptr(r.name), "%s must be a boolean, got %s", r.name, describe(val, true))

@@ -83,9 +83,10 @@ const (
 	CodeTooDeep = "too_deep"
 	// CodeTooLarge: the document is over Limits.MaxSceneBytes (error).
 	CodeTooLarge = "too_large"
-	// CodeInvalidDocument: the top level is not an Excalidraw v2 scene:
-	// not an object, type not "excalidraw", version not 2, or elements,
-	// appState or files of the wrong JSON type (error).
+	// CodeInvalidDocument: the top level is not an Excalidraw scene: not
+	// an object, type not "excalidraw", or elements, appState or files of
+	// the wrong JSON type (error). The version is not what makes a scene;
+	// see CodeDocumentVersion.
 	CodeInvalidDocument = "invalid_document"
 	// CodeInvalidElement: an entry of elements is not an object (error).
 	CodeInvalidElement = "invalid_element"
@@ -100,8 +101,9 @@ const (
 	// strokeStyle, textAlign, verticalAlign, image status) or an unknown
 	// fontFamily, a boundElements entry of unknown type or listed twice, a
 	// non-numeric pressure, points with a third coordinate, a line or
-	// arrow with fewer than two points, a binding on a line, and a
-	// wrongly typed appState member.
+	// arrow with fewer than two points, a binding on a line, and an
+	// appState member a write may not store (see CheckAppState, which
+	// writes apply as an error).
 	CodeInvalidField = "invalid_field"
 	// CodeOutOfBounds: a number that overflows, a coordinate or size
 	// beyond ±1e7, an opacity outside 0–100, a negative stroke width, a
@@ -160,6 +162,10 @@ const (
 	// CodeFilesTooLarge: attachments' data URLs longer in total than
 	// Limits.MaxFileBytes (error).
 	CodeFilesTooLarge = "files_too_large"
+	// CodeDocumentVersion: the document's version is not 2 (an older
+	// file, a newer one, or none at all). Excalidraw does not check it and
+	// neither does [Parse]; the scene is written as version 2 (warning).
+	CodeDocumentVersion = "document_version"
 )
 
 // Codes lists every diagnostic code, for tests and documentation.
@@ -171,6 +177,7 @@ func Codes() []string {
 		CodeInvalidIndex, CodeIndexOrder, CodeDanglingBinding, CodeOneSidedBinding,
 		CodeInvalidContainer, CodeDanglingFrame, CodeInvalidAttachment, CodeMissingFile,
 		CodeUnusedFile, CodeTooManyElements, CodeTooManyFiles, CodeFilesTooLarge,
+		CodeDocumentVersion,
 	}
 }
 

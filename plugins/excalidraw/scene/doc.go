@@ -1,9 +1,12 @@
 // Package scene is the Excalidraw plugin's document model and validation
 // engine.
 //
-// A scene is the public `.excalidraw` JSON (version 2) that the Excalidraw
-// editor saves: a document object holding `type`, `version`, `source`,
-// `elements`, `appState` and `files`. The model keeps every element as an
+// A scene is the public `.excalidraw` JSON that the Excalidraw editor
+// saves: a document object holding `type`, `version`, `source`,
+// `elements`, `appState` and `files`. It is written as version 2, what
+// Excalidraw 0.18 writes; a file of another version (1, as early files
+// have it, or a newer one) is read like any other, since `type` is what
+// identifies the format and restore migrates what older elements lack. The model keeps every element as an
 // order-keeping JSON object ([ojson.Object]) rather than as Go structs,
 // because scenes are shared with many other programs (the editor itself,
 // VS Code and Obsidian plugins, converters) and a reader that dropped or
@@ -19,7 +22,7 @@
 //   - [Parse] accepts every well-formed scene within the [Limits]; it
 //     rejects only what cannot be represented or is unsafe (bad JSON,
 //     duplicate or prototype-polluting keys, absurd nesting, oversized
-//     input, a document that is not an Excalidraw v2 scene, elements
+//     input, a document that is not an Excalidraw scene, elements
 //     without a type, bad attachments, counts over the limits).
 //   - [ParseStrict] additionally rejects any scene that [Validate] reports
 //     an error for, or that holds an element type the plugin does not

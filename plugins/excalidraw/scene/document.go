@@ -3,12 +3,21 @@ package scene
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // DefaultSource is the `source` of documents this plugin creates.
 const DefaultSource = "https://github.com/dshgo/dsh"
+
+// Version is the document version this package writes, that of the files
+// Excalidraw 0.18 saves (its VERSIONS.excalidraw). Documents of any other
+// version are read (see [Parse]) and written as this one.
+const Version = 2
+
+// versionValue is Version as the JSON number Marshal writes.
+var versionValue = json.Number(strconv.Itoa(Version))
 
 // Document-level member names.
 const (
@@ -41,7 +50,7 @@ type Document struct {
 func NewDocument() *Document {
 	m := ojson.NewSized(6)
 	m.Set(keyType, "excalidraw")
-	m.Set(keyVersion, json.Number("2"))
+	m.Set(keyVersion, versionValue)
 	m.Set(keySource, DefaultSource)
 	m.Set(keyElements, nil)
 	m.Set(keyAppState, nil)

@@ -17,6 +17,7 @@ const (
 	shapeRoundness                  // null or {type: number, ...}
 	shapeObjectOrNull               // object or null
 	shapeAny                        // checked elsewhere (index)
+	shapeColor                      // string of at most MaxColorLength characters
 )
 
 // nullable reports whether null is a legal value of the shape. For the
@@ -68,8 +69,8 @@ var baseRules = []fieldRule{
 	{"width", shapeNumber, warn, nil},
 	{"height", shapeNumber, warn, nil},
 	{"angle", shapeNumber, warn, nil},
-	{"strokeColor", shapeString, warn, nil},
-	{"backgroundColor", shapeString, warn, nil},
+	{"strokeColor", shapeColor, warn, nil},
+	{"backgroundColor", shapeColor, warn, nil},
 	{"fillStyle", shapeString, warn, fillStyles},
 	{"strokeWidth", shapeNumber, warn, nil},
 	{"strokeStyle", shapeString, warn, strokeStyles},

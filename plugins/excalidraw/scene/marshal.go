@@ -4,15 +4,24 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 
 // Marshal writes the document as Excalidraw saves it (JSON.stringify with
 // a two-space indent, no trailing newline). Document-level members keep
-// the order they were read in, unknown ones included; appState is reduced
-// to the three members the contract round-trips; elements are written as
-// they are, every unknown field in place. A document read without
-// elements or appState gets them appended; files is written when it was
-// read or is not empty.
+// the order they were read in, unknown ones included; the version is
+// [Version] whatever was read (a document read without one gets it right
+// after type, where Excalidraw writes it); appState is reduced to the
+// three members the contract round-trips; elements are written as they
+// are, every unknown field in place. A document read without elements or
+// appState gets them appended; files is written when it was read or is
+// not empty.
 func (d *Document) Marshal() ([]byte, error) {
-	out := ojson.NewSized(d.members.Len() + 3)
+	out := ojson.NewSized(d.members.Len() + 4)
 	for _, k := range d.members.Keys() {
 		switch k {
+		case keyType:
+			out.Set(k, mustGet(d.members, k))
+			if !d.members.Has(keyVersion) {
+				out.Set(keyVersion, versionValue)
+			}
+		case keyVersion:
+			out.Set(k, versionValue)
 		case keyElements:
 			out.Set(k, d.elementValues())
 		case keyAppState:
@@ -22,6 +31,9 @@ func (d *Document) Marshal() ([]byte, error) {
 		default:
 			out.Set(k, mustGet(d.members, k))
 		}
+	}
+	if !out.Has(keyVersion) {
+		out.Set(keyVersion, versionValue)
 	}
 	if !out.Has(keyElements) {
 		out.Set(keyElements, d.elementValues())

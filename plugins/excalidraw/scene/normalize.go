@@ -83,6 +83,14 @@ type NormalizeReport struct {
 	// filled or rewritten (a boundElements list once, however many of its
 	// entries change), per index regenerated.
 	Fixes map[string]int `json:"fixes"`
+	// Repairs lists, in the order they were made, the repairs that change
+	// what the scene says rather than how it is spelled: ids, references
+	// between elements, texts deleted, numbers nulled (see [Repair]). The
+	// defaults and legacy migrations restore applies to every file it
+	// opens are only counted, in Fixes. At most maxRepairs are listed.
+	Repairs []Repair `json:"repairs,omitempty"`
+	// RepairsOmitted counts the repairs made past maxRepairs.
+	RepairsOmitted int `json:"repairsOmitted,omitempty"`
 }
 
 // Kinds of fixes, the keys of NormalizeReport.Fixes.
@@ -161,6 +169,9 @@ type normalizer struct {
 	extra []assignment
 	// lists tracks the boundElements lists the repair edits.
 	lists boundLists
+	// repairs and omitted are the report's Repairs and RepairsOmitted.
+	repairs []Repair
+	omitted int
 }
 
 func newNormalizer(els []*ojson.Object) *normalizer {
@@ -193,7 +204,7 @@ func (n *normalizer) fix(i int, kind string) {
 }
 
 func (n *normalizer) report() NormalizeReport {
-	r := NormalizeReport{Fixes: n.fixes}
+	r := NormalizeReport{Fixes: n.fixes, Repairs: n.repairs, RepairsOmitted: n.omitted}
 	for _, t := range n.touched {
 		if t {
 			r.Changed++

@@ -63,8 +63,9 @@ func (n *normalizer) visibleByID() map[string]int {
 func (n *normalizer) repairElement(i int, el *ojson.Object, byID map[string]int) bool {
 	f := elemFix{n: n, i: i, el: el}
 	changed := false
-	if v, ok := el.Get("frameId"); !jsFalsy(v, ok) && !names(v, byID) {
-		changed = f.set("frameId", nil, FixFrame) || changed
+	if v, ok := el.Get("frameId"); !jsFalsy(v, ok) && !names(v, byID) && f.set("frameId", nil, FixFrame) {
+		n.repaired(RepairFrameDropped, i, "frameId", refID(v))
+		changed = true
 	}
 	if v, ok := textContainerID(el); ok {
 		changed = n.repairBoundText(f, v, byID) || changed
@@ -82,8 +83,9 @@ func (n *normalizer) repairElement(i int, el *ojson.Object, byID map[string]int)
 			if o != nil {
 				target = mustGet(o, "elementId")
 			}
-			if elementType(el) != "arrow" || !names(target, byID) {
-				changed = f.set(side, nil, FixBinding) || changed
+			if (elementType(el) != "arrow" || !names(target, byID)) && f.set(side, nil, FixBinding) {
+				n.repaired(RepairBindingDropped, i, side, refID(target))
+				changed = true
 			}
 		}
 	}
@@ -115,7 +117,11 @@ func names(v any, byID map[string]int) bool {
 // A container that is deleted keeps it, as in restore.
 func (n *normalizer) repairBoundText(f elemFix, containerID any, byID map[string]int) bool {
 	if !names(containerID, byID) {
-		return f.set("containerId", nil, FixContainer)
+		if !f.set("containerId", nil, FixContainer) {
+			return false
+		}
+		n.repaired(RepairContainerDropped, f.i, "containerId", refID(containerID))
+		return true
 	}
 	if jsDeleted(f.el) {
 		return false
@@ -131,6 +137,7 @@ func (n *normalizer) repairBoundText(f elemFix, containerID any, byID map[string
 	}
 	n.lists.add(n.els[c], c, list, ojson.New().Set("type", "text").Set("id", id), id)
 	n.fix(c, FixBoundElements)
+	n.repaired(RepairBoundElementAdded, c, "boundElements", id)
 	return true
 }
 
@@ -142,30 +149,43 @@ func (n *normalizer) repairContainer(f elemFix, byID map[string]int) bool {
 	id := mustGet(f.el, "id")
 	seen := make(map[string]bool, len(list))
 	kept := make([]any, 0, len(list))
+	var dropped []string
 	changed := false
 	for _, entry := range list {
 		bid := entryID(entry)
 		j, exists := byID[bid]
 		if !exists || seen[bid] {
+			dropped = append(dropped, bid)
 			continue
 		}
 		seen[bid] = true
 		b := n.els[j]
 		if jsDeleted(b) {
+			dropped = append(dropped, bid)
 			continue
 		}
 		kept = append(kept, entry)
 		if _, bound := textContainerID(b); elementType(b) == "text" && !bound {
 			elemFix{n: n, i: j, el: b}.set("containerId", id, FixContainer)
+			n.repaired(RepairContainerSet, j, "containerId", refID(id))
 			changed = true
 		}
 	}
 	if len(kept) != len(list) {
 		n.lists.replace(f.el, f.i, kept)
 		n.fix(f.i, FixBoundElements)
+		n.droppedEntries(f.i, dropped)
 		changed = true
 	}
 	return changed
+}
+
+// droppedEntries records the boundElements entries of element i that a
+// repair removed, by the ids they named.
+func (n *normalizer) droppedEntries(i int, ids []string) {
+	for _, id := range ids {
+		n.repaired(RepairBoundElementDropped, i, "boundElements", id)
+	}
 }
 
 // entryID is the id a boundElements entry names ("" for a malformed
@@ -220,15 +240,19 @@ func (n *normalizer) dropStaleEntries(i int, el *ojson.Object, byID map[string]i
 	id, _ := el.String("id")
 	seen := make(map[string]bool, len(list))
 	kept := make([]any, 0, len(list))
+	var dropped []string
 	for _, entry := range list {
 		bid := entryID(entry)
 		j, exists := byID[bid]
 		if !exists || seen[bid] || jsDeleted(n.els[j]) {
+			dropped = append(dropped, bid)
 			continue
 		}
 		seen[bid] = true
 		if pointsBack(entry, n.els[j], id) {
 			kept = append(kept, entry)
+		} else {
+			dropped = append(dropped, bid)
 		}
 	}
 	if len(kept) == len(list) {
@@ -236,6 +260,7 @@ func (n *normalizer) dropStaleEntries(i int, el *ojson.Object, byID map[string]i
 	}
 	n.lists.replace(el, i, kept)
 	n.fix(i, FixBoundElements)
+	n.droppedEntries(i, dropped)
 	return true
 }
 
@@ -275,6 +300,7 @@ func (n *normalizer) listArrow(i int, el *ojson.Object, byID map[string]int) boo
 		}
 		n.lists.add(n.els[j], j, list, ojson.New().Set("id", id).Set("type", "arrow"), id)
 		n.fix(j, FixBoundElements)
+		n.repaired(RepairBoundElementAdded, j, "boundElements", id)
 		changed = true
 	}
 	return changed

@@ -22,7 +22,9 @@ func (n *normalizer) restoreID(f elemFix) {
 	if v, ok := f.el.Get("id"); !jsFalsy(v, ok) && isString(v) {
 		return
 	}
-	f.set("id", n.newElementID(f.i), FixID)
+	id := n.newElementID(f.i)
+	f.set("id", id, FixID)
+	n.addRepair(Repair{Code: RepairIDAssigned, NewID: id, Pointer: elementPointer(f.i, "id")})
 }
 
 // claimID gives an element whose id an earlier element (that restore
@@ -34,9 +36,10 @@ func (n *normalizer) claimID(f elemFix, claimed map[string]bool) {
 		claimed[id] = true
 		return
 	}
-	id = n.newElementID(f.i)
-	f.set("id", id, FixID)
-	claimed[id] = true
+	newID := n.newElementID(f.i)
+	f.set("id", newID, FixID)
+	claimed[newID] = true
+	n.addRepair(Repair{Code: RepairDuplicateIDRenamed, ID: id, NewID: newID, Pointer: elementPointer(f.i, "id")})
 }
 
 // newElementID derives an id for element i from a hash of its position

@@ -173,5 +173,6 @@ func (n *normalizer) deleteEmptyText(f elemFix) {
 	}
 	f.put("originalText", "")
 	f.set("isDeleted", true, FixEmptyText)
+	n.repaired(RepairEmptyTextDeleted, f.i, "isDeleted", "")
 	n.bumpVersion(f)
 }

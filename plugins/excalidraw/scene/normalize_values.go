@@ -150,6 +150,7 @@ func isString(v any) bool {
 func dropNonFinite(f elemFix) {
 	if changed := finiteMembers(f.el); changed {
 		f.n.fix(f.i, FixNonFinite)
+		f.n.repaired(RepairNonFiniteNulled, f.i, "", "")
 	}
 }
 

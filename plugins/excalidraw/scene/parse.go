@@ -9,21 +9,29 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
-// Parse reads a scene. It accepts every well-formed Excalidraw v2 scene
+// Parse reads a scene. It accepts every well-formed Excalidraw scene
 // within the limits, including the damage real editors leave behind (the
 // store must be able to open any file a user saved), and rejects only:
 //
 //   - bytes over Limits.MaxSceneBytes (too_large);
 //   - invalid JSON, duplicate keys, prototype-polluting keys, nesting over
 //     Limits.MaxDepth (invalid_scene, with details pointer and offset);
-//   - a top level that is not an object with type "excalidraw" and
-//     version 2, elements that is not an array of objects each with a
-//     string type, appState or files that is not an object
-//     (invalid_scene, details pointer);
+//   - a top level that is not an object with type "excalidraw", elements
+//     that is not an array of objects each with a string type, appState
+//     or files that is not an object (invalid_scene, details pointer);
 //   - more live elements than Limits.MaxElements (too_many_elements);
 //   - attachments that are not valid image data URLs (invalid_scene),
 //     too many or too large, or a text over Limits.MaxTextLength
 //     (too_large).
+//
+// The document's version is not checked: like Excalidraw 0.18.1, whose
+// loader (isValidExcalidrawData) looks only at type, elements and
+// appState, Parse reads a scene of any version, or none. An older version
+// (1, in early files) differs only in element fields that restore
+// migrates; a newer one is read for what it holds, which is kept whether
+// or not this package knows it. Either way [Validate] warns
+// (document_version) and [Document.Marshal] writes version 2, the format
+// a normalized document is in.
 //
 // Unsupported element types, broken references and bad field values are
 // kept; [Validate] reports them and [ParseStrict] rejects them.
@@ -81,7 +89,7 @@ func decodeRoot(data []byte, lim Limits) (*ojson.Object, *decodeFailure) {
 	root, ok := v.(*ojson.Object)
 	if !ok {
 		return nil, &decodeFailure{diag: Diagnostic{
-			Code: CodeInvalidDocument, Severity: SeverityError, Message: "scene is not a JSON object",
+			Code: CodeInvalidDocument, Severity: SeverityError, Message: "the top level is not a JSON object",
 		}}
 	}
 	return root, nil
@@ -115,7 +123,7 @@ func decodeError(err error) *decodeFailure {
 }
 
 // fromRoot builds a document from the decoded top level, reporting what
-// makes it something other than an Excalidraw v2 scene. It always returns
+// makes it something other than an Excalidraw scene. It always returns
 // a document (for ValidateBytes to go on with): members of the wrong type
 // are replaced by empty ones, and entries of elements that are not objects
 // by nil, so that element positions, and the pointers built from them,
@@ -126,12 +134,11 @@ func fromRoot(root *ojson.Object) (*Document, []Diagnostic) {
 	bad := func(ptr, format string, args ...any) {
 		diags = append(diags, Diagnostic{Code: CodeInvalidDocument, Severity: SeverityError, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 	}
-	if t, _ := root.Get(keyType); t != "excalidraw" {
-		bad(pointer(keyType), `type must be "excalidraw", got %s`, describe(t, root.Has(keyType)))
-	}
-	if n, st := toNumber(mustGet(root, keyVersion)); st != numOK || n != 2 {
-		ver, _ := root.Get(keyVersion)
-		bad(pointer(keyVersion), "version must be 2, got %s", describe(ver, root.Has(keyVersion)))
+	switch t, has := root.Get(keyType); {
+	case !has:
+		bad(pointer(keyType), `type is missing (an Excalidraw scene has type "excalidraw")`)
+	case t != "excalidraw":
+		bad(pointer(keyType), `type is not "excalidraw" (it is %s)`, describe(t, true))
 	}
 	for _, k := range root.Keys() {
 		v, _ := root.Get(k)
@@ -140,7 +147,7 @@ func fromRoot(root *ojson.Object) (*Document, []Diagnostic) {
 			doc.members.Set(k, nil)
 			arr, ok := v.([]any)
 			if !ok && v != nil {
-				bad(pointer(k), "elements must be an array")
+				bad(pointer(k), "elements is not an array")
 				continue
 			}
 			doc.elements = make([]*ojson.Object, len(arr))
@@ -152,14 +159,14 @@ func fromRoot(root *ojson.Object) (*Document, []Diagnostic) {
 			if o, ok := v.(*ojson.Object); ok {
 				doc.appState = o
 			} else if v != nil {
-				bad(pointer(k), "appState must be an object")
+				bad(pointer(k), "appState is not an object")
 			}
 		case keyFiles:
 			doc.members.Set(k, nil)
 			if o, ok := v.(*ojson.Object); ok {
 				doc.files = o
 			} else if v != nil {
-				bad(pointer(k), "files must be an object")
+				bad(pointer(k), "files is not an object")
 			}
 		default:
 			doc.members.Set(k, v)

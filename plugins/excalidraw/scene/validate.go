@@ -15,6 +15,7 @@ func Validate(d *Document, lim Limits) Report {
 		d = NewDocument()
 	}
 	v := newValidator(d, lim.Effective())
+	v.checkVersion()
 	v.checkShapes()
 	v.checkLimits()
 	v.checkTypes()

@@ -77,7 +77,7 @@ var diagCases = []diagCase{
 	{"too large", Limits{MaxSceneBytes: 100}, edit(func(*Document) {}), CodeTooLarge, SeverityError, ""},
 	{"top level not an object", Limits{}, raw(`[]`), CodeInvalidDocument, SeverityError, ""},
 	{"wrong document type", Limits{}, raw(`{"type":"excalidrawlib","version":2,"elements":[]}`), CodeInvalidDocument, SeverityError, "/type"},
-	{"version not 2", Limits{}, raw(`{"type":"excalidraw","version":1,"elements":[]}`), CodeInvalidDocument, SeverityError, "/version"},
+	{"version not 2", Limits{}, raw(`{"type":"excalidraw","version":1,"elements":[]}`), CodeDocumentVersion, SeverityWarning, "/version"},
 	{"elements not an array", Limits{}, raw(`{"type":"excalidraw","version":2,"elements":{}}`), CodeInvalidDocument, SeverityError, "/elements"},
 	{"files not an object", Limits{}, raw(`{"type":"excalidraw","version":2,"elements":[],"files":[]}`), CodeInvalidDocument, SeverityError, "/files"},
 	{"element not an object", Limits{}, raw(`{"type":"excalidraw","version":2,"elements":[1]}`), CodeInvalidElement, SeverityError, "/elements/0"},

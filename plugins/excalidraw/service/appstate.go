@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -13,8 +14,11 @@ import (
 var appStateKeys = map[string]bool{"viewBackgroundColor": true, "gridSize": true, "gridModeEnabled": true}
 
 // mergeAppState merges the subset in raw over doc's appState. pointer
-// locates raw in the request for error details. Value checks are left to
-// scene.Validate (checkAppState), which runs on every write.
+// locates raw in the request for error details. Nothing is merged unless
+// every member is one the contract keeps and every value passes
+// scene.CheckAppState, the check every write applies (Validate only warns
+// about such values, since stored files must stay readable); a refusal is
+// invalid_operation at the member, under pointer.
 func mergeAppState(doc *scene.Document, raw json.RawMessage, pointer string) error {
 	obj, err := decodeObject(raw, pointer)
 	if err != nil || obj == nil {
@@ -24,6 +28,12 @@ func mergeAppState(doc *scene.Document, raw json.RawMessage, pointer string) err
 		if !appStateKeys[k] {
 			return opError(pointer+"/"+escape(k), "appState member %q is not supported; allowed: viewBackgroundColor, gridSize, gridModeEnabled", k)
 		}
+	}
+	if d, bad := scene.CheckAppState(obj); bad {
+		// d.Pointer is /appState/<member>: the same member under pointer.
+		return opError(pointer+strings.TrimPrefix(d.Pointer, "/appState"), "%s", d.Message)
+	}
+	for _, k := range obj.Keys() {
 		v, _ := obj.Get(k)
 		doc.AppState().Set(k, v)
 	}

@@ -27,18 +27,20 @@ type CreateRequest struct {
 }
 
 // Create writes a new scene at revision 1. The name is checked first, so
-// a bad name is invalid_name whatever else is wrong; an existing name is
-// already_exists (creating is not idempotent by request id: the name is
-// the identity). The summary covers the whole new scene.
+// a bad name is invalid_name whatever else is wrong; then the app state
+// (cheap, and refused before attachments are decoded or elements built);
+// an existing name is already_exists (creating is not idempotent by
+// request id: the name is the identity). The summary covers the whole new
+// scene.
 func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)
 	}
 	doc := scene.NewDocument()
-	if err := setFiles(doc, r.Files, "/files"); err != nil {
+	if err := mergeAppState(doc, r.AppState, "/app_state"); err != nil {
 		return nil, err
 	}
-	if err := mergeAppState(doc, r.AppState, "/app_state"); err != nil {
+	if err := setFiles(doc, r.Files, "/files"); err != nil {
 		return nil, err
 	}
 	res, err := s.build(r.Elements, doc)

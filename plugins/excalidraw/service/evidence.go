@@ -3,6 +3,7 @@ package service
 import (
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
@@ -39,6 +40,27 @@ type WriteResult struct {
 	Unchanged        bool        `json:"unchanged"`
 	Operations       *OpsSummary `json:"operations,omitempty"`
 	Summary          *Summary    `json:"summary,omitempty"`
+	// Repairs lists what a full-scene save repaired in the scene it was
+	// given (ids renamed, bindings dropped: see scene.Repair), the first
+	// maxRepairsShown of them; RepairsOmitted counts the rest. Both are
+	// absent when nothing was repaired, and on a duplicate (nothing ran).
+	Repairs        []scene.Repair `json:"repairs,omitempty"`
+	RepairsOmitted int            `json:"repairsOmitted,omitempty"`
+}
+
+// maxRepairsShown bounds WriteResult.Repairs: enough to see what happened
+// to a damaged scene and which ids it has now, not a dump of every repair
+// of a scene that needed thousands.
+const maxRepairsShown = 50
+
+// setRepairs puts the repairs of rep into the result, bounded.
+func (w *WriteResult) setRepairs(rep scene.NormalizeReport) {
+	shown := rep.Repairs
+	if len(shown) > maxRepairsShown {
+		shown = shown[:maxRepairsShown]
+	}
+	w.Repairs = shown
+	w.RepairsOmitted = len(rep.Repairs) - len(shown) + rep.RepairsOmitted
 }
 
 // OpsSummary counts what an Apply did; IDs are the elements the operations

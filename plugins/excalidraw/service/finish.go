@@ -14,15 +14,23 @@ const maxDiagnosticsInError = 20
 // the file is a fixed point of Excalidraw's restore), Validate (no errors
 // allowed, see check), then encode under the limits.
 func (s *Service) finish(doc *scene.Document) ([]byte, error) {
-	scene.Normalize(doc)
+	data, _, err := s.finishReporting(doc)
+	return data, err
+}
+
+// finishReporting is finish, also returning what Normalize repaired, for
+// a write whose caller sent a whole scene and must learn that what is
+// stored differs from it (Save).
+func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeReport, error) {
+	rep := scene.Normalize(doc)
 	if err := s.check(doc); err != nil {
-		return nil, err
+		return nil, rep, err
 	}
 	data, err := scene.Codec{Limits: s.limits}.Encode(doc)
 	if err != nil {
-		return nil, mapError(err)
+		return nil, rep, mapError(err)
 	}
-	return data, nil
+	return data, rep, nil
 }
 
 // check validates doc and converts its errors into one *sceneerr.Error.

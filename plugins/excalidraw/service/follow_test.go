@@ -7,33 +7,34 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
-// Moving the end target of a labelled arrow moves the arrow's end and
-// re-centres its label; resizing moves the end by the centre's move.
+// Moving and resizing the end target of a labelled arrow re-attaches
+// the arrow's end to the target's new outline and lays its label out on
+// the arrow's middle again; the start stays.
 func TestFollowArrowWithLabel(t *testing.T) {
 	s, dir := newTestService(t, scene.Limits{})
 	_, err := s.Create(ctx, CreateRequest{Name: "f", Elements: raws(
 		`{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":100}`,
-		`{"type":"rectangle","id":"b","x":400,"y":0,"width":100,"height":100}`,
+		`{"type":"rectangle","id":"b","x":400,"y":0,"width":100,"height":100,"roundness":"sharp"}`,
 		`{"type":"arrow","id":"ab","startElementId":"a","endElementId":"b","label":{"text":"go"}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := checkStored(t, dir, "f")
-	endBefore := endPoint(element(t, before, "ab"))
+	before := globalPoints(element(t, checkStored(t, dir, "f"), "ab"))
 	_, err = s.Apply(ctx, ApplyRequest{Name: "f", ExpectedRevision: 1, Operations: raws(`{"op":"update","id":"b","patch":{"y":200,"width":200}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	after := checkStored(t, dir, "f")
 	ab := element(t, after, "ab")
-	end := endPoint(ab)
-	if math.Abs(end[0]-endBefore[0]-50) > 0.01 || math.Abs(end[1]-endBefore[1]-200) > 0.01 {
-		t.Fatalf("end %v → %v", endBefore, end)
+	pts := globalPoints(ab)
+	if !samePoint(pts[0], before[0]) {
+		t.Fatalf("start moved %v → %v", before[0], pts[0])
 	}
+	checkOnOutline(t, "end", pts[1], element(t, after, "b"))
 	l := element(t, after, labelID(t, after, "ab"))
-	c := centre(ab)
-	if math.Abs(num(l, "x")+num(l, "width")/2-c[0]) > 0.01 || math.Abs(num(l, "y")+num(l, "height")/2-c[1]) > 0.01 {
-		t.Fatalf("arrow label not centred: %v vs %v", l, c)
+	mid := point{(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2}
+	if math.Abs(num(l, "x")+num(l, "width")/2-mid[0]) > 0.01 || math.Abs(num(l, "y")+num(l, "height")/2-mid[1]) > 0.01 {
+		t.Fatalf("arrow label not centred: %v vs %v", l, mid)
 	}
 }
 

@@ -25,8 +25,9 @@ func headOf(m store.Meta) Head {
 }
 
 // Head returns a scene's revision record. It reads through the store like
-// Read does, so a sidecar left stale by a hand edit is repaired first and
-// the record returned is the scene's true head.
+// Read does, without waiting for a writer: a sidecar left stale by a hand
+// edit is repaired first when the scene's lock is free, and while a
+// writer holds it the record is the last committed revision.
 func (s *Service) Head(ctx context.Context, name string) (Head, error) {
 	sc, err := s.store.Read(ctx, name)
 	if err != nil {

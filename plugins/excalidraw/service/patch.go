@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -12,7 +13,7 @@ import (
 // update cannot make what an add could not.
 const (
 	maxCoord       = 1e6
-	maxColorLength = 64
+	maxColorLength = scene.MaxColorLength
 	maxLinkLength  = 2048
 	maxGroups      = 32
 	maxRefLength   = 256
@@ -116,14 +117,22 @@ func boolField(k string) patchField {
 }
 
 // labelField restricts a text-style field to text elements and to
-// containers with a label, where it applies to the label.
+// containers with a label, where it applies to the label. Only a value
+// that changes the text element calls for a new layout.
 func labelField(f patchField) patchField {
 	return func(p *patcher, v any) string {
 		if p.typ != "text" && p.label == nil {
 			return "this field applies only to text elements and to elements with a label"
 		}
-		p.textChanged = true
-		return f(p, v)
+		t := p.target("text")
+		was := t.Clone()
+		if msg := f(p, v); msg != "" {
+			return msg
+		}
+		if !ojson.Equal(was, t, true) {
+			p.textChanged = true
+		}
+		return ""
 	}
 }
 
@@ -210,7 +219,10 @@ func pointsField(p *patcher, v any) string {
 	if !ok || len(pts) < 2 || len(pts) > maxPoints {
 		return "points must be 2 to 10000 [x, y] number pairs within ±1e6"
 	}
+	was := globalPoints(p.el)
 	setPoints(p.el, pts)
-	p.pointsChanged = true
+	if !slices.Equal(was, globalPoints(p.el)) {
+		p.pointsChanged = true
+	}
 	return ""
 }

@@ -57,17 +57,24 @@ func pointsOf(el *ojson.Object) []point {
 	return pts
 }
 
-// centre is the middle of an element's box; for lines and arrows, of
-// their points' extent.
-func centre(el *ojson.Object) point {
+// globalPoints are an element's points in scene coordinates (nil when
+// malformed).
+func globalPoints(el *ojson.Object) []point {
+	pts := pointsOf(el)
 	x, y := num(el, "x"), num(el, "y")
-	if pts := pointsOf(el); len(pts) > 0 {
-		minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-		for _, p := range pts {
-			minX, maxX = math.Min(minX, p[0]), math.Max(maxX, p[0])
-			minY, maxY = math.Min(minY, p[1]), math.Max(maxY, p[1])
-		}
-		return point{x + (minX+maxX)/2, y + (minY+maxY)/2}
+	for i := range pts {
+		pts[i] = point{x + pts[i][0], y + pts[i][1]}
 	}
-	return point{x + num(el, "width")/2, y + num(el, "height")/2}
+	return pts
+}
+
+// setGlobalPoints stores points given in scene coordinates (see
+// setPoints).
+func setGlobalPoints(el *ojson.Object, pts []point) {
+	x, y := num(el, "x"), num(el, "y")
+	rel := make([]point, len(pts))
+	for i, p := range pts {
+		rel[i] = point{p[0] - x, p[1] - y}
+	}
+	setPoints(el, rel)
 }

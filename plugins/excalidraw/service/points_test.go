@@ -15,8 +15,12 @@ func TestSetPointsRebases(t *testing.T) {
 	if pts := pointsOf(el); pts[0] != (point{}) || pts[1] != (point{10, -10}) {
 		t.Fatalf("%v", pts)
 	}
-	if c := centre(el); c != (point{20, 10}) {
-		t.Fatalf("centre %v", c)
+	if g := globalPoints(el); g[0] != (point{15, 15}) || g[1] != (point{25, 5}) {
+		t.Fatalf("global points %v", g)
+	}
+	setGlobalPoints(el, []point{{0, 0}, {30, 40}})
+	if num(el, "x") != 0 || num(el, "y") != 0 || num(el, "width") != 30 || num(el, "height") != 40 {
+		t.Fatalf("%v", el)
 	}
 	if _, ok := readPoints([]any{[]any{1.0}}); ok {
 		t.Fatal("short pair accepted")

@@ -25,12 +25,15 @@ type SaveRequest struct {
 // Save replaces a scene with a document the editor produced. The document
 // is parsed (what cannot be represented is invalid_scene, and a document
 // over a configured limit is refused with the limit's code here, before
-// any other work), normalized (so what the editor's own restore would
-// repair is repaired rather than refused), validated (errors refuse the
-// save) and stored. If the normalized bytes are the stored ones, nothing
-// is written and the result is the current revision with unchanged:true;
-// that holds for a forced save and for a stale expected revision too
-// (nothing can be lost).
+// any other work), its app state checked as every write checks it
+// (scene.CheckAppState: invalid_scene at /appState/<member>), normalized
+// (so what the editor's own restore would repair is repaired rather than
+// refused, and the result's repairs say what was), validated (errors
+// refuse the save) and stored. A document of another version (an old
+// file opened and saved back) is stored as version 2. If the normalized
+// bytes are the stored ones, nothing is written and the result is the
+// current revision with unchanged:true; that holds for a forced save and
+// for a stale expected revision too (nothing can be lost).
 func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)
@@ -42,7 +45,10 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	data, err := s.finish(doc)
+	if d, bad := scene.CheckAppState(doc.AppState()); bad {
+		return nil, d.Err()
+	}
+	data, repaired, err := s.finishReporting(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -54,5 +60,9 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 		return nil, mapError(err)
 	}
 	s.committed(res)
-	return writeResult(res), nil
+	wr := writeResult(res)
+	if !res.Duplicate {
+		wr.setRepairs(repaired)
+	}
+	return wr, nil
 }

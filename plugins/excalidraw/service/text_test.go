@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
 
 func TestNormalizeText(t *testing.T) {
@@ -22,11 +23,29 @@ func TestRemeasureKeepsAnchor(t *testing.T) {
 	}
 }
 
-func TestPlaceLabelCentres(t *testing.T) {
-	c := ojson.New().Set("type", "rectangle").Set("x", 0.0).Set("y", 0.0).Set("width", 200.0).Set("height", 100.0)
-	l := ojson.New().Set("width", 40.0).Set("height", 20.0).Set("fontSize", 20.0).Set("textAlign", "center").Set("verticalAlign", "middle")
-	placeLabel(c, l)
-	if num(l, "x") != 80 || num(l, "y") != 40 {
+func TestLayoutLabelCentres(t *testing.T) {
+	c := ojson.New().Set("type", "rectangle").Set("x", 0.0).Set("y", 0.0).Set("width", 200.0).Set("height", 100.0).Set("angle", 0.5)
+	l := ojson.New().Set("fontSize", 20.0).Set("fontFamily", 5.0).Set("originalText", "hi").Set("textAlign", "center").Set("verticalAlign", "middle")
+	layoutLabel(c, l)
+	if num(l, "x")+num(l, "width")/2 != 100 || num(l, "y")+num(l, "height")/2 != 50 || num(l, "angle") != 0.5 {
+		t.Fatalf("%v", l)
+	}
+}
+
+// A move carries the label by the move, wherever it sat; a rotation turns
+// it with its container; an arrow's label is not rotated.
+func TestCarryLabel(t *testing.T) {
+	was := ojson.New().Set("type", "rectangle").Set("x", 0.0).Set("y", 0.0).Set("angle", 0.0)
+	c := was.Clone().Set("x", 30.0).Set("y", -5.0).Set("angle", 1.0)
+	l := ojson.New().Set("x", 13.0).Set("y", 7.0).Set("angle", 0.0)
+	carryLabel(c, was, l)
+	if num(l, "x") != 43 || num(l, "y") != 2 || num(l, "angle") != 1 {
+		t.Fatalf("%v", l)
+	}
+	arrow := ojson.New().Set("type", "arrow").Set("x", 0.0).Set("y", 0.0)
+	l = ojson.New().Set("x", 1.0).Set("y", 1.0).Set("angle", 0.0)
+	carryLabel(arrow.Clone().Set("angle", 1.0), arrow, l)
+	if num(l, "angle") != 0 || num(l, "x") != 1 {
 		t.Fatalf("%v", l)
 	}
 }
@@ -36,7 +55,7 @@ func TestContainerGrowsForText(t *testing.T) {
 	l := ojson.New().Set("fontSize", 20.0).Set("fontFamily", 5.0).Set("originalText", "one two three four").
 		Set("textAlign", "center").Set("verticalAlign", "middle")
 	layoutLabel(c, l)
-	if num(c, "height") < num(l, "height")+2*boundTextPadding {
+	if num(c, "height") < num(l, "height")+2*textmetrics.BoundTextPadding {
 		t.Fatalf("container %v label %v", c, l)
 	}
 }

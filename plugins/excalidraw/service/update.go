@@ -12,8 +12,8 @@ type patcher struct {
 	el            *ojson.Object
 	typ           string
 	label         *ojson.Object // the live bound text of a container, if any
-	textChanged   bool
-	pointsChanged bool
+	textChanged   bool          // a text field changed the text element's text or typography
+	pointsChanged bool          // an arrow's or line's points changed
 }
 
 // textStyleFields are the fields that, on a container, apply to its label.
@@ -29,18 +29,23 @@ func (p *patcher) target(k string) *ojson.Object {
 }
 
 // update applies a patch of visual fields (see patchFields), then keeps
-// what depends on the element in step:
+// in step what depends on what the patch changed, and only that:
 //
-//   - a changed text, font or container size re-wraps and re-measures
-//     the text (scene/textmetrics), keeping originalText the unwrapped
-//     text; a label is re-centred in its container (which grows taller if
-//     the text no longer fits), a free text keeps its alignment anchor;
-//   - a moved or resized element moves the bound ends of the arrows bound
-//     to it by the move of its centre (an arrow bound at both ends to it
-//     moves whole), and a moved container takes its label along.
-//
-// Arrow ends are moved, not re-routed around the shape: Excalidraw
-// recomputes the exact end points when the scene is next edited there.
+//   - a changed text or font (text, fontSize, fontFamily, textAlign,
+//     verticalAlign), a resized container or an arrow's new points lay
+//     the text out again as the builder lays out new text (see relayout):
+//     a label is re-wrapped to its container (which grows if the text no
+//     longer fits) and placed in it, a fixed-width text is re-wrapped to
+//     its width, an auto-resizing one keeps its alignment anchor;
+//   - a container moved or rotated and nothing else takes its label along
+//     (moved by as much, turned with it) without re-centring it, and a
+//     patch that cannot change layout (colours, stroke and fill style,
+//     opacity, link, lock...) leaves the label as it is, so labels the
+//     editor placed stay where they are;
+//   - an element whose outline changed (moved, resized, rotated,
+//     re-cornered, a new stroke width, a container grown for its label)
+//     re-attaches the arrows bound to it to its new outline (see
+//     followArrows).
 //
 // An element the update leaves as it was keeps its version (see settle),
 // so an update to current values changes nothing.
@@ -55,8 +60,11 @@ func (e *edit) update(op operation) error {
 		container = e.byID[strOf(el, "containerId")]
 	}
 	defer e.settle(e.snapshot(el, p.label, container))
-	before := centre(el)
-	oldW, oldH := num(el, "width"), num(el, "height")
+	was := el.Clone()
+	var containerWas *ojson.Object
+	if container != nil {
+		containerWas = container.Clone()
+	}
 	for _, k := range op.patch.Keys() {
 		ptr := op.pointer + "/patch/" + escape(k)
 		f := patchFields[k]
@@ -69,11 +77,10 @@ func (e *edit) update(op operation) error {
 		}
 	}
 	e.bump(el)
-	resized := num(el, "width") != oldW || num(el, "height") != oldH
-	e.relayout(p, resized)
-	after := centre(el)
-	if d := (point{after[0] - before[0], after[1] - before[1]}); d != (point{}) && !isLinear(p.typ) {
-		e.followArrows(el, d)
+	e.relayout(p, was)
+	e.follow(was, el)
+	if container != nil {
+		e.follow(containerWas, container)
 	}
 	return nil
 }
@@ -133,8 +140,13 @@ func (e *edit) settle(snaps []snapshot) {
 	}
 }
 
-// relayout re-measures and re-places text after an update.
-func (e *edit) relayout(p *patcher, resized bool) {
+// relayout lays out again the text the patch affected (was is the
+// element before the patch): a label whose text or font changed, in its
+// container; a free text whose text or font changed; the label of a
+// container that was resized or, for an arrow, given new points. The
+// label of a container that was only moved, rotated or restyled is
+// carried along instead (carryLabel).
+func (e *edit) relayout(p *patcher, was *ojson.Object) {
 	switch {
 	case p.typ == "text" && strOf(p.el, "containerId") != "":
 		if c := e.byID[strOf(p.el, "containerId")]; c != nil && p.textChanged {
@@ -146,10 +158,11 @@ func (e *edit) relayout(p *patcher, resized bool) {
 			remeasureText(p.el)
 		}
 	case p.label != nil:
+		resized := num(p.el, "width") != num(was, "width") || num(p.el, "height") != num(was, "height")
 		if p.textChanged || resized || p.pointsChanged {
 			layoutLabel(p.el, p.label)
 		} else {
-			placeLabel(p.el, p.label)
+			carryLabel(p.el, was, p.label)
 		}
 		e.bump(p.label)
 	}

@@ -35,18 +35,20 @@ type change struct {
 //     the backup is the only copy of the previous revision).
 //  4. Write the new bytes to a temp file and fsync it, then rename it over
 //     the target and fsync the directory (best effort).
-//  5. Write the sidecar atomically the same way.
 //  6. Read the target back, parse it with the codec, compare the element
-//     count and the SHA-256 with what is being reported.
-//  7. If 5 or 6 fails, put the previous bytes (and the previous sidecar) back
+//     count and the SHA-256 with what is being reported. (Done before 5,
+//     not after, so that lock-free readers, who trust a file only once the
+//     sidecar describes it, never see a revision that is then rolled back.)
+//  5. Write the sidecar atomically the same way.
+//  7. If 6 or 5 fails, put the previous bytes (and the previous sidecar) back
 //     and fail with io_error. If 3 or 4 fails, the target was never touched.
 //
 // Only then is the write reported successful. Work that does not depend on
 // each other overlaps, without changing what is durable before what: the
 // backup is written while the temp file is (both finish before the rename),
-// the sidecar's temp file is written while the drawings directory is fsynced
-// (both finish before the sidecar's rename), and the read-back runs while
-// the metadata directory is fsynced and an old backup pruned (all finish
+// the read-back and the sidecar's temp file run while the drawings
+// directory is fsynced (all finish before the sidecar's rename), and the
+// metadata directory is fsynced while an old backup is pruned (both finish
 // before returning).
 func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if cur.holds(ch.data) {
@@ -80,12 +82,29 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		return nil, wrapCommit(err, "", false)
 	}
 
-	// Steps 4c and 5.
+	// Step 4c (the directory fsync), step 6 (the read-back) and the
+	// sidecar's temporary file, at once. The read-back comes before the
+	// sidecar is installed: reads take no lock and trust a file only when
+	// the sidecar describes it (readPair), so a revision is visible only
+	// once its bytes are proven, and a failed one, rolled back here, was
+	// never seen by anyone (its number is reused by the next commit).
 	sc := t.nextSidecar(cur, ch, sha256Hex(ch.data), t.s.opts.Now())
 	raw := sc.encode()
+	var sideTmp string
+	var sideErr error
 	wg.Go(func() { t.s.syncDir(t.s.root) })
-	sideTmp, err := t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600)
+	wg.Go(func() { sideTmp, sideErr = t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600) })
+	verifyErr := t.verify(sc)
 	wg.Wait()
+	if verifyErr != nil {
+		if sideErr == nil {
+			t.s.removeQuietly(t.dirs.meta, sideTmp)
+		}
+		return nil, t.rollback(cur, false, "verify", verifyErr)
+	}
+
+	// Step 5: the sidecar.
+	err = sideErr
 	if err == nil {
 		err = t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false)
 	}
@@ -93,17 +112,13 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		return nil, t.rollback(cur, false, "sidecar", err)
 	}
 
-	// Step 6 (with 5's directory fsync, and pruning the backup that fell out
-	// of the KeepBackups window, which is due whether or not this save stands).
+	// The sidecar's directory fsync, and pruning the backup that fell out
+	// of the KeepBackups window.
 	wg.Go(func() { t.s.syncDir(t.dirs.meta) })
 	if cur.exists {
 		wg.Go(func() { t.pruneBackups(cur.meta.Revision) })
 	}
-	err = t.verify(sc)
 	wg.Wait()
-	if err != nil {
-		return nil, t.rollback(cur, true, "verify", err)
-	}
 	*cur = current{exists: true, data: ch.data, perm: perm, sha: sc.SHA256, meta: sc.meta(),
 		side: sidecarState{raw: raw, parsed: sc}}
 	return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true}, nil

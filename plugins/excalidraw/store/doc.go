@@ -16,8 +16,8 @@
 //
 // The scene file stays a document any Excalidraw can open; revision data
 // lives beside it, so files can be copied in and out by hand. A file with no
-// sidecar reads as revision 0 in List and gets a sidecar at its first Read or
-// write.
+// sidecar reads as revision 0 in List and gets a sidecar at its first write,
+// or its first Read while nobody else holds its lock.
 //
 // # Writes
 //
@@ -39,20 +39,62 @@
 // sidecar, and a repeat returns the original commit with Duplicate set,
 // before the revision fence is checked.
 //
+// # Reads
+//
+// Read takes no lock, so no writer, however slow, stuck or dead, makes a
+// reader wait (read.go). It reads the sidecar, then the scene file, and
+// returns them when the file's SHA-256 and length are the sidecar's; since
+// both are replaced whole by rename, the scene file first, such a pair is
+// always one revision with exactly its bytes, and a commit landing in
+// between only shows as a disagreement (see Read for the one window commit
+// leaves). A disagreement is read again at once if the sidecar moved
+// meanwhile; otherwise the read repairs it under the lock if the lock is
+// free (the recovery below: this is the only time a read writes); if the
+// lock is held, it backs off for about 30 ms and then answers from disk
+// without waiting longer: with the backup of the sidecar's revision when
+// that backup has the sidecar's hash (a writer between its two renames: the
+// last committed revision, whole), else corrupt_scene for a file that does
+// not parse, else the file with the sidecar's revision and the file's own
+// hash (see readHeld). List takes no lock either and repairs nothing.
+//
 // # Recovery
 //
-// Inside the lock, each operation first reconciles (state.go): a leftover
-// temp file is never a scene; a valid scene file whose sidecar is missing,
-// stale or corrupt is authoritative and gets a rebuilt sidecar at the next
-// revision by "recovery"; a corrupt scene file is replaced by its newest
-// valid backup, also as a new revision by "recovery", and without one it is
-// corrupt_scene.
+// Inside the lock, each write (and a read that repairs, see above) first
+// reconciles (state.go): a leftover temp file is never a scene; a valid
+// scene file whose sidecar is missing, stale or corrupt is authoritative and
+// gets a rebuilt sidecar at the next revision by "recovery"; a corrupt scene
+// file is replaced by its newest valid backup, also as a new revision by
+// "recovery", and without one it is corrupt_scene.
 //
 // # Locking
 //
-// See lock.go: an O_EXCL lock file holding pid, host and time, guarded by
-// flock(2) so that a dead holder is detected at once and a live one is never
-// robbed; the 30 s mtime rule reclaims what flock cannot judge.
+// See lock.go: an O_EXCL lock file holding pid, host, time and process
+// identity, guarded by flock(2) for as long as it is held. A lock file
+// whose flock anyone else can take has no live holder and is reclaimed at
+// once, whether or not its creator lived to write its record (a creator
+// still alive before its flock notices and starts over); one whose flock is
+// held is live and never robbed, and a write waiting for it fails with
+// scene_busy after LockTimeout. Where flock is not supported, a holder on
+// this host is dead once its pid is gone or reused (told apart by the
+// process's start time); the 30 s mtime rule (StaleLockAge) is only for
+// holders nothing can be proven about: another host, another boot or pid
+// namespace, an empty or unreadable record.
+//
+// # Deviations from the persistence contract
+//
+// Section 3.5 says a lock file left by a dead process is stale after 30 s
+// and a live lock times out with scene_busy. Here a holder proven dead (as
+// above) is reclaimed at once and the 30 s rule remains only for holders
+// that cannot be checked; and a live lock makes only writes wait and time
+// out, never reads (Read and List), which do not take it. One consequence:
+// while another process holds the lock, a read of a scene file that was
+// changed outside the store reports that file with its own hash at the
+// last recorded revision, unrecorded (Revision equals PreviousRevision),
+// rather than waiting to record it as the next revision; the next locked
+// operation records it. And since commit reads its file back after
+// renaming the sidecar, a read between the two can return a revision whose
+// write then fails its read-back and is rolled back (only on an I/O or
+// codec fault); a locked read could not.
 //
 // # Path discipline
 //

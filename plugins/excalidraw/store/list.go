@@ -17,8 +17,9 @@ import (
 // List takes no locks and repairs nothing (Read does): a scene without a
 // sidecar shows revision 0, a stale sidecar shows its last revision, and
 // both say so in Problem. A file that cannot be used (symlink, corrupt, too
-// large) is reported Valid=false instead of failing the listing. A scene
-// being saved at that instant may show as stale.
+// large) is reported Valid=false, with the reason in Err, instead of
+// failing the listing. A scene being saved at that instant may show as
+// stale.
 func (s *Store) List(ctx context.Context) ([]Summary, error) {
 	if err := s.enter(); err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func (s *Store) summarize(meta *os.File, name string) (Summary, bool) {
 		return sum, false
 	}
 	if err != nil {
-		sum.Problem = err.Error()
+		sum.Problem, sum.Err = err.Error(), err
 		return sum, true
 	}
 	sha := sha256Hex(data)
@@ -96,7 +97,8 @@ func (s *Store) summarize(meta *os.File, name string) (Summary, bool) {
 	}
 	n, err := s.opts.Codec.Inspect(data)
 	if err != nil {
-		sum.Problem = CodeCorruptScene + ": " + err.Error()
+		sum.Err = newError(CodeCorruptScene, "scene "+name+" does not parse", err).with("name", name)
+		sum.Problem = sum.Err.Error()
 		return sum, true
 	}
 	sum.ElementCount, sum.Valid = n, true

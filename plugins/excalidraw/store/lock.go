@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -15,28 +17,40 @@ import (
 )
 
 // The cross-process lock: locks/<name>.lock, created with O_CREATE|O_EXCL
-// while held and removed on release, containing the holder's pid, hostname
-// and start time. The holder also takes flock(2) on the file for as long as
-// it holds it, and that is what makes liveness and reclaiming reliable:
+// while held and removed on release, containing the holder's pid, hostname,
+// when it took the lock and, where /proc tells, its process identity (see
+// holderDead). Only writes, and a read that repairs, take it; plain reads
+// never do (see Read). The holder also takes
+// flock(2) on the file for as long as it holds it, and that is the proof
+// liveness and reclaiming rest on:
 //
 //   - The kernel drops a flock when its process dies, however it dies. So if
-//     another process can flock a lock file whose holder record is complete,
-//     the holder is gone (holders write the record only after taking the
-//     flock), and the file is reclaimed at once, wherever the holder ran.
-//   - A lock file whose flock is held is live, whatever its age: a slow
-//     holder is never robbed.
-//   - A reclaimer unlinks the stale file only while holding its flock and
-//     after checking that the path still names the inode it locked, so two
-//     reclaimers cannot both win, and a fresh lock created in the meantime is
-//     never removed.
-//   - The StaleLockAge rule (by mtime, default 30 s) covers the rest: a file
-//     with no complete record (its creator died between create and write) and
-//     filesystems without flock. Without flock, a file is also reclaimed at
-//     once when its holder is on this host and its pid is not alive.
+//     another process can take the flock of the file the path names, nobody
+//     holds the lock: its creator is gone, wherever it ran, whether or not it
+//     got as far as writing its record. The file is reclaimed at once. (A
+//     creator still alive between its O_EXCL create and its flock loses
+//     nothing: after taking the flock it checks that the path still names
+//     its file, and starts over if a reclaimer removed it meanwhile; it
+//     writes its record only after that check.)
+//   - A lock file whose flock is held is live, whatever its age or record: a
+//     slow holder is never robbed.
+//   - Only the holder of the flock of the inode the path names may unlink
+//     the path: the holder on release, a reclaimer while it holds the flock
+//     of the file it judged, after checking that the path still names it.
+//     So two reclaimers cannot both win, and a fresh lock created in the
+//     meantime is never removed.
+//   - Where flock is not supported (the filesystem refuses it), the record
+//     is all there is. A holder on this host (same hostname, same boot and
+//     pid namespace as recorded) is dead if its pid is gone or now belongs to
+//     a process with another start time (pid reuse). Owners that cannot be
+//     checked (another host, an unreadable or empty record, another pid
+//     namespace) are reclaimed by the StaleLockAge rule: once the file's
+//     mtime is older (default 30 s).
 //
 // Holders refresh nothing; operations are short. Waiting for a live lock
 // backs off (1 ms doubling to 50 ms, jittered) until LockTimeout, then the
-// operation fails with scene_busy.
+// operation fails with scene_busy. tryLockScene is the variant that does
+// not wait, for reads that repair only if nobody else is writing.
 type fileLock struct {
 	dir      *os.File
 	name     string
@@ -45,10 +59,13 @@ type fileLock struct {
 }
 
 // lockHolder is the record inside a lock file (for reclaiming and for people).
+// Proc is "<scope>/<start>" (see procIdentity), empty where unknown and in
+// records written by older versions.
 type lockHolder struct {
 	PID  int    `json:"pid"`
 	Host string `json:"host"`
 	At   string `json:"at"`
+	Proc string `json:"proc,omitempty"`
 }
 
 // lockStep is what one attempt concluded.
@@ -110,12 +127,16 @@ func (s *Store) tryLock(dir *os.File, name string, deadline time.Time) (*fileLoc
 
 // holdNew finishes acquiring a lock file this process just created.
 //
-//  1. Take its flock. Only a reclaimer inspecting the file can hold it now,
-//     and only for an instant, so poll briefly; on a filesystem without flock
-//     carry on without it.
-//  2. Check the path still names this file (a reclaimer with a tiny
-//     StaleLockAge may have removed it); if not, start over.
+//  1. Take its flock. Only an inspector can hold it now (it judged the file
+//     free and is reclaiming it), and only for an instant, so poll briefly;
+//     on a filesystem without flock carry on without it.
+//  2. Check the path still names this file (a reclaimer may have removed
+//     it, judging it dead because its flock was free); if not, start over.
 //  3. Write the holder record.
+//
+// If the flock stays taken until the deadline (the inspector was stopped),
+// give up without removing the file: only the flock's holder may, and that
+// inspector will when it resumes.
 func (s *Store) holdNew(dir *os.File, name string, f *os.File, deadline time.Time) (*fileLock, lockStep, error) {
 	for {
 		err := s.flockFile(f, unix.LOCK_EX|unix.LOCK_NB)
@@ -126,12 +147,6 @@ func (s *Store) holdNew(dir *os.File, name string, f *os.File, deadline time.Tim
 			break
 		}
 		if time.Now().After(deadline) {
-			// An inspector held our new file's flock all along (a stopped
-			// process?). Remove the file rather than leave an empty record
-			// that others would wait StaleLockAge for.
-			if l := (&fileLock{dir: dir, name: name, f: f}); s.sameFile(l) {
-				s.removeQuietly(dir, name)
-			}
 			f.Close()
 			return nil, lockWait, nil
 		}
@@ -142,7 +157,8 @@ func (s *Store) holdNew(dir *os.File, name string, f *os.File, deadline time.Tim
 		f.Close()
 		return nil, lockRetryNow, nil
 	}
-	rec, _ := json.Marshal(lockHolder{PID: s.pid, Host: s.host, At: formatTime(time.Now())})
+	ownLocks.Store(fileKey{l.dev, l.ino}, struct{}{})
+	rec, _ := json.Marshal(lockHolder{PID: s.pid, Host: s.host, At: formatTime(time.Now()), Proc: s.proc})
 	if _, err := s.fs.Write(f, append(rec, '\n')); err != nil {
 		s.unlock(l)
 		return nil, 0, fsError("write lock file", err)
@@ -174,9 +190,12 @@ func (s *Store) sameFile(l *fileLock) bool {
 //     holder is alive; wait.
 //  2. Holding the flock, check the path still names the inode we opened (the
 //     holder may have just released it); if not, retry at once.
-//  3. Stale if: older than StaleLockAge; or we hold the flock and the record
-//     is complete (its holder had the flock and lost it, so it died); or,
-//     without flock, the holder is on this host and its pid is not alive.
+//  3. Live if this process holds it (heldHere). Otherwise stale if
+//     we hold the flock: nobody else does, so whoever created the file is
+//     gone (or, alive before its own flock, will notice the removal and
+//     start over), whatever the record says. Without flock: stale if the
+//     holder is provably dead on this host (holderDead), or the file is
+//     older than StaleLockAge.
 //  4. Stale: unlink it while still holding the flock, then retry at once.
 func (s *Store) inspectLock(dir *os.File, name string) (lockStep, *lockHolder, error) {
 	f, err := s.fs.OpenFile(dir, name, os.O_RDONLY, 0)
@@ -215,14 +234,22 @@ func (s *Store) inspectLock(dir *os.File, name string) (lockStep, *lockHolder, e
 	age := time.Since(info.ModTime())
 	reason := ""
 	switch {
-	case age > s.opts.StaleLockAge:
-		reason = "older than the stale lock age"
+	case heldHere(info):
+		// A Store of this very process holds it. Its flock can look free
+		// to us where flock is emulated with per-process POSIX locks (NFS).
+		return lockWait, holder, nil
 	case held && holder != nil:
 		reason = "its holder no longer holds the flock (process gone)"
-	case !held && holder != nil && holder.Host == s.host && holder.PID != s.pid && !pidAlive(holder.PID):
-		reason = "its holder's pid is not alive on this host"
+	case held:
+		reason = "nobody holds its flock and it has no holder record (its creator died before writing one)"
 	default:
-		return lockWait, holder, nil
+		if why := s.holderDead(holder); why != "" {
+			reason = why
+		} else if age > s.opts.StaleLockAge {
+			reason = "older than the stale lock age, and its holder cannot be checked"
+		} else {
+			return lockWait, holder, nil
+		}
 	}
 	if err := s.fs.Remove(dir, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, holder, fsError("remove stale lock file", err)
@@ -244,6 +271,7 @@ func (s *Store) unlock(l *fileLock) {
 			s.log.Warn("remove lock file", zap.String("lock", l.f.Name()), zap.Error(err))
 		}
 	}
+	ownLocks.Delete(fileKey{l.dev, l.ino})
 	l.f.Close()
 }
 
@@ -269,6 +297,81 @@ func readHolder(f *os.File) *lockHolder {
 		return nil
 	}
 	return &h
+}
+
+// ownLocks holds the device and inode of every lock file a Store of this
+// process holds, from the moment its holder knows the path names it until
+// release, so that another Store of the same process never judges it
+// stale (see inspectLock).
+var ownLocks sync.Map // fileKey → struct{}
+
+type fileKey struct{ dev, ino uint64 }
+
+// heldHere reports whether info is of a lock file this process holds.
+func heldHere(info fs.FileInfo) bool {
+	dev, ino, _, ok := fileID(info)
+	if !ok {
+		return false
+	}
+	_, mine := ownLocks.Load(fileKey{dev, ino})
+	return mine
+}
+
+// holderDead is the judgement without flock: the reason the recorded holder
+// is provably dead, or "" if it is alive or cannot be checked. Only a holder
+// on this host can be checked, and only by its pid:
+//
+//   - With a Proc identity recorded in the same scope as ours (same boot,
+//     same pid namespace): dead if the pid is gone, or if the process now
+//     under that pid started at another time (the pid was reused). A
+//     different scope cannot be checked.
+//   - Without one (records of older versions, systems without /proc): dead
+//     if the pid is gone; a reused pid looks alive, which only means waiting
+//     for StaleLockAge.
+func (s *Store) holderDead(h *lockHolder) string {
+	if h == nil || h.Host != s.host {
+		return ""
+	}
+	if h.Proc == "" {
+		if h.PID != s.pid && !pidAlive(h.PID) {
+			return "its holder's pid is not alive on this host"
+		}
+		return ""
+	}
+	scope, start, ok := strings.Cut(h.Proc, "/")
+	if !ok || s.procScope == "" || scope != s.procScope {
+		return ""
+	}
+	now, st := procStart(h.PID)
+	switch {
+	case st == procGone:
+		return "its holder's process has exited"
+	case st == procRunning && now != start:
+		return "its holder's pid now belongs to another process (reused)"
+	case st == procUnknown && !pidAlive(h.PID):
+		return "its holder's pid is not alive on this host"
+	}
+	return ""
+}
+
+// tryLockScene is lockScene without waiting, for a read that wants to
+// repair a scene but must not wait for anyone: ok is false, with no error,
+// if a live holder has the lock. A lock file of a dead holder is still
+// reclaimed.
+func (s *Store) tryLockScene(dir *os.File, scene string) (l *fileLock, ok bool, err error) {
+	name := lockFile(scene)
+	for range 3 { // a release or reclaim in between: look again at once
+		l, step, _, err := s.tryLock(dir, name, time.Now())
+		switch {
+		case err != nil:
+			return nil, false, err
+		case step == lockAcquired:
+			return l, true, nil
+		case step == lockWait:
+			return nil, false, nil
+		}
+	}
+	return nil, false, nil
 }
 
 // pidAlive reports whether a process with pid exists (EPERM: it exists but

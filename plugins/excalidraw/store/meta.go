@@ -39,12 +39,22 @@ type Scene struct {
 }
 
 // Summary is one row of List. Files that cannot be used are reported with
-// Valid=false and a Problem rather than failing the whole listing, so one bad
-// file never hides the others.
+// Valid=false and Err rather than failing the whole listing, so one bad file
+// never hides the others.
 type Summary struct {
 	Meta
-	Valid   bool
+	Valid bool
+	// Problem is a note for logs: why the file is invalid, or, on a valid
+	// row, that its sidecar is missing or stale (its revision is then not
+	// the one the next read records).
 	Problem string
+	// Err is why the file cannot be used, nil when Valid: the store's
+	// *Error for a file it refuses to read (permission_denied for a
+	// symlink, a hard link or a non-regular file; too_large; io_error), or
+	// a corrupt_scene *Error wrapping the codec's complaint about bytes
+	// that do not parse. It is there for callers to say in their own words
+	// what is wrong (a listing's tooltip), from its code and details.
+	Err error
 }
 
 // Result is the evidence of a committed write: the new revision record,

@@ -37,8 +37,8 @@ type Options struct {
 	// opened with that larger bound; tighter policies on what may be
 	// written belong to the caller.
 	MaxSceneBytes int64
-	// LockTimeout bounds the wait for a live cross-process lock (scene_busy);
-	// default 5s.
+	// LockTimeout bounds a write's wait for a live cross-process lock
+	// (scene_busy); default 5s. Reads never wait for the lock.
 	LockTimeout time.Duration
 	// StaleLockAge is when a lock file whose holder cannot be proven dead is
 	// reclaimed anyway, judged by the file's mtime; default 30s. See lock.go.

@@ -31,15 +31,7 @@ func newNameQueue() *nameQueue { return &nameQueue{slots: map[string]*queueSlot{
 //  2. Wait for the token or for ctx.
 //  3. On cancellation drop the reference, deleting an unused slot.
 func (q *nameQueue) acquire(ctx context.Context, name string) (release func(), err error) {
-	q.mu.Lock()
-	slot := q.slots[name]
-	if slot == nil {
-		slot = &queueSlot{token: make(chan struct{}, 1)}
-		q.slots[name] = slot
-	}
-	slot.refs++
-	q.mu.Unlock()
-
+	slot := q.ref(name)
 	select {
 	case slot.token <- struct{}{}:
 		return func() { <-slot.token; q.unref(name, slot) }, nil
@@ -63,4 +55,17 @@ func (q *nameQueue) size() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.slots)
+}
+
+// ref takes a reference on name's slot, creating it; unref drops it.
+func (q *nameQueue) ref(name string) *queueSlot {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	slot := q.slots[name]
+	if slot == nil {
+		slot = &queueSlot{token: make(chan struct{}, 1)}
+		q.slots[name] = slot
+	}
+	slot.refs++
+	return slot
 }

@@ -14,7 +14,8 @@ import (
 // Store is the revisioned file store of one drawings directory. It is safe
 // for concurrent use by many goroutines, and several processes may open the
 // same directory: writes to one scene are serialised by a per-name queue
-// inside the process and a lock file across processes.
+// inside the process and a lock file across processes; reads take neither
+// (see Read).
 type Store struct {
 	opts  Options
 	fs    FS
@@ -24,6 +25,9 @@ type Store struct {
 	queue *nameQueue
 	host  string
 	pid   int
+	// procScope and proc identify this process beyond its pid, for lock
+	// records (see holderDead); empty where /proc cannot tell.
+	procScope, proc string
 	// flock is unix.Flock; a field so tests can simulate filesystems
 	// without flock support.
 	flock func(fd int, how int) error
@@ -66,6 +70,7 @@ func Open(opts Options) (*Store, error) {
 		flock: unix.Flock,
 	}
 	s.host, _ = os.Hostname()
+	s.procScope, s.proc = procIdentity(s.pid)
 
 	if err := s.openRoot(); err != nil {
 		return nil, err

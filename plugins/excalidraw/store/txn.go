@@ -8,9 +8,11 @@ import (
 )
 
 // txn is one operation on one scene, holding both locks: the per-name queue
-// in this process and the lock file across processes. Everything that reads
-// or writes a scene's files happens inside a txn, so a reader never sees a
-// half-reconciled state and read-modify-write is atomic.
+// in this process and the lock file across processes. Everything that writes
+// a scene's files (commits, and the repairs of load) happens inside a txn,
+// so read-modify-write is atomic and two repairs never race. Plain reads
+// run outside any txn (see Read); they enter one only to repair, and only
+// if its locks are free (tryBegin).
 type txn struct {
 	s       *Store
 	name    string
@@ -50,6 +52,31 @@ func (s *Store) begin(ctx context.Context, name string) (*txn, error) {
 	}
 	t.sweep()
 	return t, nil
+}
+
+// tryBegin is begin for a read that would repair but must not wait: the
+// same steps, except that if the name's slot in this process or its lock
+// file is taken by a live holder it gives up at once, with ok false and no
+// error.
+func (s *Store) tryBegin(name string) (t *txn, ok bool, err error) {
+	if err := s.enter(); err != nil {
+		return nil, false, err
+	}
+	t = &txn{s: s, name: name}
+	if t.dequeue, ok = s.queue.tryAcquire(name); !ok {
+		t.end()
+		return nil, false, nil
+	}
+	if t.dirs, err = s.openMetaDirs(); err != nil {
+		t.end()
+		return nil, false, err
+	}
+	if t.lock, ok, err = s.tryLockScene(t.dirs.locks, name); err != nil || !ok {
+		t.end()
+		return nil, false, err
+	}
+	t.sweep()
+	return t, true, nil
 }
 
 // end releases what begin took, in reverse order.

@@ -24,6 +24,15 @@ type Config struct {
 	// via SetOrigins (for example a reverse proxy's https origin). Their
 	// hosts are implicitly allowed Host values.
 	PublicOrigins []string
+	// AllowedOrigins are origins of other pages that may call the server
+	// with a bearer token, e.g. a browser-based MCP client served from
+	// another localhost port. Every request that carries an Origin header
+	// must carry one of the server's own origins or one of these, or it is
+	// refused (403 forbidden_origin) whatever its credential. They never
+	// make a session cookie count (a cookie request must come from the
+	// server's own origins) and, unlike PublicOrigins, are not Host values
+	// the server accepts.
+	AllowedOrigins []string
 	// AllowedHosts are accepted Host header values (DNS-rebinding
 	// protection). An entry without a port allows any port. When empty:
 	// localhost, 127.0.0.1 and [::1] with any port.

@@ -29,6 +29,7 @@ type Service struct {
 
 	public   []string                  // PublicOrigins, kept for SetOrigins
 	origins  atomic.Pointer[originSet] // PublicOrigins ∪ SetOrigins
+	allowed  *originSet                // AllowedOrigins: other pages bearer requests may come from
 	sessions *SessionStore             // browser sessions, in SessionFile
 	logins   *secretSet                // one-time login-link tokens, in memory
 	closed   atomic.Bool
@@ -56,7 +57,11 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{cfg: cfg, log: log, hosts: hosts, now: time.Now, public: slices.Clone(cfg.PublicOrigins)}
+	allowed, err := newOriginSet(cfg.AllowedOrigins...)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{cfg: cfg, log: log, hosts: hosts, now: time.Now, public: slices.Clone(cfg.PublicOrigins), allowed: allowed}
 	s.origins.Store(set)
 	if cfg.TokenFile != "" {
 		if s.tokens, err = newTokenWatch(cfg.TokenFile, log); err != nil {
@@ -118,13 +123,20 @@ func (s *Service) RequestRejection(r *http.Request) *Rejection {
 	return rej
 }
 
-// decide applies the rules in order: Host, then the credential the request
-// carries. A bearer token is CSRF-safe (browsers never attach one on their
-// own) and skips the browser checks. A session cookie is what a forged
+// decide applies the rules in order: Host, then Origin, then the
+// credential the request carries.
+//
+// A request that carries an Origin is from a web page, and only pages of
+// the server's own origins (or of AllowedOrigins) may reach it, whatever
+// the credential: the MCP transport spec requires servers to refuse an
+// invalid Origin with 403, and programs send no Origin at all. A bearer
+// token is CSRF-safe (browsers never attach one on their own) and skips
+// the remaining browser checks. A session cookie is what a forged
 // cross-site request would ride on, so only cookie requests must prove
-// their provenance (CSRF). A request with no credentials at all has nothing
-// to forge: unless it says it comes from another site, it is simply
-// unauthenticated (401, which tells an MCP client to send a token).
+// their provenance (CSRF), from the server's own origins only. A request
+// with no credentials at all has nothing to forge: unless it says it comes
+// from another site, it is simply unauthenticated (401, which tells an MCP
+// client to send a token).
 func (s *Service) decide(r *http.Request) *Rejection {
 	if s.closed.Load() {
 		return Unavailable()
@@ -132,15 +144,23 @@ func (s *Service) decide(r *http.Request) *Rejection {
 	if !s.hostAllowed(r.Host) {
 		return reject(http.StatusForbidden, CodeForbiddenHost, "requests for host "+quoteHost(r.Host)+" are not served here")
 	}
+	origins := s.origins.Load()
+	fromAllowed, rej := s.checkOrigin(r, origins)
+	if rej != nil {
+		return rej
+	}
 	if token, ok := bearerToken(r); ok {
 		if _, ok := s.verifyBearer(token); ok {
 			return nil
 		}
 		return reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
 	}
-	origins := s.origins.Load()
 	c, err := r.Cookie(s.cfg.CookieName)
 	if err != nil {
+		if fromAllowed {
+			// A page the operator allowed, asking without its token.
+			return unauthenticated()
+		}
 		if _, rej := readProvenance(r, origins); rej != nil {
 			return rej
 		}
@@ -158,6 +178,43 @@ func (s *Service) decide(r *http.Request) *Rejection {
 		return unauthenticated()
 	}
 	return nil
+}
+
+// checkOrigin refuses a request whose Origin header (if it has one) is
+// not the server's own, and one with several Origin headers. The server's
+// own origins are its listen and public origins and the origin the
+// request itself is addressed to (scheme and Host, which passed the Host
+// check): a page that sends the origin the request goes to is same-origin
+// by definition, even when it reached the server through a local proxy
+// on another port. AllowedOrigins are let through too; fromAllowed reports
+// an Origin that is only there.
+func (s *Service) checkOrigin(r *http.Request, origins *originSet) (fromAllowed bool, rej *Rejection) {
+	values := r.Header.Values("Origin")
+	switch {
+	case len(values) == 0:
+		return false, nil
+	case len(values) > 1:
+		return false, reject(http.StatusForbidden, CodeForbiddenOrigin, "a request may carry one Origin header")
+	case origins.has(values[0]), addressedTo(r, values[0]):
+		return false, nil
+	case s.allowed.has(values[0]):
+		return true, nil
+	}
+	return false, reject(http.StatusForbidden, CodeForbiddenOrigin, "requests from origin "+quoteHost(values[0])+" are not allowed here")
+}
+
+// addressedTo reports whether origin is the origin r is addressed to.
+func addressedTo(r *http.Request, origin string) bool {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	self, _, err := parseOrigin(scheme + "://" + r.Host)
+	if err != nil {
+		return false
+	}
+	got, _, err := parseOrigin(origin)
+	return err == nil && got == self
 }
 
 func unauthenticated() *Rejection {

@@ -39,8 +39,11 @@ func newBindTarget(id string, s shape, strokeWidth float64, el *ojson.Object) *b
 }
 
 // gap is the distance a bound end keeps from the outline.
-func (t *bindTarget) gap() float64 {
-	return math.Min(bindingGapBase+t.strokeWidth/2, maxStoredGap)
+func (t *bindTarget) gap() float64 { return bindingGap(t.strokeWidth) }
+
+// bindingGap is the gap for a target of this stroke width.
+func bindingGap(strokeWidth float64) float64 {
+	return math.Min(bindingGapBase+strokeWidth/2, maxStoredGap)
 }
 
 // halo is the region the arrow end stays out of.

@@ -80,6 +80,9 @@ func fidelityScene(t *testing.T) []*ojson.Object {
 		`{"type":"text","id":"t4","x":0,"y":900,"text":"Lilita One, Comic Shanns and Liberation Sans fixed width","fontFamily":"lilita-one","width":150}`,
 		`{"type":"text","id":"t5","x":300,"y":900,"text":"Comic Shanns","fontFamily":8,"textAlign":"right","strokeColor":"#e03131"}`,
 		`{"type":"text","id":"t6","x":600,"y":900,"text":"Liberation Sans","fontFamily":9,"link":"https://excalidraw.com","locked":true}`,
+		// Text outside Excalidraw's fonts, marked for the editor to re-measure.
+		`{"type":"text","id":"t7","x":0,"y":1000,"text":"مرحبا Γειά नमस्ते 😀","fontFamily":"nunito"}`,
+		`{"type":"rectangle","id":"r7","x":300,"y":1000,"width":160,"height":80,"label":{"text":"שלום עולם"}}`,
 		`{"type":"image","id":"img","x":900,"y":-200,"width":120,"height":80,"fileId":"file-1","scale":[-1,1]}`,
 		`{"type":"ellipse","id":"grouped","x":900,"y":100,"width":80,"height":80,"groupIds":["g1"],"label":{"text":"in a group"}}`,
 	)

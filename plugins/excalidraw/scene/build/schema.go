@@ -1,6 +1,7 @@
 package build
 
 import (
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -20,7 +21,7 @@ const (
 	// file, whose ids other programs may have written.
 	maxRefLength = 256
 	// maxColorLength bounds a CSS color string.
-	maxColorLength = 64
+	maxColorLength = model.MaxColorLength
 	// maxLinkLength bounds a link.
 	maxLinkLength = 2048
 	// maxGroups bounds groupIds.

@@ -41,8 +41,10 @@ func normalizeText(s string) string {
 
 // textFields appends the text-specific fields of newTextElement, in its
 // order.
+// Text whose size used a declared fallback width is marked for the
+// editor to re-measure (MarkMeasure).
 func textFields(el *ojson.Object, text, originalText string, ts textStyle, containerID any, autoResize bool) *ojson.Object {
-	return el.
+	el.
 		Set("text", text).
 		Set("fontSize", jsNum(ts.fontSize)).
 		Set("fontFamily", ts.fontFamily).
@@ -52,6 +54,8 @@ func textFields(el *ojson.Object, text, originalText string, ts textStyle, conta
 		Set("originalText", originalText).
 		Set("autoResize", autoResize).
 		Set("lineHeight", ts.lineHeight())
+	MarkMeasure(el)
+	return el
 }
 
 // freeTextStyle reads a text input's typography.
@@ -72,14 +76,8 @@ func freeTextStyle(in *input, family int) textStyle {
 // "bottom").
 func buildText(id string, in *input, ts textStyle, s style, st stamp) *ojson.Object {
 	original := normalizeText(*in.Text)
-	text := original
+	text, w, h := fitText(original, ts, in.Width)
 	autoResize := in.Width == nil
-	w, h := ts.measure(text)
-	if !autoResize {
-		text = ts.wrap(original, *in.Width)
-		_, h = ts.measure(text)
-		w = *in.Width
-	}
 	b := box{x: *in.X, y: *in.Y, w: w, h: h, angle: normalizeAngle(orFloat(in.Angle, 0))}
 	switch ts.textAlign {
 	case "center":
@@ -94,4 +92,16 @@ func buildText(id string, in *input, ts textStyle, s style, st stamp) *ojson.Obj
 		b.y -= h
 	}
 	return textFields(baseElement(id, "text", b, s, st), text, original, ts, nil, autoResize)
+}
+
+// fitText is a free text's text and size: unwrapped and measured when
+// width is nil, else wrapped to *width, which it keeps.
+func fitText(original string, ts textStyle, width *float64) (text string, w, h float64) {
+	if width == nil {
+		w, h = ts.measure(original)
+		return original, w, h
+	}
+	text = ts.wrap(original, *width)
+	_, h = ts.measure(text)
+	return text, *width, h
 }

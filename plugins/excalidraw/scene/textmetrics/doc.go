@@ -14,8 +14,9 @@
 //     every code point the family's files cover (subset files merged through
 //     their unicode-range descriptors, later-declared faces winning, as in the
 //     browser), and the pair adjustments that shaping "ab" produces for
-//     characters of Basic Latin + Latin-1 (GPOS kerning, plus the fi/fl
-//     ligatures of Nunito) when both characters come from the same file;
+//     characters of Basic Latin + Latin-1, Greek and Cyrillic (GPOS
+//     kerning, plus the fi/fl ligatures of Nunito) when both characters come
+//     from the same file;
 //   - the unitless line height per family (FONT_METADATA) and the CSS font
 //     family list Excalidraw puts in the canvas font string;
 //   - the character classes of Excalidraw's line-breaking rules.
@@ -42,8 +43,7 @@
 // # Fallback rule
 //
 // A character that none of the family's files (nor Xiaolai, for Excalifont)
-// cover would be drawn by the browser with some system font. Its width is
-// declared, not measured:
+// cover is drawn by the browser with another font. Its width is:
 //
 //  1. default-ignorable code points (ZWJ, ZWSP, variation selectors, soft
 //     hyphen, …) and C0/C1 controls are zero-width, covered or not, as
@@ -55,14 +55,23 @@
 //     by VS16, such as the keycap "1️⃣") counts as one emoji of 2550/2048 em,
 //     the advance of Noto Color Emoji, unless it is a single code point the
 //     family covers (©, ™, … then use the family's glyph);
-//  3. nonspacing and enclosing marks (Mn, Me): 0;
+//  3. nonspacing and enclosing marks (Mn, Me) after one of the family's own
+//     glyphs: 0 (after a fallback character they are shaped with it);
 //  4. East Asian Wide and Fullwidth characters (CJK ideographs, kana, Hangul,
 //     fullwidth forms): 1 em, the advance of every CJK system font;
-//  5. anything else: the advance of that character in Liberation Sans when it
-//     has one (Arial metrics, i.e. what the common system sans fallbacks
-//     Arial, Liberation Sans and Arimo give), else the advance of '0' in
+//  5. anything else is measured with the declared fallback fonts, which
+//     ship in fonts/ (FallbackFonts): Liberation Serif (Times New Roman
+//     metrics: the browser's default font, which Excalidraw's font strings
+//     fall through to) for Latin, Greek and Cyrillic, then DejaVu Sans
+//     (Debian's fallback for other scripts: Hebrew, Arabic, Armenian,
+//     Georgian, …). A run of such characters is shaped as one run, with
+//     HarfBuzz's rules (github.com/go-text/typesetting), so Arabic joining
+//     forms and lam-alef ligatures get their real advances. This is what
+//     Chromium on Debian draws, to within float rounding
+//     (editor.TestNonLatinTextWidths); other systems may pick other fonts;
+//  6. a character no declared fallback has either: the advance of '0' in
 //     Liberation Sans (1139/2048 ≈ 0.556 em, the typical width of a
-//     proportional sans glyph).
+//     proportional glyph).
 //
 // FallbackWidth reports the width a single character gets and whether this
 // rule was used.
@@ -86,7 +95,8 @@
 // Chromium on Linux without subpixel positioning rounds every glyph advance
 // to whole pixels; MeasureLineWith with RoundGlyphAdvances models that.
 // Contextual substitutions beyond character pairs (e.g. "ffi") and kerning
-// outside Latin-1 are not modelled. Excalidraw's per-character width cache
+// outside Latin-1, Greek and Cyrillic are not modelled in the shipped fonts
+// (the declared fallback fonts are fully shaped). Excalidraw's per-character width cache
 // is keyed by UTF-16 code unit, so in the browser two astral characters with
 // the same high surrogate share the first one's width while wrapping by
 // characters; this package uses each character's own width.

@@ -42,7 +42,7 @@ type faceTable struct {
 	kern                         []kernPair
 	prepared                     bool
 	latin                        [256]int32 // advance of r < 256, -1 if absent
-	kernIndex                    [257]int32 // kern[kernIndex[l]:kernIndex[l+1]] start with l (pairs are Latin-1 only)
+	kernIndex                    [257]int32 // kern[kernIndex[l]:kernIndex[l+1]] start with l, for l < 256
 	unitsPerEmF                  float64
 }
 
@@ -107,11 +107,19 @@ func (t *faceTable) advance(r rune) int32 {
 }
 
 // kerning returns the pair adjustment of l followed by r, in font units.
+// Pairs cover Latin-1, Greek and Cyrillic (see the generator); a left
+// character below 256 is found through kernIndex, others by search.
 func (t *faceTable) kerning(l, r rune) int32 {
-	if l < 0 || l > 255 || r < 0 || r > 255 {
+	if l < 0 || r < 0 {
 		return 0
 	}
-	lo, hi := int(t.kernIndex[l]), int(t.kernIndex[l+1])
+	var lo, hi int
+	if l < 256 {
+		lo, hi = int(t.kernIndex[l]), int(t.kernIndex[l+1])
+	} else {
+		lo = sort.Search(len(t.kern), func(i int) bool { return t.kern[i].l >= l })
+		hi = sort.Search(len(t.kern), func(i int) bool { return t.kern[i].l > l })
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		switch {
@@ -152,19 +160,11 @@ func zeroWidth(r rune) bool {
 	return classOf(r)&clsIgnorable != 0 || r < 0x20 || (r >= 0x7f && r < 0xa0)
 }
 
-// fallbackEm is the declared width, in em, of a character no file of the
-// family covers (rules 3–5 of the package documentation).
-func fallbackEm(r rune) float64 {
-	if unicode.In(r, unicode.Mn, unicode.Me) {
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 1
-	}
-	if a := faceLiberationSans.advance(r); a >= 0 {
-		return float64(a) / faceLiberationSans.unitsPerEmF
-	}
+// fallbackEm is the declared width, in em, of a character that neither
+// the family nor the declared fallback fonts cover (rule 6 of the package
+// documentation): the advance of '0' in Liberation Sans, the typical width
+// of a proportional glyph.
+func fallbackEm(rune) float64 {
 	return float64(faceLiberationSans.advance('0')) / faceLiberationSans.unitsPerEmF
 }
 
@@ -186,26 +186,43 @@ func FallbackWidth(r rune, f FontFamily, fontSize float64) (w float64, used bool
 	if classOf(r)&(clsEmojiMost|clsRegionalIndicator) != 0 {
 		return emojiEm * fontSize, true
 	}
-	return fallbackEm(r) * fontSize, true
+	switch {
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return 0, true
+	case wide(r):
+		return fontSize, true
+	}
+	return fallbackRun([]rune{r}, fontSize, false), true
 }
 
 // measureLine sums advances and pair adjustments of s in family fam.
+// Runs of characters the family lacks are measured with the declared
+// fallback fonts (fallback.go), shaped as one run as the browser does.
 func measureLine(s string, fam *familyTable, size float64, round bool) float64 {
 	total := 0.0
 	var prev *faceTable
 	var prevRune rune
+	var pending []rune // characters waiting to be shaped by the fallback
+	flush := func() {
+		if len(pending) > 0 {
+			total += fallbackRun(pending, size, round)
+			pending = pending[:0]
+		}
+	}
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if classOf(r)&(clsEmojiMost|clsRegionalIndicator|clsEmojiAny) != 0 {
 			if end := emojiSpan(s, i); end > i {
 				single := end == i+n
 				if !single {
+					flush()
 					total += px(emojiEm*size, round)
 					prev = nil
 					i = end
 					continue
 				}
 				if t, _ := fam.resolve(r); t == nil {
+					flush()
 					total += px(emojiEm*size, round)
 					prev = nil
 					i = end
@@ -220,10 +237,23 @@ func measureLine(s string, fam *familyTable, size float64, round bool) float64 {
 		}
 		t, a := fam.resolve(r)
 		if t == nil {
-			total += px(fallbackEm(r)*size, round)
 			prev = nil
+			switch {
+			case unicode.In(r, unicode.Mn, unicode.Me):
+				// A mark joins the fallback run it follows (shaping
+				// places it); after the family's own glyph it adds nothing.
+				if len(pending) > 0 {
+					pending = append(pending, r)
+				}
+			case wide(r):
+				flush()
+				total += px(size, round)
+			default:
+				pending = append(pending, r)
+			}
 			continue
 		}
+		flush()
 		scale := size / t.unitsPerEmF
 		total += px(float64(a)*scale, round)
 		if prev == t {
@@ -233,7 +263,18 @@ func measureLine(s string, fam *familyTable, size float64, round bool) float64 {
 		}
 		prev, prevRune = t, r
 	}
+	flush()
 	return total
+}
+
+// wide reports East Asian Wide and Fullwidth characters, which every CJK
+// system font draws 1 em wide.
+func wide(r rune) bool {
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return true
+	}
+	return false
 }
 
 // emojiSpan returns the end of the emoji presentation sequence starting at

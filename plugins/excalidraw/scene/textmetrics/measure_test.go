@@ -203,6 +203,15 @@ func TestFallback(t *testing.T) {
 	const size = 20.0
 	em := func(x float64) float64 { return x * size }
 	lib := func(r rune) float64 { return float64(faceLiberationSans.advance(r)) * size / 2048 }
+	// The declared fallback's own advance of r (fonts/, in order).
+	declared := func(i int, r rune) float64 {
+		f := loadFallback()[i]
+		g, ok := f.face.NominalGlyph(r)
+		if !ok {
+			t.Fatalf("fallback %d lacks %U", i, r)
+		}
+		return float64(f.face.HorizontalAdvance(g)) * size / f.upem
+	}
 	cases := []struct {
 		r    rune
 		f    FontFamily
@@ -222,9 +231,11 @@ func TestFallback(t *testing.T) {
 		{'\u00ad', Nunito, 0, false},     // soft hyphen is hidden even if covered
 		{'\ufe0f', Virgil, 0, false},
 		{'\x01', Virgil, 0, false},
-		{'\u0e01', Excalifont, lib('0'), true}, // Thai: neither family nor Liberation
-		{'λ', Nunito, lib('λ'), true},          // Greek: Liberation's advance
-		{'\u0301', LilitaOne, 0, true},         // missing combining mark
+		{'\u0e01', Excalifont, lib('0'), true},     // Thai: neither the family nor a declared fallback
+		{'λ', Nunito, declared(0, 'λ'), true},      // Greek: Liberation Serif (Times metrics)
+		{'ب', Virgil, declared(1, 'ب'), true},      // Arabic: DejaVu Sans, isolated form
+		{'Ֆ', ComicShanns, declared(1, 'Ֆ'), true}, // Armenian: DejaVu Sans
+		{'\u0301', LilitaOne, 0, true},             // missing combining mark
 		{'\t', Virgil, MeasureLine(" ", Virgil, size), false},
 		{'a', Virgil, MeasureLine("a", Virgil, size), false},
 	}

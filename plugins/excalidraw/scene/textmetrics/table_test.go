@@ -120,7 +120,8 @@ func TestTablesAreWellFormed(t *testing.T) {
 			}
 		}
 		for _, k := range ft.kern {
-			if k.l < 0x21 || k.l > 0xff || k.r < 0x21 || k.r > 0xff || k.v == 0 {
+			inPairs := func(r rune) bool { return r >= 0x21 && r <= 0xff || r >= 0x370 && r <= 0x4ff }
+			if !inPairs(k.l) || !inPairs(k.r) || k.v == 0 {
 				t.Errorf("%s: unexpected pair %+v", ft.name, k)
 			}
 			if ft.advance(k.l) < 0 || ft.advance(k.r) < 0 {

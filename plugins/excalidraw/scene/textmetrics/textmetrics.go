@@ -226,3 +226,22 @@ func init() {
 	}
 	initClasses()
 }
+
+// Covered reports whether every character of text is drawn with one of
+// family f's own fonts (or is invisible): its width is then what any
+// browser with Excalidraw's fonts measures. When it is false, some
+// characters got a declared width — the fallback fonts, an emoji, a CJK
+// em — which a browser on another system may draw differently.
+func Covered(text string, f FontFamily) bool {
+	fam := family(f)
+	for _, r := range text {
+		r = canvasSpace(r)
+		if zeroWidth(r) {
+			continue
+		}
+		if t, _ := fam.resolve(r); t == nil {
+			return false
+		}
+	}
+	return true
+}

@@ -18,6 +18,7 @@ import {
   reportError,
   saveScene,
   sceneEventsURL,
+  requestId,
 } from "./api.js";
 import { backoff, openStream } from "./stream.js";
 
@@ -162,7 +163,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
   // status bar explains). The request is sent before save returns, so a
   // save started while the page is going away still leaves.
   const save = useCallback(
-    ({ force = false } = {}) => {
+    ({ force = false, id } = {}) => {
       const api = apiRef.current;
       if (!api) return Promise.resolve(true);
       if (inConflict.current && !force) return Promise.resolve(false);
@@ -177,7 +178,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
       const sig = signature();
       const expected = base.current.revision;
       setStatus("saving");
-      const sent = saveScene(name, documentOf(api), expected, { force, keepalive: true });
+      const sent = saveScene(name, documentOf(api), expected, { force, keepalive: true, ...(id ? { id } : {}) });
       const running = (async () => {
         try {
           const res = await sent;
@@ -415,14 +416,76 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
     [name, save, flush, reloadFromDisk, isDirty],
   );
 
+  // Text that dsh sized with its declared fallback fonts
+  // (customData.dshMeasure: "fallback": glyphs none of Excalidraw's fonts
+  // has, whose width depends on the fonts of the machine that draws them)
+  // is measured again by this browser once its fonts are in, the way
+  // Excalidraw measures (canvas measureText with the element's font
+  // string, the widest line). Where the width differs, the text is
+  // corrected once — its lines kept, a label re-centred in its container —
+  // in one revision attributed by its request id ("ui-remeasure-…"), and
+  // loses the mark, so no later open rewrites it. Text without the mark is
+  // never rewritten on open. A person who starts editing before the fonts
+  // are in keeps their edit, and the correction waits for another open.
+  const touched = useRef(false);
+  const settleText = useCallback(
+    async (api) => {
+      const marked = api.getSceneElements().filter((el) => el.type === "text" && headlessMeasured(el));
+      if (marked.length === 0) return;
+      await Promise.all(marked.map((el) => document.fonts.load(fontString(el), el.text).catch(() => [])));
+      await document.fonts.ready;
+      if (apiRef.current !== api || touched.current || inConflict.current || inFlight.current || isDirty()) return;
+      const ctx = document.createElement("canvas").getContext("2d");
+      const all = api.getSceneElementsIncludingDeleted();
+      const byId = new Map(all.map((e) => [e.id, e]));
+      const fixed = new Map();
+      for (const el of marked) {
+        ctx.font = fontString(el);
+        const width = Math.max(0, ...el.text.split("\n").map((line) => ctx.measureText(line).width));
+        if (Math.abs(width - el.width) < 0.001) continue;
+        let x = el.x;
+        const c = el.containerId ? byId.get(el.containerId) : null;
+        if (c && c.type !== "arrow" && c.type !== "line") {
+          x = el.textAlign === "left" ? el.x : el.textAlign === "right" ? el.x + el.width - width : el.x + (el.width - width) / 2;
+        } else if (c) {
+          x = el.x + (el.width - width) / 2;
+        } else if (el.textAlign === "center") {
+          x = el.x + (el.width - width) / 2;
+        } else if (el.textAlign === "right") {
+          x = el.x + el.width - width;
+        }
+        fixed.set(el.id, withoutMark({ ...el, width, x }));
+      }
+      if (fixed.size === 0) return;
+      api.updateScene({ elements: all.map((el) => fixed.get(el.id) || el), captureUpdate: CaptureUpdateAction.NEVER });
+      await save({ id: "ui-remeasure-" + requestId().slice(3) });
+    },
+    // save, isDirty and signature are stable for this scene
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [initial],
+  );
+
   const mountedReported = useRef(false);
   useEffect(() => {
     if (!initial) return;
-    // Wait for Excalidraw to hand over its API and lay out the canvas.
+    // Wait for Excalidraw to hand over its API and to apply the scene
+    // (elements and appState arrive a few frames after the API): the
+    // baseline must be the scene as loaded, or the first onChange would
+    // look like an edit and opening would save.
     let frame = 0;
+    let waited = 0;
+    const want = initial.appState || {};
+    const applied = (api) => {
+      const a = api.getAppState();
+      return (
+        api.getSceneElementsIncludingDeleted().length === initial.elements.length &&
+        (want.viewBackgroundColor === undefined || a.viewBackgroundColor === want.viewBackgroundColor) &&
+        (want.gridModeEnabled === undefined || !!a.gridModeEnabled === !!want.gridModeEnabled)
+      );
+    };
     const tick = () => {
       const api = apiRef.current;
-      if (!api) {
+      if (!api || (!applied(api) && waited++ < 240)) {
         frame = requestAnimationFrame(tick);
         return;
       }
@@ -433,6 +496,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
         report("mounted", { build: __DSH_BUILD__, width: Math.round(a.width), height: Math.round(a.height), theme: a.theme });
       }
       report("canvas-ready", { elementCount: api.getSceneElements().length });
+      settleText(api).catch((e) => reportError(`re-measure ${name}: ${e.message}`));
     };
     frame = requestAnimationFrame(tick);
     const onHide = () => report("unmounted");
@@ -447,9 +511,18 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
     };
   }, [initial, name, signature]);
 
+  const onPointerDown = useCallback(() => {
+    touched.current = true;
+  }, []);
+
   const onChange = useCallback(() => {
     if (!apiRef.current || !savedSig.current || inConflict.current) return;
-    if (signature() === savedSig.current) return;
+    if (signature() === savedSig.current) {
+      // Back to what is on disk (an undo, say): nothing to save.
+      clearTimeout(timer.current);
+      setStatus((s) => (s === "unsaved" ? "saved" : s));
+      return;
+    }
     setStatus((s) => (s === "saving" || s === "failed" ? s : "unsaved"));
     // A failure that can pass is retried on its own schedule; after one
     // that cannot (a limit), the next change tries again.
@@ -474,6 +547,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
           excalidrawAPI={onApi}
           initialData={initial}
           onChange={onChange}
+          onPointerDown={onPointerDown}
           name={name}
           UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
         />
@@ -538,4 +612,28 @@ export function LoginHint() {
       On the machine where dsh runs, run <code>{loginCommand()}</code> and open the link it prints in this browser.
     </p>
   );
+}
+
+// headlessMeasured: dsh sized this text with its declared fallback fonts,
+// not with fonts Excalidraw ships, so this browser's measure is better.
+const headlessMeasured = (el) => el.customData?.dshMeasure === "fallback";
+
+function withoutMark(el) {
+  const { dshMeasure: _, ...rest } = el.customData || {};
+  return {
+    ...el,
+    customData: Object.keys(rest).length ? rest : undefined,
+    version: el.version + 1,
+    versionNonce: Math.floor(Math.random() * 2 ** 31),
+    updated: Date.now(),
+  };
+}
+
+// fontString is the canvas font Excalidraw measures and draws a text
+// element with: its size and its family's CSS list (Excalifont falls back
+// to Xiaolai, every family to Segoe UI Emoji; Helvetica is the system's).
+function fontString(el) {
+  const name = Object.entries(FONT_FAMILY).find(([, v]) => v === el.fontFamily)?.[0] || "Excalifont";
+  const list = name === "Excalifont" ? "Excalifont, Xiaolai" : name;
+  return `${el.fontSize}px ${list}, Segoe UI Emoji`;
 }

@@ -219,18 +219,35 @@ function buildTable(name, faceDescs) {
     const run = faces[r.face].font.layout(String.fromCodePoint(cp));
     if (run.advanceWidth !== r.adv) singleMismatch++;
   }
-  // Pair adjustments for Basic Latin + Latin-1 (no controls, no spaces, no
-  // default-ignorables): shaped width of "ab" minus the two advances.
-  const latin = [];
-  for (let c = 0x21; c <= 0xff; c++) {
-    if (c >= 0x7f && c <= 0xa0) continue;
-    if (reDI.test(String.fromCodePoint(c))) continue;
-    if (resolved.has(c)) latin.push(c);
-  }
+  // Pair adjustments for Basic Latin + Latin-1, Greek and Cyrillic (no
+  // controls, no spaces, no default-ignorables): shaped width of "ab" minus
+  // the two advances. Latin-1 pairs with either script (punctuation after
+  // a Cyrillic word), but Greek with Cyrillic never meet in a word.
+  const block = (lo, hi) => {
+    const out = [];
+    for (let c = lo; c <= hi; c++) {
+      if (c >= 0x7f && c <= 0xa0) continue;
+      if (reDI.test(String.fromCodePoint(c))) continue;
+      if (resolved.has(c)) out.push(c);
+    }
+    return out;
+  };
+  const latin = block(0x21, 0xff);
+  const greek = block(0x370, 0x3ff);
+  const cyrillic = block(0x400, 0x4ff);
+  const pairs = function* () {
+    for (const set of [latin.concat(greek), latin.concat(cyrillic)]) {
+      for (const a of set) for (const b of set) yield [a, b];
+    }
+  };
+  const seen = new Set();
   const kern = [];
   const ligatures = [];
-  for (const a of latin) {
-    for (const b of latin) {
+  for (const [a, b] of pairs()) {
+    {
+      const key = a * 0x10000 + b;
+      if (seen.has(key)) continue; // Latin-1 × Latin-1 comes twice
+      seen.add(key);
       const ra = resolved.get(a);
       const rb = resolved.get(b);
       if (ra.face !== rb.face) continue; // different files are shaped separately

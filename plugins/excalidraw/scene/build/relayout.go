@@ -1,0 +1,162 @@
+package build
+
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+)
+
+// This file lays out the text of elements that already exist, with the
+// rules the builder lays out new ones by, so that an edit (the service's
+// update) and a new element agree on every pixel.
+
+// TextLayout is a text element's text and box after a layout.
+type TextLayout struct {
+	// Text is the text as displayed: the original text wrapped where the
+	// element wraps (to its container, or to its own fixed width).
+	Text                string
+	X, Y, Width, Height float64
+	// Angle is the text's rotation: its container's, for a label.
+	Angle float64
+	// ContainerWidth and ContainerHeight are the container's size, grown
+	// when the text needs more room than it has (box shapes only; an
+	// arrow keeps its size). Zero for a free text.
+	ContainerWidth, ContainerHeight float64
+}
+
+// LayoutLabel lays out the bound text t of container c as the builder lays
+// out a new label: for a rectangle, ellipse or diamond, wrapped to the
+// container's inner width, the container grown if the text does not fit,
+// placed by textAlign and verticalAlign (layoutShapeLabel); for an arrow,
+// wrapped to the arrow's label width and centred on its middle point
+// (arrowLabel). The text laid out is t's originalText (its text when it
+// has none); the elements are not modified.
+func LayoutLabel(c, t *ojson.Object) TextLayout {
+	ts := textStyleOf(t)
+	original := OriginalText(t)
+	typ, _ := c.String("type")
+	if isLinear(typ) {
+		pts := globalPointsOf(c)
+		if len(pts) == 0 {
+			pts = []vec{{number(c, "x"), number(c, "y")}}
+		}
+		text, b := arrowLabel(pts, number(c, "width"), original, ts)
+		return textLayout(text, b, box{w: number(c, "width"), h: number(c, "height")})
+	}
+	cb := box{x: number(c, "x"), y: number(c, "y"), w: number(c, "width"), h: number(c, "height"), angle: number(c, "angle")}
+	lay := layoutShapeLabel(typ, cb, original, ts)
+	return textLayout(lay.text, lay.box, lay.container)
+}
+
+// textLayout is a TextLayout of a text box and its container's (zero for
+// none), with numbers as JSON writes them.
+func textLayout(text string, b, container box) TextLayout {
+	return TextLayout{Text: text, X: jsNum(b.x), Y: jsNum(b.y), Width: jsNum(b.w), Height: jsNum(b.h), Angle: jsNum(b.angle),
+		ContainerWidth: jsNum(container.w), ContainerHeight: jsNum(container.h)}
+}
+
+// FitText sizes a free text element to its text as the builder sizes a
+// new one (fitText): an auto-resizing text (autoResize true or absent)
+// takes its text unwrapped, as wide as its widest line; a fixed-width
+// one (autoResize false: a width a person chose) keeps its width and
+// wraps its originalText to it, as the editor does. The height is the
+// lines times the font's line height. X, Y and Angle are t's; t is not
+// modified.
+func FitText(t *ojson.Object) TextLayout {
+	autoResize := true
+	if v, ok := t.Bool("autoResize"); ok {
+		autoResize = v
+	}
+	var fixed *float64
+	if !autoResize {
+		w := number(t, "width")
+		fixed = &w
+	}
+	text, w, h := fitText(OriginalText(t), textStyleOf(t), fixed)
+	return textLayout(text, box{x: number(t, "x"), y: number(t, "y"), w: w, h: h, angle: number(t, "angle")}, box{})
+}
+
+// textStyleOf reads an existing text element's typography. A family the
+// fonts do not know is measured as the default one and a missing or
+// non-positive size as the default size, as the editor falls back.
+func textStyleOf(t *ojson.Object) textStyle {
+	fam := textmetrics.FontFamily(number(t, "fontFamily"))
+	if !textmetrics.Known(fam) {
+		fam = textmetrics.DefaultFamily
+	}
+	fs := number(t, "fontSize")
+	if fs <= 0 {
+		fs = defaultFontSize
+	}
+	align, _ := t.String("textAlign")
+	valign, _ := t.String("verticalAlign")
+	return textStyle{fontSize: fs, fontFamily: int(fam), textAlign: align, verticalAlign: valign}
+}
+
+// OriginalText is the unwrapped text of a text element: originalText,
+// or text when it has none. It is what layouts wrap.
+func OriginalText(t *ojson.Object) string {
+	if s, _ := t.String("originalText"); s != "" {
+		return s
+	}
+	s, _ := t.String("text")
+	return s
+}
+
+// number reads a numeric member, 0 when absent or not a number.
+func number(el *ojson.Object, k string) float64 {
+	f, _ := el.Number(k)
+	return f
+}
+
+// globalPointsOf reads a linear element's points in scene coordinates
+// (nil when they are malformed).
+func globalPointsOf(el *ojson.Object) []vec {
+	list, _ := el.Array("points")
+	origin := vec{number(el, "x"), number(el, "y")}
+	out := make([]vec, 0, len(list))
+	for _, item := range list {
+		pair, ok := item.([]any)
+		if !ok || len(pair) != 2 {
+			return nil
+		}
+		x, okx := ojson.AsFloat(pair[0])
+		y, oky := ojson.AsFloat(pair[1])
+		if !okx || !oky {
+			return nil
+		}
+		out = append(out, origin.add(vec{x, y}))
+	}
+	return out
+}
+
+// MeasureMark is the customData key dsh sets on a text element whose size
+// it computed with a declared width for some character (see
+// textmetrics.Covered and the fallback rule): the first browser that opens
+// the scene measures such text with its own fonts, corrects it once and
+// removes the mark. Its value is MeasureFallback.
+const (
+	MeasureMark     = "dshMeasure"
+	MeasureFallback = "fallback"
+)
+
+// MarkMeasure sets or clears t's MeasureMark for its current text and
+// font: set when the text is not covered by the family's fonts, removed
+// when it is (customData itself goes when nothing else is in it).
+func MarkMeasure(t *ojson.Object) {
+	ts := textStyleOf(t)
+	covered := textmetrics.Covered(OriginalText(t), textmetrics.FontFamily(ts.fontFamily))
+	cd, _ := t.Object("customData")
+	switch {
+	case !covered:
+		if cd == nil {
+			cd = ojson.New()
+			t.Set("customData", cd)
+		}
+		cd.Set(MeasureMark, MeasureFallback)
+	case cd != nil && cd.Has(MeasureMark):
+		cd.Delete(MeasureMark)
+		if cd.Len() == 0 {
+			t.Delete("customData")
+		}
+	}
+}
