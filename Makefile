@@ -67,7 +67,7 @@ browser:
 	@if [ -n "$(CHROMIUM)" ] && [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
 	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
 	  echo "make test: installing Debian's chromium for the browser tests"; \
-	  $(APT_GET) update -qq && $(APT_GET) install -y -qq chromium >/dev/null && exit 0; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq chromium fonts-liberation fonts-dejavu-core >/dev/null && exit 0; \
 	fi; \
 	echo "make test: the browser tests need Chromium, which is not installed." >&2; \
 	echo "  Install it (Debian/Ubuntu: sudo apt-get install chromium), or point CHROMIUM= (and DSH_CHROMIUM=) at one." >&2; \
