@@ -9,6 +9,7 @@ import (
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -99,8 +100,8 @@ func DefaultHostConfig() HostConfig {
 	c.Log = LogConfig{Level: "info", Format: "auto"}
 	c.HTTP = HTTPConfig{MaxBodyBytes: 8 << 20, DrainTimeout: Duration(5 * time.Second), ShutdownTimeout: Duration(10 * time.Second)}
 	c.MCP = MCPConfig{
-		MaxSessions: tools.DefaultMaxSessions, MaxSessionsPerToken: tools.DefaultMaxSessionsPerOwner,
-		SessionIdleTimeout: Duration(tools.DefaultSessionTimeout), MaxArgumentBytes: tools.DefaultMaxArgumentBytes,
+		MaxSessions: mcpserve.DefaultMaxSessions, MaxSessionsPerToken: mcpserve.DefaultMaxSessionsPerOwner,
+		SessionIdleTimeout: Duration(mcpserve.DefaultSessionTimeout), MaxArgumentBytes: tools.DefaultMaxArgumentBytes,
 	}
 	return c
 }

@@ -23,13 +23,11 @@ var greeter = app.Plugin{
 			Name:        "greet",
 			Description: "Greet someone by name.",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string"}}}`),
-			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
-				var in struct{ Name string }
-				if err := json.Unmarshal(args, &in); err != nil {
-					return nil, err
-				}
+			Handler: tools.Typed(func(_ context.Context, in struct {
+				Name string `json:"name"`
+			}) (map[string]string, error) {
 				return map[string]string{"text": greeting + ", " + in.Name}, nil
-			},
+			}),
 		})
 	},
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -25,7 +26,7 @@ type Host struct {
 
 	Runtime    *app.Runtime
 	Tools      *tools.Registry
-	MCP        *tools.MCPServer
+	MCP        *mcpserve.Server
 	Web        *webserver.Server // nil in a headless host
 	Connection *connection.Service
 	Config     *LoadedConfig
@@ -72,7 +73,7 @@ type hostIn struct {
 	fx.In
 	Runtime    *app.Runtime
 	Tools      *tools.Registry
-	MCP        *tools.MCPServer
+	MCP        *mcpserve.Server
 	Web        *webserver.Server `optional:"true"`
 	Connection *connection.Service
 	Entries    *kernel.Entries

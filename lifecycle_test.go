@@ -112,11 +112,11 @@ func (p *probe) plugin() app.Plugin {
 						Description: "Echo a message back.",
 						InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["msg"],"properties":{"msg":{"type":"string"}}}`),
 						Annotations: tools.Annotations{ReadOnly: true},
-						Handler: func(_ context.Context, args json.RawMessage) (any, error) {
-							var in struct{ Msg string }
-							_ = json.Unmarshal(args, &in)
+						Handler: tools.Typed(func(_ context.Context, in struct {
+							Msg string `json:"msg"`
+						}) (map[string]any, error) {
 							return map[string]any{"echo": in.Msg}, nil
-						},
+						}),
 					})
 				},
 				func() error {

@@ -18,6 +18,7 @@ import (
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -183,8 +184,8 @@ var ToolsModule = fx.Module("tools",
 		reg.SetMaxArgumentBytes(c.Host.MCP.MaxArgumentBytes)
 		return reg
 	}),
-	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, reg *tools.Registry, log *zap.Logger) *tools.MCPServer {
-		m := tools.NewMCPServer(reg, tools.MCPOptions{
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, reg *tools.Registry, log *zap.Logger) *mcpserve.Server {
+		m := mcpserve.New(reg, mcpserve.Options{
 			Name: "dsh", Version: Version, Logger: log,
 			SessionTimeout:      time.Duration(c.Host.MCP.SessionIdleTimeout),
 			MaxSessions:         c.Host.MCP.MaxSessions,
@@ -196,11 +197,11 @@ var ToolsModule = fx.Module("tools",
 		lc.Append(fx.StopHook(m.Close))
 		return m
 	}),
-	fx.Invoke(func(rt *app.Runtime, reg *tools.Registry, m *tools.MCPServer) error {
+	fx.Invoke(func(rt *app.Runtime, reg *tools.Registry, m *mcpserve.Server) error {
 		if err := rt.Root().Provide(tools.ServiceName, reg); err != nil {
 			return err
 		}
-		_, err := rt.Root().Plugin(kernel.MCPEndpoint(m), nil)
+		_, err := rt.Root().Plugin(mcpserve.Endpoint(m), nil)
 		return err
 	}),
 )

@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
+	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 )
 
 func newServe() *cobra.Command {
@@ -47,7 +48,7 @@ func newServe() *cobra.Command {
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "dsh is serving at %s\n", h.URL())
 			fmt.Fprintf(out, "  open this link in your browser to log in (works once): %s\n", link)
-			fmt.Fprintf(out, "  agents connect to %s%s with a bearer token (dsh token create NAME)\n", h.URL(), kernel.MCPPath)
+			fmt.Fprintf(out, "  agents connect to %s%s with a bearer token (dsh token create NAME)\n", h.URL(), mcpserve.Path)
 			<-ctx.Done()
 			fmt.Fprintln(out, "dsh is stopping")
 			kernel.RemoveRuntimeFile(dataDir, os.Getpid())

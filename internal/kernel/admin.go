@@ -90,16 +90,16 @@ func (a *admin) act(c echo.Context) error {
 	case "reload":
 		op = a.entries.Reload
 	default:
-		return apiError(c, http.StatusBadRequest, "invalid_action", "action must be load, unload or reload")
+		return webserver.NewError(http.StatusBadRequest, "invalid_action", "action must be load, unload or reload")
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), adminActionTimeout)
 	defer cancel()
 	err := op(ctx, id)
 	switch {
 	case errors.Is(err, ErrUnknownEntry):
-		return apiError(c, http.StatusNotFound, "unknown_entry", err.Error())
+		return webserver.NewError(http.StatusNotFound, "unknown_entry", err.Error())
 	case err != nil:
-		return apiError(c, http.StatusConflict, "plugin_failed", err.Error())
+		return webserver.NewError(http.StatusConflict, "plugin_failed", err.Error())
 	}
 	for _, row := range a.entries.List() {
 		if row.ID == id {
@@ -131,11 +131,11 @@ func (a *admin) mintLoginLink(c echo.Context) error {
 	}
 	var in LoginLinkRequest
 	if err := decodeOptionalJSON(c.Request().Body, &in); err != nil {
-		return apiError(c, http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/dsh-excalidraw/\"}: "+err.Error())
+		return webserver.NewError(http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/dsh-excalidraw/\"}: "+err.Error())
 	}
 	link, expires, err := a.conn.LoginLink(a.web.URL(), in.Next)
 	if errors.Is(err, connection.ErrInvalidNext) {
-		return apiError(c, http.StatusBadRequest, "invalid_next", err.Error())
+		return webserver.NewError(http.StatusBadRequest, "invalid_next", err.Error())
 	}
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ type RevokedResponse struct {
 func (a *admin) listSessions(c echo.Context) error {
 	list, err := a.conn.ListSessions()
 	if err != nil {
-		return a.sessionsUnavailable(c, err)
+		return sessionsUnavailable(err)
 	}
 	return c.JSON(http.StatusOK, SessionsResponse{Sessions: list})
 }
@@ -189,9 +189,9 @@ func (a *admin) revokeSession(c echo.Context) error {
 	err := a.conn.RevokeSession(c.Param("id"))
 	switch {
 	case errors.Is(err, connection.ErrSessionNotFound):
-		return apiError(c, http.StatusNotFound, "unknown_session", "no live session has id "+strconv.Quote(c.Param("id")))
+		return webserver.NewError(http.StatusNotFound, "unknown_session", "no live session has id "+strconv.Quote(c.Param("id")))
 	case err != nil:
-		return a.sessionsUnavailable(c, err)
+		return sessionsUnavailable(err)
 	}
 	return c.JSON(http.StatusOK, RevokedResponse{Revoked: 1})
 }
@@ -199,18 +199,15 @@ func (a *admin) revokeSession(c echo.Context) error {
 func (a *admin) revokeAllSessions(c echo.Context) error {
 	n, err := a.conn.RevokeAllSessions()
 	if err != nil {
-		return a.sessionsUnavailable(c, err)
+		return sessionsUnavailable(err)
 	}
 	return c.JSON(http.StatusOK, RevokedResponse{Revoked: n})
 }
 
 // sessionsUnavailable reports a sessions file that cannot be read or
-// written; the details (paths) go to the host's log, not the client.
-func (a *admin) sessionsUnavailable(c echo.Context, err error) error {
-	a.log.Error("sessions file", zap.Error(err))
-	return apiError(c, http.StatusInternalServerError, "sessions_unavailable", "the sessions file could not be read or written; see the host's log")
-}
-
-func apiError(c echo.Context, status int, code, msg string) error {
-	return c.JSON(status, map[string]any{"error": map[string]string{"code": code, "message": msg}})
+// written. The cause (paths) stays on the error: the web server logs a
+// coded 500 with it and shows the client only the message.
+func sessionsUnavailable(err error) error {
+	return webserver.NewError(http.StatusInternalServerError, "sessions_unavailable",
+		"the sessions file could not be read or written; see the host's log").Wrap(err)
 }

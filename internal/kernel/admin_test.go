@@ -223,6 +223,37 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	}
 }
 
+// TestAdminErrorBodies: the admin API's refusals are rendered by the web
+// server in the one error shape, with the admin's own codes and statuses.
+func TestAdminErrorBodies(t *testing.T) {
+	h := startHost(t, t.TempDir())
+	c := client(t)
+	bearer := []string{"Authorization", "Bearer " + h.Token()}
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{http.MethodPost, "/api/admin/plugins/status/explode", http.StatusBadRequest,
+			`{"error":{"code":"invalid_action","message":"action must be load, unload or reload"}}`},
+		{http.MethodPost, "/api/admin/plugins/nope/load", http.StatusNotFound,
+			`{"error":{"code":"unknown_entry","message":"unknown plugin entry: \"nope\""}}`},
+		{http.MethodDelete, "/api/admin/sessions/ses_nothing", http.StatusNotFound,
+			`{"error":{"code":"unknown_session","message":"no live session has id \"ses_nothing\""}}`},
+		{http.MethodPost, "/api/admin/login-links", http.StatusBadRequest,
+			`{"error":{"code":"invalid_next","message":"connection: next must be a path on this server, like /dsh-excalidraw/ (got \"//evil.example/\")"}}`},
+	} {
+		body := ""
+		if tc.path == "/api/admin/login-links" {
+			body = `{"next":"//evil.example/"}`
+		}
+		r := send(t, c, tc.method, h.URL()+tc.path, body, bearer...)
+		if r.status != tc.status || strings.TrimSpace(r.body) != tc.body || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s %s: %d %s %s\nwant %d %s", tc.method, tc.path, r.status, r.header.Get("Content-Type"), r.body, tc.status, tc.body)
+		}
+	}
+}
+
 // TestMCPWithoutCredentials: an MCP client that has not been given a token
 // learns it needs one (401 with a Bearer challenge, as the MCP
 // authorization spec expects), instead of a CSRF refusal.

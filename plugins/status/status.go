@@ -52,7 +52,7 @@ var Plugin = app.Plugin{
 			Description: "Report the dsh host's plugin scopes (id, plugin name, state, error) and services. Read-only; takes no arguments.",
 			InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{}}`),
 			Annotations: tools.Annotations{Title: "Host status", ReadOnly: true, Idempotent: true},
-			Handler:     func(context.Context, json.RawMessage) (any, error) { return r.report(), nil },
+			Handler:     tools.Typed(func(context.Context, struct{}) (Report, error) { return r.report(), nil }),
 		}); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"go.uber.org/zap"
 )
@@ -58,7 +59,7 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 	}
 	v, err := r.invoke(ctx, e, canonArgs)
 	if err != nil {
-		return r.failure(name, r.toolError(name, err))
+		return r.failure(name, r.toolError(e, err))
 	}
 	return r.success(name, v)
 }
@@ -79,16 +80,26 @@ func (r *Registry) invoke(ctx context.Context, e *entry, args json.RawMessage) (
 // errInternal is the generic error shown to the agent for handler bugs.
 var errInternal = Errorf(CodeInternal, "internal error")
 
-// toolError maps a handler error to what the agent may see.
-func (r *Registry) toolError(name string, err error) *Error {
-	var te *Error
-	if !errors.As(err, &te) {
+// toolError maps a handler error to what the agent may see. A [Typed]
+// handler's decode failure is the tool's invalid-arguments error.
+func (r *Registry) toolError(e *entry, err error) *Error {
+	name := e.desc.Name
+	var ae *argumentsError
+	if errors.As(err, &ae) {
+		r.log.Warn("tool arguments passed the schema but do not decode into the handler's input; schema and type disagree",
+			zap.String("tool", name), zap.String("pointer", ae.problem.Pointer), zap.String("problem", ae.problem.Message))
+		return ae.invalidArguments(e.invalidCode)
+	}
+	// A tool error, or any error that carries the host's error contract
+	// (code, message, details: apierr.Coded), passes through as it is.
+	te, ok := FromError(err)
+	if !ok {
 		r.log.Error("tool handler failed", zap.String("tool", name), zap.Error(err))
 		return errInternal
 	}
 	if te.Code == "" {
 		r.log.Warn("tool error without code", zap.String("tool", name), zap.Error(err))
-		return &Error{Code: CodeInternal, Message: te.Message, Details: te.Details}
+		return &Error{Code: CodeInternal, Message: te.Message, Details: te.Details, Retryable: te.Retryable, RetryAfterSec: te.RetryAfterSec}
 	}
 	return te
 }
@@ -131,7 +142,10 @@ func (r *Registry) success(name string, v any) Result {
 // failure renders a tool error. It cannot fail: details that do not
 // marshal are dropped (and logged) rather than losing the error itself.
 func (r *Registry) failure(name string, te *Error) Result {
-	errObj := map[string]any{"code": te.Code, "message": te.Message}
+	errObj := map[string]any{"code": te.Code, "message": te.Message, "retryable": te.Retryable}
+	if te.RetryAfterSec > 0 {
+		errObj["retryAfterSec"] = json.Number(strconv.Itoa(te.RetryAfterSec))
+	}
 	if te.Details != nil {
 		details, _, err := canonicalize(te.Details)
 		switch {

@@ -101,7 +101,7 @@ func TestCallRejectsWrongTypeWithPointer(t *testing.T) {
 	}
 	wantJSON := `{"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"/properties/n/type","message":` +
 		`"expected integer, got string","pointer":"/n"}]},"message":"arguments do not match the input schema at /n: ` +
-		`expected integer, got string"},"ok":false}`
+		`expected integer, got string","retryable":false},"ok":false}`
 	if string(res.JSON) != wantJSON {
 		t.Fatalf("got  %s\nwant %s", res.JSON, wantJSON)
 	}
@@ -189,7 +189,7 @@ func TestCallToolErrorPassesThrough(t *testing.T) {
 		},
 	})
 	res := r.Call(context.Background(), "fail", nil)
-	want := `{"error":{"code":"not_found","details":{"path":"a<b>","tries":3},"message":"no such file \"a<b>\""},"ok":false}`
+	want := `{"error":{"code":"not_found","details":{"path":"a<b>","tries":3},"message":"no such file \"a<b>\"","retryable":false},"ok":false}`
 	if res.OK || string(res.JSON) != want {
 		t.Fatalf("got  %s\nwant %s", res.JSON, want)
 	}
@@ -219,7 +219,7 @@ func TestCallPlainErrorIsInternalAndLogged(t *testing.T) {
 		},
 	})
 	res := r.Call(context.Background(), "oops", nil)
-	if string(res.JSON) != `{"error":{"code":"internal_error","message":"internal error"},"ok":false}` {
+	if string(res.JSON) != `{"error":{"code":"internal_error","message":"internal error","retryable":false},"ok":false}` {
 		t.Fatalf("got %s", res.JSON)
 	}
 	entries := logs.FilterMessage("tool handler failed").All()
@@ -248,7 +248,7 @@ func TestCallPanicIsRecovered(t *testing.T) {
 func TestCallUnknownTool(t *testing.T) {
 	r := NewRegistry(nil)
 	res := r.Call(context.Background(), "nope", nil)
-	if string(res.JSON) != `{"error":{"code":"unknown_tool","message":"unknown tool \"nope\""},"ok":false}` {
+	if string(res.JSON) != `{"error":{"code":"unknown_tool","message":"unknown tool \"nope\"","retryable":false},"ok":false}` {
 		t.Fatalf("got %s", res.JSON)
 	}
 }
@@ -311,7 +311,7 @@ func TestCallUnmarshalableDetailsAreDropped(t *testing.T) {
 		},
 	})
 	res := r.Call(context.Background(), "d", nil)
-	if string(res.JSON) != `{"error":{"code":"c","message":"m"},"ok":false}` {
+	if string(res.JSON) != `{"error":{"code":"c","message":"m","retryable":false},"ok":false}` {
 		t.Fatalf("got %s", res.JSON)
 	}
 }
@@ -371,5 +371,22 @@ func TestCallSameToolConcurrently(t *testing.T) {
 		if bad := <-done; bad != "" {
 			t.Fatalf("unexpected result %s", bad)
 		}
+	}
+}
+
+// TestRetryableIsAlwaysSaid: every failure says whether retrying can
+// help, and how long to wait when the handler knows.
+func TestRetryableIsAlwaysSaid(t *testing.T) {
+	r := NewRegistry(nil)
+	mustRegister(t, r, Tool{
+		Name: "busy", Description: "always busy", InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+		Handler: func(context.Context, json.RawMessage) (any, error) {
+			return nil, &Error{Code: "scene_busy", Message: "held", Retryable: true, RetryAfterSec: 2}
+		},
+	})
+	got := string(r.Call(context.Background(), "busy", nil).JSON)
+	want := `{"error":{"code":"scene_busy","message":"held","retryAfterSec":2,"retryable":true},"ok":false}`
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }

@@ -19,9 +19,11 @@
 // same outcome always produces byte-identical text. That keeps transcripts
 // diff-able, makes prompt caching effective and lets tests compare bytes.
 //
-// [MCPServer] exposes the registry to Model Context Protocol clients over
-// Streamable HTTP and stdio, keeping the advertised tool list in sync with
-// the registry and notifying connected clients when it changes. Its HTTP
-// sessions are capped in total and per credential ([WithSessionOwner]); at
-// a cap the session idle longest makes room (see [MCPServer.HTTPHandler]).
+// Handlers are usually written with [Typed]: a function of a Go type the
+// validated arguments are decoded into, strictly, so that a schema and
+// the type that disagree fail with a pointer instead of losing a value.
+//
+// The registry knows no transport. Package mcpserve serves it to Model
+// Context Protocol clients (Streamable HTTP and stdio); the host's /mcp
+// route is its Endpoint plugin.
 package tools

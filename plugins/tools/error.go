@@ -1,6 +1,11 @@
 package tools
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
+)
 
 // Well-known error codes produced by the registry itself. Handlers are free
 // to use their own codes; these are the ones the agent sees when the
@@ -32,6 +37,13 @@ type Error struct {
 	Code    string
 	Message string
 	Details any
+	// Retryable says the same call may succeed later unchanged (a busy
+	// lock, a transient I/O failure) or after re-reading (a revision
+	// conflict); RetryAfterSec, when positive, is how long to wait first.
+	// Every failure result carries "retryable", so an agent never has to
+	// guess.
+	Retryable     bool
+	RetryAfterSec int
 }
 
 var _ error = (*Error)(nil)
@@ -58,4 +70,26 @@ func (e *Error) WithDetails(details any) *Error {
 	c := *e
 	c.Details = details
 	return &c
+}
+
+// FromError is the tool error err carries: an *Error in its tree as it is,
+// or else the first error implementing the host's error contract
+// ([apierr.Coded], what the web server renders: a plugin's own code table,
+// a connection rejection) with its code, message and details unchanged
+// (details left out when empty, as on HTTP). The HTTP status and the
+// error's own text (which may hold causes) are not part of a tool
+// result. ok is false for an error that carries no code.
+func FromError(err error) (te *Error, ok bool) {
+	if errors.As(err, &te) {
+		return te, true
+	}
+	c, ok := apierr.As(err)
+	if !ok {
+		return nil, false
+	}
+	te = &Error{Code: c.ErrorCode(), Message: c.ErrorMessage()}
+	if d := c.ErrorDetails(); len(d) > 0 {
+		te.Details = d
+	}
+	return te, true
 }

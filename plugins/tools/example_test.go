@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http/httptest"
 
 	"github.com/dshgo/dsh/plugins/tools"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // addTool is a small tool used by the examples.
@@ -22,16 +19,20 @@ var addTool = tools.Tool{
 		"additionalProperties": false
 	}`),
 	Annotations: tools.Annotations{Title: "Add", ReadOnly: true, Idempotent: true},
-	Handler: func(_ context.Context, args json.RawMessage) (any, error) {
-		var in struct{ A, B int64 }
-		if err := json.Unmarshal(args, &in); err != nil {
-			return nil, err
-		}
-		if in.B == 0 && in.A == 0 {
-			return nil, tools.Errorf("nothing_to_do", "both operands are zero")
-		}
-		return map[string]int64{"sum": in.A + in.B}, nil
-	},
+	Handler:     tools.Typed(add),
+}
+
+// addArgs are math.add's arguments, as its schema has them.
+type addArgs struct {
+	A int64 `json:"a"`
+	B int64 `json:"b"`
+}
+
+func add(_ context.Context, in addArgs) (map[string]int64, error) {
+	if in.B == 0 && in.A == 0 {
+		return nil, tools.Errorf("nothing_to_do", "both operands are zero")
+	}
+	return map[string]int64{"sum": in.A + in.B}, nil
 }
 
 func ExampleRegistry_Register() {
@@ -68,9 +69,9 @@ func ExampleRegistry_Call_failures() {
 	}
 	fmt.Println(string(reg.Call(ctx, "math.mul", nil).JSON))
 	// Output:
-	// {"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"/additionalProperties","message":"unknown property \"c\"","pointer":""}]},"message":"arguments do not match the input schema at (root): unknown property \"c\""},"ok":false}
-	// {"error":{"code":"nothing_to_do","message":"both operands are zero"},"ok":false}
-	// {"error":{"code":"unknown_tool","message":"unknown tool \"math.mul\""},"ok":false}
+	// {"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"/additionalProperties","message":"unknown property \"c\"","pointer":""}]},"message":"arguments do not match the input schema at (root): unknown property \"c\"","retryable":false},"ok":false}
+	// {"error":{"code":"nothing_to_do","message":"both operands are zero","retryable":false},"ok":false}
+	// {"error":{"code":"unknown_tool","message":"unknown tool \"math.mul\"","retryable":false},"ok":false}
 }
 
 func ExampleRegistry_Subscribe() {
@@ -94,63 +95,23 @@ func ExampleCanonicalJSON() {
 	// Output: {"a":{"b":2,"y":1},"html":"<a href=\"x\">&</a>","z":12345678901234567890.50}
 }
 
-func ExampleMCPServer_HTTPHandler() {
+// A Typed handler gets its arguments as a Go value (addArgs for
+// math.add). Should the schema accept something the type cannot hold
+// (here "c", which addArgs lacks), the call fails with the tool's
+// invalid-arguments code and a pointer to the value, rather than the
+// handler silently losing it.
+func ExampleTyped() {
 	reg := tools.NewRegistry(nil)
-	if _, err := reg.Register(addTool); err != nil {
+	t := addTool
+	t.InputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["a","b"],
+		"properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}}}`)
+	if _, err := reg.Register(t); err != nil {
 		panic(err)
 	}
-	bridge := tools.NewMCPServer(reg, tools.MCPOptions{Name: "example"})
-	defer bridge.Close()
-	// In the host this handler sits behind authentication.
-	srv := httptest.NewServer(bridge.HTTPHandler())
-	defer srv.Close()
-
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: srv.Client()}, nil)
-	if err != nil {
-		panic(err)
-	}
-	defer cs.Close()
-
-	list, _ := cs.ListTools(ctx, nil)
-	for _, t := range list.Tools {
-		fmt.Println(t.Name, "read-only:", t.Annotations.ReadOnlyHint)
-	}
-	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "math.add", Arguments: map[string]int{"a": 1, "b": 2}})
-	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
+	fmt.Println(string(reg.Call(ctx, "math.add", json.RawMessage(`{"a":1,"b":2}`)).JSON))
+	fmt.Println(string(reg.Call(ctx, "math.add", json.RawMessage(`{"a":1,"b":2,"c":3}`)).JSON))
 	// Output:
-	// math.add read-only: true
-	// false {"ok":true,"sum":3}
-}
-
-func ExampleMCPServer_ServeStdio() {
-	reg := tools.NewRegistry(nil)
-	if _, err := reg.Register(addTool); err != nil {
-		panic(err)
-	}
-	bridge := tools.NewMCPServer(reg, tools.MCPOptions{Name: "example"})
-	defer bridge.Close()
-
-	// In a subprocess these would be os.Stdin and os.Stdout.
-	clientToServerR, clientToServerW := io.Pipe()
-	serverToClientR, serverToClientW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- bridge.ServeStdio(context.Background(), clientToServerR, serverToClientW) }()
-
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: serverToClientR, Writer: clientToServerW}, nil)
-	if err != nil {
-		panic(err)
-	}
-	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "math.add", Arguments: map[string]int{"a": 0, "b": 0}})
-	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
-
-	cs.Close() // closes the client's pipe ends; the server sees end of input
-	fmt.Println("ServeStdio:", <-done)
-	serverToClientW.Close()
-	// Output:
-	// true {"error":{"code":"nothing_to_do","message":"both operands are zero"},"ok":false}
-	// ServeStdio: <nil>
+	// {"ok":true,"sum":3}
+	// {"error":{"code":"invalid_arguments","details":{"errors":[{"keyword":"","message":"unknown property \"c\"","pointer":""}]},"message":"arguments do not decode into the tool's input at (root): unknown property \"c\"","retryable":false},"ok":false}
 }

@@ -50,7 +50,25 @@ func (x *explainer) words(e *jsonschema.ValidationError) string {
 			return "unknown " + plural(len(names), "property", "properties") + " " + listNames(names)
 		}
 	}
+	if x.refusesAll(e) {
+		// A false schema, e.g. "properties": {"verticalAlign": false}
+		// where a branch takes a field out.
+		if _, tok := splitLast(e.InstanceLocation); tok != "" {
+			return renderValue(unescapeToken(tok)) + " is not allowed here"
+		}
+		return "not allowed here"
+	}
 	return e.Message
+}
+
+// refusesAll reports whether e comes from a false schema, which the
+// library reports at the schema's own location.
+func (x *explainer) refusesAll(e *jsonschema.ValidationError) bool {
+	if x.index == nil {
+		x.index = indexSchemas(x.root)
+	}
+	s := x.index[e.AbsoluteKeywordLocation]
+	return s != nil && s.Always != nil && !*s.Always
 }
 
 // missingProperties lists, in schema order, the required properties the

@@ -3,11 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const okSchema = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`
@@ -76,38 +73,6 @@ func TestCompileSchemaAccepts(t *testing.T) {
 	}
 }
 
-// TestAcceptedSchemasDoNotPanicSDK feeds every schema the registry accepts
-// into the SDK's low-level AddTool, which panics on schemas it dislikes.
-func TestAcceptedSchemasDoNotPanicSDK(t *testing.T) {
-	candidates := []string{
-		okSchema,
-		`{"type":"object","additionalProperties":false}`,
-		`{"type":"object","additionalProperties":false,"properties":{"a":{"type":"string","x-mcp-header":"Region"}}}`,
-		`{"type":"object","additionalProperties":false,"properties":{"a":{"type":["string","null"]},"b":{"type":"string","x-mcp-header":"B"}}}`,
-		`{"type":"object","additionalProperties":false,"properties":{"a":{"maximum":123456789012345678901234567890}}}`,
-		`{"type":"object","additionalProperties":false,"properties":{"a":{"maximum":1e400}}}`,
-		`{"type":"object","additionalProperties":false,"description":"bad utf8 \xff here"}`,
-		`{"type":"object","type":"object","additionalProperties":false}`,
-		`{"type":"string","type":"object","additionalProperties":false}`,
-		`{"type":"object","additionalProperties":false,"properties":{"a":true,"b":false}}`,
-	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "probe"}, nil)
-	for i, raw := range candidates {
-		cs, err := compileSchema("t", json.RawMessage(raw))
-		if err != nil {
-			continue
-		}
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("SDK panicked on accepted schema %s: %v", raw, r)
-				}
-			}()
-			srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%d", i), InputSchema: cs.raw}, nil)
-		}()
-	}
-}
-
 func TestJSONDepth(t *testing.T) {
 	v, _ := decodeJSON([]byte(`{"a":[{"b":1}],"c":2}`))
 	if d := jsonDepth(v); d != 3 {
@@ -119,7 +84,8 @@ func TestJSONDepth(t *testing.T) {
 }
 
 // FuzzCompileSchema checks that no input makes registration panic and that
-// every accepted schema is also accepted by the SDK's AddTool.
+// every accepted schema is kept as compact, valid JSON. (That the MCP SDK
+// accepts every schema the registry does is mcpserve's fuzz test.)
 func FuzzCompileSchema(f *testing.F) {
 	f.Add(okSchema)
 	f.Add(`{"type":"object","additionalProperties":false,"properties":{"a":{"type":"string","x-mcp-header":"A"}}}`)
@@ -130,12 +96,8 @@ func FuzzCompileSchema(f *testing.F) {
 		if err != nil {
 			return
 		}
-		srv := mcp.NewServer(&mcp.Implementation{Name: "fuzz"}, nil)
-		defer func() {
-			if p := recover(); p != nil {
-				t.Fatalf("SDK panicked on accepted schema %q: %v", raw, p)
-			}
-		}()
-		srv.AddTool(&mcp.Tool{Name: "fuzz", InputSchema: cs.raw}, nil)
+		if cs.schema == nil || !json.Valid(cs.raw) {
+			t.Fatalf("accepted schema %q kept as %q", raw, cs.raw)
+		}
 	})
 }

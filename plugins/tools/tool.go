@@ -26,6 +26,9 @@ type Annotations struct {
 // The returned value is marshalled with encoding/json. Return an *Error for
 // failures the agent should see by code; any other error is reported as
 // "internal_error" and only logged.
+//
+// Handlers are rarely written against raw arguments: [Typed] makes one
+// from a function of a Go type the arguments decode into.
 type Handler func(ctx context.Context, args json.RawMessage) (any, error)
 
 // Tool is a registration request.

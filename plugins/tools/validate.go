@@ -100,8 +100,13 @@ const summaryHead = "arguments do not match the input schema"
 // how many of total problems it does not show. Long pointers or messages
 // are clipped so the whole stays under maxSummaryBytes.
 func problemSummary(problems []ArgumentProblem, total int) string {
+	return problemSummaryWith(summaryHead, problems, total)
+}
+
+// problemSummaryWith is problemSummary opening with head instead.
+func problemSummaryWith(head string, problems []ArgumentProblem, total int) string {
 	if len(problems) == 0 {
-		return summaryHead
+		return head
 	}
 	shown := problems[:min(len(problems), 2)]
 	more := ""
@@ -117,13 +122,13 @@ func problemSummary(problems []ArgumentProblem, total int) string {
 		}
 		items[i] = where + ": " + p.Message
 	}
-	budget := maxSummaryBytes - len(summaryHead) - len(more) - len(first)
+	budget := maxSummaryBytes - len(head) - len(more) - len(first)
 	if len(items) == 1 {
-		return summaryHead + first + clip(items[0], budget) + more
+		return head + first + clip(items[0], budget) + more
 	}
 	budget -= len(second)
 	// The first line gets what the second does not need of an even share.
 	a := clip(items[0], budget-min(len(items[1]), budget/2))
 	b := clip(items[1], budget-len(a))
-	return summaryHead + first + a + second + b + more
+	return head + first + a + second + b + more
 }

@@ -42,14 +42,7 @@ const unionSchema = `{
 }`
 
 // unionRegistry registers one tool taking unionSchema.
-func unionRegistry(t *testing.T) *Registry {
-	t.Helper()
-	r := NewRegistry(nil)
-	tool := echoTool("union")
-	tool.InputSchema = []byte(unionSchema)
-	mustRegister(t, r, tool)
-	return r
-}
+func unionRegistry(t *testing.T) *Registry { return schemaRegistry(t, unionSchema) }
 
 // callUnion calls the union tool with args, which must fail, and checks
 // the invariants every schema failure keeps: the message has at most two

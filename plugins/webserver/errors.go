@@ -1,13 +1,12 @@
 package webserver
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
-	"github.com/dshgo/dsh/plugins/webserver/connection"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 	"github.com/dshgo/dsh/plugins/webserver/page"
 	"github.com/labstack/echo/v4"
 	"go.uber.org/zap"
@@ -24,59 +23,57 @@ const (
 )
 
 // Error is an error a plugin handler can return to control the JSON error
-// response ({"error":{"code","message"}}) instead of getting a generic 500.
-type Error struct {
-	Status  int
-	Code    string
-	Message string
-}
-
-var _ error = (*Error)(nil)
+// response ({"error":{"code","message","details"}}) instead of getting a
+// generic 500. It is apierr's error: any error implementing
+// [apierr.Coded] (a plugin's own type) is rendered the same way.
+type Error = apierr.Error
 
 // NewError builds an Error.
 func NewError(status int, code, message string) *Error {
-	return &Error{Status: status, Code: code, Message: message}
+	return apierr.New(status, code, message)
 }
 
-func (e *Error) Error() string {
-	return fmt.Sprintf("webserver: %s (%d): %s", e.Code, e.Status, e.Message)
+// problem is what a client is told about an error; logged says whether
+// the host's log must get the error itself.
+type problem struct {
+	status  int
+	code    string
+	message string
+	details map[string]any
+	logged  bool
 }
 
-// errorBody is the one JSON error shape used by every dsh endpoint, so
-// clients need a single decoder for failures.
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// classify maps any error a handler or middleware returns to a status, code
-// and client-safe message. Unknown errors become a generic 500 so internal
+// classify maps any error a handler or middleware returns to what the
+// client sees. A Coded error (admission rejections, [Error], plugins' own
+// types) says it itself; a coded 500 is still logged, since its cause is
+// kept from the client. Unknown errors become a generic 500 so internal
 // details (paths, SQL, stack) never reach the client; they are logged.
-func classify(err error) (status int, code, message string, internal bool) {
+func classify(err error) problem {
 	var (
-		rej *connection.Rejection
-		own *Error
 		big *http.MaxBytesError
 		he  *echo.HTTPError
 	)
+	if c, ok := apierr.As(err); ok {
+		p := problem{status: c.HTTPStatus(), code: c.ErrorCode(), message: c.ErrorMessage(), details: c.ErrorDetails()}
+		if p.status < 400 || p.status > 599 {
+			p.status = http.StatusInternalServerError
+		}
+		if p.code == "" {
+			p.code = snakeCase(http.StatusText(p.status))
+		}
+		p.logged = p.status == http.StatusInternalServerError
+		return p
+	}
 	switch {
-	case errors.As(err, &rej):
-		return rej.Status, rej.Code, rej.Message, false
-	case errors.As(err, &own):
-		return own.Status, own.Code, own.Message, false
 	case errors.As(err, &big):
-		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", big.Limit), false
+		return problem{status: http.StatusRequestEntityTooLarge, code: CodeTooLarge, message: fmt.Sprintf("request body exceeds %d bytes", big.Limit)}
 	case errors.As(err, &he):
 		return fromEchoError(he)
 	}
-	return http.StatusInternalServerError, CodeInternal, "internal server error", true
+	return problem{status: http.StatusInternalServerError, code: CodeInternal, message: "internal server error", logged: true}
 }
 
-func fromEchoError(he *echo.HTTPError) (int, string, string, bool) {
+func fromEchoError(he *echo.HTTPError) problem {
 	status := he.Code
 	message := http.StatusText(status)
 	if m, ok := he.Message.(string); ok && m != "" {
@@ -84,16 +81,16 @@ func fromEchoError(he *echo.HTTPError) (int, string, string, bool) {
 	}
 	switch status {
 	case http.StatusNotFound:
-		return status, CodeNotFound, "no route for this path", false
+		return problem{status: status, code: CodeNotFound, message: "no route for this path"}
 	case http.StatusMethodNotAllowed:
-		return status, CodeMethodNotAllowed, "method not allowed for this path", false
+		return problem{status: status, code: CodeMethodNotAllowed, message: "method not allowed for this path"}
 	case http.StatusRequestEntityTooLarge:
-		return status, CodeTooLarge, message, false
+		return problem{status: status, code: CodeTooLarge, message: message}
 	}
 	if status >= 500 {
-		return status, CodeInternal, http.StatusText(status), true
+		return problem{status: status, code: CodeInternal, message: http.StatusText(status), logged: true}
 	}
-	return status, snakeCase(http.StatusText(status)), message, false
+	return problem{status: status, code: snakeCase(http.StatusText(status)), message: message}
 }
 
 // snakeCase turns "Bad Request" into "bad_request".
@@ -118,8 +115,8 @@ func snakeCase(s string) string {
 // happened and what to do (errorpage.go); everyone else gets the JSON body.
 func errorHandler(log *zap.Logger, loginCommand string) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
-		status, code, message, internal := classify(err)
-		if internal {
+		p := classify(err)
+		if p.logged {
 			log.Error("request failed", zap.String("method", c.Request().Method),
 				zap.String("path", c.Request().URL.Path), zap.Error(err))
 		}
@@ -127,26 +124,24 @@ func errorHandler(log *zap.Logger, loginCommand string) echo.HTTPErrorHandler {
 			// Headers are gone; the client sees a truncated response.
 			return
 		}
-		if status == http.StatusUnauthorized {
+		if p.status == http.StatusUnauthorized {
 			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="dsh"`)
 		}
 		if page.WantsHTML(c.Request()) {
-			p := pageFor(status, code, message, c.Request().URL.Path, loginCommand)
-			p.Detail = fmt.Sprintf("%d %s · request %s", status, code, c.Response().Header().Get(echo.HeaderXRequestID))
-			if werr := page.Write(c.Response(), status, p); werr != nil {
+			pg := pageFor(p.status, p.code, p.message, c.Request().URL.Path, loginCommand)
+			pg.Detail = fmt.Sprintf("%d %s · request %s", p.status, p.code, c.Response().Header().Get(echo.HeaderXRequestID))
+			if werr := page.Write(c.Response(), p.status, pg); werr != nil {
 				log.Debug("error page not written", zap.Error(werr))
 			}
 			return
 		}
-		if werr := writeError(c.Response(), status, code, message); werr != nil {
+		if werr := writeError(c.Response(), p); werr != nil {
 			log.Debug("error response not written", zap.Error(werr))
 		}
 	}
 }
 
-func writeError(w http.ResponseWriter, status int, code, message string) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	return json.NewEncoder(w).Encode(errorBody{Error: errorDetail{Code: code, Message: message}})
+// writeError writes p as the JSON error body (apierr.Write).
+func writeError(w http.ResponseWriter, p problem) error {
+	return apierr.Write(w, p.status, p.code, p.message, p.details)
 }

@@ -176,3 +176,12 @@ func (b *blocker) handler(c echo.Context) error {
 	<-b.release
 	return c.String(http.StatusOK, "finished")
 }
+
+// errorBody decodes the JSON error answer (apierr.Write's shape).
+type errorBody struct {
+	Error struct {
+		Code    string         `json:"code"`
+		Message string         `json:"message"`
+		Details map[string]any `json:"details"`
+	} `json:"error"`
+}

@@ -80,7 +80,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.active.enter() {
 		w.Header().Set("Connection", "close")
-		_ = writeError(w, http.StatusServiceUnavailable, CodeShuttingDown, "the server is shutting down")
+		_ = writeError(w, problem{status: http.StatusServiceUnavailable, code: CodeShuttingDown, message: "the server is shutting down"})
 		return
 	}
 	defer s.active.leave()

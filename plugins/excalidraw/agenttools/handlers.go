@@ -1,10 +1,8 @@
 package agenttools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -13,7 +11,10 @@ import (
 	"github.com/dshgo/dsh/plugins/tools"
 )
 
-// handlers binds the tool handlers to one service.
+// handlers binds the tool handlers to one service. Each takes its
+// arguments as the struct its schema describes (see tools.Typed: the
+// registry has validated them, and a member the struct lacks is refused,
+// not dropped).
 type handlers struct{ svc *service.Service }
 
 type listResult struct {
@@ -46,7 +47,7 @@ type validateArgs struct {
 	Scene json.RawMessage `json:"scene"`
 }
 
-func (h handlers) list(ctx context.Context, _ json.RawMessage) (any, error) {
+func (h handlers) list(ctx context.Context, _ struct{}) (any, error) {
 	rows, err := h.svc.List(ctx)
 	if err != nil {
 		return nil, toolError(err)
@@ -57,11 +58,7 @@ func (h handlers) list(ctx context.Context, _ json.RawMessage) (any, error) {
 	return listResult{Scenes: rows}, nil
 }
 
-func (h handlers) read(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a readArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (h handlers) read(ctx context.Context, a readArgs) (any, error) {
 	res, err := h.svc.Read(ctx, service.ReadRequest{Name: a.Name, Include: a.Include, ElementType: a.ElementType})
 	if err != nil {
 		return nil, toolError(err)
@@ -69,11 +66,7 @@ func (h handlers) read(ctx context.Context, raw json.RawMessage) (any, error) {
 	return res, nil
 }
 
-func (h handlers) create(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a createArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (h handlers) create(ctx context.Context, a createArgs) (any, error) {
 	res, err := h.svc.Create(ctx, service.CreateRequest{
 		Name: a.Name, Elements: a.Elements, AppState: a.AppState, Files: a.Files,
 		RequestID: a.RequestID, Actor: store.ActorAgent,
@@ -84,11 +77,7 @@ func (h handlers) create(ctx context.Context, raw json.RawMessage) (any, error) 
 	return res, nil
 }
 
-func (h handlers) apply(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a applyArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (h handlers) apply(ctx context.Context, a applyArgs) (any, error) {
 	res, err := h.svc.Apply(ctx, service.ApplyRequest{
 		Name: a.Name, ExpectedRevision: a.ExpectedRevision, Operations: a.Operations,
 		AppState: a.AppState, RequestID: a.RequestID, Actor: store.ActorAgent,
@@ -99,11 +88,7 @@ func (h handlers) apply(ctx context.Context, raw json.RawMessage) (any, error) {
 	return res, nil
 }
 
-func (h handlers) validate(_ context.Context, raw json.RawMessage) (any, error) {
-	var a validateArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (h handlers) validate(_ context.Context, a validateArgs) (any, error) {
 	rep := h.svc.Validate(a.Scene)
 	if rep.Diagnostics == nil {
 		// The contract promises an array; a clean scene has an empty one.
@@ -112,33 +97,16 @@ func (h handlers) validate(_ context.Context, raw json.RawMessage) (any, error) 
 	return rep, nil
 }
 
-// decodeArgs decodes arguments strictly. The registry has validated them
-// against the schema already, so this only fails if schema and struct
-// disagree; rejecting unknown members then is safer than dropping them.
-func decodeArgs(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &tools.Error{Code: invalidArguments, Message: "arguments do not decode: " + err.Error()}
-	}
-	if dec.More() {
-		return &tools.Error{Code: invalidArguments, Message: "arguments hold more than one JSON value"}
-	}
-	return nil
-}
-
-// toolError turns a service error into a tool error with the same code,
-// message and details, so the agent sees the contract's stable code.
-// Anything else is passed through and the registry reports it as
-// internal_error without leaking its text.
+// toolError turns a service error (a *sceneerr.Error, the host's coded
+// error) into a tool error with the same code, message and details, so
+// the agent sees the contract's stable code. Anything else is passed
+// through and the registry reports it as internal_error without leaking
+// its text.
 func toolError(err error) error {
-	var se *sceneerr.Error
-	if !errors.As(err, &se) {
-		return err
+	if te, ok := tools.FromError(err); ok {
+		c := *te // FromError may hand back an error others hold
+		c.Retryable, c.RetryAfterSec = sceneerr.Code(c.Code).Retry()
+		return &c
 	}
-	te := &tools.Error{Code: string(se.Code), Message: se.Message}
-	if len(se.Details) > 0 {
-		te.Details = se.Details
-	}
-	return te
+	return err
 }

@@ -9,6 +9,13 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 )
 
+// The tool schemas are sized for the tools/list budget (see
+// TestToolsListBudget): rules in the schema, one short line of
+// description where a name does not say enough, and the rest in the
+// agent guide (docs/agent-guide-draft.md). Each schema is self-contained:
+// the pieces the element input and the operations share sit in the
+// schema's own root "$defs".
+
 // creatableTypes are the element types agents can add. They are read from
 // build.InputSchema rather than repeated here, so the schema and the
 // builder cannot drift apart.
@@ -35,46 +42,92 @@ func decodeSchema(b []byte) *ojson.Object {
 	return obj
 }
 
-// elementSchema is build.InputSchema with one change: a "type" outside the
-// creatable set passes the schema (through a ninth oneOf branch) so that
-// the builder can refuse it as unsupported_element, the code the HTTP API
-// gives for the same input. A creatable type still has to match its closed
-// branch exactly; the extra branch cannot match it because it excludes
-// those types, so oneOf stays unambiguous.
-func elementSchema() *ojson.Object {
-	el := decodeSchema(build.InputSchema())
+// relaxElement changes the element input schema el (build.InputSchema,
+// decoded) in one way: a "type" outside the creatable set passes the
+// schema, so that the builder can refuse it as unsupported_element, the
+// code the HTTP API gives for the same input. The closed union of the
+// creatable types moves into a branch of its own, beside a branch that
+// takes any other type; a creatable type still has to match its closed
+// branch exactly, and cannot match the other, so oneOf stays
+// unambiguous.
+func relaxElement(el *ojson.Object) {
 	types := creatableTypes()
 	names := make([]string, len(types))
 	for i, t := range types {
 		names[i], _ = t.(string)
 	}
+	creatable := ojson.New()
+	for _, k := range []string{"$ref", "unevaluatedProperties", "oneOf"} {
+		v, _ := el.Get(k)
+		creatable.Set(k, v)
+		el.Delete(k)
+	}
+	other := ojson.New().Set("properties", ojson.New().Set("type", ojson.New().Set("not", ojson.New().Set("enum", types))))
 	props, _ := el.Object("properties")
-	props.Set("type", ojson.New().Set("type", "string").
-		Set("description", "Element type: "+strings.Join(names, ", ")+"."))
-	branches, _ := el.Array("oneOf")
-	other := ojson.New().
-		Set("title", "other").
-		Set("description", "Any other type (frame, embeddable, iframe, …) is refused by the server with unsupported_element.").
-		Set("type", "object").
-		Set("properties", ojson.New().Set("type", ojson.New().Set("not", ojson.New().Set("enum", types))))
-	el.Set("oneOf", append(branches, other))
-	return el
+	props.Set("type", typed("string").Set("description", strings.Join(names, ", ")+"."))
+	el.Set("oneOf", []any{creatable, other})
 }
 
-// operationSchema is service.OperationSchema with the relaxed element
-// schema in its add branch, for the same reason as elementSchema.
-func operationSchema() *ojson.Object {
-	op := decodeSchema(service.OperationSchema())
-	op.Delete("title")
-	branches, _ := op.Array("oneOf")
-	for _, b := range branches {
-		br, _ := b.(*ojson.Object)
-		props, _ := br.Object("properties")
-		if props != nil && props.Has("element") {
-			props.Set("element", elementSchema())
+// elementDefs are create's $defs: the relaxed element input first, as
+// "element", then the pieces it refers to.
+func elementDefs() *ojson.Object {
+	el := decodeSchema(build.InputSchema())
+	shared, _ := el.Object("$defs")
+	el.Delete("$defs")
+	relaxElement(el)
+	defs := ojson.New().Set("element", el)
+	shared.Range(func(k string, v any) bool {
+		defs.Set(k, v)
+		return true
+	})
+	return defs
+}
+
+// stripDescriptions removes every "description" keyword under the $defs
+// object defs; a property that happens to be called "description" stays.
+func stripDescriptions(defs *ojson.Object) {
+	var schema func(v any)
+	members := func(o *ojson.Object) {
+		o.Range(func(_ string, v any) bool {
+			schema(v)
+			return true
+		})
+	}
+	schema = func(v any) {
+		switch n := v.(type) {
+		case *ojson.Object:
+			n.Delete("description")
+			n.Range(func(k string, c any) bool {
+				if p, ok := c.(*ojson.Object); ok && (k == "properties" || k == "$defs") {
+					members(p)
+				} else {
+					schema(c)
+				}
+				return true
+			})
+		case []any:
+			for _, c := range n {
+				schema(c)
+			}
 		}
 	}
-	return op
+	members(defs)
+}
+
+// operationSchema is service.OperationSchema split into the union of
+// operations and the $defs it refers to, which apply's root carries. The
+// element input there is relaxed (see relaxElement) and, as the apply
+// description sends the agent to excalidraw_scene_create for it, has no
+// descriptions: only the rules, the same as create's.
+func operationSchema() (op, defs *ojson.Object) {
+	op = decodeSchema(service.OperationSchema())
+	op.Delete("title")
+	defs, _ = op.Object("$defs")
+	op.Delete("$defs")
+	el, _ := defs.Object("element")
+	relaxElement(el)
+	stripDescriptions(defs)
+	return op, defs
 }
 
 // object is a closed object schema: unknown argument names are typos the
@@ -87,36 +140,35 @@ func object(required []any, props *ojson.Object) *ojson.Object {
 	return o.Set("properties", props).Set("additionalProperties", false)
 }
 
-func str(desc string) *ojson.Object {
-	return ojson.New().Set("type", "string").Set("description", desc)
-}
+func typed(t string) *ojson.Object { return ojson.New().Set("type", t) }
+
+func str(desc string) *ojson.Object { return typed("string").Set("description", desc) }
 
 // nameSchema deliberately has no pattern: the service checks names and
 // answers invalid_name, on this surface and on HTTP alike.
 func nameSchema() *ojson.Object {
-	return str("Scene name: 1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit, no \"..\" (the file is <name>.excalidraw).")
+	return str(`Scene name, e.g. "flow".`)
 }
 
 func requestIDSchema() *ojson.Object {
-	return str("Optional idempotency key (your own unique string). Retrying with the same request_id after a timeout or lost response never writes twice: it returns the first call's result with duplicate:true.")
+	return str("Idempotency key for safe retries.")
 }
 
 func appStateSchema(desc string) *ojson.Object {
 	return object(nil, ojson.New().
-		Set("viewBackgroundColor", str("Canvas background CSS color, e.g. \"#ffffff\".")).
-		Set("gridSize", ojson.New().Set("type", []any{"number", "null"}).Set("description", "Grid step in pixels, or null for none.")).
-		Set("gridModeEnabled", ojson.New().Set("type", "boolean").Set("description", "Whether the grid is shown and snapped to."))).
+		Set("viewBackgroundColor", typed("string")).
+		Set("gridSize", ojson.New().Set("type", []any{"number", "null"})).
+		Set("gridModeEnabled", typed("boolean"))).
 		Set("description", desc)
 }
 
 func filesSchema() *ojson.Object {
 	file := object([]any{"id", "mimeType", "dataURL"}, ojson.New().
-		Set("id", str("The file id; must equal its key in files.")).
-		Set("mimeType", str("Image MIME type, e.g. \"image/png\".")).
-		Set("dataURL", str("The image as a data: URL (base64).")).
-		Set("created", ojson.New().Set("type", "number").Set("description", "Creation time, milliseconds since the epoch.")))
-	return ojson.New().Set("type", "object").
-		Set("description", "Image attachments keyed by file id; image elements refer to them by fileId.").
+		Set("id", typed("string")).
+		Set("mimeType", typed("string")).
+		Set("dataURL", str("data: URL, base64.")).
+		Set("created", typed("number")))
+	return typed("object").Set("description", "Images by file id, for image elements' fileId.").
 		Set("additionalProperties", file)
 }
 
@@ -125,38 +177,38 @@ func listSchema() *ojson.Object { return object(nil, ojson.New()) }
 func readSchema() *ojson.Object {
 	return object([]any{"name"}, ojson.New().
 		Set("name", nameSchema()).
-		Set("include", ojson.New().Set("type", "string").Set("enum", []any{service.IncludeFull, service.IncludeSummary}).
-			Set("default", service.IncludeFull).
-			Set("description", "full returns the whole .excalidraw document; summary returns only id, type, geometry and text of live elements plus file ids, which is much cheaper.")).
-		Set("element_type", str("Summary mode only: list only elements of this type (e.g. \"arrow\").")))
+		Set("include", typed("string").Set("enum", []any{service.IncludeFull, service.IncludeSummary}).
+			Set("default", service.IncludeFull)).
+		Set("element_type", str(`Summary only: just this type, e.g. "arrow".`)))
 }
 
 func createSchema() *ojson.Object {
 	return object([]any{"name"}, ojson.New().
 		Set("name", nameSchema()).
-		Set("elements", ojson.New().Set("type", "array").Set("items", elementSchema()).
-			Set("description", "Elements to create, in drawing order. Give ids to elements you want arrows to bind to (startElementId/endElementId).")).
-		Set("app_state", appStateSchema("Optional canvas settings.")).
+		Set("elements", typed("array").Set("items", ojson.New().Set("$ref", "#/$defs/element")).
+			Set("description", "In drawing order.")).
+		Set("app_state", appStateSchema("Canvas settings.")).
 		Set("files", filesSchema()).
-		Set("request_id", requestIDSchema()))
+		Set("request_id", requestIDSchema())).
+		Set("$defs", elementDefs())
 }
 
 func applySchema() *ojson.Object {
+	op, defs := operationSchema()
 	return object([]any{"name", "expected_revision", "operations"}, ojson.New().
 		Set("name", nameSchema()).
-		Set("expected_revision", ojson.New().Set("type", "integer").Set("minimum", 0).
-			Set("description", "The scene's revision from your most recent read, list or write. If the scene changed since, the call fails with revision_conflict and details.currentRevision.")).
-		Set("operations", ojson.New().Set("type", "array").Set("minItems", 1).Set("maxItems", service.MaxOperations).
-			Set("items", operationSchema()).
-			Set("description", "Operations applied in one all-or-nothing change: adds first, then updates and deletes in order.")).
-		Set("app_state", appStateSchema("Optional canvas settings merged over the stored ones.")).
-		Set("request_id", requestIDSchema()))
+		Set("expected_revision", typed("integer").Set("minimum", 0).
+			Set("description", "The revision of your last read, list or write.")).
+		Set("operations", typed("array").Set("minItems", 1).Set("maxItems", service.MaxOperations).
+			Set("items", op)).
+		Set("app_state", appStateSchema("Merged over the stored canvas settings.")).
+		Set("request_id", requestIDSchema())).
+		Set("$defs", defs)
 }
 
 func validateSchema() *ojson.Object {
 	return object([]any{"scene"}, ojson.New().
-		Set("scene", ojson.New().Set("type", "object").
-			Set("description", "A complete .excalidraw document: {type, version, source, elements, appState, files}.")))
+		Set("scene", typed("object").Set("description", "A complete .excalidraw document.")))
 }
 
 // marshal encodes a schema built here; it only holds JSON values.

@@ -43,7 +43,8 @@ func WithLimits(limits func() scene.Limits) Option {
 	return func(o *options) { o.limits = limits }
 }
 
-// Tools returns the five tool definitions bound to svc.
+// Tools returns the tool definitions bound to svc: the contract's five
+// (excalidraw_scene_*) and the engine's element-level tools.
 func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	o := options{limits: func() scene.Limits { return scene.Limits{}.ForReading() }}
 	for _, opt := range opts {
@@ -51,23 +52,28 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	}
 	h := handlers{svc: svc}
 	lim := func() scene.Limits { return o.limits().Effective() }
+	return append(contractTools(h, lim), elementTools(svc, lim)...)
+}
+
+// contractTools are the five tools of the capability contract.
+func contractTools(h handlers, lim limitsFunc) []tools.Tool {
 	return []tools.Tool{
 		{
 			Name: ListTool, Description: listDescription, InputSchema: marshal(listSchema()),
 			Annotations: tools.Annotations{Title: "List Excalidraw scenes", ReadOnly: true, Idempotent: true},
-			Handler:     h.list, InvalidArgumentsCode: invalidArguments,
+			Handler:     tools.Typed(h.list), InvalidArgumentsCode: invalidArguments,
 		},
 		{
 			Name: ReadTool, Description: readDescription, InputSchema: marshal(readSchema()),
 			Annotations: tools.Annotations{Title: "Read an Excalidraw scene", ReadOnly: true, Idempotent: true},
-			Handler:     h.read, InvalidArgumentsCode: invalidArguments,
+			Handler:     tools.Typed(h.read), InvalidArgumentsCode: invalidArguments,
 		},
 		{
 			// Not idempotent: a second create of the same name is
 			// already_exists, not the first result again.
 			Name: CreateTool, Description: createDescription, InputSchema: marshal(createSchema()),
 			Annotations: tools.Annotations{Title: "Create an Excalidraw scene"},
-			Handler:     h.create, InvalidArgumentsCode: invalidArguments,
+			Handler:     tools.Typed(h.create), InvalidArgumentsCode: invalidArguments,
 			ArgumentLimits: createLimits(lim),
 		},
 		{
@@ -76,13 +82,13 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 			// an annotation cannot express, so it says false.
 			Name: ApplyTool, Description: applyDescription, InputSchema: marshal(applySchema()),
 			Annotations: tools.Annotations{Title: "Edit an Excalidraw scene", Destructive: true},
-			Handler:     h.apply, InvalidArgumentsCode: invalidArguments,
+			Handler:     tools.Typed(h.apply), InvalidArgumentsCode: invalidArguments,
 			ArgumentLimits: applyLimits(),
 		},
 		{
 			Name: ValidateTool, Description: validateDescription, InputSchema: marshal(validateSchema()),
 			Annotations: tools.Annotations{Title: "Validate an Excalidraw document", ReadOnly: true, Idempotent: true},
-			Handler:     h.validate, InvalidArgumentsCode: invalidArguments,
+			Handler:     tools.Typed(h.validate), InvalidArgumentsCode: invalidArguments,
 		},
 	}
 }

@@ -100,19 +100,19 @@ func assets(fsys fs.FS) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		notFound := sceneerr.New(sceneerr.NotFound, "asset not found")
 		if fsys == nil {
-			return fail(c, notFound)
+			return notFound
 		}
 		p, valid := assetPath(c.Param("*"))
 		if !valid {
-			return fail(c, notFound)
+			return notFound
 		}
 		info, err := fs.Stat(fsys, p)
 		if err != nil || !info.Mode().IsRegular() {
-			return fail(c, notFound)
+			return notFound
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return fail(c, notFound)
+			return notFound
 		}
 		ext := strings.ToLower(path.Ext(p))
 		h := c.Response().Header()

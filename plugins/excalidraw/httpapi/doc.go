@@ -8,7 +8,9 @@
 // request is admitted by the host's connection service first, because the
 // API writes files in the user's drawings directory.
 //
-// Failures are always {"error":{"code","message","details"?}} with the
-// status of the sceneerr code, so the browser branches on one shape and on
-// the same codes the tools report.
+// Handlers return errors and the web server renders them: a
+// *sceneerr.Error is the host's coded error (apierr.Coded), so failures
+// are {"error":{"code","message","details"?}} with the status of the
+// sceneerr code, and the browser branches on one shape and on the same
+// codes the tools report (a person navigating gets the host's error page).
 package httpapi

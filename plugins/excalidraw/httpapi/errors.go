@@ -1,38 +1,31 @@
 package httpapi
 
 import (
-	"errors"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
-// errorBody is the contract's error shape. It is written here rather than
-// returned to the web server because the server's generic error handler
-// knows nothing of sceneerr and would turn every scene error into a 500
-// without details (a revision_conflict without currentRevision is useless
-// to the editor's conflict dialog).
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    sceneerr.Code  `json:"code"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details,omitempty"`
-}
-
-// fail renders err. A *sceneerr.Error keeps its code, message and
-// details; anything else is io_error with a generic message, so internal
-// text (paths, OS errors) never reaches the browser.
-func fail(c echo.Context, err error) error {
-	var se *sceneerr.Error
-	if !errors.As(err, &se) {
-		se = sceneerr.New(sceneerr.IOError, "internal error")
+// contract makes h's failures the contract's errors. Handlers return
+// errors and the web server renders them ({"error":{"code","message",
+// "details"}} with the code's status): a *sceneerr.Error implements
+// apierr.Coded, so its code, message and details (a revision_conflict's
+// currentRevision, a limit's {limit, max, actual}) reach the editor as
+// they are. Anything uncoded is io_error with a generic message, so
+// internal text (paths, OS errors) never reaches the browser; the cause
+// stays on the error for the host's log.
+func contract(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := h(c)
+		if err == nil {
+			return nil
+		}
+		if _, coded := apierr.As(err); coded {
+			return err
+		}
+		return &sceneerr.Error{Code: sceneerr.IOError, Message: "internal error", Err: err}
 	}
-	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
-	return c.JSON(se.Code.Status(), errorBody{Error: errorDetail{Code: se.Code, Message: se.Message, Details: se.Details}})
 }
 
 // ok writes a JSON success response with the same nosniff header as

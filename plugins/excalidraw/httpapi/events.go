@@ -47,16 +47,16 @@ func sceneEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, hear
 	return func(c echo.Context) error {
 		name, err := nameParam(c)
 		if err != nil {
-			return fail(c, err)
+			return err
 		}
 		sub, err := subscribe(func() (*live.Subscription, error) { return hub.Subscribe(name) })
 		if err != nil {
-			return fail(c, err)
+			return err
 		}
 		defer sub.Close()
 		head, err := svc.Head(c.Request().Context(), name)
 		if err != nil {
-			return fail(c, err)
+			return err
 		}
 		res := startStream(c)
 		sent := head.Revision
@@ -89,12 +89,12 @@ func sceneListEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, 
 	return func(c echo.Context) error {
 		sub, err := subscribe(hub.SubscribeAll)
 		if err != nil {
-			return fail(c, err)
+			return err
 		}
 		defer sub.Close()
 		rows, err := svc.List(c.Request().Context())
 		if err != nil {
-			return fail(c, err)
+			return err
 		}
 		// What the listing already shows is not sent again.
 		sent := make(map[string]int64, len(rows))

@@ -30,11 +30,11 @@ func editorStatus(ev *Evidence) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		var s Status
 		if err := decodeBody(c, &s); err != nil {
-			return fail(c, err)
+			return err
 		}
 		rec, err := ev.Record(s)
 		if err != nil {
-			return fail(c, err)
+			return err
 		}
 		return ok(c, http.StatusOK, rec)
 	}

@@ -43,7 +43,8 @@ type Options struct {
 
 // Routes returns the plugin's routes for webserver.Mount. None is Public:
 // the host's connection service admits every request, since these routes
-// read and write the user's drawings.
+// read and write the user's drawings. Their failures are the web server's
+// to render (see contract).
 func Routes(o Options) []webserver.Route {
 	if o.Evidence == nil {
 		o.Evidence = NewEvidence()
@@ -54,7 +55,7 @@ func Routes(o Options) []webserver.Route {
 	h := scenes{svc: o.Service}
 	api := Prefix + "/api"
 	serveAssets := assets(o.Assets)
-	return []webserver.Route{
+	routes := []webserver.Route{
 		{Method: http.MethodGet, Path: api + "/health", Handler: health(o)},
 		{Method: http.MethodGet, Path: api + "/scenes", Handler: h.list},
 		{Method: http.MethodPost, Path: api + "/scenes", Handler: h.create},
@@ -71,4 +72,8 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
 		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
 	}
+	for i := range routes {
+		routes[i].Handler = contract(routes[i].Handler)
+	}
+	return routes
 }

@@ -26,7 +26,7 @@ type listBody struct {
 func (h scenes) list(c echo.Context) error {
 	rows, err := h.svc.List(c.Request().Context())
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
 	return ok(c, http.StatusOK, listBody{Scenes: rows})
 }
@@ -36,11 +36,11 @@ func (h scenes) list(c echo.Context) error {
 func (h scenes) read(c echo.Context) error {
 	name, err := nameParam(c)
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
 	res, err := h.svc.Read(c.Request().Context(), service.ReadRequest{Name: name, Include: service.IncludeFull})
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
 	return ok(c, http.StatusOK, res)
 }
@@ -56,13 +56,13 @@ type createBody struct {
 func (h scenes) create(c echo.Context) error {
 	var b createBody
 	if err := decodeBody(c, &b); err != nil {
-		return fail(c, err)
+		return err
 	}
 	res, err := h.svc.Create(c.Request().Context(), service.CreateRequest{
 		Name: b.Name, Elements: b.Elements, RequestID: b.RequestID, Actor: store.ActorUI,
 	})
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
 	return ok(c, http.StatusCreated, res)
 }
@@ -85,14 +85,14 @@ type saveBody struct {
 func (h scenes) save(c echo.Context) error {
 	name, err := nameParam(c)
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
 	var b saveBody
 	if err := decodeBody(c, &b); err != nil {
-		return fail(c, err)
+		return err
 	}
 	if b.ExpectedRevision == nil && !b.Force {
-		return fail(c, badRequest("/expected_revision", "expected_revision is required unless force is set"))
+		return badRequest("/expected_revision", "expected_revision is required unless force is set")
 	}
 	req := service.SaveRequest{
 		Name: name, Scene: b.Scene, RequestID: b.RequestID, Force: b.Force, Actor: store.ActorUI,
@@ -102,7 +102,7 @@ func (h scenes) save(c echo.Context) error {
 	}
 	res, err := h.svc.Save(c.Request().Context(), req)
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
 	return ok(c, http.StatusOK, res)
 }

@@ -3,8 +3,30 @@ package scene
 import (
 	"math"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
+
+// ElementBounds is the axis-aligned box around an element as drawn,
+// rotation included, the way Excalidraw's getElementBounds computes it:
+// a rectangle-like element's four corners rotated about its centre, a
+// diamond's four vertices, an ellipse's exact extent, and for arrows,
+// lines and freedraw their points (relative to x, y) rotated about the
+// centre of the points' box. Curved arrows are bounded by their points,
+// not the curve through them, so a strongly bent curve may reach a
+// little outside; one without usable points is the point (x, y). ok is
+// false for an element without finite x and y.
+//
+// It is the one bounds geometry: validation stats, placement and the
+// query package all measure with it.
+func ElementBounds(el *ojson.Object) (Bounds, bool) {
+	var a boundsAcc
+	a.addElement(el)
+	if !a.any {
+		return Bounds{}, false
+	}
+	return a.b, true
+}
 
 // boundsAcc accumulates the bounding box of elements, for callers that
 // place new elements next to a drawing or fit a viewport to it.
@@ -33,35 +55,55 @@ func (a *boundsAcc) result() *Bounds {
 	return &b
 }
 
-// addElement adds an element's extent: its points for arrows, lines and
-// strokes (positions relative to x, y), its box otherwise, rotated by
-// angle around the centre as Excalidraw draws it. Elements with unusable
-// numbers are skipped: validation reports them.
-func (a *boundsAcc) addElement(el *ojson.Object, typ string) {
+// addElement adds an element's extent (see [ElementBounds]). Elements
+// with unusable numbers are skipped: validation reports them.
+func (a *boundsAcc) addElement(el *ojson.Object) {
 	x, okX := finite(el, "x")
 	y, okY := finite(el, "y")
 	if !okX || !okY {
 		return
 	}
 	angle, _ := finite(el, "angle")
-	var buf [8][2]float64 // most shapes fit: no allocation per element
-	pts := buf[:0]
+	typ, _ := el.String("type")
 	if hasPoints(typ) {
-		pts = appendPoints(pts, el)
-	} else {
-		w, _ := finite(el, "width")
-		h, _ := finite(el, "height")
-		pts = append(pts, [2]float64{0, 0}, [2]float64{w, 0}, [2]float64{w, h}, [2]float64{0, h})
-	}
-	a.addShape(pts, x, y, angle)
-}
-
-// addShape adds points relative to (x, y), rotated by angle around the
-// centre of their box.
-func (a *boundsAcc) addShape(pts [][2]float64, x, y, angle float64) {
-	if len(pts) == 0 {
+		var buf [8][2]float64 // most shapes fit: no allocation per element
+		pts := appendPoints(buf[:0], el)
+		if len(pts) == 0 {
+			pts = append(pts, [2]float64{0, 0}) // nothing drawn: it sits at (x, y)
+		}
+		a.addPoints(pts, x, y, angle)
 		return
 	}
+	w, _ := finite(el, "width")
+	h, _ := finite(el, "height")
+	x1, y1, x2, y2 := math.Min(x, x+w), math.Min(y, y+h), math.Max(x, x+w), math.Max(y, y+h)
+	cx, cy := (x1+x2)/2, (y1+y2)/2
+	switch {
+	case angle == 0:
+		a.add(x1, y1)
+		a.add(x2, y2)
+	case typ == "ellipse":
+		sin, cos := math.Sincos(angle)
+		rw, rh := (x2-x1)/2, (y2-y1)/2
+		ww, hh := math.Hypot(rw*cos, rh*sin), math.Hypot(rh*cos, rw*sin)
+		a.add(cx-ww, cy-hh)
+		a.add(cx+ww, cy+hh)
+	case typ == "diamond":
+		a.add(rotate(cx, y1, cx, cy, angle))
+		a.add(rotate(x2, cy, cx, cy, angle))
+		a.add(rotate(cx, y2, cx, cy, angle))
+		a.add(rotate(x1, cy, cx, cy, angle))
+	default:
+		a.add(rotate(x1, y1, cx, cy, angle))
+		a.add(rotate(x2, y1, cx, cy, angle))
+		a.add(rotate(x2, y2, cx, cy, angle))
+		a.add(rotate(x1, y2, cx, cy, angle))
+	}
+}
+
+// addPoints adds points relative to (x, y), rotated by angle around the
+// centre of their box.
+func (a *boundsAcc) addPoints(pts [][2]float64, x, y, angle float64) {
 	lo, hi := pts[0], pts[0]
 	for _, p := range pts[1:] {
 		lo = [2]float64{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
@@ -72,19 +114,30 @@ func (a *boundsAcc) addShape(pts [][2]float64, x, y, angle float64) {
 		a.add(x+hi[0], y+hi[1])
 		return
 	}
-	cx, cy := (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
-	sin, cos := math.Sincos(angle)
+	cx, cy := x+(lo[0]+hi[0])/2, y+(lo[1]+hi[1])/2
 	for _, p := range pts {
-		dx, dy := p[0]-cx, p[1]-cy
-		a.add(x+cx+dx*cos-dy*sin, y+cy+dx*sin+dy*cos)
+		a.add(rotate(x+p[0], y+p[1], cx, cy, angle))
 	}
 }
 
-// finite reads a finite number member.
+// rotate turns (x, y) about (cx, cy) by angle radians, as [geom.Rotate].
+func rotate(x, y, cx, cy, angle float64) (float64, float64) {
+	p := geom.Rotate(geom.V(x, y), geom.V(cx, cy), angle)
+	return p.X, p.Y
+}
+
+// Finite reads an element's number member, ok false unless it is there
+// and finite.
+func Finite(el *ojson.Object, k string) (float64, bool) { return finite(el, k) }
+
 func finite(el *ojson.Object, k string) (float64, bool) {
 	f, st := toNumber(mustGet(el, k))
 	return f, st == numOK
 }
+
+// Points are a linear element's or stroke's usable points, relative to
+// its x and y; malformed ones are skipped.
+func Points(el *ojson.Object) [][2]float64 { return appendPoints(nil, el) }
 
 // appendPoints appends the usable points of an element.
 func appendPoints(out [][2]float64, el *ojson.Object) [][2]float64 {

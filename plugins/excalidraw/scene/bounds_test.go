@@ -10,7 +10,7 @@ import (
 func boundsOf(els ...*ojson.Object) *Bounds {
 	var a boundsAcc
 	for _, el := range els {
-		a.addElement(el, elementType(el))
+		a.addElement(el)
 	}
 	return a.result()
 }
@@ -51,8 +51,29 @@ func TestBoundsPoints(t *testing.T) {
 
 func TestBoundsSkipsUnusable(t *testing.T) {
 	bad := rect("x").Set("x", "oops")
-	empty := freedrawEl("f").Set("points", []any{})
-	if b := boundsOf(bad, empty); b != nil {
+	if b := boundsOf(bad); b != nil {
 		t.Errorf("got %+v", b)
+	}
+	// A stroke with no usable points draws nothing but sits at (x, y).
+	empty := freedrawEl("f").Set("points", []any{[]any{"a", num(1)}}).Set("x", num(7)).Set("y", num(8))
+	if b := boundsOf(bad, empty); b == nil || !near(*b, Bounds{7, 8, 7, 8}) {
+		t.Errorf("empty stroke: %+v", b)
+	}
+}
+
+func TestElementBoundsRotatedShapes(t *testing.T) {
+	// An ellipse's extent is exact, not its rotated box's: a circle
+	// keeps its box at any angle; a diamond is bounded by its vertices.
+	c := baseElement("c", "ellipse", 0, 0, 100, 100).Set("angle", math.Pi/4)
+	if got, ok := ElementBounds(c); !ok || !near(got, Bounds{0, 0, 100, 100}) {
+		t.Errorf("rotated circle: %+v %v", got, ok)
+	}
+	d := baseElement("d", "diamond", 0, 0, 100, 100).Set("angle", math.Pi/4)
+	r := 50 / math.Sqrt2 // a vertex 50 from the centre turned 45° lands on the diagonal
+	if got, ok := ElementBounds(d); !ok || !near(got, Bounds{50 - r, 50 - r, 50 + r, 50 + r}) {
+		t.Errorf("rotated diamond: %+v %v", got, ok)
+	}
+	if _, ok := ElementBounds(rect("x").Set("x", "oops")); ok {
+		t.Error("unusable x gave bounds")
 	}
 }

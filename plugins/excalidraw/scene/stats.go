@@ -19,7 +19,7 @@ func (v *validator) computeStats() Stats {
 			st.Deleted++
 			continue
 		}
-		box.addElement(e.el, e.typ)
+		box.addElement(e.el)
 	}
 	st.Bounds = box.result()
 	if d.files != nil {

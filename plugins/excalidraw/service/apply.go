@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -13,7 +14,7 @@ import (
 type ApplyRequest struct {
 	Name             string
 	ExpectedRevision int64
-	// Operations are 1 to MaxOperations operations (see ops.go).
+	// Operations are 1 to MaxOperations operations (see engine.Op).
 	Operations []json.RawMessage
 	// AppState is a subset merged over the stored appState.
 	AppState  json.RawMessage
@@ -24,12 +25,13 @@ type ApplyRequest struct {
 
 // Apply runs operations on a scene as one all-or-nothing change.
 //
-// The operations are checked for shape first; then, inside the store's
-// read-modify-write (under the scene's locks, after the request-id and
-// revision checks), they run on a private copy of the stored document:
-// all adds first, built together by build.Build so that arrows can bind to
-// elements added in the same call; then updates and deletes in call order
-// (they may name elements added by explicit id). One failing operation
+// The operations are checked for shape first (engine.DecodeOps); then,
+// inside the store's read-modify-write (under the scene's locks, after
+// the request-id and revision checks), they run in one engine transaction
+// on a private copy of the stored document (engine.Txn.Apply): all adds
+// first, built together so that arrows can bind to elements added in the
+// same call; then updates and deletes in call order (they may name
+// elements added by explicit id), then the app state is merged. One failing operation
 // fails the call and nothing is written. The result is normalized,
 // validated and bounded like every write.
 //
@@ -52,16 +54,16 @@ func (s *Service) Apply(ctx context.Context, r ApplyRequest) (*WriteResult, erro
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)
 	}
-	ops, err := decodeOps(r.Operations)
+	ops, err := engine.DecodeOps(r.Operations)
 	if err != nil {
 		return nil, err
 	}
-	var done *edit
+	var done *applied
 	res, err := s.store.Update(ctx, store.UpdateRequest{
 		Name: r.Name, ExpectedRevision: r.ExpectedRevision, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
-			e, data, err := s.applyOps(cur.Data, ops, r.AppState)
-			done = e
+			a, data, err := s.applyOps(cur.Data, ops, r.AppState)
+			done = a
 			return data, err
 		},
 	})
@@ -73,29 +75,51 @@ func (s *Service) Apply(ctx context.Context, r ApplyRequest) (*WriteResult, erro
 	if done == nil || res.Duplicate {
 		return wr, nil
 	}
-	wr.Operations = &done.summary
-	wr.Summary = summarize(done.doc, "", done.named)
+	named := make(map[string]bool, len(done.result.IDs))
+	for _, id := range done.result.IDs {
+		named[id] = true
+	}
+	wr.Operations = &done.result
+	wr.Summary = summarize(done.doc, "", named)
 	return wr, nil
 }
 
-// applyOps runs the operations on the stored bytes and returns the edit
-// and the new bytes. Parsing gives a document private to this call, so a
-// failure leaves nothing behind.
-func (s *Service) applyOps(data []byte, ops []operation, appState json.RawMessage) (*edit, []byte, error) {
+// applied is the document an Apply's operations left and what they did.
+type applied struct {
+	doc    *scene.Document
+	result engine.Result
+}
+
+// applyOps runs the operations (then the app state) on the stored bytes
+// in one engine transaction and returns what it did and the new bytes.
+// Parsing gives a document private to this call, so a failure leaves
+// nothing behind.
+func (s *Service) applyOps(data []byte, ops []engine.Op, appState json.RawMessage) (*applied, []byte, error) {
 	doc, err := scene.Parse(data, s.stored)
 	if err != nil {
 		return nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}
-	e := s.newEdit(doc)
-	if err := e.run(ops); err != nil {
-		return nil, nil, err
-	}
-	if err := mergeAppState(doc, appState, "/app_state"); err != nil {
+	res, err := s.edit(doc, func(tx *engine.Txn) error {
+		if err := tx.Apply(ops); err != nil {
+			return err
+		}
+		return tx.MergeAppState(appState, "/app_state")
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	out, err := s.finish(doc)
 	if err != nil {
 		return nil, nil, err
 	}
-	return e, out, nil
+	return &applied{doc: doc, result: res}, out, nil
 }
+
+// MaxOperations bounds one Apply call (contract 4.4).
+const MaxOperations = engine.MaxOperations
+
+// OperationSchema returns the JSON Schema (draft 2020-12) of one Apply
+// operation (engine.OperationSchema): a union of add, update and delete,
+// each branch closed. Apply re-checks everything: the schema is a
+// contract, not the security boundary.
+func OperationSchema() json.RawMessage { return engine.OperationSchema() }

@@ -3,11 +3,9 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
-	"strconv"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
@@ -37,17 +35,18 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, er
 		return nil, mapError(err)
 	}
 	doc := scene.NewDocument()
-	if err := mergeAppState(doc, r.AppState, "/app_state"); err != nil {
-		return nil, err
+	if _, err := s.edit(doc, func(tx *engine.Txn) error {
+		if err := tx.MergeAppState(r.AppState, "/app_state"); err != nil {
+			return err
+		}
+		if err := tx.SetFiles(r.Files, "/files"); err != nil {
+			return err
+		}
+		_, err := tx.Add(r.Elements, "/elements")
+		return err
+	}); err != nil {
+		return nil, mapError(err)
 	}
-	if err := setFiles(doc, r.Files, "/files"); err != nil {
-		return nil, err
-	}
-	res, err := s.build(r.Elements, doc)
-	if err != nil {
-		return nil, prefixBuildError(err, func(i int) string { return "/elements/" + strconv.Itoa(i) })
-	}
-	doc.SetElements(res.Elements)
 	data, err := s.finish(doc)
 	if err != nil {
 		return nil, err
@@ -68,19 +67,4 @@ func actorOr(a, def store.Actor) store.Actor {
 		return def
 	}
 	return a
-}
-
-// build runs build.Build for inputs going into doc, with the service's
-// clock, random source and text limit.
-func (s *Service) build(inputs []json.RawMessage, doc *scene.Document) (*build.Result, error) {
-	var (
-		res *build.Result
-		err error
-	)
-	s.withRand(func(r *rand.Rand) {
-		res, err = build.Build(inputs, build.Context{
-			Existing: doc.Elements(), FileIDs: fileIDs(doc), Rand: r, Now: s.now, MaxTextLength: s.limits.MaxTextLength,
-		})
-	})
-	return res, err
 }

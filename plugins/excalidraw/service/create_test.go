@@ -18,7 +18,7 @@ func TestCreateBindsInSameCall(t *testing.T) {
 	}
 	doc := checkStored(t, dir, "flow")
 	arrow := element(t, doc, "ab")
-	if bindingTarget(arrow, "startBinding") != "a" || bindingTarget(arrow, "endBinding") != "b" {
+	if str(arrow, "startBinding", "elementId") != "a" || str(arrow, "endBinding", "elementId") != "b" {
 		t.Fatalf("arrow not bound: %v", arrow)
 	}
 	if e := element(t, doc, "a"); e.Len() == 0 || !hasBound(e, "ab") {

@@ -3,6 +3,7 @@ package service
 import (
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
@@ -63,14 +64,10 @@ func (w *WriteResult) setRepairs(rep scene.NormalizeReport) {
 	w.RepairsOmitted = len(rep.Repairs) - len(shown) + rep.RepairsOmitted
 }
 
-// OpsSummary counts what an Apply did; IDs are the elements the operations
-// named (added ones included), in operation order.
-type OpsSummary struct {
-	Added   int      `json:"added"`
-	Updated int      `json:"updated"`
-	Deleted int      `json:"deleted"`
-	IDs     []string `json:"ids"`
-}
+// OpsSummary counts what an Apply did (the engine transaction's Result);
+// IDs are the elements the operations named (added ones included), in
+// operation order.
+type OpsSummary = engine.Result
 
 // writeResult copies the store's evidence.
 func writeResult(r *store.Result) *WriteResult {

@@ -97,3 +97,17 @@ func wantCode(t testing.TB, err error, code sceneerr.Code) *sceneerr.Error {
 	}
 	return se
 }
+
+// str reads the string at a path of members, "" where one is missing:
+// str(el, "id"), or str(arrow, "endBinding", "elementId") for the element
+// an arrow's end is bound to.
+func str(o *ojson.Object, path ...string) string {
+	last := len(path) - 1
+	for _, k := range path[:last] {
+		if o, _ = o.Object(k); o == nil {
+			return ""
+		}
+	}
+	s, _ := o.String(path[last])
+	return s
+}

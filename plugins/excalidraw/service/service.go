@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
@@ -96,10 +97,18 @@ func (s *Service) withRand(fn func(r *rand.Rand)) {
 	fn(s.rand)
 }
 
-// nonce draws a versionNonce (a positive 31-bit integer, as Excalidraw's
-// randomInteger gives).
-func (s *Service) nonce() int64 {
-	var n int64
-	s.withRand(func(r *rand.Rand) { n = int64(r.Int32()) })
-	return n
+// edit runs fn in an engine transaction on doc, with the service's clock,
+// text limit and random source (held for the whole of fn, since the
+// transaction draws from it), and returns what the operations did.
+func (s *Service) edit(doc *scene.Document, fn func(tx *engine.Txn) error) (engine.Result, error) {
+	var (
+		res engine.Result
+		err error
+	)
+	s.withRand(func(r *rand.Rand) {
+		tx := engine.Begin(doc, engine.Config{Now: s.now, Rand: r, MaxTextLength: s.limits.MaxTextLength})
+		err = fn(tx)
+		res = tx.Result()
+	})
+	return res, err
 }

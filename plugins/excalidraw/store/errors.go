@@ -4,38 +4,40 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
-// Error codes. They are stable strings: the HTTP and MCP layers map them to
-// responses and clients branch on them, so they never change meaning.
+// Error codes. They are the contract's codes (scene/sceneerr, the
+// plugin's one code table, a leaf package: importing it brings none of the
+// scene model), so the HTTP and MCP layers pass them on and clients branch
+// on them; they never change meaning. invalid_request is the store's own:
+// a caller's mistake no client can make, which the service reports as
+// invalid_operation.
 const (
-	CodeInvalidName      = "invalid_name"      // 400: the scene name breaks the naming rule
-	CodeInvalidRequest   = "invalid_request"   // 400: a bad actor, request id, option or missing callback
-	CodeNotFound         = "not_found"         // 404
-	CodeAlreadyExists    = "already_exists"    // 409: Create on an existing name
-	CodeRevisionConflict = "revision_conflict" // 409: the expected revision is not the current one
-	CodeSceneBusy        = "scene_busy"        // 423: another process holds the scene's lock
-	CodeTooLarge         = "too_large"         // 413
-	CodePermissionDenied = "permission_denied" // 403: symlinks, non-regular files, EACCES
-	CodeInvalidScene     = "invalid_scene"     // 422: the codec rejected the document
-	CodeCorruptScene     = "corrupt_scene"     // 500: on-disk file unparseable and no valid backup
-	CodeIOError          = "io_error"          // 500: anything the disk did wrong, incl. failed verification
+	CodeInvalidName      = string(sceneerr.InvalidName)      // 400: the scene name breaks the naming rule
+	CodeInvalidRequest   = "invalid_request"                 // 400: a bad actor, request id, option or missing callback
+	CodeNotFound         = string(sceneerr.NotFound)         // 404
+	CodeAlreadyExists    = string(sceneerr.AlreadyExists)    // 409: Create on an existing name
+	CodeRevisionConflict = string(sceneerr.RevisionConflict) // 409: the expected revision is not the current one
+	CodeSceneBusy        = string(sceneerr.SceneBusy)        // 423: another process holds the scene's lock
+	CodeTooLarge         = string(sceneerr.TooLarge)         // 413
+	CodePermissionDenied = string(sceneerr.PermissionDenied) // 403: symlinks, non-regular files, EACCES
+	CodeInvalidScene     = string(sceneerr.InvalidScene)     // 422: the codec rejected the document
+	CodeCorruptScene     = string(sceneerr.CorruptScene)     // 500: on-disk file unparseable and no valid backup
+	CodeIOError          = string(sceneerr.IOError)          // 500: anything the disk did wrong, incl. failed verification
 )
 
-var statusByCode = map[string]int{
-	CodeInvalidName:      400,
-	CodeInvalidRequest:   400,
-	CodeNotFound:         404,
-	CodeAlreadyExists:    409,
-	CodeRevisionConflict: 409,
-	CodeSceneBusy:        423,
-	CodeTooLarge:         413,
-	CodePermissionDenied: 403,
-	CodeInvalidScene:     422,
-	CodeCorruptScene:     500,
-	CodeIOError:          500,
+// statusOf is the HTTP status of code: the contract's (sceneerr), and 400
+// for invalid_request.
+func statusOf(code string) int {
+	if code == CodeInvalidRequest {
+		return http.StatusBadRequest
+	}
+	return sceneerr.Code(code).Status()
 }
 
 // Error is the only error type the store returns (apart from errors a caller's
@@ -67,7 +69,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // newError builds an *Error with the status that belongs to code.
 func newError(code, msg string, cause error) *Error {
-	return &Error{Code: code, Status: statusByCode[code], Message: msg, Err: cause}
+	return &Error{Code: code, Status: statusOf(code), Message: msg, Err: cause}
 }
 
 // errorf is newError with a formatted message and no cause.

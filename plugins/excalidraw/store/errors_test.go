@@ -30,8 +30,8 @@ func TestEveryCodeHasAStatus(t *testing.T) {
 		"scene_busy": 423, "too_large": 413, "permission_denied": 403, "corrupt_scene": 500, "io_error": 500,
 		"invalid_scene": 422, "invalid_request": 400}
 	for code, status := range want {
-		if statusByCode[code] != status || errorf(code, "x").Status != status {
-			t.Errorf("%s → %d", code, statusByCode[code])
+		if statusOf(code) != status || errorf(code, "x").Status != status {
+			t.Errorf("%s → %d", code, statusOf(code))
 		}
 	}
 }

@@ -89,7 +89,7 @@ func wantCode(t testing.TB, err error, code string) *Error {
 	if !errors.As(err, &se) || se.Code != code {
 		t.Fatalf("want %s, got %v", code, err)
 	}
-	if se.Status != statusByCode[code] {
+	if se.Status != statusOf(code) {
 		t.Fatalf("status %d for %s", se.Status, code)
 	}
 	return se

@@ -47,25 +47,35 @@ import (
 // a read there returns a revision that then never was (its number is given
 // to the next commit). The read-back fails only on an I/O or codec fault.
 func (s *Store) Read(ctx context.Context, name string) (*Scene, error) {
+	var sc *Scene
+	err := s.reading(ctx, name, func(dirs *metaDirs) (err error) {
+		sc, err = s.readSettle(ctx, dirs, name)
+		return err
+	})
+	return sc, err
+}
+
+// reading runs a lock-free read of name: the name checked, ctx not done,
+// the store open for the duration, and all metadata directories open as a
+// write would open them (a symlink in place of any of them is refused by
+// reads too; backups/ is where readHeld and ReadRevision look).
+func (s *Store) reading(ctx context.Context, name string, read func(*metaDirs) error) error {
 	if err := ValidName(name); err != nil {
-		return nil, err
+		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, newError(CodeSceneBusy, "cancelled before start", err)
+		return newError(CodeSceneBusy, "cancelled before start", err)
 	}
 	if err := s.enter(); err != nil {
-		return nil, err
+		return err
 	}
 	defer s.leave()
-	// All metadata directories, as a write would open them: a symlink in
-	// place of any of them is refused by reads too, and backups/ is where
-	// readHeld looks.
 	dirs, err := s.openMetaDirs()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer dirs.close()
-	return s.readSettle(ctx, dirs, name)
+	return read(dirs)
 }
 
 // How long a read looks again before answering from what it has: readSpins

@@ -3,6 +3,8 @@ package connection
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 // Rejection codes are a stable, machine-readable contract: clients (the CLI,
@@ -25,7 +27,7 @@ type Rejection struct {
 	Message string
 }
 
-var _ error = (*Rejection)(nil)
+var _ apierr.Coded = (*Rejection)(nil)
 
 // Error makes a Rejection usable wherever an error is expected (logs,
 // errors.As), while keeping the structured fields for rendering.
@@ -35,6 +37,14 @@ func (r *Rejection) Error() string {
 	}
 	return fmt.Sprintf("connection: %s (%d): %s", r.Code, r.Status, r.Message)
 }
+
+// ErrorCode, ErrorMessage, HTTPStatus and ErrorDetails make a Rejection
+// an apierr.Coded error, which the web server renders as is. A rejection
+// has no details.
+func (r *Rejection) ErrorCode() string            { return r.Code }
+func (r *Rejection) ErrorMessage() string         { return r.Message }
+func (r *Rejection) HTTPStatus() int              { return r.Status }
+func (r *Rejection) ErrorDetails() map[string]any { return nil }
 
 // Unavailable is the rejection for "nobody can decide right now". Callers use
 // it to fail closed when no admission service is loaded.

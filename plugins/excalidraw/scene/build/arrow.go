@@ -1,8 +1,10 @@
 package build
 
 import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
 
 // newBindable are the new element types an arrow may bind to.
@@ -110,7 +112,7 @@ func (b *builder) buildArrow(m *made) error {
 	}
 	if m.Label != nil {
 		lts := labelStyle(m.Label, m.labelFamily)
-		original := normalizeText(m.Label.Text)
+		original := textmetrics.NormalizeText(m.Label.Text)
 		text, tb := arrowLabel(p.globals(), p.box().w, original, lts)
 		m.label = labelElement(m.labelID, m.id, text, original, tb, lts, labelElementStyle(m.style, m.Label), b.stamp())
 		addBound(m.el, "text", m.labelID)
@@ -128,7 +130,7 @@ func routeArrow(in *input, ts, te *bindTarget) (path, any, any, error) {
 		if err != nil {
 			return path{}, nil, nil, err
 		}
-		p := path{origin: s, rel: []vec{{}, e.sub(s)}}
+		p := path{origin: s, rel: []geom.Vec{{}, e.Sub(s)}}
 		return p, ts.bindingValue(s, e, true), te.bindingValue(e, s, true), nil
 	}
 	p := inputPath(in)

@@ -3,6 +3,7 @@ package build
 import (
 	"math"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -27,15 +28,15 @@ const fixedPointBound = 10
 // bindTarget is an element an arrow end binds to.
 type bindTarget struct {
 	id          string
-	shape       shape
+	shape       geom.Shape
 	strokeWidth float64
 	el          *ojson.Object // the element whose boundElements gains the arrow
-	poly        []vec         // outline, computed once
+	poly        []geom.Vec    // outline, computed once
 }
 
 // newBindTarget wraps an element's geometry.
-func newBindTarget(id string, s shape, strokeWidth float64, el *ojson.Object) *bindTarget {
-	return &bindTarget{id: id, shape: s, strokeWidth: strokeWidth, el: el, poly: s.outline()}
+func newBindTarget(id string, s geom.Shape, strokeWidth float64, el *ojson.Object) *bindTarget {
+	return &bindTarget{id: id, shape: s, strokeWidth: strokeWidth, el: el, poly: s.Outline()}
 }
 
 // gap is the distance a bound end keeps from the outline.
@@ -64,9 +65,9 @@ func (t *bindTarget) halo() halo { return halo{poly: t.poly, gap: t.gap()} }
 //     arrow's points). mode "orbit" keeps the end outside the shape on the
 //     line towards fixedPoint, which the builder picks on the arrow's own
 //     line, so the end stays where it is.
-func (t *bindTarget) bindingValue(edge, adjacent vec, centred bool) *ojson.Object {
+func (t *bindTarget) bindingValue(edge, adjacent geom.Vec, centred bool) *ojson.Object {
 	focus := 0.0
-	aim := t.shape.center()
+	aim := t.shape.Center()
 	if !centred {
 		focus = focusDistance(t.shape, adjacent, edge)
 		aim = t.aimPoint(edge, adjacent)
@@ -83,36 +84,36 @@ func (t *bindTarget) bindingValue(edge, adjacent vec, centred bool) *ojson.Objec
 // aimPoint is a point of the target on the line from adjacent through
 // edge: the middle of the chord the line cuts through the shape, which is
 // safely inside it. A line that only grazes the halo aims at the centre.
-func (t *bindTarget) aimPoint(edge, adjacent vec) vec {
-	dir := edge.sub(adjacent).unit()
-	if dir == (vec{}) {
-		return t.shape.center()
+func (t *bindTarget) aimPoint(edge, adjacent geom.Vec) geom.Vec {
+	dir := edge.Sub(adjacent).Unit()
+	if dir == (geom.Vec{}) {
+		return t.shape.Center()
 	}
 	shapeOnly := halo{poly: t.poly}
-	reach := reachFor(t.poly, adjacent, 0) + adjacent.dist(edge)
+	reach := reachFor(t.poly, adjacent, 0) + adjacent.Dist(edge)
 	in, ok := shapeOnly.enter(adjacent, dir, reach)
 	if !ok {
-		return t.shape.center()
+		return t.shape.Center()
 	}
-	far := in.add(dir.scale(reach))
-	out, ok := shapeOnly.enter(far, dir.scale(-1), reach)
+	far := in.Add(dir.Scale(reach))
+	out, ok := shapeOnly.enter(far, dir.Scale(-1), reach)
 	if !ok {
 		return in
 	}
-	return in.lerp(out, 0.5)
+	return in.Lerp(out, 0.5)
 }
 
 // fixedPoint is current Excalidraw's ratio of p within the target's
 // unrotated box (calculateFixedPointForNonElbowArrowBinding), normalised
 // as its restore normalises it.
-func (t *bindTarget) fixedPoint(p vec) (float64, float64) {
+func (t *bindTarget) fixedPoint(p geom.Vec) (float64, float64) {
 	s := t.shape
-	if s.w < minBindableSize || s.h < minBindableSize {
+	if s.W < minBindableSize || s.H < minBindableSize {
 		return normalizeFixedPoint(0.5, 0.5)
 	}
 	floor := bindingGapBase + t.strokeWidth/2
-	q := rotate(p, s.center(), -s.angle)
-	return normalizeFixedPoint((q.x-s.x)/math.Max(s.w, floor), (q.y-s.y)/math.Max(s.h, floor))
+	q := geom.Rotate(p, s.Center(), -s.Angle)
+	return normalizeFixedPoint((q.X-s.X)/math.Max(s.W, floor), (q.Y-s.Y)/math.Max(s.H, floor))
 }
 
 // normalizeFixedPoint clamps ratios to ±10 and moves any within 1e-4 of

@@ -4,26 +4,27 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // arrowEnds returns an arrow's first and last points in scene
 // coordinates.
-func arrowEnds(t *testing.T, a *ojson.Object) (vec, vec) {
+func arrowEnds(t *testing.T, a *ojson.Object) (geom.Vec, geom.Vec) {
 	t.Helper()
 	x, y := numberOf(t, a, "x"), numberOf(t, a, "y")
 	pts, _ := a.Array("points")
-	at := func(i int) vec {
+	at := func(i int) geom.Vec {
 		p := pts[i].([]any)
 		px, _ := ojson.AsFloat(p[0])
 		py, _ := ojson.AsFloat(p[1])
-		return vec{x + px, y + py}
+		return geom.V(x+px, y+py)
 	}
 	return at(0), at(len(pts) - 1)
 }
 
 // shapeFromElement reads back an element's geometry.
-func shapeFromElement(el *ojson.Object) shape {
+func shapeFromElement(el *ojson.Object) geom.Shape {
 	s, _ := shapeOf(el)
 	return s
 }
@@ -63,7 +64,7 @@ func TestRoutedArrowBindsBothSides(t *testing.T) {
 		}
 	}
 	s, e := arrowEnds(t, ar)
-	if s != (vec{106, 50}) || e != (vec{294, 50}) {
+	if s != (geom.V(106, 50)) || e != (geom.V(294, 50)) {
 		t.Errorf("arrow from %v to %v, want (106,50) to (294,50)", s, e)
 	}
 	if numberOf(t, ar, "x") != 106 || numberOf(t, ar, "width") != 188 || numberOf(t, ar, "height") != 0 {
@@ -95,19 +96,19 @@ func TestRoutedEndsOnEachOutline(t *testing.T) {
 		start, end := arrowEnds(t, byID(t, res.Elements, "ar"))
 		for _, c := range []struct {
 			el *ojson.Object
-			p  vec
+			p  geom.Vec
 		}{{src, start}, {dst, end}} {
 			s := shapeFromElement(c.el)
 			gap := math.Min(5+numberOf(t, c.el, "strokeWidth")/2, 16)
-			if d := polygonDistance(s.outline(), c.p); math.Abs(d-gap) > 1e-5 {
+			if d := geom.PolygonDistance(s.Outline(), c.p); math.Abs(d-gap) > 1e-5 {
 				t.Errorf("%s: end %v is %v from the outline, want %v", target, c.p, d, gap)
 			}
 		}
-		cs, ct := shapeFromElement(src).center(), shapeFromElement(dst).center()
-		if off := math.Abs(ct.sub(cs).unit().cross(end.sub(cs))); off > 1e-5 {
+		cs, ct := shapeFromElement(src).Center(), shapeFromElement(dst).Center()
+		if off := math.Abs(ct.Sub(cs).Unit().Cross(end.Sub(cs))); off > 1e-5 {
 			t.Errorf("%s: end %v is %v off the centre line", target, end, off)
 		}
-		if start.dist(cs) >= end.dist(cs) {
+		if start.Dist(cs) >= end.Dist(cs) {
 			t.Errorf("%s: arrow points backwards", target)
 		}
 	}
@@ -120,7 +121,7 @@ func TestSnappedEndsFollowTheLastSegment(t *testing.T) {
 	)
 	ar := byID(t, res.Elements, "ar")
 	start, end := arrowEnds(t, ar)
-	if start != (vec{-100, 30}) || math.Abs(end.x+6) > 1e-9 || end.y != 30 {
+	if start != (geom.V(-100, 30)) || math.Abs(end.X+6) > 1e-9 || end.Y != 30 {
 		t.Errorf("arrow %v -> %v, want the end snapped to (-6, 30)", start, end)
 	}
 	eb, _ := ar.Object("endBinding")
@@ -145,11 +146,11 @@ func TestSnapMissingLineAimsAtCentre(t *testing.T) {
 		`{"type":"arrow","id":"ar","x":-200,"y":-300,"points":[[0,0],[100,0]],"endElementId":"r"}`,
 	)
 	start, end := arrowEnds(t, byID(t, res.Elements, "ar"))
-	c := vec{50, 50}
-	if off := math.Abs(c.sub(start).unit().cross(end.sub(start))); off > 1e-5 {
+	c := geom.V(50, 50)
+	if off := math.Abs(c.Sub(start).Unit().Cross(end.Sub(start))); off > 1e-5 {
 		t.Errorf("end %v is not on the line to the centre", end)
 	}
-	if d := polygonDistance(shape{typ: "rectangle", w: 100, h: 100}.outline(), end); math.Abs(d-6) > 1e-5 {
+	if d := geom.PolygonDistance(geom.Shape{Type: "rectangle", W: 100, H: 100}.Outline(), end); math.Abs(d-6) > 1e-5 {
 		t.Errorf("end %v is %v from the outline", end, d)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
 
 // Build validates inputs (each one element input as described by
@@ -156,7 +157,7 @@ func (b *builder) buildShape(m *made) {
 		return
 	}
 	ts := labelStyle(m.Label, m.labelFamily)
-	original := normalizeText(m.Label.Text)
+	original := textmetrics.NormalizeText(m.Label.Text)
 	lay := layoutShapeLabel(m.Type, fitLabel(m.input, bx, original, ts), original, ts)
 	m.el = baseElement(m.id, m.Type, lay.container, m.style, b.stamp())
 	m.label = labelElement(m.labelID, m.id, lay.text, original, lay.box, ts, labelElementStyle(m.style, m.Label), b.stamp())

@@ -3,6 +3,8 @@ package build
 import (
 	"math"
 	"slices"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // focusDistance is 0.18.1's `focus` of a binding (determineFocusDistance
@@ -13,50 +15,50 @@ import (
 // focus, so it must agree with the points the builder writes or the
 // arrow jumps on the first edit. The computation follows Excalidraw's,
 // including its use of the unrotated `a` in the side test.
-func focusDistance(s shape, a, b vec) float64 {
-	if a.equal(b) {
+func focusDistance(s geom.Shape, a, b geom.Vec) float64 {
+	if a.Equal(b) {
 		return 0
 	}
-	c := s.center()
-	ra, rb := rotate(a, c, -s.angle), rotate(b, c, -s.angle)
-	side := -sign(rb.sub(a).cross(rb.sub(c)))
-	reach := math.Max(s.w*2, s.h*2)
-	interceptor := [2]vec{rb, rb.add(rb.sub(ra).unit().scale(reach))}
+	c := s.Center()
+	ra, rb := geom.Rotate(a, c, -s.Angle), geom.Rotate(b, c, -s.Angle)
+	side := -sign(rb.Sub(a).Cross(rb.Sub(c)))
+	reach := math.Max(s.W*2, s.H*2)
+	interceptor := [2]geom.Vec{rb, rb.Add(rb.Sub(ra).Unit().Scale(reach))}
 
-	x, y, w, h := s.x, s.y, s.w, s.h
-	var lines [2][2]vec // the lines the interceptor is measured on
+	x, y, w, h := s.X, s.Y, s.W, s.H
+	var lines [2][2]geom.Vec // the lines the interceptor is measured on
 	var norms [2]float64
-	if s.typ == "diamond" {
-		lines = [2][2]vec{
-			{{x + w/2, y - h}, {x + w/2, y + h*2}},
-			{{x - w, y + h/2}, {x + w*2, y + h/2}},
+	if s.Type == "diamond" {
+		lines = [2][2]geom.Vec{
+			{geom.V(x+w/2, y-h), geom.V(x+w/2, y+h*2)},
+			{geom.V(x-w, y+h/2), geom.V(x+w*2, y+h/2)},
 		}
 		norms = [2]float64{h / 2, w / 2}
 	} else {
-		lines = [2][2]vec{
-			{{x - w, y - h}, {x + w*2, y + h*2}},
-			{{x + w*2, y - h}, {x - w, y + h*2}},
+		lines = [2][2]geom.Vec{
+			{geom.V(x-w, y-h), geom.V(x+w*2, y+h*2)},
+			{geom.V(x+w*2, y-h), geom.V(x-w, y+h*2)},
 		}
 		half := math.Hypot(w, h) / 2
 		norms = [2]float64{half, half}
 	}
-	var hits []vec
+	var hits []geom.Vec
 	for _, l := range lines {
-		if p, ok := segmentIntersection(interceptor[0], interceptor[1], l[0], l[1]); ok {
+		if p, ok := geom.SegmentIntersection(interceptor[0], interceptor[1], l[0], l[1]); ok {
 			hits = append(hits, p)
 		}
 	}
 	// Excalidraw pairs the hits, nearest to b first, with the axes in
 	// order, then keeps the smallest ratio.
-	slices.SortStableFunc(hits, func(p, q vec) int {
-		return cmpFloat(p.sub(b).dot(p.sub(b)), q.sub(b).dot(q.sub(b)))
+	slices.SortStableFunc(hits, func(p, q geom.Vec) int {
+		return cmpFloat(p.Sub(b).Dot(p.Sub(b)), q.Sub(b).Dot(q.Sub(b)))
 	})
 	best, found := 0.0, false
 	for i, p := range hits {
 		if norms[i] == 0 {
 			continue
 		}
-		r := side * c.dist(p) / norms[i]
+		r := side * c.Dist(p) / norms[i]
 		if !found || math.Abs(r) < math.Abs(best) {
 			best, found = r, true
 		}

@@ -5,6 +5,7 @@ import (
 
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -138,15 +139,15 @@ func jsRound(x float64) float64 { return math.Floor(x + 0.5) }
 // Excalidraw measures that middle on the curve; the builder uses the
 // straight segment, and the editor re-centres the label on the first
 // edit.)
-func arrowLabel(global []vec, arrowWidth float64, original string, ts textStyle) (string, box) {
+func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textStyle) (string, box) {
 	text := ts.wrap(original, textmetrics.BoundTextMaxWidth("arrow", arrowWidth, ts.fontSize))
 	tw, th := ts.measure(text)
 	n := len(global)
 	mid := global[n/2]
 	if n%2 == 0 {
-		mid = global[n/2-1].lerp(global[n/2], 0.5)
+		mid = global[n/2-1].Lerp(global[n/2], 0.5)
 	}
-	return text, box{x: mid.x - tw/2, y: mid.y - th/2, w: tw, h: th}
+	return text, box{x: mid.X - tw/2, y: mid.Y - th/2, w: tw, h: th}
 }
 
 // labelElement makes the bound text element.

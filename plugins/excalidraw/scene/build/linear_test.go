@@ -1,9 +1,13 @@
 package build
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+)
 
 func TestLinearFieldsOrder(t *testing.T) {
-	p := path{origin: vec{1, 2}, rel: []vec{{0, 0}, {3, 4}}}
+	p := path{origin: geom.V(1, 2), rel: []geom.Vec{geom.V(0, 0), geom.V(3, 4)}}
 	line := linearFields(baseElement("l", "line", p.box(), style{}, stamp{}), p, nil, nil, nil, nil, nil)
 	if line.Has("elbowed") {
 		t.Error("lines have no elbowed field in 0.18")

@@ -1,6 +1,10 @@
 package build
 
-import "math"
+import (
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+)
 
 // defaultLinearWidth is the length convertToExcalidrawElements gives a
 // line or arrow without points or size (a horizontal 100 px stroke).
@@ -9,31 +13,31 @@ const defaultLinearWidth = 100
 // path is a line, arrow or freedraw path: an origin (the element's x/y)
 // and points relative to it.
 type path struct {
-	origin vec
-	rel    []vec
+	origin geom.Vec
+	rel    []geom.Vec
 }
 
 // inputPath reads a path from points, or from width/height as the
 // two-point shorthand.
 func inputPath(in *input) path {
-	p := path{origin: vec{orFloat(in.X, 0), orFloat(in.Y, 0)}}
+	p := path{origin: geom.V(orFloat(in.X, 0), orFloat(in.Y, 0))}
 	if in.Points != nil {
-		p.rel = make([]vec, len(in.Points))
+		p.rel = make([]geom.Vec, len(in.Points))
 		for i, q := range in.Points {
-			p.rel[i] = vec{q[0], q[1]}
+			p.rel[i] = geom.V(q[0], q[1])
 		}
 		return p
 	}
-	p.rel = []vec{{0, 0}, {orFloat(in.Width, defaultLinearWidth), orFloat(in.Height, 0)}}
+	p.rel = []geom.Vec{geom.V(0, 0), geom.V(orFloat(in.Width, defaultLinearWidth), orFloat(in.Height, 0))}
 	return p
 }
 
 // global returns point i in scene coordinates.
-func (p path) global(i int) vec { return p.origin.add(p.rel[i]) }
+func (p path) global(i int) geom.Vec { return p.origin.Add(p.rel[i]) }
 
 // globals returns every point in scene coordinates.
-func (p path) globals() []vec {
-	out := make([]vec, len(p.rel))
+func (p path) globals() []geom.Vec {
+	out := make([]geom.Vec, len(p.rel))
 	for i := range p.rel {
 		out[i] = p.global(i)
 	}
@@ -41,21 +45,21 @@ func (p path) globals() []vec {
 }
 
 // setGlobal moves point i to g.
-func (p path) setGlobal(i int, g vec) { p.rel[i] = g.sub(p.origin) }
+func (p path) setGlobal(i int, g geom.Vec) { p.rel[i] = g.Sub(p.origin) }
 
 // normalized moves the origin onto the first point, so that points start
 // at [0, 0] as Excalidraw requires (restore re-bases any path that does
 // not).
 func (p path) normalized() path {
 	first := p.rel[0]
-	if first.x == 0 && first.y == 0 {
+	if first.X == 0 && first.Y == 0 {
 		return p
 	}
-	out := path{origin: p.origin.add(first), rel: make([]vec, len(p.rel))}
+	out := path{origin: p.origin.Add(first), rel: make([]geom.Vec, len(p.rel))}
 	for i, q := range p.rel {
-		out.rel[i] = q.sub(first)
+		out.rel[i] = q.Sub(first)
 	}
-	out.rel[0] = vec{}
+	out.rel[0] = geom.Vec{}
 	return out
 }
 
@@ -65,8 +69,8 @@ func (p path) size() (w, h float64) {
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	minY, maxY := math.Inf(1), math.Inf(-1)
 	for _, q := range p.rel {
-		minX, maxX = math.Min(minX, q.x), math.Max(maxX, q.x)
-		minY, maxY = math.Min(minY, q.y), math.Max(maxY, q.y)
+		minX, maxX = math.Min(minX, q.X), math.Max(maxX, q.X)
+		minY, maxY = math.Min(minY, q.Y), math.Max(maxY, q.Y)
 	}
 	return maxX - minX, maxY - minY
 }
@@ -75,7 +79,7 @@ func (p path) size() (w, h float64) {
 func (p path) pointsValue() []any {
 	out := make([]any, len(p.rel))
 	for i, q := range p.rel {
-		out[i] = []any{jsNum(q.x), jsNum(q.y)}
+		out[i] = []any{jsNum(q.X), jsNum(q.Y)}
 	}
 	return out
 }
@@ -83,5 +87,5 @@ func (p path) pointsValue() []any {
 // box is the element box of a path element.
 func (p path) box() box {
 	w, h := p.size()
-	return box{x: p.origin.x, y: p.origin.y, w: w, h: h}
+	return box{x: p.origin.X, y: p.origin.Y, w: w, h: h}
 }

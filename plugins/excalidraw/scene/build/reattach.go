@@ -1,6 +1,9 @@
 package build
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
 
 // This file opens the builder's binding geometry to editors of existing
 // elements: when an element that arrows are bound to moves, is resized
@@ -10,8 +13,8 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 // Point is a point in scene coordinates, [x, y].
 type Point = [2]float64
 
-func vecOf(p Point) vec { return vec{p[0], p[1]} }
-func (a vec) pt() Point { return Point{a.x, a.y} }
+func vecOf(p Point) geom.Vec   { return geom.V(p[0], p[1]) }
+func pointOf(a geom.Vec) Point { return Point{a.X, a.Y} }
 
 // Target is an existing element as the arrow ends bound to it see it: its
 // outline, as the builder draws it, and the gap bound ends keep outside
@@ -39,8 +42,8 @@ func SameOutline(a, b *ojson.Object) bool {
 // gap unchanged, and by how much.
 func (t Target) Offset(u Target) (Point, bool) {
 	a, b := t.t.shape, u.t.shape
-	d := Point{b.x - a.x, b.y - a.y}
-	a.x, a.y = b.x, b.y
+	d := Point{b.X - a.X, b.Y - a.Y}
+	a.X, a.Y = b.X, b.Y
 	if a != b || t.t.gap() != u.t.gap() {
 		return Point{}, false
 	}
@@ -51,8 +54,8 @@ func (t Target) Offset(u Target) (Point, bool) {
 // the same fractions of the element's unrotated box (what fixedPoint
 // measures), through any move, resize or rotation.
 func (t Target) Carry(u Target, p Point) Point {
-	rx, ry := t.t.shape.ratio(vecOf(p))
-	return u.t.shape.at(rx, ry).pt()
+	rx, ry := t.t.shape.Ratio(vecOf(p))
+	return pointOf(u.t.shape.At(rx, ry))
 }
 
 // Snap is where an arrow end at edge, whose neighbouring point is
@@ -60,7 +63,7 @@ func (t Target) Carry(u Target, p Point) Point {
 // point on the arrow's line from adjacent towards edge that is the
 // binding gap outside the outline.
 func (t Target) Snap(edge, adjacent Point) Point {
-	return snapEnd(t.t, vecOf(edge), vecOf(adjacent)).pt()
+	return pointOf(snapEnd(t.t, vecOf(edge), vecOf(adjacent)))
 }
 
 // Reattach is where the end of an arrow bound to a target goes when the
@@ -75,20 +78,20 @@ func Reattach(t, u Target, end, adjacent Point) Point {
 	e, adj := vecOf(end), vecOf(adjacent)
 	q := snapEnd(u.t, vecOf(t.Carry(u, end)), adj)
 	if u.t.halo().contains(adj) || u.t.pierces(adj, q) {
-		return q.pt()
+		return pointOf(q)
 	}
-	aim := t.Carry(u, t.t.aimPoint(e, adj).pt())
-	return snapEnd(u.t, vecOf(aim), adj).pt()
+	aim := t.Carry(u, pointOf(t.t.aimPoint(e, adj)))
+	return pointOf(snapEnd(u.t, vecOf(aim), adj))
 }
 
 // pierces reports whether the line from adjacent through edge enters the
 // target's shape itself, not only the gap around it.
-func (t *bindTarget) pierces(adjacent, edge vec) bool {
-	dir := edge.sub(adjacent).unit()
-	if dir == (vec{}) {
+func (t *bindTarget) pierces(adjacent, edge geom.Vec) bool {
+	dir := edge.Sub(adjacent).Unit()
+	if dir == (geom.Vec{}) {
 		return false
 	}
-	reach := reachFor(t.poly, adjacent, 0) + adjacent.dist(edge)
+	reach := reachFor(t.poly, adjacent, 0) + adjacent.Dist(edge)
 	_, ok := halo{poly: t.poly}.enter(adjacent, dir, reach)
 	return ok
 }
@@ -98,12 +101,12 @@ func (t *bindTarget) pierces(adjacent, edge vec) bool {
 // apply, so a line that misses the target aims at its centre. Elbow
 // arrows attach this way: an axis-aligned end segment stays on its axis.
 func (t Target) SnapAlong(p, heading Point) Point {
-	at, dir := vecOf(p), vecOf(heading).unit()
-	if dir == (vec{}) {
-		dir = t.t.shape.center().sub(at).unit()
+	at, dir := vecOf(p), vecOf(heading).Unit()
+	if dir == (geom.Vec{}) {
+		dir = t.t.shape.Center().Sub(at).Unit()
 	}
-	from := at.sub(dir.scale(reachFor(t.t.poly, at, t.t.gap())))
-	return snapEnd(t.t, at, from).pt()
+	from := at.Sub(dir.Scale(reachFor(t.t.poly, at, t.t.gap())))
+	return pointOf(snapEnd(t.t, at, from))
 }
 
 // Binding is the startBinding/endBinding the builder writes for an end at
@@ -120,22 +123,4 @@ func (t Target) Binding(edge, adjacent Point) *ojson.Object {
 func (t Target) FixedPoint(p Point) [2]float64 {
 	x, y := t.t.fixedPoint(vecOf(p))
 	return [2]float64{x, y}
-}
-
-// ratio is p as fractions of the shape's unrotated box; a side of no
-// length puts every point in its middle.
-func (s shape) ratio(p vec) (float64, float64) {
-	q := rotate(p, s.center(), -s.angle)
-	frac := func(d, size float64) float64 {
-		if size == 0 {
-			return 0.5
-		}
-		return d / size
-	}
-	return frac(q.x-s.x, s.w), frac(q.y-s.y, s.h)
-}
-
-// at is the point at fractions of the shape's box, rotated with it.
-func (s shape) at(rx, ry float64) vec {
-	return rotate(vec{s.x + rx*s.w, s.y + ry*s.h}, s.center(), s.angle)
 }

@@ -3,6 +3,8 @@ package build
 import (
 	"math"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 func near(p, q Point, tol float64) bool { return math.Hypot(p[0]-q[0], p[1]-q[1]) <= tol }
@@ -75,7 +77,7 @@ func TestReattach(t *testing.T) {
 	if !left.t.pierces(vecOf(up), vecOf(got)) {
 		t.Errorf("grazing: end %v, its line misses the shape", got)
 	}
-	if d := polygonDistance(left.t.poly, vecOf(got)); math.Abs(d-6) > 1e-3 {
+	if d := geom.PolygonDistance(left.t.poly, vecOf(got)); math.Abs(d-6) > 1e-3 {
 		t.Errorf("grazing: end %v is %v from the outline, want 6", got, d)
 	}
 }

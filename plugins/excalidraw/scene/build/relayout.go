@@ -1,6 +1,9 @@
 package build
 
 import (
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -37,7 +40,7 @@ func LayoutLabel(c, t *ojson.Object) TextLayout {
 	if isLinear(typ) {
 		pts := globalPointsOf(c)
 		if len(pts) == 0 {
-			pts = []vec{{number(c, "x"), number(c, "y")}}
+			pts = []geom.Vec{geom.V(number(c, "x"), number(c, "y"))}
 		}
 		text, b := arrowLabel(pts, number(c, "width"), original, ts)
 		return textLayout(text, b, box{w: number(c, "width"), h: number(c, "height")})
@@ -110,10 +113,10 @@ func number(el *ojson.Object, k string) float64 {
 
 // globalPointsOf reads a linear element's points in scene coordinates
 // (nil when they are malformed).
-func globalPointsOf(el *ojson.Object) []vec {
+func globalPointsOf(el *ojson.Object) []geom.Vec {
 	list, _ := el.Array("points")
-	origin := vec{number(el, "x"), number(el, "y")}
-	out := make([]vec, 0, len(list))
+	origin := geom.V(number(el, "x"), number(el, "y"))
+	out := make([]geom.Vec, 0, len(list))
 	for _, item := range list {
 		pair, ok := item.([]any)
 		if !ok || len(pair) != 2 {
@@ -124,7 +127,7 @@ func globalPointsOf(el *ojson.Object) []vec {
 		if !okx || !oky {
 			return nil
 		}
-		out = append(out, origin.add(vec{x, y}))
+		out = append(out, origin.Add(geom.V(x, y)))
 	}
 	return out
 }
@@ -159,4 +162,68 @@ func MarkMeasure(t *ojson.Object) {
 			t.Delete("customData")
 		}
 	}
+}
+
+// TextFit is what measure_text answers: a text's size as Excalidraw
+// measures it, and the size of a container that holds it as a label.
+type TextFit struct {
+	// Text is the text as drawn (wrapped to MaxWidth when one was given).
+	Text       string  `json:"text"`
+	Lines      int     `json:"lines"`
+	Width      float64 `json:"width"`
+	Height     float64 `json:"height"`
+	LineHeight float64 `json:"lineHeight"`
+	Font       string  `json:"font"`
+	// Container is the smallest container of the asked type (at least
+	// the given width) whose label this text fits without growing it;
+	// nil when no container type was asked.
+	Container *ContainerFit `json:"container,omitempty"`
+}
+
+// ContainerFit is a container sized for a label, and the label's text as
+// wrapped inside it.
+type ContainerFit struct {
+	Type   string  `json:"type"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Text   string  `json:"text"`
+}
+
+// MeasureText measures text in a font family (an Excalidraw id; unknown
+// ones measure as the default) and size, wrapped to maxWidth when it is
+// positive, with the builder's own rules; with a container type
+// (rectangle, ellipse, diamond) it also sizes a container for it as a
+// label — containerWidth fixes the container's width (0: as narrow as the
+// text allows).
+func MeasureText(text string, family int, fontSize, maxWidth float64, container string, containerWidth float64) TextFit {
+	fam := textmetrics.FontFamily(family)
+	if !textmetrics.Known(fam) {
+		fam = textmetrics.DefaultFamily
+	}
+	if fontSize <= 0 {
+		fontSize = defaultFontSize
+	}
+	ts := textStyle{fontSize: fontSize, fontFamily: int(fam), textAlign: "center", verticalAlign: "middle"}
+	original := textmetrics.NormalizeText(text)
+	var w *float64
+	if maxWidth > 0 {
+		w = &maxWidth
+	}
+	shown, tw, th := fitText(original, ts, w)
+	if w == nil {
+		tw, th = ts.measure(shown)
+	}
+	fit := TextFit{Text: shown, Lines: strings.Count(shown, "\n") + 1, Width: jsNum(tw), Height: jsNum(th),
+		LineHeight: ts.lineHeight(), Font: textmetrics.FontString(fam, fontSize)}
+	switch container {
+	case "rectangle", "ellipse", "diamond":
+		cw := containerWidth
+		if cw <= 0 {
+			_, ow, _ := fitText(original, ts, nil)
+			cw = containerDimensionForText(ow, container)
+		}
+		lay := layoutShapeLabel(container, box{w: cw, h: 0}, original, ts)
+		fit.Container = &ContainerFit{Type: container, Width: jsNum(lay.container.w), Height: jsNum(lay.container.h), Text: lay.text}
+	}
+	return fit
 }

@@ -3,6 +3,8 @@ package build
 import (
 	"errors"
 	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // minArrowLength is the shortest straight arrow routed between two
@@ -15,16 +17,16 @@ var errOverlap = errors.New("the two elements overlap or touch, so there is no s
 
 // routeBetween is the straight arrow from a's outline to b's along the
 // line between their centres, each end a binding gap outside its shape.
-func routeBetween(a, b *bindTarget) (start, end vec, err error) {
-	ca, cb := a.shape.center(), b.shape.center()
-	dir := cb.sub(ca).unit()
-	if dir == (vec{}) {
-		return vec{}, vec{}, errOverlap
+func routeBetween(a, b *bindTarget) (start, end geom.Vec, err error) {
+	ca, cb := a.shape.Center(), b.shape.Center()
+	dir := cb.Sub(ca).Unit()
+	if dir == (geom.Vec{}) {
+		return geom.Vec{}, geom.Vec{}, errOverlap
 	}
 	start = tidy(a.halo().exit(ca, dir))
-	end = tidy(b.halo().exit(cb, dir.scale(-1)))
-	if end.sub(start).dot(dir) < minArrowLength {
-		return vec{}, vec{}, errOverlap
+	end = tidy(b.halo().exit(cb, dir.Scale(-1)))
+	if end.Sub(start).Dot(dir) < minArrowLength {
+		return geom.Vec{}, geom.Vec{}, errOverlap
 	}
 	return start, end, nil
 }
@@ -34,30 +36,30 @@ func routeBetween(a, b *bindTarget) (start, end vec, err error) {
 // towards edge, where the segment meets the halo. If that line misses
 // the shape the end aims at the centre instead; if adjacent is already
 // inside the halo, the end goes out from the centre towards where it was.
-func snapEnd(t *bindTarget, edge, adjacent vec) vec {
+func snapEnd(t *bindTarget, edge, adjacent geom.Vec) geom.Vec {
 	return tidy(snapPoint(t, edge, adjacent))
 }
 
-func snapPoint(t *bindTarget, edge, adjacent vec) vec {
+func snapPoint(t *bindTarget, edge, adjacent geom.Vec) geom.Vec {
 	h := t.halo()
-	c := t.shape.center()
+	c := t.shape.Center()
 	if h.contains(adjacent) {
-		dir := edge.sub(c).unit()
-		if dir == (vec{}) {
-			dir = adjacent.sub(c).unit()
+		dir := edge.Sub(c).Unit()
+		if dir == (geom.Vec{}) {
+			dir = adjacent.Sub(c).Unit()
 		}
-		if dir == (vec{}) {
-			dir = vec{1, 0}
+		if dir == (geom.Vec{}) {
+			dir = geom.V(1, 0)
 		}
 		return h.exit(c, dir)
 	}
-	reach := reachFor(t.poly, adjacent, h.gap) + adjacent.dist(edge)
-	if dir := edge.sub(adjacent).unit(); dir != (vec{}) {
+	reach := reachFor(t.poly, adjacent, h.gap) + adjacent.Dist(edge)
+	if dir := edge.Sub(adjacent).Unit(); dir != (geom.Vec{}) {
 		if p, ok := h.enter(adjacent, dir, reach); ok {
 			return p
 		}
 	}
-	p, ok := h.enter(adjacent, c.sub(adjacent).unit(), reach)
+	p, ok := h.enter(adjacent, c.Sub(adjacent).Unit(), reach)
 	if !ok {
 		// Unreachable: the centre is inside the halo.
 		return c
@@ -67,7 +69,7 @@ func snapPoint(t *bindTarget, edge, adjacent vec) vec {
 
 // tidy rounds a computed point to a millionth of a pixel, so that the
 // searches' last-bit noise (106.00000000000001) does not reach the file.
-func tidy(p vec) vec {
+func tidy(p geom.Vec) geom.Vec {
 	r := func(f float64) float64 { return jsNum(math.Round(f*1e6) / 1e6) }
-	return vec{r(p.x), r(p.y)}
+	return geom.V(r(p.X), r(p.Y))
 }

@@ -2,6 +2,7 @@ package build
 
 import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -47,13 +48,13 @@ func (s scene) live(id string) (*ojson.Object, bool) {
 }
 
 // shapeOf reads an existing element's geometry, for binding to it.
-func shapeOf(el *ojson.Object) (shape, float64) {
+func shapeOf(el *ojson.Object) (geom.Shape, float64) {
 	num := func(k string) float64 { f, _ := el.Number(k); return f }
 	t, _ := el.String("type")
-	s := shape{typ: t, x: num("x"), y: num("y"), w: num("width"), h: num("height"), angle: num("angle")}
+	s := geom.Shape{Type: t, X: num("x"), Y: num("y"), W: num("width"), H: num("height"), Angle: num("angle")}
 	if r, ok := el.Object("roundness"); ok {
 		kind, _ := r.Number("type")
-		s.roundness = int(kind)
+		s.Roundness = int(kind)
 	}
 	return s, num("strokeWidth")
 }

@@ -3,6 +3,7 @@ package build
 import (
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -32,7 +33,7 @@ func TestIndexScene(t *testing.T) {
 func TestShapeOf(t *testing.T) {
 	el := parseObject(t, `{"type":"diamond","x":1,"y":2,"width":3,"height":4,"angle":0.5,"strokeWidth":4,"roundness":{"type":2}}`)
 	s, sw := shapeOf(el)
-	if s != (shape{typ: "diamond", x: 1, y: 2, w: 3, h: 4, angle: 0.5, roundness: 2}) || sw != 4 {
+	if s != (geom.Shape{Type: "diamond", X: 1, Y: 2, W: 3, H: 4, Angle: 0.5, Roundness: 2}) || sw != 4 {
 		t.Fatalf("shapeOf = %+v, %v", s, sw)
 	}
 }

@@ -1,6 +1,8 @@
 package build
 
 import (
+	"slices"
+
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -35,67 +37,148 @@ const (
 // idPattern is what an agent-chosen id must match.
 const idPattern = "^[A-Za-z0-9_-]{1,64}$"
 
+// Names of the $defs InputSchema carries that other schemas may use. A
+// schema embedding the element input hoists InputSchema's $defs into its
+// own root and may point at these as "#/$defs/" + the name.
+const (
+	// DefFields declares the value schema of every element field once
+	// (no closure, no required): an update patch that refers to it holds
+	// its values to the same rules as an add.
+	DefFields = "fields"
+	// DefRef is the id of an existing element, group or file.
+	DefRef = "ref"
+)
+
 // InputSchema returns the JSON Schema (draft 2020-12) of one element
-// input: an object whose "type" picks one of eight branches, each closed
-// with additionalProperties:false. The schema is self-contained (no $ref),
-// because tool-calling clients handle inlined schemas most reliably. The
+// input: an object whose "type" picks one branch of a oneOf.
+//
+// Every field's value schema is written once, under $defs/fields (the
+// label's fields under $defs/text, which fields refers to). The element
+// refers to it once, and each branch of the oneOf adds only what is
+// particular to its types: the type, the required fields and a few
+// tighter bounds (a box's size is positive). The element is closed with
+// unevaluatedProperties:false, which counts the fields $defs/fields and
+// the matching branch declare, and the label with
+// additionalProperties:false, so an unknown name is refused at every
+// level. Which of the known fields a type accepts (points on a
+// rectangle, say) is the builder's check, with a message naming the
+// field and the type: listing every type's fields here would cost more
+// than a tool schema's budget allows.
+//
+// The schema is self-contained: every $ref points into its own $defs, so
+// a schema that embeds it must hoist "$defs" into its own root. The
 // returned bytes are a fresh copy.
 func InputSchema() []byte {
-	b, err := ojson.Marshal(rootSchema())
+	b, err := ojson.Marshal(rootSchema().Set("$defs", schemaDefs()))
 	if err != nil {
 		panic("build: schema does not encode: " + err.Error())
 	}
 	return b
 }
 
-// rootSchema is the discriminated union of every branch.
+// rootSchema is the element input without its $defs.
 func rootSchema() *ojson.Object {
-	branches := make([]any, 0, len(elementTypes))
+	var branches []any
+	seen := map[string]bool{}
 	for _, t := range elementTypes {
-		branches = append(branches, branchSchema(t))
+		if key := branchKey(t); !seen[key] {
+			seen[key] = true
+			branches = append(branches, branchBody(t))
+		}
 	}
-	return ojson.New().
+	root := ojson.New().
 		Set("$schema", schemaDialect).
-		Set("title", "Excalidraw element input").
-		Set("description", "One element to create. \"type\" selects the fields that apply; unknown fields are rejected. "+
-			"Omitted style fields take Excalidraw's defaults (strokeColor #1e1e1e, backgroundColor transparent, fillStyle solid, "+
-			"strokeWidth 2, strokeStyle solid, roughness 1, opacity 100).").
 		Set("type", "object").
 		Set("required", []any{"type"}).
-		Set("properties", ojson.New().Set("type", enumOf("Element type.", elementTypes))).
-		Set("oneOf", branches)
+		Set("properties", ojson.New().Set("type", enumOf(elementTypes)))
+	closedFields().Range(func(k string, v any) bool {
+		root.Set(k, v)
+		return true
+	})
+	return root.Set("oneOf", branches)
 }
 
-// branchSchema is the closed object schema of one element type.
+// closedFields refers to $defs/fields and refuses any other member.
+func closedFields() *ojson.Object {
+	return ojson.New().Set("$ref", "#/$defs/"+DefFields).Set("unevaluatedProperties", false)
+}
+
+// branchSchema is the branch of element type t as a standalone, closed
+// schema (with the $defs it refers to), for the builder to validate one
+// input.
 func branchSchema(t string) *ojson.Object {
-	props := ojson.New()
-	for _, name := range fieldsFor(t) {
-		props.Set(name, propertySchema(t, name))
+	return closedFields().Set("allOf", []any{branchBody(t)}).Set("$defs", schemaDefs())
+}
+
+// branchKey names the branch type t is validated by: the three box
+// shapes share one.
+func branchKey(t string) string {
+	if isShape(t) {
+		return "shape"
+	}
+	return t
+}
+
+// branchBody is the branch of type t: what sets it apart from the other
+// types. It declares "type" and the fields it bounds further, so that the
+// closure around it (closedFields) counts them.
+func branchBody(t string) *ojson.Object {
+	typ := ojson.New().Set("const", t)
+	if isShape(t) {
+		var shapes []string
+		for _, s := range elementTypes {
+			if isShape(s) {
+				shapes = append(shapes, s)
+			}
+		}
+		typ = enumOf(shapes)
+	}
+	props := ojson.New().Set("type", typ)
+	positive := ojson.New().Set("exclusiveMinimum", 0)
+	switch {
+	case isShape(t), t == "image":
+		props.Set("width", positive).Set("height", positive.Clone())
+	case t == "text":
+		props.Set("width", positive)
+	case t == "arrow":
+		// An arrow's label sits on its middle: no vertical alignment.
+		props.Set("label", ojson.New().Set("properties", ojson.New().Set("verticalAlign", false)))
 	}
 	required := []any{}
 	for _, name := range requiredFor(t) {
 		required = append(required, name)
 	}
-	return ojson.New().
-		Set("title", t).
-		Set("description", typeDescriptions[t]).
-		Set("type", "object").
-		Set("properties", props).
-		Set("required", required).
-		Set("additionalProperties", false)
+	b := ojson.New()
+	if d := typeDescriptions[branchKey(t)]; d != "" {
+		b.Set("description", d)
+	}
+	return b.Set("properties", props).Set("required", required)
 }
 
-// typeDescriptions explain each branch to the agent.
+// typeDescriptions explain a branch where its fields do not.
 var typeDescriptions = map[string]string{
-	"rectangle": "A rectangle. 100x100 unless width/height are given (omitted sides grow to fit a label).",
-	"ellipse":   "An ellipse inscribed in the x/y/width/height box. 100x100 unless width/height are given (omitted sides grow to fit a label).",
-	"diamond":   "A diamond inscribed in the x/y/width/height box. 100x100 unless width/height are given (omitted sides grow to fit a label).",
-	"text":      "Free text, measured with the font's metrics. x/y anchor the text according to textAlign and verticalAlign.",
-	"arrow":     "An arrow. Give points, or width/height (a straight arrow from x,y), or bind both ends with startElementId/endElementId to get a straight arrow between the two elements' outlines.",
-	"line":      "A line (no bindings). Give points, or width/height for a straight line from x,y.",
-	"freedraw":  "A freehand stroke through points.",
-	"image":     "An image showing a file already in the scene (fileId).",
+	"shape": "Default size 100x100; a label grows it to fit.",
+	"text":  "x/y is the anchor textAlign and verticalAlign name.",
+	"arrow": "Give points, width/height, or both bound ends (then x/y may be omitted).",
 }
+
+// allFields lists every field some type accepts, but "type", in schema
+// order.
+func allFields() []string {
+	var out []string
+	for _, t := range elementTypes {
+		for _, f := range fieldsFor(t)[1:] {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// labelFields are the fields of a label, which text elements have too
+// ($defs/text).
+var labelFields = []string{"text", "fontSize", "fontFamily", "textAlign", "verticalAlign", "strokeColor"}
 
 // styleFields are the style fields every type accepts.
 var styleFields = []string{

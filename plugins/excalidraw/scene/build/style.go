@@ -2,13 +2,14 @@ package build
 
 import (
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // Roundness algorithms (ROUNDNESS in constants.ts).
 const (
-	roundnessProportional = 2 // lines, arrows, diamonds (and ellipses, where it has no visible effect)
-	roundnessAdaptive     = 3 // rectangles and images: a fixed radius once big enough
+	roundnessProportional = geom.RoundnessProportional
+	roundnessAdaptive     = geom.RoundnessAdaptive
 )
 
 // style is everything an element's look and membership is made of,

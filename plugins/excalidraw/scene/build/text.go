@@ -1,8 +1,6 @@
 package build
 
 import (
-	"strings"
-
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -29,14 +27,6 @@ func (ts textStyle) measure(text string) (w, h float64) {
 // wrap breaks text to maxWidth as Excalidraw's wrapText does.
 func (ts textStyle) wrap(text string, maxWidth float64) string {
 	return textmetrics.Wrap(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize, maxWidth)
-}
-
-// normalizeText is how Excalidraw stores text: CRLF and CR become LF, a
-// tab becomes 8 spaces (tabs neither render nor measure reliably).
-func normalizeText(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	return strings.ReplaceAll(s, "\t", "        ")
 }
 
 // textFields appends the text-specific fields of newTextElement, in its
@@ -75,7 +65,7 @@ func freeTextStyle(in *input, family int) textStyle {
 // by the top or middle for verticalAlign (and, here, the bottom for
 // "bottom").
 func buildText(id string, in *input, ts textStyle, s style, st stamp) *ojson.Object {
-	original := normalizeText(*in.Text)
+	original := textmetrics.NormalizeText(*in.Text)
 	text, w, h := fitText(original, ts, in.Width)
 	autoResize := in.Width == nil
 	b := box{x: *in.X, y: *in.Y, w: w, h: h, angle: normalizeAngle(orFloat(in.Angle, 0))}

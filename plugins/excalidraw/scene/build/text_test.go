@@ -2,20 +2,6 @@ package build
 
 import "testing"
 
-func TestNormalizeText(t *testing.T) {
-	cases := map[string]string{
-		"a\r\nb": "a\nb",
-		"a\rb":   "a\nb",
-		"a\tb":   "a        b",
-		"plain":  "plain",
-	}
-	for in, want := range cases {
-		if got := normalizeText(in); got != want {
-			t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestTextStyleLineHeights(t *testing.T) {
 	want := map[int]float64{1: 1.25, 2: 1.15, 3: 1.2, 5: 1.25, 6: 1.35, 7: 1.15, 8: 1.25, 9: 1.15}
 	for f, lh := range want {

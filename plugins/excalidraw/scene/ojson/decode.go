@@ -173,9 +173,7 @@ func (d *decoder) object(depth int) (any, error) {
 		d.path = d.path[:len(d.path)-1]
 		o.keys = append(o.keys, k)
 		o.vals = append(o.vals, v)
-		if o.index != nil {
-			o.index[k] = len(o.keys) - 1
-		}
+		o.appended()
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.fail(ErrSyntax, "unterminated object")

@@ -22,11 +22,13 @@ import (
 //
 // Members live in two parallel slices: drawings hold millions of small
 // objects, and a linear scan of ~30 keys costs less than building a map for
-// each. Large objects (a scene's `files`) get a lazily built index.
+// each. Large objects (a scene's `files`) get an index, which only the
+// writers (Set, Delete, the decoder, Clone) build and keep, so reading an
+// object from several goroutines at once is safe.
 type Object struct {
 	keys  []string
 	vals  []any
-	index map[string]int // built once len(keys) > indexAbove
+	index map[string]int // kept while len(keys) > indexAbove
 }
 
 const indexAbove = 32
@@ -58,10 +60,18 @@ func (o *Object) find(k string) int {
 			return i
 		}
 	}
-	if len(o.keys) > indexAbove {
+	return -1
+}
+
+// appended records that the last key was just added: the index follows,
+// or is built once the object grows past indexAbove.
+func (o *Object) appended() {
+	switch {
+	case o.index != nil:
+		o.index[o.keys[len(o.keys)-1]] = len(o.keys) - 1
+	case len(o.keys) > indexAbove:
 		o.buildIndex()
 	}
-	return -1
 }
 
 func (o *Object) buildIndex() {
@@ -91,9 +101,7 @@ func (o *Object) Set(k string, v any) *Object {
 	}
 	o.keys = append(o.keys, k)
 	o.vals = append(o.vals, v)
-	if o.index != nil {
-		o.index[k] = len(o.keys) - 1
-	}
+	o.appended()
 	return o
 }
 
@@ -105,7 +113,8 @@ func (o *Object) Delete(k string) {
 	}
 	o.keys = slices.Delete(o.keys, i, i+1)
 	o.vals = slices.Delete(o.vals, i, i+1)
-	if o.index != nil {
+	o.index = nil
+	if len(o.keys) > indexAbove {
 		o.buildIndex()
 	}
 }
@@ -168,6 +177,9 @@ func (o *Object) Clone() *Object {
 	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals))}
 	for i, v := range o.vals {
 		c.vals[i] = CloneValue(v)
+	}
+	if len(c.keys) > indexAbove {
+		c.buildIndex()
 	}
 	return c
 }

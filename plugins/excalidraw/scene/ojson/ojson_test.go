@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dshgo/dsh/internal/testcorpus"
@@ -186,5 +188,39 @@ func BenchmarkDecodeCorpusLargest(b *testing.B) {
 		if _, err := Decode(data, Limits{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestConcurrentReadsOfALargeObject: readers never build the index, so
+// many goroutines may read one large object at once (run with -race). A
+// decoded object exactly one past the index threshold, and its clone,
+// have their index from the start.
+func TestConcurrentReadsOfALargeObject(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i <= indexAbove; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"k%d":%d`, i, i)
+	}
+	b.WriteString("}")
+	v, err := Decode([]byte(b.String()), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []*Object{v.(*Object), v.(*Object).Clone()} {
+		if o.index == nil {
+			t.Fatalf("a %d-member object has no index", o.Len())
+		}
+		var wg sync.WaitGroup
+		for g := 0; g < 8; g++ {
+			wg.Go(func() {
+				for i := 0; i <= indexAbove+5; i++ {
+					o.Has(fmt.Sprintf("k%d", i))
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

@@ -66,6 +66,23 @@ func (c Code) Status() int {
 	return http.StatusInternalServerError
 }
 
+// Retry says whether a call that failed with c may succeed when made
+// again, and how many seconds to wait first (0: at once, or after doing
+// what the message says). A busy lock clears; a revision conflict clears
+// once the caller re-reads; an I/O failure may be transient. Everything
+// else fails again until the call is changed.
+func (c Code) Retry() (retryable bool, afterSec int) {
+	switch c {
+	case SceneBusy:
+		return true, 1
+	case RevisionConflict:
+		return true, 0
+	case IOError:
+		return true, 2
+	}
+	return false, 0
+}
+
 // Error is a failure with a stable code, a human message and optional
 // machine-readable details (for example the JSON pointer of a bad value).
 type Error struct {
@@ -87,6 +104,14 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrorCode names the code to layers that cannot import this package
 // (the store passes such errors through unchanged).
 func (e *Error) ErrorCode() string { return string(e.Code) }
+
+// ErrorMessage, HTTPStatus and ErrorDetails complete the web server's
+// error contract (apierr.Coded), so an HTTP handler returns an *Error and
+// the server renders it: the code's status, {"error":{"code","message",
+// "details"}}. The cause (Err) is never part of it.
+func (e *Error) ErrorMessage() string         { return e.Message }
+func (e *Error) HTTPStatus() int              { return e.Code.Status() }
+func (e *Error) ErrorDetails() map[string]any { return e.Details }
 
 // Is matches another *Error with the same code, so errors.Is(err,
 // sceneerr.New(sceneerr.NotFound, "")) works.

@@ -3,8 +3,15 @@ package sceneerr
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
+
+// The package stays a leaf (no import of apierr); the test holds it to
+// the web server's error contract.
+var _ apierr.Coded = (*Error)(nil)
 
 func TestStatusesAndMatching(t *testing.T) {
 	if len(Codes()) != 15 {
@@ -24,5 +31,20 @@ func TestStatusesAndMatching(t *testing.T) {
 	}
 	if CodeOf(errors.New("plain")) != "" {
 		t.Fatal("plain error has a code")
+	}
+}
+
+func TestCodedForTheWebServer(t *testing.T) {
+	e := New(RevisionConflict, "scene %q moved on", "a").With("currentRevision", int64(4))
+	e.Err = errors.New("/secret/path")
+	c, ok := apierr.As(fmt.Errorf("save: %w", e))
+	if !ok || c.ErrorCode() != "revision_conflict" || c.HTTPStatus() != 409 || c.ErrorMessage() != `scene "a" moved on` ||
+		!maps.Equal(c.ErrorDetails(), map[string]any{"currentRevision": int64(4)}) {
+		t.Fatalf("%v", c)
+	}
+	for _, code := range Codes() {
+		if New(code, "x").HTTPStatus() != code.Status() {
+			t.Errorf("%s: %d", code, New(code, "x").HTTPStatus())
+		}
 	}
 }

@@ -375,3 +375,21 @@ func BenchmarkMeasure(b *testing.B) {
 		})
 	}
 }
+
+// NormalizeText stores text as Excalidraw does: line endings as LF, a tab
+// as 8 spaces, a CRLF as one LF.
+func TestNormalizeText(t *testing.T) {
+	cases := map[string]string{
+		"a\r\nb":       "a\nb",
+		"a\rb":         "a\nb",
+		"a\tb":         "a        b",
+		"plain":        "plain",
+		"a\r\nb\rc\td": "a\nb\nc        d",
+		"\r\r\n\n":     "\n\n\n",
+	}
+	for in, want := range cases {
+		if got := NormalizeText(in); got != want {
+			t.Errorf("NormalizeText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -127,7 +127,7 @@ type Size struct {
 // fontSize × LineHeight(f) × number of lines.
 func Measure(text string, f FontFamily, fontSize float64) Size {
 	fam := family(f)
-	lines := strings.Split(normalizeText(text), "\n")
+	lines := strings.Split(NormalizeText(text), "\n")
 	width := 0.0
 	for _, line := range lines {
 		if line == "" {
@@ -172,7 +172,7 @@ func MeasureLineWith(s string, f FontFamily, fontSize float64, o Options) float6
 // normalized text unwrapped.
 func Wrap(text string, f FontFamily, fontSize float64, maxWidth float64) string {
 	fam := family(f)
-	return wrapText(normalizeText(text), maxWidth, func(s string) float64 {
+	return wrapText(NormalizeText(text), maxWidth, func(s string) float64 {
 		return measureLine(s, fam, fontSize, false)
 	})
 }
@@ -203,9 +203,11 @@ func jsRound(x float64) float64 {
 	return f
 }
 
-// normalizeText is Excalidraw's normalizeText: EOLs to "\n", tabs to 8
-// spaces.
-func normalizeText(s string) string {
+// NormalizeText is text as Excalidraw stores it (its normalizeText): CRLF
+// and CR become LF, a tab becomes 8 spaces (tabs neither render nor
+// measure reliably). Measure and Wrap normalize their text with it, and
+// whoever writes a text element's text stores it so.
+func NormalizeText(s string) string {
 	if strings.ContainsAny(s, "\r\t") {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 		s = strings.ReplaceAll(s, "\r", "\n")

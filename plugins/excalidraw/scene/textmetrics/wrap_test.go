@@ -193,7 +193,7 @@ func TestWrapProperties(t *testing.T) {
 // tokenizeNFC is the text as the wrapper sees it (NFC per line).
 func tokenizeNFC(text string) string {
 	var lines []string
-	for _, l := range strings.Split(normalizeText(text), "\n") {
+	for _, l := range strings.Split(NormalizeText(text), "\n") {
 		lines = append(lines, strings.Join(tokenize(l), ""))
 	}
 	return strings.Join(lines, "\n")

@@ -1,0 +1,252 @@
+package agenttools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
+	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/tools"
+)
+
+// The element-level tools of the engine (seed 001's names). Every write
+// plans in one engine transaction, lints what it touched before and
+// after, commits once and answers service.Envelope; reads go through the
+// query package's target selector. Their detail is in read_me (guide.md):
+// schemas and descriptions stay short, because every agent pays for
+// tools/list on every session.
+const (
+	QueryTool       = "query_elements"
+	MeasureTool     = "measure_text"
+	ValidateLint    = "validate_scene"
+	ReadMeTool      = "read_me"
+	BatchCreateTool = "batch_create"
+	UpdateTool      = "update_elements"
+	MoveTool        = "move_elements"
+	DeleteTool      = "delete_elements"
+	GroupTool       = "group_elements"
+	UngroupTool     = "ungroup_elements"
+	ReorderTool     = "reorder"
+	ReplaceTextTool = "replace_text"
+	CreateFrameTool = "create_frame"
+	FrameAddTool    = "frame_add_children"
+	ArrangeTool     = "arrange"
+	CopyTool        = "copy_elements"
+	RepairTool      = "repair_scene"
+	ApplyOpsTool    = "apply_ops"
+)
+
+// Schema pieces, compact JSON. Every root is closed
+// (additionalProperties:false); values the engine checks itself (patches,
+// element inputs) are left open here and refused there with a pointer.
+const (
+	sName     = `"name":{"type":"string","maxLength":128}`
+	sRev      = `"expected_revision":{"type":"integer","minimum":0}`
+	sReq      = `"request_id":{"type":"string","minLength":1,"maxLength":128}`
+	sOptions  = `"options":{"type":"object","additionalProperties":false,"properties":{"dryRun":{"type":"boolean"},"strict":{"type":"boolean"},"lint":{"enum":["off","touched","all"]},"expect":{"type":"object"},"snap":{"type":"number","minimum":0,"maximum":1000},"verify":{"type":"boolean"},"note":{"type":"string","maxLength":2000}}}`
+	sIDs      = `"ids":{"type":"array","items":{"type":"string","maxLength":256},"minItems":1,"maxItems":10000}`
+	sTarget   = `"target":{"$ref":"#/$defs/target"}`
+	sTargetDf = `"target":{"type":"object","additionalProperties":false,"properties":{"ids":{"type":"array","items":{"type":"string"}},"frame_ids":{"type":"array","items":{"type":"string"}},"frame_name":{"type":"string"},"group_id":{"type":"string"},"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":{"type":"number"},"y":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"mode":{"enum":["intersects","contains"]}}},"types":{"type":"array","items":{"type":"string"}},"role":{"enum":["container","label","connector","standalone","frame"]},"text_contains":{"type":"string","maxLength":1000},"text_regex":{"type":"string","maxLength":256},"has_link":{"type":"boolean"},"include_deleted":{"type":"boolean"}}}`
+	sNum      = `{"type":"number","minimum":-1000000,"maximum":1000000}`
+)
+
+// schema builds a closed object schema from member snippets, with the
+// target definition when one of them uses it.
+func schema(required []string, members ...string) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","additionalProperties":false`)
+	if len(required) > 0 {
+		b.WriteString(`,"required":["` + strings.Join(required, `","`) + `"]`)
+	}
+	b.WriteString(`,"properties":{` + strings.Join(members, ",") + `}`)
+	for _, m := range members {
+		if strings.Contains(m, `"#/$defs/target"`) {
+			b.WriteString(`,"$defs":{` + sTargetDf + `}`)
+			break
+		}
+	}
+	b.WriteString("}")
+	return json.RawMessage(b.String())
+}
+
+// writeMembers are the members every write tool takes.
+var writeMembers = []string{sName, sRev, sReq, sOptions}
+
+func writeSchema(required []string, members ...string) json.RawMessage {
+	return schema(append([]string{"name"}, required...), append(append([]string{}, writeMembers...), members...)...)
+}
+
+// writeArgs are the members every write tool takes.
+type writeArgs struct {
+	Name             string               `json:"name"`
+	ExpectedRevision *int64               `json:"expected_revision,omitempty"`
+	RequestID        string               `json:"request_id,omitempty"`
+	Options          service.WriteOptions `json:"options"`
+}
+
+func (a writeArgs) request() service.WriteRequest {
+	return service.WriteRequest{Name: a.Name, ExpectedRevision: a.ExpectedRevision, RequestID: a.RequestID, Options: a.Options, Actor: store.ActorAgent}
+}
+
+// selection is "ids or a target": what most tools act on.
+type selection struct {
+	IDs    []string      `json:"ids,omitempty"`
+	Target *query.Target `json:"target,omitempty"`
+}
+
+// resolve turns a selection into ids on the transaction's document;
+// required says an empty selection is an error.
+func (s selection) resolve(doc *scene.Document, required bool) ([]string, error) {
+	if len(s.IDs) > 0 && s.Target != nil {
+		return nil, sceneerr.New(sceneerr.InvalidOperation, "give ids or target, not both").With("pointer", "/target")
+	}
+	if s.Target == nil {
+		if required && len(s.IDs) == 0 {
+			return nil, sceneerr.New(sceneerr.InvalidOperation, "give ids or a target to say which elements").With("pointer", "/ids")
+		}
+		return s.IDs, nil
+	}
+	els, err := query.Select(doc.Elements(), *s.Target)
+	if err != nil {
+		return nil, prefix(err, "/target")
+	}
+	ids := make([]string, 0, len(els))
+	for _, el := range els {
+		if id, _ := el.String("id"); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	if required && len(ids) == 0 {
+		return nil, sceneerr.New(sceneerr.NotFound, "the target selects no element").With("pointer", "/target")
+	}
+	return ids, nil
+}
+
+// idsPointer is where errors about resolved ids point: the ids array, or
+// the target.
+func (s selection) idsPointer() string {
+	if s.Target != nil {
+		return "/target"
+	}
+	return "/ids"
+}
+
+// prefix puts pointer before a scene error's own pointer.
+func prefix(err error, pointer string) error {
+	if se, ok := err.(*sceneerr.Error); ok {
+		p, _ := se.Details["pointer"].(string)
+		return se.With("pointer", pointer+p)
+	}
+	return err
+}
+
+// elementTools are the engine's tools bound to svc.
+func elementTools(svc *service.Service, lim limitsFunc) []tools.Tool {
+	h := elementHandlers{svc: svc}
+	read := tools.Annotations{ReadOnly: true, Idempotent: true}
+	ro := func(title string) tools.Annotations { a := read; a.Title = title; return a }
+	rw := func(title string, destructive bool) tools.Annotations {
+		return tools.Annotations{Title: title, Destructive: destructive}
+	}
+	sel := []string{sIDs, sTarget}
+	ts := []tools.Tool{
+		{Name: QueryTool, Description: "Find elements with a target selector; compact rows (labels inline), md or graph (nodes and bound arrows: the cheapest overview).",
+			InputSchema: schema(nil, sName, `"scope":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50}`, sTarget,
+				`"after":{"type":"integer","minimum":0}`, `"format":{"enum":["rows","md","graph"]}`,
+				`"fields":{"type":"array","items":{"type":"string"},"maxItems":40}`, `"aggregate":{"enum":["bounds"]}`,
+				`"max_chars":{"type":"integer","minimum":0,"maximum":1000000}`, `"cursor":{"type":"string","maxLength":512}`, `"source":{"enum":["stored"]}`),
+			Annotations: ro("Query elements"), Handler: tools.Typed(h.query)},
+		{Name: MeasureTool, Description: "Measure text as the editor does: width, height, wrapped lines; with container, the box that fits it as a label.",
+			InputSchema: schema([]string{"text"}, `"text":{"type":"string","maxLength":100000}`, `"font_family":{"type":"integer","minimum":1,"maximum":9}`,
+				`"font_size":{"type":"number","minimum":1,"maximum":1000}`, `"max_width":{"type":"number","minimum":0}`,
+				`"container":{"enum":["rectangle","ellipse","diamond"]}`, `"container_width":{"type":"number","minimum":0}`),
+			Annotations: ro("Measure text"), Handler: tools.Typed(h.measure)},
+		{Name: ValidateLint, Description: "Validate a stored scene (name) or a document (scene) and lint it: findings with codes, element ids and suggested fixes.",
+			InputSchema: schema(nil, sName, `"scene":{"type":"object"}`, `"lint":{"type":"boolean"}`),
+			Annotations: ro("Validate and lint a scene"), Handler: tools.Typed(h.validate)},
+		{Name: ReadMeTool, Description: "The agent guide: which tool for what, selectors, options, the envelope, error codes, examples. Read it first.",
+			InputSchema: schema(nil), Annotations: ro("Read the agent guide"), Handler: tools.Typed(h.readMe)},
+
+		{Name: BatchCreateTool, Description: "Create elements in one commit. Each is excalidraw_scene_create's element input, plus ref (an alias other elements of the call may name) and place ({rightOf|leftOf|below|above: ref or id, gap, align}) instead of x/y.",
+			InputSchema: writeSchema([]string{"elements"}, `"elements":{"type":"array","minItems":1,"maxItems":100000,"items":{"type":"object"}}`),
+			Annotations: rw("Create elements", false), Handler: tools.Typed(h.batchCreate), ArgumentLimits: batchLimits(lim)},
+		{Name: UpdateTool, Description: "Update elements: each {id, patch} with excalidraw_scene_apply's patch fields; labels re-wrap, arrows follow.",
+			InputSchema: writeSchema([]string{"updates"}, `"updates":{"type":"array","minItems":1,"maxItems":500,"items":{"type":"object","additionalProperties":false,"required":["id","patch"],"properties":{"id":{"type":"string"},"patch":{"type":"object"}}}}`),
+			Annotations: rw("Update elements", false), Handler: tools.Typed(h.update)},
+		{Name: MoveTool, Description: "Move elements by dx/dy or their box's top-left to {x,y}; labels and frame children come along, bound arrows follow.",
+			InputSchema: writeSchema(nil, append(sel, `"dx":`+sNum, `"dy":`+sNum, `"to":{"type":"object","additionalProperties":false,"required":["x","y"],"properties":{"x":`+sNum+`,"y":`+sNum+`}}`)...),
+			Annotations: rw("Move elements", false), Handler: tools.Typed(h.move)},
+		{Name: DeleteTool, Description: "Delete elements (ids or a target) with their labels; arrows bound to them are unbound.",
+			InputSchema: writeSchema(nil, sel...), Annotations: rw("Delete elements", true), Handler: tools.Typed(h.delete)},
+		{Name: GroupTool, Description: "Group elements (ids or a target; labels join their containers) so they select and move together; answers group_id.",
+			InputSchema: writeSchema(nil, sel...), Annotations: rw("Group elements", false), Handler: tools.Typed(h.group)},
+		{Name: UngroupTool, Description: "Dissolve a group by group_id, or the outermost group of each given element; the elements stay where they are.",
+			InputSchema: writeSchema(nil, `"group_id":{"type":"string"}`, sIDs), Annotations: rw("Ungroup elements", false), Handler: tools.Typed(h.ungroup)},
+		{Name: ReorderTool, Description: "Change drawing order: to front, back, forward, backward, or before/after relative_to; labels stay on their containers.",
+			InputSchema: writeSchema([]string{"to"}, append(sel, `"to":{"enum":["front","back","forward","backward","before","after"]}`, `"relative_to":{"type":"string"}`)...),
+			Annotations: rw("Reorder elements", false), Handler: tools.Typed(h.reorder)},
+		{Name: ReplaceTextTool, Description: "Find and replace in texts and labels (all, or ids/target); re-measured and re-wrapped.",
+			InputSchema: writeSchema([]string{"find", "replace"}, append(sel, `"find":{"type":"string","minLength":1,"maxLength":256}`, `"replace":{"type":"string","maxLength":100000}`, `"regex":{"type":"boolean"}`, `"case_sensitive":{"type":"boolean"}`)...),
+			Annotations: rw("Replace text", false), Handler: tools.Typed(h.replaceText)},
+		{Name: CreateFrameTool, Description: "Create a frame around children (ids/target) with padding, or at box; answers frame_id.",
+			InputSchema: writeSchema(nil, append(sel, `"frame_name":{"type":"string","maxLength":200}`, `"box":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":`+sNum+`,"y":`+sNum+`,"width":{"type":"number","exclusiveMinimum":0},"height":{"type":"number","exclusiveMinimum":0}}}`, `"padding":{"type":"number","minimum":0,"maximum":1000}`)...),
+			Annotations: rw("Create a frame", false), Handler: tools.Typed(h.createFrame)},
+		{Name: FrameAddTool, Description: "Put elements (ids or a target) into the frame frame_id; labels and arrows between them join too.",
+			InputSchema: writeSchema([]string{"frame_id"}, append(sel, `"frame_id":{"type":"string"}`)...),
+			Annotations: rw("Add to a frame", false), Handler: tools.Typed(h.frameAdd)},
+		{Name: ArrangeTool, Description: "Lay elements out as a grid, row or column, or align/distribute them; arrows follow.",
+			InputSchema: writeSchema(nil, append(sel, `"layout":{"enum":["grid","row","column"]}`, `"align":{"enum":["left","center","right","top","middle","bottom"]}`, `"distribute":{"enum":["horizontal","vertical"]}`, `"gap":{"type":"number","minimum":0,"maximum":10000}`, `"columns":{"type":"integer","minimum":1,"maximum":1000}`, `"origin":{"type":"object","additionalProperties":false,"required":["x","y"],"properties":{"x":`+sNum+`,"y":`+sNum+`}}`)...),
+			Annotations: rw("Arrange elements", false), Handler: tools.Typed(h.arrange)},
+		{Name: CopyTool, Description: "Duplicate elements (ids/target) with fresh ids and their internal bindings, offset by dx/dy, here or onto to_scene.",
+			InputSchema: writeSchema(nil, append(sel, `"dx":`+sNum, `"dy":`+sNum, `"to_scene":{"type":"string","maxLength":128}`)...),
+			Annotations: rw("Copy elements", false), Handler: tools.Typed(h.copy)},
+		{Name: RepairTool, Description: "Repair a scene: the editor's own repairs plus safe lint fixes (rebind near-miss arrows, grow overflowing containers).",
+			InputSchema: writeSchema(nil), Annotations: rw("Repair a scene", false), Handler: tools.Typed(h.repair)},
+		{Name: ApplyOpsTool, Description: "Run several element tools on one scene as one commit: ops [{tool, args}] (args without name, options).",
+			InputSchema: writeSchema([]string{"ops"}, `"ops":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["tool","args"],"properties":{"tool":{"enum":["batch_create","update_elements","move_elements","delete_elements","group_elements","ungroup_elements","reorder","replace_text","create_frame","frame_add_children","arrange","copy_elements"]},"args":{"type":"object"}}}}`),
+			Annotations: rw("Apply several operations", true), Handler: tools.Typed(h.applyOps)},
+	}
+	for i := range ts {
+		// A malformed call is an invalid operation, as on the contract's
+		// tools.
+		ts[i].InvalidArgumentsCode = invalidArguments
+	}
+	return ts
+}
+
+// limitsFunc reads the service's current limits.
+type limitsFunc func() scene.Limits
+
+// batchLimits bounds batch_create like create: its bytes by
+// maxSceneBytes, its elements by maxElements.
+func batchLimits(lim limitsFunc) []tools.ArgumentLimit {
+	return []tools.ArgumentLimit{
+		sceneBytesLimit(lim),
+		{Pointer: "/elements", Code: string(sceneerr.TooManyElements), Name: string(sceneerr.MaxElements), Unit: "elements",
+			Max: func() int64 { return int64(lim().MaxElements) }},
+	}
+}
+
+// elementHandlers are the element tools' handlers.
+type elementHandlers struct {
+	svc *service.Service
+}
+
+func (h elementHandlers) write(ctx context.Context, a writeArgs, plan service.Plan) (any, error) {
+	env, err := h.svc.Write(ctx, a.request(), plan)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return env, nil
+}
+
+// engineErr keeps the engine's errors as they are (their pointers are
+// already where the call puts the value).
+func engineErr(err error) error { return err }
+
+var _ = engine.Begin

@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// Unbound is an arrow end that a move took off the element it was bound
+// to: the arrow was moved and that element was not.
+type Unbound struct {
+	Arrow  string `json:"arrow"`
+	End    string `json:"end"` // "start" or "end"
+	Target string `json:"target"`
+}
+
+// Move moves the elements ids name by dx, dy, as dragging them in the
+// editor does:
+//
+//   - a named label moves its container, and a container its label
+//     (carried by as much, not laid out again);
+//   - a frame moves its children (an arrow among them is a moved arrow,
+//     below);
+//   - an arrow bound to a moved element follows it (its bound end
+//     re-attached to the new outline, as an update's move does, its other
+//     end staying); an arrow bound at both ends to moved elements moves
+//     whole, keeping its route and bindings;
+//   - a moved arrow keeps the bindings of its ends whose elements move
+//     with it; an end bound to an element that stays is unbound (the end
+//     left it), and reported.
+//
+// Every element that changes is bumped once. pointer locates the ids
+// array in the caller's request: an unknown or deleted id is not_found at
+// pointer/<i>; a move that would take an element beyond ±1e6 is
+// invalid_operation at pointer. A move by 0, 0 changes nothing.
+func (tx *Txn) Move(ids []string, dx, dy float64, pointer string) ([]Unbound, error) {
+	var out []Unbound
+	err := tx.do(func() (err error) {
+		out, err = tx.move(ids, pointer, func([]*ojson.Object) (float64, float64) { return dx, dy })
+		return err
+	})
+	return out, err
+}
+
+// MoveTo moves the elements ids name (see Move) so that the top-left
+// corner of the box around them (frames' children included, labels not)
+// lands on x, y.
+func (tx *Txn) MoveTo(ids []string, x, y float64, pointer string) ([]Unbound, error) {
+	var out []Unbound
+	err := tx.do(func() (err error) {
+		out, err = tx.move(ids, pointer, func(els []*ojson.Object) (float64, float64) {
+			b, ok := query.Bounds(els)
+			if !ok {
+				return math.NaN(), math.NaN() // refused below: nothing to measure
+			}
+			return x - b.X, y - b.Y
+		})
+		return err
+	})
+	return out, err
+}
+
+// move moves the block ids name by the offset by gives for it.
+func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (float64, float64)) ([]Unbound, error) {
+	named, err := tx.selection(ids, pointer, "move")
+	if err != nil {
+		return nil, err
+	}
+	moved := tx.block(named)
+	dx, dy := by(moved)
+	if math.IsNaN(dx) || math.IsNaN(dy) || math.IsInf(dx, 0) || math.IsInf(dy, 0) {
+		return nil, opError(pointer, "the offset must be finite")
+	}
+	in := map[string]bool{}
+	for _, el := range moved {
+		in[strOf(el, "id")] = true
+	}
+	whole := tx.wholeArrows(moved, in)
+	for _, el := range append(moved, whole...) {
+		x, y := num(el, "x")+dx, num(el, "y")+dy
+		if math.Abs(x) > maxCoord || math.Abs(y) > maxCoord {
+			return nil, opError(pointer, "moving by (%s, %s) takes %q to (%s, %s), beyond ±1e6",
+				fmtNum(dx), fmtNum(dy), strOf(el, "id"), fmtNum(x), fmtNum(y))
+		}
+	}
+	for _, el := range named {
+		tx.note(strOf(el, "id"))
+	}
+	tx.result.Updated += len(named)
+	if dx == 0 && dy == 0 {
+		return []Unbound{}, nil
+	}
+	// The arrows that move whole are out of the index while their shapes
+	// move, so that followArrows leaves them to be moved after.
+	for _, a := range whole {
+		delete(tx.byID, strOf(a, "id"))
+	}
+	for _, el := range moved {
+		if !isLinear(strOf(el, "type")) {
+			if err := tx.movePatch(el, num(el, "x")+dx, num(el, "y")+dy, pointer); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, a := range whole {
+		tx.byID[strOf(a, "id")] = a
+	}
+	unbound := []Unbound{}
+	for _, a := range whole {
+		if err := tx.movePatch(a, num(a, "x")+dx, num(a, "y")+dy, pointer); err != nil {
+			return nil, err
+		}
+		unbound = append(unbound, tx.unbindLeft(a, in)...)
+	}
+	return unbound, nil
+}
+
+// wholeArrows are the live arrows and lines that move whole with the
+// block: those in it, and arrows bound at both ends to elements in it
+// (in: the block's ids). An arrow bound at one end only is left to
+// followArrows, which moves that end and leaves the free one, as the
+// editor does.
+func (tx *Txn) wholeArrows(moved []*ojson.Object, in map[string]bool) []*ojson.Object {
+	var out []*ojson.Object
+	seen := map[*ojson.Object]bool{}
+	add := func(a *ojson.Object) {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	for _, el := range moved {
+		if isLinear(strOf(el, "type")) {
+			add(el)
+			continue
+		}
+		for _, id := range boundArrowIDs(el) {
+			a := tx.byID[id]
+			if a == nil || deleted(a) || strOf(a, "type") != "arrow" {
+				continue
+			}
+			if in[bindingTarget(a, "startBinding")] && in[bindingTarget(a, "endBinding")] {
+				add(a)
+			}
+		}
+	}
+	return out
+}
+
+// boundArrowIDs lists the arrow entries of el's boundElements.
+func boundArrowIDs(el *ojson.Object) []string {
+	var ids []string
+	list, _ := el.Array("boundElements")
+	for _, entry := range list {
+		if o, ok := entry.(*ojson.Object); ok && strOf(o, "type") == "arrow" {
+			ids = append(ids, strOf(o, "id"))
+		}
+	}
+	return ids
+}
+
+// unbindLeft unbinds the ends of a moved arrow whose elements did not
+// move (in: the moved ids): the binding is cleared and the arrow leaves
+// the element's boundElements.
+func (tx *Txn) unbindLeft(a *ojson.Object, in map[string]bool) []Unbound {
+	var out []Unbound
+	for _, end := range []string{"start", "end"} {
+		key := end + "Binding"
+		tid := bindingTarget(a, key)
+		if tid == "" || in[tid] {
+			continue
+		}
+		a.Set(key, nil)
+		tx.bump(a)
+		if t := tx.byID[tid]; t != nil && dropBound(t, strOf(a, "id")) {
+			tx.bump(t)
+		}
+		out = append(out, Unbound{Arrow: strOf(a, "id"), End: end, Target: tid})
+	}
+	return out
+}

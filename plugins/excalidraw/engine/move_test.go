@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+)
+
+// Moving a labelled box moves its label by as much and re-attaches the
+// arrow bound to it; the other end stays, and the arrow keeps both
+// bindings. Exactly the box, its label and the arrow change, once.
+func TestMoveCarriesLabelAndFollows(t *testing.T) {
+	s := newStored(t)
+	before := s.create(flowInputs...)
+	lid := labelID(t, before, "a")
+	var unbound []Unbound
+	tx := s.mustEdit(func(tx *Txn) (err error) {
+		unbound, err = tx.Move([]string{"a"}, 0, 120, "/ids")
+		return err
+	})
+	after := s.doc()
+	if len(unbound) != 0 {
+		t.Fatalf("unbound %v", unbound)
+	}
+	a, l := element(t, after, "a"), element(t, after, lid)
+	if num(a, "y") != 120 || num(l, "y")-num(element(t, before, lid), "y") != 120 {
+		t.Fatalf("box at y %v, label moved by %v", num(a, "y"), num(l, "y")-num(element(t, before, lid), "y"))
+	}
+	ab := element(t, after, "ab")
+	pts := globalPoints(ab)
+	checkOnOutline(t, "start", pts[0], a)
+	if was := globalPoints(element(t, before, "ab")); !samePoint(pts[1], was[1]) {
+		t.Fatalf("end moved %v → %v", was[1], pts[1])
+	}
+	checkBinding(t, ab, "startBinding", a)
+	if bindingTarget(ab, "endBinding") != "b" {
+		t.Fatalf("end unbound: %v", ab)
+	}
+	if got := tx.Touched(); !slices.Equal(got, []string{"a", lid, "ab"}) {
+		t.Fatalf("touched %v", got)
+	}
+}
+
+// An arrow whose bound ends both move with the block moves whole: same
+// points, same bindings, its label carried.
+func TestMoveBothEndsTranslatesArrow(t *testing.T) {
+	s := newStored(t)
+	before := s.create(
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":160,"height":80}`,
+		`{"type":"ellipse","id":"b","x":400,"y":100,"width":120,"height":80}`,
+		`{"type":"arrow","id":"ab","startElementId":"a","endElementId":"b","label":{"text":"calls"}}`)
+	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{"a", "b"}, 30, -40, "/ids"); return err })
+	after := s.doc()
+	was, now := element(t, before, "ab"), element(t, after, "ab")
+	if num(now, "x")-num(was, "x") != 30 || num(now, "y")-num(was, "y") != -40 {
+		t.Fatalf("arrow moved to %v,%v from %v,%v", num(now, "x"), num(now, "y"), num(was, "x"), num(was, "y"))
+	}
+	for _, k := range []string{"points", "startBinding", "endBinding", "width", "height"} {
+		v0, _ := was.Get(k)
+		v1, _ := now.Get(k)
+		if !ojson.Equal(v0, v1, true) {
+			t.Errorf("%s changed: %v → %v", k, v0, v1)
+		}
+	}
+	l0, l1 := element(t, before, labelID(t, before, "ab")), element(t, after, labelID(t, after, "ab"))
+	if num(l1, "x")-num(l0, "x") != 30 || num(l1, "y")-num(l0, "y") != -40 {
+		t.Fatalf("arrow label not carried: %v → %v", l0, l1)
+	}
+}
+
+// An arrow moved without the elements it is bound to leaves them: both
+// ends are unbound, reported, and gone from the targets' boundElements.
+// Moved with one of them, it keeps that binding only.
+func TestMoveArrowUnbindsEndsLeft(t *testing.T) {
+	s := newStored(t)
+	s.create(flowInputs...)
+	var unbound []Unbound
+	s.mustEdit(func(tx *Txn) (err error) { unbound, err = tx.Move([]string{"ab"}, 0, 300, "/ids"); return err })
+	want := []Unbound{{Arrow: "ab", End: "start", Target: "a"}, {Arrow: "ab", End: "end", Target: "b"}}
+	if !slices.Equal(unbound, want) {
+		t.Fatalf("unbound %v, want %v", unbound, want)
+	}
+	doc := s.doc()
+	ab := element(t, doc, "ab")
+	if !ab.IsNull("startBinding") || !ab.IsNull("endBinding") || hasBound(element(t, doc, "a"), "ab") || hasBound(element(t, doc, "b"), "ab") {
+		t.Fatalf("still bound: %v", ab)
+	}
+
+	s.create(flowInputs...)
+	s.mustEdit(func(tx *Txn) (err error) { unbound, err = tx.Move([]string{"ab", "a"}, 0, 50, "/ids"); return err })
+	doc = s.doc()
+	ab = element(t, doc, "ab")
+	if !slices.Equal(unbound, want[1:]) || bindingTarget(ab, "startBinding") != "a" || !hasBound(element(t, doc, "a"), "ab") {
+		t.Fatalf("unbound %v, arrow %v", unbound, ab)
+	}
+}
+
+// A frame moves with its children (and their labels); naming a label
+// moves its container.
+func TestMoveFrameAndLabel(t *testing.T) {
+	s := newStored(t)
+	framed(t, s)
+	before := s.doc()
+	lid := labelID(t, before, "in")
+	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{"f"}, 100, 10, "/ids"); return err })
+	after := s.doc()
+	for _, id := range []string{"f", "in", lid} {
+		if dx := num(element(t, after, id), "x") - num(element(t, before, id), "x"); math.Abs(dx-100) > 1e-9 {
+			t.Errorf("%s moved by %v", id, dx)
+		}
+	}
+	if num(element(t, after, "out"), "x") != num(element(t, before, "out"), "x") {
+		t.Error("an element outside the frame moved")
+	}
+	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{lid}, 0, 7, "/ids"); return err })
+	if dy := num(element(t, s.doc(), "in"), "y") - num(element(t, after, "in"), "y"); dy != 7 {
+		t.Fatalf("naming the label moved its container by %v", dy)
+	}
+}
+
+// MoveTo puts the top-left corner of the block's box on the point.
+func TestMoveTo(t *testing.T) {
+	s := newStored(t)
+	s.create(flowInputs...)
+	s.mustEdit(func(tx *Txn) error { _, err := tx.MoveTo([]string{"a", "b", "ab"}, 500, -200, "/ids"); return err })
+	doc := s.doc()
+	b, _ := query.Bounds([]*ojson.Object{element(t, doc, "a"), element(t, doc, "b"), element(t, doc, "ab")})
+	if math.Abs(b.X-500) > 1e-9 || math.Abs(b.Y+200) > 1e-9 {
+		t.Fatalf("box at %v", b)
+	}
+}
+
+func TestMoveErrors(t *testing.T) {
+	s := newStored(t)
+	s.create(flowInputs...)
+	if _, err := s.apply(`{"op":"delete","id":"b"}`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.edit(func(tx *Txn) error { _, err := tx.Move([]string{"a", "zz"}, 1, 1, "/ids"); return err })
+	wantErrAt(t, err, sceneerr.NotFound, "/ids/1")
+	_, err = s.edit(func(tx *Txn) error { _, err := tx.Move([]string{"b"}, 1, 1, "/ids"); return err })
+	wantErrAt(t, err, sceneerr.NotFound, "/ids/0")
+	_, err = s.edit(func(tx *Txn) error { _, err := tx.Move([]string{"a"}, 2e6, 0, "/args/ids"); return err })
+	wantErrAt(t, err, sceneerr.InvalidOperation, "/args/ids")
+	_, err = s.edit(func(tx *Txn) error { _, err := tx.Move(nil, 1, 0, "/ids"); return err })
+	wantErrAt(t, err, sceneerr.InvalidOperation, "/ids")
+	// A spent Txn answers its first failure.
+	_, err = s.edit(func(tx *Txn) error {
+		tx.Move([]string{"zz"}, 1, 1, "/ids")
+		_, err := tx.Move([]string{"a"}, 1, 1, "/ids")
+		return err
+	})
+	wantErrAt(t, err, sceneerr.NotFound, "/ids/0")
+}
+
+// A move by nothing changes nothing.
+func TestMoveByNothing(t *testing.T) {
+	s := newStored(t)
+	s.create(flowInputs...)
+	tx := s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{"a", "ab"}, 0, 0, "/ids"); return err })
+	if got := tx.Touched(); len(got) != 0 {
+		t.Fatalf("touched %v", got)
+	}
+}
+
+// framed stores a frame f holding a labelled box "in", and a box "out"
+// outside it.
+func framed(t *testing.T, s *stored) {
+	t.Helper()
+	s.save([]byte(`{"type":"excalidraw","version":2,"elements":[
+	 {"type":"frame","id":"f","x":0,"y":0,"width":400,"height":300,"name":"F"}]}`))
+	if _, err := s.apply(
+		`{"op":"add","element":{"type":"rectangle","id":"in","x":40,"y":40,"frameId":"f","label":{"text":"inside"}}}`,
+		`{"op":"add","element":{"type":"rectangle","id":"out","x":600,"y":40}}`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An arrow bound at one end only keeps its free end where it was when
+// its shape moves: the bound end follows, as in the editor.
+func TestMoveOneBoundEndFollows(t *testing.T) {
+	s := newStored(t)
+	before := s.create(
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":100}`,
+		`{"type":"arrow","id":"free","x":300,"y":50,"points":[[0,0],[-150,0]],"endElementId":"a"}`)
+	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{"a"}, 0, 40, "/ids"); return err })
+	doc := s.doc()
+	was, now := globalPoints(element(t, before, "free")), globalPoints(element(t, doc, "free"))
+	if !samePoint(was[0], now[0]) {
+		t.Fatalf("free end moved %v → %v", was[0], now[0])
+	}
+	checkOnOutline(t, "bound end", now[1], element(t, doc, "a"))
+}

@@ -1,0 +1,12 @@
+package engine
+
+import "testing"
+
+func TestPointerTokens(t *testing.T) {
+	if escape("a/b~c") != "a~1b~0c" || opPointer(12) != "/operations/12" {
+		t.Fatal(escape("a/b~c"), opPointer(12))
+	}
+	if listOf([]string{"a", "b"}) != `"a", "b"` || fmtNum(0.5) != "0.5" {
+		t.Fatal("format helpers")
+	}
+}

@@ -1,0 +1,124 @@
+package lint
+
+import (
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+)
+
+// linearScoped reports whether a per-element rule should look at a linear
+// element: in scope itself or through its label.
+func (s *scene) linearScoped(e *el) bool {
+	if s.inScope(e.id) {
+		return true
+	}
+	l := s.labelOf(e)
+	return l != nil && s.inScope(l.id)
+}
+
+// isZeroLength: every point within minLinearLength of the first.
+func isZeroLength(e *el) bool {
+	for _, p := range e.pts[1:] {
+		if p.Sub(e.pts[0]).Len() >= minLinearLength {
+			return false
+		}
+	}
+	return true
+}
+
+// zeroLength: arrows and lines with nothing to draw.
+func (s *scene) zeroLength() {
+	for _, e := range s.els {
+		if !isLinear(e.typ) || e.pts == nil || !e.finite || !s.linearScoped(e) || !isZeroLength(e) {
+			continue
+		}
+		ids := []string{e.id}
+		if l := s.labelOf(e); l != nil {
+			ids = append(ids, l.id)
+		}
+		s.report(CodeZeroLength, ids, map[string]any{"action": "delete", "id": e.id},
+			"%s has no length: all its points are at (%g, %g)", s.name(e), round2(e.pts[0].X), round2(e.pts[0].Y))
+	}
+}
+
+// bindable: what an arrow end binds to in Excalidraw 0.18.1 (frames
+// aside: their border is where children sit, not a target).
+func (s *scene) bindable(e *el) bool {
+	if e.w <= 0 || e.h <= 0 {
+		return false
+	}
+	return isBoxShape(e.typ) || (e.typ == "text" && e.container == "")
+}
+
+// drawnArrow: an arrow with a usable path of some length.
+func drawnArrow(e *el) bool {
+	return e.typ == "arrow" && e.finite && len(e.pts) >= 2 && !isZeroLength(e)
+}
+
+// unboundArrowEnds: arrow ends left beside a shape instead of bound to it.
+func (s *scene) unboundArrowEnds() {
+	for i, e := range s.els {
+		if !drawnArrow(e) || !s.subject(i) {
+			continue
+		}
+		for _, end := range [...]struct {
+			name  string
+			p     geom.Vec
+			bound bool
+		}{{"start", e.pts[0], e.hasStart}, {"end", e.pts[len(e.pts)-1], e.hasEnd}} {
+			if end.bound {
+				continue
+			}
+			var best *el
+			bestD, bestIn := math.Inf(1), false
+			s.query(rect{end.p.X, end.p.Y, end.p.X, end.p.Y}.expand(bindingDistanceMax), s.bindable, func(t *el) {
+				d, in := geom.BoundaryDistance(t.outline(), end.p)
+				if d > bindingDistance(t.typ, t.w, t.h) {
+					return
+				}
+				if best == nil || d < bestD || (d == bestD && t.z > best.z) {
+					best, bestD, bestIn = t, d, in
+				}
+			})
+			if best == nil {
+				continue
+			}
+			where := "outside"
+			if bestIn {
+				where = "inside"
+			}
+			s.report(CodeUnboundArrowEnd, []string{e.id, best.id},
+				map[string]any{"action": "bind", "arrow": e.id, "end": end.name, "target": best.id},
+				"the %s of %s is %g px %s the outline of %s but not bound to it", end.name, s.name(e), round2(bestD), where, s.name(best))
+		}
+	}
+}
+
+// arrowsThroughShapes: arrows drawn across shapes they do not connect.
+func (s *scene) arrowsThroughShapes() {
+	for i, e := range s.els {
+		if !drawnArrow(e) || !s.subject(i) {
+			continue
+		}
+		first, last := e.pts[0], e.pts[len(e.pts)-1]
+		s.query(e.box, overlapEligible, func(t *el) {
+			if e.bindsTo(t.id) || sameGroup(e, t) {
+				return
+			}
+			poly := t.outline()
+			if _, in := geom.BoundaryDistance(poly, first); in {
+				return // starts in it (a panel, a zone)
+			}
+			if _, in := geom.BoundaryDistance(poly, last); in {
+				return
+			}
+			for k := 1; k < len(e.pts); k++ {
+				if geom.SegmentEnters(poly, e.pts[k-1], e.pts[k], crossingInset) {
+					s.report(CodeArrowThroughShape, []string{e.id, t.id}, nil,
+						"%s passes through %s, which it does not connect", s.name(e), s.name(t))
+					return
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,118 @@
+package lint
+
+import (
+	"math"
+	"slices"
+)
+
+// grid is a uniform-grid spatial index over boxes: each item is filed in
+// every cell its box covers, so a query visits the items of the cells its
+// box covers. Items that would cover too many cells (a background panel,
+// a long arrow) are kept aside and returned by every query, so an index
+// of n items costs O(n) to build whatever their sizes.
+type grid struct {
+	cell  float64
+	cells map[[2]int32][]int32
+	big   []int32
+	boxes []rect
+	mark  []uint32
+	stamp uint32
+}
+
+const (
+	// maxCellsPerItem: an item covering more cells goes to the big list.
+	maxCellsPerItem = 256
+	minCell         = 32
+	maxCell         = 4096
+)
+
+// newGrid indexes items (their indices into boxes are what queries
+// return). The cell size is twice the median item size, so a typical
+// item covers one to four cells.
+func newGrid(boxes []rect, items []int) *grid {
+	sizes := make([]float64, 0, len(items))
+	for _, i := range items {
+		sizes = append(sizes, math.Max(boxes[i].w(), boxes[i].h()))
+	}
+	cell := float64(minCell)
+	if len(sizes) > 0 {
+		slices.Sort(sizes)
+		cell = math.Max(minCell, math.Min(maxCell, 2*sizes[len(sizes)/2]))
+	}
+	g := &grid{cell: cell, cells: make(map[[2]int32][]int32, len(items)), boxes: boxes, mark: make([]uint32, len(boxes))}
+	for _, i := range items {
+		g.insert(i)
+	}
+	return g
+}
+
+func (g *grid) span(r rect) (x0, y0, x1, y1 int32, ok bool) {
+	const lim = 1 << 30
+	c := func(v float64) float64 { return math.Max(-lim, math.Min(lim, math.Floor(v/g.cell))) }
+	if !finite(r.x0, r.y0, r.x1, r.y1) {
+		return 0, 0, 0, 0, false
+	}
+	return int32(c(r.x0)), int32(c(r.y0)), int32(c(r.x1)), int32(c(r.y1)), true
+}
+
+func (g *grid) insert(i int) {
+	x0, y0, x1, y1, ok := g.span(g.boxes[i])
+	if !ok {
+		return
+	}
+	if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > maxCellsPerItem {
+		g.big = append(g.big, int32(i))
+		return
+	}
+	for cx := x0; cx <= x1; cx++ {
+		for cy := y0; cy <= y1; cy++ {
+			k := [2]int32{cx, cy}
+			g.cells[k] = append(g.cells[k], int32(i))
+		}
+	}
+}
+
+// query calls fn once for each indexed item whose box intersects r, in
+// ascending item order (so results do not depend on map order).
+func (g *grid) query(r rect, fn func(i int)) {
+	g.stamp++
+	if g.stamp == 0 {
+		clear(g.mark)
+		g.stamp = 1
+	}
+	var found []int32
+	take := func(i int32) {
+		if g.mark[i] != g.stamp && g.boxes[i].intersects(r) {
+			g.mark[i] = g.stamp
+			found = append(found, i)
+		}
+	}
+	for _, i := range g.big {
+		take(i)
+	}
+	x0, y0, x1, y1, ok := g.span(r)
+	if ok {
+		if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
+			// A query larger than the index: walk the cells instead.
+			for k, list := range g.cells {
+				if k[0] >= x0 && k[0] <= x1 && k[1] >= y0 && k[1] <= y1 {
+					for _, i := range list {
+						take(i)
+					}
+				}
+			}
+		} else {
+			for cx := x0; cx <= x1; cx++ {
+				for cy := y0; cy <= y1; cy++ {
+					for _, i := range g.cells[[2]int32{cx, cy}] {
+						take(i)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(found)
+	for _, i := range found {
+		fn(int(i))
+	}
+}

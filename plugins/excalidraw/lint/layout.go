@@ -1,0 +1,241 @@
+package lint
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+)
+
+// opaque: a shape whose fill hides what is below it.
+func opaque(e *el) bool {
+	if !fillable(e) {
+		return false
+	}
+	c, _ := parseColor(e.bg)
+	return c.a*e.opacity/100 >= opaqueAlpha
+}
+
+// content: what occlusion can hide. A box's label counts as its
+// container (which is reported instead); frames are not drawn content.
+func (s *scene) content(e *el) bool {
+	if isFrame(e.typ) {
+		return false
+	}
+	if c := s.containerOf(e); c != nil && c.typ != "arrow" {
+		return false
+	}
+	return true
+}
+
+// occlusions: an opaque shape drawn over an element it covers entirely.
+func (s *scene) occlusions() {
+	for i, e := range s.els {
+		if !e.finite || !opaque(e) || !s.subject(i) {
+			continue
+		}
+		poly := e.outline()
+		s.query(e.box, s.content, func(o *el) {
+			if o == e || o.z >= e.z || !e.box.contains(o.box) {
+				return
+			}
+			for _, p := range []geom.Vec{geom.V(o.box.x0, o.box.y0), geom.V(o.box.x1, o.box.y0), geom.V(o.box.x1, o.box.y1), geom.V(o.box.x0, o.box.y1)} {
+				if d, in := geom.BoundaryDistance(poly, p); !in && d > 1e-6 {
+					return
+				}
+			}
+			s.report(CodeOcclusion, []string{e.id, o.id},
+				map[string]any{"action": "reorder", "id": o.id, "above": e.id},
+				"%s is hidden under the opaque fill of %s, which is drawn above it", s.name(o), s.name(e))
+		})
+	}
+}
+
+// outliers: elements far away from all the others.
+func (s *scene) outliers() {
+	var items []*el
+	for _, e := range s.els {
+		if e.finite && !s.isLabel(e) {
+			items = append(items, e)
+		}
+	}
+	if len(items) < outlierMinElements {
+		return
+	}
+	// The two most extreme items on each side give, for every item, the
+	// box of all the others in O(1).
+	type ext struct {
+		best, second int
+	}
+	sides := [4]ext{{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}}
+	val := func(i, side int) float64 {
+		b := items[i].box
+		return [4]float64{-b.x0, -b.y0, b.x1, b.y1}[side]
+	}
+	for i := range items {
+		for k := range sides {
+			x := &sides[k]
+			switch {
+			case x.best < 0 || val(i, k) > val(x.best, k):
+				x.second, x.best = x.best, i
+			case x.second < 0 || val(i, k) > val(x.second, k):
+				x.second = i
+			}
+		}
+	}
+	for i, e := range items {
+		if !s.inScope(e.id) {
+			continue
+		}
+		var v [4]float64
+		for k, x := range sides {
+			j := x.best
+			if j == i {
+				j = x.second
+			}
+			v[k] = val(j, k)
+		}
+		others := rect{-v[0], -v[1], v[2], v[3]}
+		gap := e.box.gap(others)
+		limit := math.Max(outlierMinGap, outlierDiagonalFactor*others.diagonal())
+		if gap <= limit {
+			continue
+		}
+		var dx, dy float64
+		switch {
+		case e.box.x1 < others.x0:
+			dx = others.x0 - outlierMoveMargin - e.box.x1
+		case e.box.x0 > others.x1:
+			dx = others.x1 + outlierMoveMargin - e.box.x0
+		}
+		switch {
+		case e.box.y1 < others.y0:
+			dy = others.y0 - outlierMoveMargin - e.box.y1
+		case e.box.y0 > others.y1:
+			dy = others.y1 + outlierMoveMargin - e.box.y0
+		}
+		s.report(CodeOffCanvas, []string{e.id}, map[string]any{"action": "move", "id": e.id, "dx": round2(dx), "dy": round2(dy)},
+			"%s is %.0f px away from the rest of the drawing", s.name(e), gap)
+	}
+}
+
+// familyNames are Excalidraw's font family ids.
+var familyNames = map[int]string{1: "Virgil", 2: "Helvetica", 3: "Cascadia", 4: "Assistant", 5: "Excalifont",
+	6: "Nunito", 7: "Lilita One", 8: "Comic Shanns", 9: "Liberation Sans"}
+
+func familyName(f int) string {
+	if n, ok := familyNames[f]; ok {
+		return n
+	}
+	return fmt.Sprintf("family %d", f)
+}
+
+// tally counts keys and orders them by count (most first), then key.
+func tally[K ~int | ~string](keys []K) ([]K, map[K]int) {
+	n := map[K]int{}
+	var order []K
+	for _, k := range keys {
+		if n[k] == 0 {
+			order = append(order, k)
+		}
+		n[k]++
+	}
+	slices.SortFunc(order, func(a, b K) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		if a < b {
+			return -1
+		}
+		if a > b {
+			return 1
+		}
+		return 0
+	})
+	return order, n
+}
+
+// fonts: too many typefaces.
+func (s *scene) fonts() {
+	var texts []*el
+	var fams []int
+	for _, e := range s.els {
+		if e.typ != "text" || e.blank {
+			continue
+		}
+		if !e.hasFontFamily || !finite(e.fontFamily) {
+			continue
+		}
+		texts = append(texts, e)
+		fams = append(fams, int(e.fontFamily))
+	}
+	order, n := tally(fams)
+	if len(order) <= maxFontFamilies {
+		return
+	}
+	keep := order[:maxFontFamilies]
+	var ids []string
+	for i, e := range texts {
+		if !slices.Contains(keep, fams[i]) {
+			ids = append(ids, e.id)
+		}
+	}
+	var parts []string
+	for _, f := range order {
+		parts = append(parts, fmt.Sprintf("%s ×%d", familyName(f), n[f]))
+	}
+	parts = capList(parts)
+	s.report(CodeTooManyFonts, ids, map[string]any{"action": "set", "ids": sortedClone(ids), "field": "fontFamily", "value": order[0]},
+		"the text uses %d font families (%s); %d texts use other than the %d most common", len(order), strings.Join(parts, ", "), len(ids), maxFontFamilies)
+}
+
+// strokeColors: too many colours.
+func (s *scene) strokeColors() {
+	var els []*el
+	var cols []string
+	for _, e := range s.els {
+		c := normColor(e.stroke)
+		if c == "" || isFrame(e.typ) {
+			continue
+		}
+		if p, ok := parseColor(c); ok && p.a == 0 {
+			continue
+		}
+		els = append(els, e)
+		cols = append(cols, c)
+	}
+	order, n := tally(cols)
+	if len(order) <= maxStrokeColors {
+		return
+	}
+	keep := order[:maxStrokeColors]
+	var ids []string
+	for i, e := range els {
+		if !slices.Contains(keep, cols[i]) {
+			ids = append(ids, e.id)
+		}
+	}
+	var parts []string
+	for _, c := range order {
+		parts = append(parts, fmt.Sprintf("%s ×%d", c, n[c]))
+	}
+	parts = capList(parts)
+	s.report(CodeTooManyStrokeColors, ids, nil,
+		"%d stroke colours are used (%s); %d elements use other than the %d most common", len(order), strings.Join(parts, ", "), len(ids), maxStrokeColors)
+}
+
+// capList keeps a message's list to eight entries.
+func capList(parts []string) []string {
+	if len(parts) <= 8 {
+		return parts
+	}
+	return append(parts[:8:8], fmt.Sprintf("%d more", len(parts)-8))
+}
+
+func sortedClone(ids []string) []string {
+	c := slices.Clone(ids)
+	slices.Sort(c)
+	return slices.Compact(c)
+}

@@ -1,0 +1,158 @@
+package lint
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// Severity is how bad a finding is.
+type Severity string
+
+const (
+	// Error: the scene is inconsistent; Excalidraw repairs or drops
+	// something when it loads it.
+	Error Severity = "error"
+	// Warning: the scene is consistent but looks wrong.
+	Warning Severity = "warning"
+	// Info: probably unintended; a hint, not a defect.
+	Info Severity = "info"
+)
+
+func (s Severity) rank() int {
+	switch s {
+	case Error:
+		return 0
+	case Warning:
+		return 1
+	}
+	return 2
+}
+
+// Finding is one problem a rule found.
+type Finding struct {
+	// Code is the rule's stable snake_case code (see Rules).
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	// IDs are the ids of the elements involved, sorted. An id may name
+	// an element that does not exist (a dangling reference names it).
+	IDs []string `json:"ids"`
+	// Message is one line in plain words naming the elements.
+	Message string `json:"message"`
+	// Suggestion is a machine-actionable fix, nil when there is none.
+	// Its "action" is one of:
+	//
+	//	resize  {id, width, height}
+	//	move    {id, dx, dy}
+	//	bind    {arrow, end: "start"|"end", target}
+	//	unbind  {arrow, end}
+	//	delete  {id}
+	//	set     {id | ids, field, value}   a patch of one field
+	//	link    {id, element, type}        add element to id's boundElements
+	//	unlink  {id, element}              remove element from id's boundElements
+	//	reorder {id, above}                draw id above the element above names
+	//
+	// Numbers are rounded to hundredths. A move, resize or set suggestion
+	// resolves its finding when applied (other findings may follow: a
+	// moved shape can land near another).
+	Suggestion map[string]any `json:"suggestion,omitempty"`
+}
+
+// Key is the finding's identity: its code and its ids. Two runs over
+// two revisions of a scene agree on the keys of the findings they share,
+// so what a write introduced or resolved is a set difference (Diff).
+func (f Finding) Key() string {
+	return f.Code + "|" + strings.Join(f.IDs, ",")
+}
+
+// Options adjust a Run.
+type Options struct {
+	// Scope limits the findings to those involving at least one of these
+	// element ids; nil means every element. Pairwise rules then only
+	// examine pairs with a scoped element, so linting what a write
+	// touched (see Neighbours) costs what the write touched.
+	Scope map[string]bool
+	// Disabled switches rules off, by code ("overlap") or by category
+	// ("structural", "visual", "hint").
+	Disabled map[string]bool
+	// ViewBackgroundColor is the canvas colour (appState's
+	// viewBackgroundColor) text without a filled shape behind it is read
+	// against; "" means "#ffffff", Excalidraw's default.
+	ViewBackgroundColor string
+}
+
+func (o Options) enabled(code string) bool {
+	if o.Disabled == nil {
+		return true
+	}
+	r, ok := ruleByCode[code]
+	return !o.Disabled[code] && !(ok && o.Disabled[string(r.Category)])
+}
+
+// Run lints the elements and returns the findings, sorted by severity
+// (errors first), code and ids. Deleted elements are ignored. Run reads
+// the elements and never changes them; the same input gives the same
+// output, in the same order.
+func Run(elements []*ojson.Object, o Options) []Finding {
+	s := newScene(elements, o)
+	for _, r := range rules {
+		if o.enabled(r.Code) {
+			r.run(s)
+		}
+	}
+	return s.finish()
+}
+
+// sortFindings orders findings by severity, code, ids, then message.
+func sortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		if c := cmp.Compare(a.Severity.rank(), b.Severity.rank()); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Code, b.Code); c != 0 {
+			return c
+		}
+		if c := slices.Compare(a.IDs, b.IDs); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Message, b.Message)
+	})
+}
+
+// Diff compares the findings of a scene before and after a write: added
+// are the findings after whose key was not found before, resolved those
+// before whose key is gone, persisting those after whose key was there
+// before (as they read after). Each keeps the order of its input (Run's
+// order).
+func Diff(before, after []Finding) (added, resolved, persisting []Finding) {
+	was := make(map[string]bool, len(before))
+	for _, f := range before {
+		was[f.Key()] = true
+	}
+	is := make(map[string]bool, len(after))
+	for _, f := range after {
+		k := f.Key()
+		if is[k] {
+			continue
+		}
+		is[k] = true
+		if was[k] {
+			persisting = append(persisting, f)
+		} else {
+			added = append(added, f)
+		}
+	}
+	seen := make(map[string]bool, len(before))
+	for _, f := range before {
+		k := f.Key()
+		if seen[k] || is[k] {
+			seen[k] = true
+			continue
+		}
+		seen[k] = true
+		resolved = append(resolved, f)
+	}
+	return added, resolved, persisting
+}

@@ -1,0 +1,483 @@
+package lint
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// el is what the rules read of one live element, parsed once.
+type el struct {
+	pos int     // position in the elements array
+	idx int     // position in scene.els
+	z   float64 // drawing order: higher is drawn later (on top)
+	o   *ojson.Object
+
+	id, typ           string
+	x, y, w, h, angle float64
+	finite            bool       // x, y, width, height and angle are finite numbers
+	box               rect       // rotated bounding box (points' box for linear elements)
+	pts               []geom.Vec // global points of arrows, lines and freedraw; nil if malformed
+	poly              []geom.Vec // outline of box shapes, computed on first use
+
+	groups           []string
+	frame, container string
+	start, end       string // binding targets of an arrow
+	hasStart, hasEnd bool
+	bound            []boundRef
+	stroke, bg, fill string
+	opacity          float64
+	label            int // index (in scene.els) of the bound text, -1
+	index            string
+	txt, orig        string // a text's text and originalText
+	blank            bool   // a text of nothing but whitespace
+	isDeleted        bool
+	roundness        int // roundness.type, 0 when sharp
+	fontSize         float64
+	fontFamily       float64
+	hasFontSize      bool
+	hasFontFamily    bool
+}
+
+type boundRef struct{ id, typ string }
+
+// Element classes.
+func isBoxShape(t string) bool {
+	switch t {
+	case "rectangle", "ellipse", "diamond", "image", "embeddable", "iframe":
+		return true
+	}
+	return false
+}
+
+func isFrame(t string) bool   { return t == "frame" || t == "magicframe" }
+func isLinear(t string) bool  { return t == "arrow" || t == "line" }
+func hasPoints(t string) bool { return isLinear(t) || t == "freedraw" }
+
+// isSized: types whose width and height are their own (not derived from
+// points).
+func isSized(t string) bool { return isBoxShape(t) || isFrame(t) || t == "text" }
+
+// scene is one Run's state.
+type scene struct {
+	opts    Options
+	els     []*el           // live elements with an id, in array order
+	byID    map[string]int  // id → index into els (first live one)
+	deleted map[string]bool // ids whose only elements are deleted
+	tombs   map[string]*el  // the first deleted element of each id
+	out     []Finding
+
+	canvas rgba
+	index  *grid        // every live element with a finite box, built on first use
+	near   map[int]bool // with a scope: elements near a scoped one
+	visits int          // candidates the spatial index returned (tests check it grows linearly)
+}
+
+func newScene(elements []*ojson.Object, o Options) *scene {
+	s := &scene{opts: o, byID: make(map[string]int, len(elements)),
+		deleted: map[string]bool{}, tombs: map[string]*el{}}
+	bg := o.ViewBackgroundColor
+	if bg == "" {
+		bg = "#ffffff"
+	}
+	if c, ok := parseColor(bg); ok {
+		s.canvas = c.over(white)
+	} else {
+		s.canvas = white
+	}
+	for pos, obj := range elements {
+		if obj == nil {
+			continue
+		}
+		e := parseEl(pos, obj)
+		id := e.id
+		if id == "" {
+			continue
+		}
+		if e.isDeleted {
+			if s.tombs[id] == nil {
+				s.tombs[id] = e
+			}
+			if _, live := s.byID[id]; !live {
+				s.deleted[id] = true
+			}
+			continue
+		}
+		if _, dup := s.byID[id]; dup {
+			continue
+		}
+		delete(s.deleted, id)
+		e.idx = len(s.els)
+		s.byID[id] = e.idx
+		s.els = append(s.els, e)
+	}
+	s.order()
+	for i, e := range s.els {
+		if e.typ == "text" && e.container != "" {
+			if c, ok := s.byID[e.container]; ok && s.els[c].label < 0 {
+				s.els[c].label = i
+			}
+		}
+	}
+	s.zLabels()
+	if o.Scope != nil {
+		s.near = s.nearScope()
+	}
+	return s
+}
+
+func parseEl(pos int, o *ojson.Object) *el {
+	e := &el{pos: pos, o: o, label: -1, opacity: 100}
+	var okx, oky bool
+	var points any
+	// One pass over the members: elements have about thirty, and a
+	// lookup per field would hash each name.
+	o.Range(func(k string, v any) bool {
+		switch k {
+		case "id":
+			e.id, _ = v.(string)
+		case "isDeleted":
+			e.isDeleted, _ = v.(bool)
+		case "type":
+			e.typ, _ = v.(string)
+		case "x":
+			e.x, okx = ojson.AsFloat(v)
+		case "y":
+			e.y, oky = ojson.AsFloat(v)
+		case "width":
+			e.w, _ = ojson.AsFloat(v)
+		case "height":
+			e.h, _ = ojson.AsFloat(v)
+		case "angle":
+			e.angle, _ = ojson.AsFloat(v)
+		case "index":
+			e.index, _ = v.(string)
+		case "points":
+			points = v
+		case "groupIds":
+			gs, _ := v.([]any)
+			for _, g := range gs {
+				if s, ok := g.(string); ok && s != "" {
+					e.groups = append(e.groups, s)
+				}
+			}
+		case "frameId":
+			e.frame, _ = v.(string)
+		case "containerId":
+			e.container, _ = v.(string)
+		case "startBinding":
+			if b, ok := v.(*ojson.Object); ok && b != nil {
+				e.start, _ = b.String("elementId")
+				e.hasStart = true
+			}
+		case "endBinding":
+			if b, ok := v.(*ojson.Object); ok && b != nil {
+				e.end, _ = b.String("elementId")
+				e.hasEnd = true
+			}
+		case "boundElements":
+			list, _ := v.([]any)
+			for _, x := range list {
+				if b, ok := x.(*ojson.Object); ok && b != nil {
+					id, _ := b.String("id")
+					t, _ := b.String("type")
+					if id != "" {
+						e.bound = append(e.bound, boundRef{id, t})
+					}
+				}
+			}
+		case "boundElementIds": // legacy, converted by restore
+			list, _ := v.([]any)
+			for _, x := range list {
+				if id, ok := x.(string); ok && id != "" {
+					e.bound = append(e.bound, boundRef{id, ""})
+				}
+			}
+		case "strokeColor":
+			e.stroke, _ = v.(string)
+		case "backgroundColor":
+			e.bg, _ = v.(string)
+		case "fillStyle":
+			e.fill, _ = v.(string)
+		case "opacity":
+			if f, ok := ojson.AsFloat(v); ok && finite(f) {
+				e.opacity = math.Max(0, math.Min(100, f))
+			}
+		case "text":
+			e.txt, _ = v.(string)
+		case "originalText":
+			e.orig, _ = v.(string)
+		case "roundness":
+			if r, ok := v.(*ojson.Object); ok && r != nil {
+				if t, ok := r.Number("type"); ok {
+					e.roundness = int(t)
+				}
+			}
+		case "fontSize":
+			e.fontSize, e.hasFontSize = ojson.AsFloat(v)
+		case "fontFamily":
+			e.fontFamily, e.hasFontFamily = ojson.AsFloat(v)
+		}
+		return true
+	})
+	e.finite = okx && oky && finite(e.x, e.y, e.w, e.h, e.angle)
+	if !e.finite {
+		e.angle = 0
+	}
+	if hasPoints(e.typ) {
+		e.pts = pointsOf(points, e.x, e.y)
+	}
+	switch {
+	case !e.finite:
+		e.box = rect{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+	case e.pts != nil:
+		e.box = boundsOf(e.pts)
+	case hasPoints(e.typ):
+		e.box = rect{e.x, e.y, e.x, e.y}
+	default:
+		c := geom.V(e.x+e.w/2, e.y+e.h/2)
+		e.box = boundsOf([]geom.Vec{geom.Rotate(geom.V(e.x, e.y), c, e.angle), geom.Rotate(geom.V(e.x+e.w, e.y), c, e.angle),
+			geom.Rotate(geom.V(e.x+e.w, e.y+e.h), c, e.angle), geom.Rotate(geom.V(e.x, e.y+e.h), c, e.angle)})
+	}
+	e.blank = e.typ == "text" && strings.TrimSpace(e.txt) == "" && strings.TrimSpace(e.orig) == ""
+	return e
+}
+
+// pointsOf reads a linear element's points in scene coordinates, nil when
+// they are missing or malformed.
+func pointsOf(v any, x, y float64) []geom.Vec {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return nil
+	}
+	out := make([]geom.Vec, 0, len(list))
+	for _, item := range list {
+		pair, ok := item.([]any)
+		if !ok || len(pair) < 2 {
+			return nil
+		}
+		px, okx := ojson.AsFloat(pair[0])
+		py, oky := ojson.AsFloat(pair[1])
+		if !okx || !oky || !finite(px, py) {
+			return nil
+		}
+		out = append(out, geom.V(x+px, y+py))
+	}
+	return out
+}
+
+// order sets z: by fractional index when every live element has a valid
+// one (ties by array position), else by array position. In a scene
+// Normalize wrote both orders agree.
+func (s *scene) order() {
+	keys := make([]string, len(s.els))
+	for i, e := range s.els {
+		k := e.index
+		if findex.Validate(k) != nil {
+			for j := range s.els {
+				s.els[j].z = float64(j)
+			}
+			return
+		}
+		keys[i] = k
+	}
+	idx := make([]int, len(s.els))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	for rank, i := range idx {
+		s.els[i].z = float64(rank)
+	}
+}
+
+// zLabels puts each bound text just above its container: Excalidraw
+// draws a container's text right after the container, wherever the text
+// is in the array.
+func (s *scene) zLabels() {
+	for _, e := range s.els {
+		if e.label >= 0 {
+			s.els[e.label].z = e.z + 0.5
+		}
+	}
+}
+
+// get returns the live element with the id.
+func (s *scene) get(id string) (*el, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return s.els[i], true
+}
+
+// labelOf returns the bound text of a container, nil if none.
+func (s *scene) labelOf(e *el) *el {
+	if e.label < 0 {
+		return nil
+	}
+	return s.els[e.label]
+}
+
+// containerOf returns the live container of a bound text.
+func (s *scene) containerOf(e *el) *el {
+	if e.typ != "text" || e.container == "" {
+		return nil
+	}
+	c, _ := s.get(e.container)
+	return c
+}
+
+// isLabel: a text bound to a live container that has it as its label.
+func (s *scene) isLabel(e *el) bool {
+	c := s.containerOf(e)
+	return c != nil && c.label >= 0 && s.els[c.label] == e
+}
+
+// outline is a box shape's outline as Excalidraw draws it (and as the
+// builder binds to it), computed once.
+func (e *el) outline() []geom.Vec {
+	if e.poly == nil {
+		e.poly = geom.Shape{Type: e.typ, X: e.x, Y: e.y, W: e.w, H: e.h, Angle: e.angle, Roundness: e.roundness}.Outline()
+	}
+	return e.poly
+}
+
+// text is a text element's text, originalText when text is empty.
+func (e *el) text() string {
+	if e.txt != "" {
+		return e.txt
+	}
+	return e.orig
+}
+
+// shownText is the text an element shows: its own (text), or its label's.
+func (s *scene) shownText(e *el) string {
+	if e.typ == "text" {
+		return e.text()
+	}
+	if l := s.labelOf(e); l != nil {
+		return l.text()
+	}
+	return ""
+}
+
+// name names an element in a message: its type and id, with the start of
+// its text when it shows any.
+func (s *scene) name(e *el) string {
+	n := fmt.Sprintf("%s %q", e.typ, e.id)
+	if t := strings.Join(strings.Fields(s.shownText(e)), " "); t != "" {
+		if r := []rune(t); len(r) > 24 {
+			t = string(r[:23]) + "…"
+		}
+		n += fmt.Sprintf(" (%q)", t)
+	}
+	return n
+}
+
+// sameGroup reports whether two elements share a group.
+func sameGroup(a, b *el) bool {
+	for _, g := range a.groups {
+		if slices.Contains(b.groups, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// inScope reports whether the id is in the scope (everything is, without
+// one).
+func (s *scene) inScope(id string) bool {
+	return s.opts.Scope == nil || s.opts.Scope[id]
+}
+
+// subject reports whether a spatial rule should examine element i: every
+// element without a scope, else those near a scoped element.
+func (s *scene) subject(i int) bool {
+	return s.near == nil || s.near[i]
+}
+
+// nearScope is the set of live elements whose box comes within nearMargin
+// of a scoped element's box, the scoped ones included.
+func (s *scene) nearScope() map[int]bool {
+	near := map[int]bool{}
+	g := s.spatial()
+	for id := range s.opts.Scope {
+		i, ok := s.byID[id]
+		if !ok {
+			continue
+		}
+		near[i] = true
+		if !s.els[i].finite {
+			continue
+		}
+		g.query(s.els[i].box.expand(nearMargin), func(j int) { near[j] = true })
+	}
+	return near
+}
+
+// spatial returns the spatial index of the live elements, built on
+// first use. Rules share it and filter what a query returns.
+func (s *scene) spatial() *grid {
+	if s.index != nil {
+		return s.index
+	}
+	boxes := make([]rect, len(s.els))
+	items := make([]int, 0, len(s.els))
+	for i, e := range s.els {
+		boxes[i] = e.box
+		if e.finite {
+			items = append(items, i)
+		}
+	}
+	s.index = newGrid(boxes, items)
+	return s.index
+}
+
+// query calls fn for each live element passing keep whose box intersects
+// r, in array order.
+func (s *scene) query(r rect, keep func(*el) bool, fn func(*el)) {
+	s.spatial().query(r, func(j int) {
+		s.visits++
+		if e := s.els[j]; keep(e) {
+			fn(e)
+		}
+	})
+}
+
+// report adds a finding. ids are sorted and deduplicated here.
+func (s *scene) report(code string, ids []string, suggestion map[string]any, format string, args ...any) {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	s.out = append(s.out, Finding{Code: code, Severity: ruleByCode[code].Severity, IDs: ids,
+		Message: fmt.Sprintf(format, args...), Suggestion: suggestion})
+}
+
+// finish filters by scope, sorts and removes duplicate keys.
+func (s *scene) finish() []Finding {
+	out := s.out[:0]
+	for _, f := range s.out {
+		if s.opts.Scope != nil && !slices.ContainsFunc(f.IDs, func(id string) bool { return s.opts.Scope[id] }) {
+			continue
+		}
+		out = append(out, f)
+	}
+	sortFindings(out)
+	seen := make(map[string]bool, len(out))
+	res := make([]Finding, 0, len(out))
+	for _, f := range out {
+		k := f.Key()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		res = append(res, f)
+	}
+	return res
+}

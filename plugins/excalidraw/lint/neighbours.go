@@ -1,0 +1,88 @@
+package lint
+
+import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+
+// Neighbours is the scope a write that touched ids should be linted
+// with: the ids themselves; their labels and containers; the elements
+// they reference (binding targets, frame) and those referencing them
+// (arrows bound to them, a frame's children, entries of boundElements);
+// what those arrows bind at their other ends; every element whose box
+// comes within nearMargin of a touched one (what it may now overlap,
+// cover or cross); and the labels and containers of all of these.
+//
+// A touched id may name a deleted element (a write that deleted it): its
+// last geometry still counts, so what it used to cover is in scope. A
+// staged write lints before and after with the union of both scenes'
+// Neighbours and reports Diff of the two runs.
+func Neighbours(elements []*ojson.Object, ids []string) map[string]bool {
+	s := newScene(elements, Options{})
+	out := make(map[string]bool, len(ids)*4)
+	touched := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+		touched[id] = true
+	}
+	add := func(id string) {
+		if id != "" {
+			out[id] = true
+		}
+	}
+	addRefs := func(e *el) {
+		add(e.start)
+		add(e.end)
+		add(e.container)
+		add(e.frame)
+		for _, b := range e.bound {
+			add(b.id)
+		}
+	}
+
+	// The touched elements' geometry, deleted ones included.
+	var boxes []rect
+	for _, id := range ids {
+		live, _ := s.get(id)
+		for _, e := range []*el{s.tombs[id], live} {
+			if e == nil {
+				continue
+			}
+			addRefs(e)
+			if e.finite {
+				boxes = append(boxes, e.box)
+			}
+		}
+	}
+
+	// References to the touched elements, and the arrows' other ends.
+	for _, e := range s.els {
+		refers := touched[e.start] || touched[e.end] || touched[e.container] || touched[e.frame]
+		for _, b := range e.bound {
+			refers = refers || touched[b.id]
+		}
+		if refers {
+			add(e.id)
+			if isLinear(e.typ) {
+				add(e.start)
+				add(e.end)
+			}
+		}
+	}
+
+	// What lies on or near them.
+	for _, b := range boxes {
+		s.query(b.expand(nearMargin), func(*el) bool { return true }, func(e *el) { add(e.id) })
+	}
+
+	// Labels and containers of everything in scope.
+	for _, e := range s.els {
+		if !out[e.id] {
+			continue
+		}
+		if l := s.labelOf(e); l != nil {
+			out[l.id] = true
+		}
+		if c := s.containerOf(e); c != nil {
+			out[c.id] = true
+		}
+	}
+	return out
+}

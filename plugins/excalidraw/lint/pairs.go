@@ -1,0 +1,211 @@
+package lint
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// pairs calls fn once for each unordered pair of elements passing keep
+// whose boxes come within margin of each other, the earlier in the array
+// first. With a scope only pairs with a scoped element are visited, so
+// the cost follows the scope, not the scene.
+func (s *scene) pairs(keep func(*el) bool, margin float64, fn func(a, b *el)) {
+	s.pairsIn(keep, func(e *el) []rect { return []rect{e.box.expand(margin)} }, fn)
+}
+
+// pairsIn is pairs with the partners of e looked for in windows(e).
+func (s *scene) pairsIn(keep func(*el) bool, windows func(*el) []rect, fn func(a, b *el)) {
+	source := func(e *el) bool {
+		return e.finite && keep(e) && s.inScope(e.id)
+	}
+	var found []*el
+	for i, e := range s.els {
+		if !source(e) {
+			continue
+		}
+		found = found[:0]
+		for _, w := range windows(e) {
+			s.query(w, keep, func(o *el) {
+				if j := o.idx; j != i && !(source(o) && j < i) {
+					found = append(found, o)
+				}
+			})
+		}
+		slices.SortFunc(found, func(a, b *el) int { return a.idx - b.idx })
+		found = slices.Compact(found)
+		for _, o := range found {
+			a, b := e, o
+			if o.idx < i {
+				a, b = b, a
+			}
+			fn(a, b)
+		}
+	}
+}
+
+// upper returns the one of two elements drawn later, then the other.
+func upper(a, b *el) (*el, *el) {
+	if b.z > a.z {
+		return b, a
+	}
+	return a, b
+}
+
+// overlapEligible: the shapes overlap is about (no frames, text or
+// lines; no boxes without area).
+func overlapEligible(e *el) bool { return isBoxShape(e.typ) && e.w > 0 && e.h > 0 }
+
+// overlaps: two shapes drawn over each other.
+func (s *scene) overlaps() {
+	s.pairs(overlapEligible, 0, func(a, b *el) {
+		if sameGroup(a, b) || s.areTwins(a, b) {
+			return
+		}
+		in := a.box.inter(b.box)
+		if in.w() <= 0 || in.h() <= 0 {
+			return
+		}
+		aa, ba := a.box.area(), b.box.area()
+		ratio := in.area() / math.Min(aa, ba)
+		if ratio <= overlapRatio {
+			return
+		}
+		if (a.box.contains(b.box) && ba <= nestedAreaRatio*aa) || (b.box.contains(a.box) && aa <= nestedAreaRatio*ba) {
+			return // nested: a box on a panel
+		}
+		mover, still := upper(a, b)
+		dx, dy := separate(mover.box, still.box)
+		s.report(CodeOverlap, []string{a.id, b.id},
+			map[string]any{"action": "move", "id": mover.id, "dx": round2(dx), "dy": round2(dy)},
+			"%s and %s overlap by %.0f%% of the smaller", s.name(a), s.name(b), 100*ratio)
+	})
+}
+
+// separate is the shortest move of m, along one axis, that leaves
+// separationMargin between it and f.
+func separate(m, f rect) (dx, dy float64) {
+	right := f.x1 - m.x0 + separationMargin
+	left := -(m.x1 - f.x0 + separationMargin)
+	down := f.y1 - m.y0 + separationMargin
+	up := -(m.y1 - f.y0 + separationMargin)
+	best, axis := right, 0
+	for i, v := range []float64{left, down, up} {
+		if math.Abs(v) < math.Abs(best) {
+			best, axis = v, i+1
+		}
+	}
+	if axis < 2 {
+		return best, 0
+	}
+	return 0, best
+}
+
+// twinEligible: labels are compared as part of their containers.
+func (s *scene) twinEligible(e *el) bool { return !s.isLabel(e) }
+
+// areTwins reports whether two elements look like one element created
+// twice.
+func (s *scene) areTwins(a, b *el) bool {
+	if a.typ != b.typ || !a.finite || !b.finite {
+		return false
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= twinTolerance }
+	if !near(a.x, b.x) || !near(a.y, b.y) || !near(a.w, b.w) || !near(a.h, b.h) || math.Abs(a.angle-b.angle) > 1e-3 {
+		return false
+	}
+	if normColor(a.stroke) != normColor(b.stroke) || normColor(a.bg) != normColor(b.bg) || s.shownText(a) != s.shownText(b) {
+		return false
+	}
+	if hasPoints(a.typ) {
+		if len(a.pts) != len(b.pts) {
+			return false
+		}
+		for i := range a.pts {
+			if !near(a.pts[i].X, b.pts[i].X) || !near(a.pts[i].Y, b.pts[i].Y) {
+				return false
+			}
+		}
+	}
+	for _, k := range []string{"fileId", "name"} {
+		x, _ := a.o.String(k)
+		y, _ := b.o.String(k)
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// twins: the same element twice.
+func (s *scene) twins() {
+	s.pairs(s.twinEligible, twinTolerance, func(a, b *el) {
+		if !s.areTwins(a, b) {
+			return
+		}
+		dup, orig := upper(a, b)
+		s.report(CodeNearDuplicate, []string{a.id, b.id}, map[string]any{"action": "delete", "id": dup.id},
+			"%s is a near-duplicate of %s: same place, size, colours and text", s.name(dup), s.name(orig))
+	})
+}
+
+// alignEligible: unrotated shapes with area.
+func alignEligible(e *el) bool { return overlapEligible(e) && e.angle == 0 }
+
+// alignment: shapes in a row or column that nearly line up.
+func (s *scene) alignment() {
+	// Partners are looked for in the shape's column and row bands.
+	bands := func(e *el) []rect {
+		b := e.box
+		return []rect{{b.x0, b.y0 - alignReach, b.x1, b.y1 + alignReach}, {b.x0 - alignReach, b.y0, b.x1 + alignReach, b.y1}}
+	}
+	s.pairsIn(alignEligible, bands, func(a, b *el) {
+		mover, still := upper(a, b)
+		m, f := mover.box, still.box
+		var dx, dy float64
+		var parts []string
+		// Same column: horizontal ranges overlap, close vertically.
+		if m.x0 < f.x1 && f.x0 < m.x1 && math.Max(0, math.Max(f.y0-m.y1, m.y0-f.y1)) <= alignReach {
+			if d, what, ok := nearMiss(
+				[]float64{f.x0 - m.x0, f.center().X - m.center().X, f.x1 - m.x1},
+				[]string{"left edge", "horizontal centre", "right edge"}); ok {
+				dx = d
+				parts = append(parts, fmt.Sprintf("%g px off the %s", round2(math.Abs(d)), what))
+			}
+		}
+		// Same row.
+		if m.y0 < f.y1 && f.y0 < m.y1 && math.Max(0, math.Max(f.x0-m.x1, m.x0-f.x1)) <= alignReach {
+			if d, what, ok := nearMiss(
+				[]float64{f.y0 - m.y0, f.center().Y - m.center().Y, f.y1 - m.y1},
+				[]string{"top edge", "vertical centre", "bottom edge"}); ok {
+				dy = d
+				parts = append(parts, fmt.Sprintf("%g px off the %s", round2(math.Abs(d)), what))
+			}
+		}
+		if len(parts) == 0 {
+			return
+		}
+		s.report(CodeAlignmentNearMiss, []string{a.id, b.id},
+			map[string]any{"action": "move", "id": mover.id, "dx": round2(dx), "dy": round2(dy)},
+			"%s is %s of %s", s.name(mover), strings.Join(parts, " and "), s.name(still))
+	})
+}
+
+// nearMiss picks, among the differences of one axis' edges and centre,
+// the smallest near miss; none when any is already aligned.
+func nearMiss(ds []float64, names []string) (float64, string, bool) {
+	best := -1
+	for i, d := range ds {
+		if math.Abs(d) <= alignEpsilon {
+			return 0, "", false
+		}
+		if math.Abs(d) <= alignTolerance && (best < 0 || math.Abs(d) < math.Abs(ds[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, "", false
+	}
+	return ds[best], names[best], true
+}

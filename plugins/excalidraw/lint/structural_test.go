@@ -1,0 +1,129 @@
+package lint
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+func TestDanglingBinding(t *testing.T) {
+	gone := rectangle("gone", 0, 0, 10, 10, kv{"isDeleted": true})
+	a := arrow("a", 0, 0, [][2]float64{{0, 0}, {100, 0}},
+		kv{"startBinding": kv{"elementId": "ghost", "focus": 0.0, "gap": 5.0}, "endBinding": kv{"elementId": "gone", "focus": 0.0, "gap": 5.0}})
+	tx := text("t", 0, 200, "hi", kv{"containerId": "ghost"})
+	r := rectangle("r", 300, 300, 50, 50, kv{"frameId": "nowhere"})
+	fs := Run(list(gone, a, tx, r), only(CodeDanglingBinding))
+	f := expect(t, fs, CodeDanglingBinding, "a", "ghost")
+	if f.Severity != Error || f.Suggestion["action"] != "unbind" || f.Suggestion["end"] != "start" {
+		t.Errorf("finding %+v", f)
+	}
+	if f := expect(t, fs, CodeDanglingBinding, "a", "gone"); f.Suggestion["end"] != "end" {
+		t.Errorf("finding %+v", f)
+	}
+	if f := expect(t, fs, CodeDanglingBinding, "t", "ghost"); f.Suggestion["field"] != "containerId" {
+		t.Errorf("finding %+v", f)
+	}
+	expect(t, fs, CodeDanglingBinding, "r", "nowhere")
+	if len(fs) != 4 {
+		t.Errorf("want 4 findings:\n%s", dump(fs))
+	}
+
+	// Negative: what the builder makes binds only to what exists.
+	none(t, Run(flow(t), Options{}), CodeDanglingBinding)
+}
+
+// flow is a small, clean diagram as an agent builds it.
+func flow(t *testing.T) []*ojson.Object {
+	t.Helper()
+	return built(t,
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":160,"height":80,"label":{"text":"Start"}}`,
+		`{"type":"diamond","id":"b","x":320,"y":-20,"width":160,"height":120,"label":{"text":"OK?"}}`,
+		`{"type":"arrow","id":"ab","startElementId":"a","endElementId":"b","label":{"text":"go"}}`,
+		`{"type":"ellipse","id":"c","x":0,"y":300,"width":160,"height":80,"backgroundColor":"#ffc9c9","label":{"text":"End"}}`,
+		`{"type":"arrow","id":"bc","startElementId":"b","endElementId":"c"}`,
+		`{"type":"text","id":"note","x":320,"y":300,"text":"a free note"}`,
+	)
+}
+
+func TestFlowIsClean(t *testing.T) {
+	if fs := Run(flow(t), Options{}); len(fs) != 0 {
+		t.Fatalf("a built diagram has findings:\n%s", dump(fs))
+	}
+}
+
+func TestOneSidedBinding(t *testing.T) {
+	s := rectangle("s", 0, 0, 100, 100)
+	a := arrow("a", 110, 50, [][2]float64{{0, 0}, {100, 0}}, kv{"startBinding": kv{"elementId": "s", "focus": 0.0, "gap": 10.0}})
+	c := rectangle("c", 300, 0, 100, 100)
+	l := text("l", 310, 40, "x", kv{"containerId": "c"})
+	fs := Run(list(s, a, c, l), only(CodeOneSidedBinding))
+	f := expect(t, fs, CodeOneSidedBinding, "a", "s")
+	if f.Suggestion["action"] != "link" || f.Suggestion["id"] != "s" || f.Suggestion["element"] != "a" {
+		t.Errorf("suggestion %v", f.Suggestion)
+	}
+	expect(t, fs, CodeOneSidedBinding, "c", "l")
+
+	// Negative: both sides agree.
+	bindEnd(a, "start", s)
+	c2 := rectangle("c", 300, 0, 100, 100)
+	l2 := label(c2, "l", "x")
+	none(t, Run(list(s, a, c2, l2), Options{}), CodeOneSidedBinding)
+}
+
+func TestStaleBoundEntry(t *testing.T) {
+	s := rectangle("s", 0, 0, 100, 100, kv{"boundElements": []any{kv{"id": "ghost", "type": "arrow"}, kv{"id": "a", "type": "arrow"}, kv{"id": "t", "type": "text"}}})
+	a := arrow("a", 200, 50, [][2]float64{{0, 0}, {100, 0}})
+	tx := text("t", 0, 300, "free")
+	fs := Run(list(s, a, tx), only(CodeStaleBoundEntry))
+	for _, id := range []string{"ghost", "a", "t"} {
+		f := expect(t, fs, CodeStaleBoundEntry, "s", id)
+		if f.Severity != Info || f.Suggestion["action"] != "unlink" {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	// Negative.
+	s2 := rectangle("s", 0, 0, 100, 100)
+	a2 := arrow("a", 110, 50, [][2]float64{{0, 0}, {100, 0}})
+	bindEnd(a2, "start", s2)
+	none(t, Run(list(s2, a2), Options{}), CodeStaleBoundEntry)
+}
+
+func TestDegenerateSize(t *testing.T) {
+	flat := rectangle("flat", 0, 0, 100, 0)
+	dot := shape("ellipse", "dot", 200, 0, 0, -1)
+	tx := text("t", 0, 200, "hello", kv{"width": 0.0})
+	noX := rectangle("nox", 0, 0, 10, 10)
+	noX.Delete("x")
+	nan := rectangle("nan", 0, 0, math.NaN(), 10)
+	fs := Run(list(flat, dot, tx, noX, nan), only(CodeDegenerateSize))
+	if f := expect(t, fs, CodeDegenerateSize, "flat"); f.Suggestion != nil {
+		t.Errorf("suggestion %v", f.Suggestion)
+	}
+	if f := expect(t, fs, CodeDegenerateSize, "dot"); f.Suggestion["action"] != "delete" {
+		t.Errorf("suggestion %v", f.Suggestion)
+	}
+	f := expect(t, fs, CodeDegenerateSize, "t")
+	if f.Suggestion["action"] != "resize" || f.Suggestion["width"].(float64) <= 0 {
+		t.Errorf("suggestion %v", f.Suggestion)
+	}
+	expect(t, fs, CodeDegenerateSize, "nox")
+	expect(t, fs, CodeDegenerateSize, "nan")
+
+	// Negative: a horizontal arrow has no height and is fine; an empty
+	// text is empty_text's.
+	ok := list(rectangle("r", 0, 0, 1, 1), arrow("a", 0, 0, [][2]float64{{0, 0}, {100, 0}}), text("e", 0, 0, "", kv{"width": 0.0}))
+	none(t, Run(ok, Options{}), CodeDegenerateSize)
+}
+
+func TestEmptyText(t *testing.T) {
+	c := rectangle("c", 0, 0, 100, 50)
+	l := label(c, "l", "   ")
+	free := text("free", 0, 200, "", kv{"originalText": ""})
+	fs := Run(list(c, l, free), only(CodeEmptyText))
+	if f := expect(t, fs, CodeEmptyText, "c", "l"); f.Suggestion["id"] != "l" || f.Severity != Error {
+		t.Errorf("finding %+v", f)
+	}
+	expect(t, fs, CodeEmptyText, "free")
+	none(t, Run(list(text("t", 0, 0, "hi")), Options{}), CodeEmptyText)
+}

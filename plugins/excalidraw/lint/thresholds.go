@@ -1,0 +1,135 @@
+package lint
+
+import "math"
+
+// Every number a rule compares against lives here, with the reason for
+// its value. Distances are scene pixels, which are screen pixels at zoom
+// 100%.
+
+// Overlap.
+const (
+	// overlapRatio: two shapes overlap when the intersection of their
+	// rotated bounding boxes exceeds this fraction of the smaller box.
+	// Below it the contact is a corner or an edge touching, which hand
+	// layouts do on purpose (adjacent cells, a badge on a corner).
+	overlapRatio = 0.15
+	// nestedAreaRatio: a box lying wholly inside another whose area is at
+	// most this fraction of the outer one is nested (a lane, a zone, a
+	// card on a panel), not overlapping. Above it the two are nearly the
+	// same box, which is a collision, not a composition.
+	nestedAreaRatio = 0.8
+	// separationMargin is the clearance a "move" suggestion leaves
+	// between two shapes it pulls apart: Excalidraw's own snapping
+	// distance for a visible gap.
+	separationMargin = 10
+)
+
+// Text.
+const (
+	// overflowTolerance: text may stick out of its box by this much before
+	// it is reported. Measurement is exact for Excalidraw's fonts, so the
+	// tolerance only absorbs float rounding and whole-pixel glyph
+	// rounding on some browsers.
+	overflowTolerance = 1.0
+	// labelArrowFactor: an arrow label whose extent along the arrow is
+	// more than this fraction of the arrow's length leaves no shaft
+	// visible on either side, so the label hides what it names.
+	labelArrowFactor = 1.0
+	// minReadableFontSize: text smaller than this (in scene px, i.e. as it
+	// reads at zoom 100%) is below what people read comfortably on
+	// screen; Excalidraw's smallest preset is 16.
+	minReadableFontSize = 10
+	// suggestedFontSize is the size a tiny_text suggestion proposes:
+	// Excalidraw's "S" preset.
+	suggestedFontSize = 16
+	// contrastNormal and contrastLarge are WCAG 2.x AA contrast minima for
+	// normal and large text; largeFontSize (24 px = 18 pt) is WCAG's
+	// "large" boundary.
+	contrastNormal = 4.5
+	contrastLarge  = 3.0
+	largeFontSize  = 24
+	// opaqueAlpha: a colour or element whose effective alpha (colour alpha
+	// × opacity/100) is at least this hides what is below it; 90 is the
+	// opacity at which a fill no longer lets shapes beneath show through
+	// legibly.
+	opaqueAlpha = 0.9
+)
+
+// Binding and arrows.
+const (
+	// bindingDistanceMin, bindingDistanceMax and bindingDistanceFraction
+	// are Excalidraw 0.18.1's maxBindingGap at zoom 1: an arrow end within
+	// max(16, min(0.25 × the smaller side, 32)) px of a shape's outline
+	// (inside or outside; a diamond's side scaled by 1/√2) binds when a
+	// person draws it, so an unbound end that close was meant to bind.
+	bindingDistanceMin      = 16
+	bindingDistanceMax      = 32
+	bindingDistanceFraction = 0.25
+	// minLinearLength: an arrow or line whose points all lie within this
+	// distance of the first has no visible length (the builder's
+	// minimum arrow length).
+	minLinearLength = 1
+	// crossingInset: an arrow passes through a shape when one of its
+	// segments enters the shape deeper than this; a shallower cut is an
+	// arrow grazing a corner, which reads as touching, not crossing.
+	crossingInset = 4
+)
+
+// bindingDistance is the distance at which Excalidraw 0.18.1 binds an
+// arrow end to a shape of this type and size (maxBindingGap at zoom 1).
+func bindingDistance(typ string, w, h float64) float64 {
+	ratio := 1.0
+	if typ == "diamond" {
+		ratio = 1 / math.Sqrt2
+	}
+	smaller := ratio * math.Min(math.Abs(w), math.Abs(h))
+	return math.Max(bindingDistanceMin, math.Min(bindingDistanceFraction*smaller, bindingDistanceMax))
+}
+
+// Layout.
+const (
+	// outlierMinGap and outlierDiagonalFactor: an element is off-canvas
+	// when the gap between it and the bounding box of all the others is
+	// more than max(outlierMinGap, outlierDiagonalFactor × that box's
+	// diagonal): far enough that "zoom to fit" shrinks the real drawing
+	// to a speck. Only scenes with at least outlierMinElements elements
+	// (labels not counted) have a cluster to be far from.
+	outlierMinGap         = 4000
+	outlierDiagonalFactor = 2
+	outlierMinElements    = 3
+	// outlierMoveMargin is how far beside the cluster a suggestion puts
+	// an outlier back.
+	outlierMoveMargin = 100
+	// twinTolerance: two elements of the same type whose x, y, width and
+	// height all differ by at most this (and that look the same) are one
+	// element pasted or created twice; 1.5 px is invisible at any zoom a
+	// person edits at.
+	twinTolerance = 1.5
+	// alignTolerance: edges or centres of two shapes in the same row or
+	// column that differ by more than alignEpsilon and at most this were
+	// probably meant to line up (Excalidraw snaps within a few px; a
+	// hand-placed miss is 1–4 px).
+	alignTolerance = 4.0
+	// alignEpsilon: differences below this are float noise: aligned.
+	alignEpsilon = 0.01
+	// alignReach: shapes are in the same row (column) when their vertical
+	// (horizontal) ranges overlap and they are at most this far apart
+	// sideways; further apart, lining them up is not what the eye checks.
+	alignReach = 300
+	// nearMargin: with a scope, the spatial rules look at elements whose
+	// box comes within this distance of a scoped element's box. It is at
+	// least the largest binding distance, the farthest any spatial rule
+	// but alignment (which queries with alignReach) relates two elements.
+	nearMargin = bindingDistanceMax + 8
+)
+
+// Style.
+const (
+	// maxFontFamilies: more font families than this among a scene's text
+	// reads as accidental (a diagram usually has one, plus a code font).
+	maxFontFamilies = 2
+	// maxStrokeColors: more distinct stroke colours than this dilutes
+	// colour as a signal; Excalidraw's quick palette offers five plus
+	// black.
+	maxStrokeColors = 6
+)

@@ -1,0 +1,86 @@
+package query
+
+import (
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// Box is an axis-aligned box in scene coordinates. As JSON:
+//
+//	{"x":100,"y":40,"width":220,"height":80}
+type Box struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Rounded is the box with its numbers rounded as rows round them (see
+// [Rows]): to integers, or to one decimal when the box is small.
+func (b Box) Rounded() Box {
+	r := rounder(b.Width, b.Height)
+	return Box{X: r(b.X), Y: r(b.Y), Width: r(b.Width), Height: r(b.Height)}
+}
+
+func (b Box) maxX() float64 { return b.X + b.Width }
+func (b Box) maxY() float64 { return b.Y + b.Height }
+
+// intersects reports whether the boxes overlap or touch.
+func (b Box) intersects(o Box) bool {
+	return b.X <= o.maxX() && o.X <= b.maxX() && b.Y <= o.maxY() && o.Y <= b.maxY()
+}
+
+// contains reports whether o lies entirely inside b (edges included).
+func (b Box) contains(o Box) bool {
+	return o.X >= b.X && o.Y >= b.Y && o.maxX() <= b.maxX() && o.maxY() <= b.maxY()
+}
+
+// ElementBounds is the axis-aligned box around an element as drawn,
+// rotation included: [scene.ElementBounds] as a [Box].
+func ElementBounds(el *ojson.Object) (Box, bool) {
+	b, ok := scene.ElementBounds(el)
+	if !ok {
+		return Box{}, false
+	}
+	return boxOf(b), true
+}
+
+// Bounds is the box around all the elements (aggregate "bounds"),
+// rotation-aware as in [ElementBounds]. Elements without usable numbers
+// are skipped; ok is false when none is left.
+func Bounds(els []*ojson.Object) (Box, bool) {
+	var all scene.Bounds
+	have := false
+	for _, el := range els {
+		if el == nil {
+			continue
+		}
+		b, ok := scene.ElementBounds(el)
+		switch {
+		case !ok:
+		case !have:
+			all, have = b, true
+		default:
+			all = scene.Bounds{MinX: math.Min(all.MinX, b.MinX), MinY: math.Min(all.MinY, b.MinY),
+				MaxX: math.Max(all.MaxX, b.MaxX), MaxY: math.Max(all.MaxY, b.MaxY)}
+		}
+	}
+	if !have {
+		return Box{}, false
+	}
+	return boxOf(all), true
+}
+
+func boxOf(b scene.Bounds) Box {
+	return Box{X: b.MinX, Y: b.MinY, Width: b.MaxX - b.MinX, Height: b.MaxY - b.MinY}
+}
+
+// hasPoints: elements whose geometry is a polyline relative to (x, y).
+func hasPoints(t string) bool {
+	return t == "arrow" || t == "line" || t == "freedraw" || t == "draw"
+}
+
+// isLinear: the elements that carry start and end bindings.
+func isLinear(t string) bool { return t == "arrow" || t == "line" }

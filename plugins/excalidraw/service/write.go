@@ -1,0 +1,624 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
+	"github.com/dshgo/dsh/plugins/excalidraw/lint"
+	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// WriteOptions are what every element-level write tool takes as
+// `options` (see Write).
+type WriteOptions struct {
+	// DryRun plans and lints but writes nothing: the envelope says
+	// persisted:false.
+	DryRun bool `json:"dryRun,omitempty"`
+	// Strict aborts the call if it would add a lint finding of severity
+	// error, or if the plan ignored a field.
+	Strict bool `json:"strict,omitempty"`
+	// Lint is "off", "touched" (the default: the elements the write
+	// changed and their neighbours) or "all".
+	Lint string `json:"lint,omitempty"`
+	// Expect are preconditions checked inside the transaction.
+	Expect *Expect `json:"expect,omitempty"`
+	// Snap rounds the positions and sizes of the changed elements to a
+	// grid of this many pixels (0: off).
+	Snap float64 `json:"snap,omitempty"`
+	// Verify reads the committed file back and compares the changed
+	// elements with what was planned.
+	Verify bool `json:"verify,omitempty"`
+	// Note is free text kept with the commit (the history shows it).
+	Note string `json:"note,omitempty"`
+}
+
+// Lint scopes.
+const (
+	LintOff     = "off"
+	LintTouched = "touched"
+	LintAll     = "all"
+)
+
+// Expect is a set of preconditions, checked on the scene as it is under
+// the lock, before the plan runs. A failed one is expectation_failed with
+// the expected and the actual values.
+type Expect struct {
+	Revision *int64        `json:"revision,omitempty"`
+	Present  []string      `json:"present,omitempty"`
+	Absent   []string      `json:"absent,omitempty"`
+	Counts   []ExpectCount `json:"counts,omitempty"`
+}
+
+// ExpectCount bounds how many live elements a target selects.
+type ExpectCount struct {
+	Target query.Target `json:"target"`
+	Min    *int         `json:"min,omitempty"`
+	Max    *int         `json:"max,omitempty"`
+}
+
+// WriteRequest is one element-level write.
+type WriteRequest struct {
+	Name string
+	// ExpectedRevision, when set, is the contract's fence; when nil the
+	// plan runs on the current revision under the lock (and Expect
+	// guards what matters).
+	ExpectedRevision *int64
+	RequestID        string
+	Options          WriteOptions
+	// Actor defaults to agent.
+	Actor store.Actor
+}
+
+// Plan is a write's work on the transaction: it returns the ids the call
+// named (its targets: what is not among them but changed is collateral)
+// and what it ignored.
+type Plan func(tx *engine.Txn, doc *scene.Document) (PlanResult, error)
+
+// PlanResult is what a Plan reports besides its edits.
+type PlanResult struct {
+	Targets []string
+	Ignored []IgnoredField
+	// Extra is merged into the envelope (a tool's own result: the id of
+	// a new group or frame, a ref → id map).
+	Extra map[string]any
+}
+
+// IgnoredField is a field a plan did not apply, and why.
+type IgnoredField struct {
+	ID     string `json:"id,omitempty"`
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+}
+
+// Envelope is every element-level write's result: what it did, in ids,
+// never whole documents.
+type Envelope struct {
+	Name             string            `json:"name"`
+	Revision         int64             `json:"revision"`
+	PreviousRevision int64             `json:"previousRevision,omitempty"`
+	SHA256           string            `json:"sha256"`
+	Persisted        bool              `json:"persisted"`
+	Duplicate        bool              `json:"duplicate,omitempty"`
+	Unchanged        bool              `json:"unchanged,omitempty"`
+	Changed          Changes           `json:"changed"`
+	Labels           map[string]string `json:"labels,omitempty"`
+	IgnoredFields    []IgnoredField    `json:"ignoredFields,omitempty"`
+	Rerouted         []string          `json:"rerouted,omitempty"`
+	RelaidOut        []string          `json:"relaidOut,omitempty"`
+	Collateral       []string          `json:"collateral,omitempty"`
+	Lint             *LintDelta        `json:"lint,omitempty"`
+	Verified         *bool             `json:"verified,omitempty"`
+	Note             string            `json:"note,omitempty"`
+	Extra            map[string]any    `json:"-"`
+}
+
+// Changes are the ids a write created, updated, deleted and revived.
+type Changes struct {
+	Created []string `json:"created"`
+	Updated []string `json:"updated"`
+	Deleted []string `json:"deleted"`
+	Revived []string `json:"revived,omitempty"`
+}
+
+// Empty reports whether nothing changed.
+func (c Changes) Empty() bool {
+	return len(c.Created)+len(c.Updated)+len(c.Deleted)+len(c.Revived) == 0
+}
+
+// LintDelta is what a write did to the scene's lint: the findings it
+// introduced, those it resolved, and how many were there before and are
+// still there.
+type LintDelta struct {
+	New        []lint.Finding `json:"new"`
+	Resolved   []lint.Finding `json:"resolved"`
+	Persisting int            `json:"persisting"`
+}
+
+// MarshalJSON merges Extra into the envelope's members.
+func (e *Envelope) MarshalJSON() ([]byte, error) {
+	type plain Envelope
+	b, err := json.Marshal((*plain)(e))
+	if err != nil || len(e.Extra) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range e.Extra {
+		if _, taken := m[k]; taken {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = raw
+	}
+	return json.Marshal(m)
+}
+
+// maxLintShown bounds the findings an envelope lists per direction.
+const maxLintShown = 20
+
+// Write runs plan in one engine transaction on a private copy of the
+// scene, under the store's lock, and commits once:
+//
+//	fence (expected_revision, if given) ─► expect ─► plan ─► snap
+//	  ─► normalize, validate, limits ─► diff (created, updated, deleted,
+//	  revived; collateral) ─► lint before/after on the touched region
+//	  ─► strict? abort on new errors or ignored fields ─► dryRun? write
+//	  nothing ─► commit ─► verify? read back
+//
+// A plan that changes nothing writes nothing and says so (unchanged).
+func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelope, error) {
+	if err := store.ValidName(r.Name); err != nil {
+		return nil, mapError(err)
+	}
+	o := r.Options
+	switch o.Lint {
+	case "":
+		o.Lint = LintTouched
+	case LintOff, LintTouched, LintAll:
+	default:
+		return nil, opError("/options/lint", "lint must be %q, %q or %q, not %q", LintOff, LintTouched, LintAll, o.Lint)
+	}
+	if o.Snap < 0 || o.Snap > 1000 || math.IsNaN(o.Snap) {
+		return nil, opError("/options/snap", "snap must be a grid size from 0 (off) to 1000 px")
+	}
+	env := &Envelope{Name: r.Name, Note: o.Note, Changed: Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}}
+	var planned *scene.Document
+	var changedIDs []string
+	req := store.UpdateRequest{
+		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
+		AnyRevision: r.ExpectedRevision == nil,
+		Mutate: func(cur *store.Scene) ([]byte, error) {
+			out, doc, ids, err := s.plan(cur, o, plan, env)
+			planned, changedIDs = doc, ids
+			if err != nil || o.DryRun {
+				if err == nil {
+					return cur.Data, nil // no change: nothing is written
+				}
+				return nil, err
+			}
+			return out, nil
+		},
+	}
+	if r.ExpectedRevision != nil {
+		req.ExpectedRevision = *r.ExpectedRevision
+	}
+	res, err := s.store.Update(ctx, req)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	s.committed(res)
+	env.Revision, env.PreviousRevision, env.SHA256 = res.Revision, res.PreviousRevision, res.SHA256
+	env.Duplicate = res.Duplicate
+	env.Persisted = !o.DryRun && !res.Duplicate && !res.Unchanged
+	env.Unchanged = !res.Duplicate && env.Changed.Empty()
+	if o.DryRun {
+		env.Revision, env.PreviousRevision = res.Revision, 0
+	}
+	if o.Verify && env.Persisted && planned != nil {
+		ok, err := s.verifyWrite(ctx, r.Name, planned, changedIDs)
+		if err != nil {
+			return nil, err
+		}
+		env.Verified = &ok
+	}
+	return env, nil
+}
+
+// plan is Write's work under the lock: it returns the bytes to store, the
+// planned document and the ids that changed, and fills env.
+func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope) ([]byte, *scene.Document, []string, error) {
+	before, err := scene.Parse(cur.Data, s.stored)
+	if err != nil {
+		return nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
+	}
+	if err := checkExpect(o.Expect, cur.Revision, before); err != nil {
+		return nil, nil, nil, err
+	}
+	after := before.Clone()
+	var pr PlanResult
+	if _, err := s.edit(after, func(tx *engine.Txn) error {
+		var err error
+		pr, err = plan(tx, after)
+		return err
+	}); err != nil {
+		return nil, nil, nil, err
+	}
+	if o.Snap > 0 {
+		snapChanged(before, after, o.Snap)
+	}
+	out, err := s.finish(after)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ch, changedIDs := diff(before, after)
+	env.Changed = ch
+	env.IgnoredFields = pr.Ignored
+	env.Extra = pr.Extra
+	classify(env, before, after, pr.Targets, changedIDs)
+	if o.Lint != LintOff && len(changedIDs) > 0 {
+		env.Lint = lintDelta(before, after, changedIDs, o.Lint == LintAll)
+	}
+	if o.Strict {
+		if err := strictCheck(env); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if bytes.Equal(out, cur.Data) {
+		return cur.Data, after, changedIDs, nil
+	}
+	return out, after, changedIDs, nil
+}
+
+// checkExpect checks the preconditions on the scene as stored.
+func checkExpect(e *Expect, revision int64, doc *scene.Document) error {
+	if e == nil {
+		return nil
+	}
+	if e.Revision != nil && *e.Revision != revision {
+		return expectFailed("/options/expect/revision", "the scene is at revision %d, not %d", revision, *e.Revision).
+			With("expected", *e.Revision).With("actual", revision)
+	}
+	live := map[string]bool{}
+	for _, el := range doc.Elements() {
+		if id, _ := el.String("id"); id != "" && !isDeleted(el) {
+			live[id] = true
+		}
+	}
+	for i, id := range e.Present {
+		if !live[id] {
+			return expectFailed(fmt.Sprintf("/options/expect/present/%d", i), "element %q is not in the scene", id).
+				With("expected", "present").With("actual", "absent").With("id", id)
+		}
+	}
+	for i, id := range e.Absent {
+		if live[id] {
+			return expectFailed(fmt.Sprintf("/options/expect/absent/%d", i), "element %q is in the scene", id).
+				With("expected", "absent").With("actual", "present").With("id", id)
+		}
+	}
+	for i, c := range e.Counts {
+		els, err := query.Select(doc.Elements(), c.Target)
+		if err != nil {
+			return prefixPointer(err, fmt.Sprintf("/options/expect/counts/%d/target", i))
+		}
+		n := len(els)
+		if (c.Min != nil && n < *c.Min) || (c.Max != nil && n > *c.Max) {
+			e := expectFailed(fmt.Sprintf("/options/expect/counts/%d", i), "the target selects %d elements", n).With("actual", n)
+			if c.Min != nil {
+				e = e.With("min", *c.Min)
+			}
+			if c.Max != nil {
+				e = e.With("max", *c.Max)
+			}
+			return e
+		}
+	}
+	return nil
+}
+
+// expectFailed is a failed precondition: invalid_operation with the
+// pointer to the expectation and its expected and actual values.
+func expectFailed(pointer, format string, args ...any) *sceneerr.Error {
+	return sceneerr.New(sceneerr.InvalidOperation, "expectation failed: "+format, args...).
+		With("pointer", pointer).With("reason", "expectation_failed")
+}
+
+// prefixPointer puts pointer before a scene error's own pointer.
+func prefixPointer(err error, pointer string) error {
+	var se *sceneerr.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	p, _ := se.Details["pointer"].(string)
+	return se.With("pointer", pointer+p)
+}
+
+// diff compares two versions of a scene by id and version.
+func diff(before, after *scene.Document) (Changes, []string) {
+	was := byID(before)
+	ch := Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}
+	var changed []string
+	seen := map[string]bool{}
+	for _, el := range after.Elements() {
+		id, _ := el.String("id")
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		old := was[id]
+		switch {
+		case old == nil:
+			if !isDeleted(el) {
+				ch.Created = append(ch.Created, id)
+				changed = append(changed, id)
+			}
+		case ojson.Equal(old, el, true):
+		case isDeleted(old) && !isDeleted(el):
+			ch.Revived = append(ch.Revived, id)
+			changed = append(changed, id)
+		case !isDeleted(old) && isDeleted(el):
+			ch.Deleted = append(ch.Deleted, id)
+			changed = append(changed, id)
+		case !isDeleted(el):
+			ch.Updated = append(ch.Updated, id)
+			changed = append(changed, id)
+		}
+	}
+	return ch, changed
+}
+
+// classify fills the envelope's labels, collateral, rerouted and
+// relaidOut from the diff: what changed that the call did not name.
+func classify(env *Envelope, before, after *scene.Document, targets, changed []string) {
+	named := map[string]bool{}
+	for _, id := range targets {
+		named[id] = true
+	}
+	for _, id := range env.Changed.Created {
+		named[id] = true
+	}
+	afterByID, beforeIdx := byID(after), byID(before)
+	labels := map[string]string{}
+	for _, id := range changed {
+		el := afterByID[id]
+		if el == nil {
+			continue
+		}
+		typ, _ := el.String("type")
+		if t := labelOf(el, afterByID); t != "" && !isDeleted(el) && (named[id] || typ == "text") {
+			if typ != "text" || strOrEmpty(el, "containerId") == "" {
+				labels[id] = t
+			}
+		}
+		if named[id] {
+			continue
+		}
+		if cid := strOrEmpty(el, "containerId"); cid != "" && named[cid] {
+			// a label that followed its named container
+			if old := beforeIdx[id]; old != nil && textMoved(old, el) {
+				env.RelaidOut = append(env.RelaidOut, id)
+			}
+			continue
+		}
+		switch {
+		case typ == "arrow" || typ == "line":
+			env.Rerouted = append(env.Rerouted, id)
+		case typ == "text":
+			env.RelaidOut = append(env.RelaidOut, id)
+		}
+		env.Collateral = append(env.Collateral, id)
+	}
+	if len(labels) > 0 {
+		env.Labels = labels
+	}
+}
+
+// byID maps ids to elements (the first occurrence).
+func byID(doc *scene.Document) map[string]*ojson.Object {
+	m := map[string]*ojson.Object{}
+	for _, el := range doc.Elements() {
+		if id, _ := el.String("id"); id != "" {
+			if _, ok := m[id]; !ok {
+				m[id] = el
+			}
+		}
+	}
+	return m
+}
+
+// labelOf is what an element says: a text's text, a container's label,
+// an arrow's label.
+func labelOf(el *ojson.Object, byID map[string]*ojson.Object) string {
+	if t, ok := el.String("text"); ok {
+		return t
+	}
+	be, _ := el.Array("boundElements")
+	for _, b := range be {
+		o, _ := b.(*ojson.Object)
+		if o == nil {
+			continue
+		}
+		if typ, _ := o.String("type"); typ == "text" {
+			id, _ := o.String("id")
+			if t := byID[id]; t != nil && !isDeleted(t) {
+				s, _ := t.String("text")
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// textMoved reports whether a text's layout changed.
+func textMoved(a, b *ojson.Object) bool {
+	for _, k := range []string{"x", "y", "width", "height", "text"} {
+		va, _ := a.Get(k)
+		vb, _ := b.Get(k)
+		if fmt.Sprint(va) != fmt.Sprint(vb) {
+			return true
+		}
+	}
+	return false
+}
+
+func strOrEmpty(el *ojson.Object, k string) string {
+	s, _ := el.String(k)
+	return s
+}
+
+func isDeleted(el *ojson.Object) bool {
+	d, _ := el.Bool("isDeleted")
+	return d
+}
+
+// lintDelta lints the touched region (the changed elements and their
+// neighbours, before and after) or the whole scene, and diffs.
+func lintDelta(before, after *scene.Document, changed []string, all bool) *LintDelta {
+	var scope map[string]bool
+	if !all {
+		scope = lint.Neighbours(before.Elements(), changed)
+		for id := range lint.Neighbours(after.Elements(), changed) {
+			scope[id] = true
+		}
+	}
+	bg := func(doc *scene.Document) string {
+		if a := doc.AppState(); a != nil {
+			if c, ok := a.String("viewBackgroundColor"); ok {
+				return c
+			}
+		}
+		return ""
+	}
+	was := lint.Run(before.Elements(), lint.Options{Scope: scope, ViewBackgroundColor: bg(before)})
+	now := lint.Run(after.Elements(), lint.Options{Scope: scope, ViewBackgroundColor: bg(after)})
+	added, resolved, persisting := lint.Diff(was, now)
+	d := &LintDelta{New: capFindings(added), Resolved: capFindings(resolved), Persisting: len(persisting)}
+	return d
+}
+
+func capFindings(f []lint.Finding) []lint.Finding {
+	if f == nil {
+		return []lint.Finding{}
+	}
+	if len(f) > maxLintShown {
+		return f[:maxLintShown]
+	}
+	return f
+}
+
+// strictCheck refuses a plan that adds an error finding or ignored a
+// field.
+func strictCheck(env *Envelope) error {
+	var errs []lint.Finding
+	if env.Lint != nil {
+		for _, f := range env.Lint.New {
+			if f.Severity == lint.Error {
+				errs = append(errs, f)
+			}
+		}
+	}
+	if len(errs) == 0 && len(env.IgnoredFields) == 0 {
+		return nil
+	}
+	e := sceneerr.New(sceneerr.InvalidOperation, "strict: the write would add %d lint error(s) and ignore %d field(s); nothing was written",
+		len(errs), len(env.IgnoredFields)).With("pointer", "/options/strict").With("reason", "strict")
+	if len(errs) > 0 {
+		e = e.With("lint", errs)
+	}
+	if len(env.IgnoredFields) > 0 {
+		e = e.With("ignoredFields", env.IgnoredFields)
+	}
+	return e
+}
+
+// snapChanged rounds the position and size of every element that changed
+// to the grid (arrows and labels are left to follow their shapes).
+func snapChanged(before, after *scene.Document, grid float64) {
+	was := byID(before)
+	round := func(f float64) float64 { return math.Round(f/grid) * grid }
+	for _, el := range after.Elements() {
+		id, _ := el.String("id")
+		if old := was[id]; old != nil && ojson.Equal(old, el, true) {
+			continue
+		}
+		typ, _ := el.String("type")
+		if typ == "arrow" || typ == "line" || typ == "freedraw" || strOrEmpty(el, "containerId") != "" {
+			continue
+		}
+		for _, k := range []string{"x", "y", "width", "height"} {
+			if f, ok := el.Number(k); ok {
+				v := round(f)
+				if (k == "width" || k == "height") && v < grid {
+					v = grid
+				}
+				el.Set(k, v)
+			}
+		}
+	}
+}
+
+// verifyWrite reads the scene back and compares the changed elements
+// with the planned ones.
+func (s *Service) verifyWrite(ctx context.Context, name string, planned *scene.Document, ids []string) (bool, error) {
+	sc, err := s.store.Read(ctx, name)
+	if err != nil {
+		return false, mapError(err)
+	}
+	doc, err := scene.Parse(sc.Data, s.stored)
+	if err != nil {
+		return false, nil
+	}
+	want, got := byID(planned), byID(doc)
+	sorted := slices.Clone(ids)
+	sort.Strings(sorted)
+	for _, id := range sorted {
+		if w, g := want[id], got[id]; w == nil || g == nil || !ojson.Equal(w, g, true) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// CopyOut copies elements out of a stored scene without writing it (the
+// source of a copy onto another scene): selectIDs picks them on the
+// parsed scene; pointer locates them in the caller's request.
+func (s *Service) CopyOut(ctx context.Context, name string, selectIDs func(*scene.Document) ([]string, error), pointer string) (*engine.Clip, error) {
+	if err := store.ValidName(name); err != nil {
+		return nil, mapError(err)
+	}
+	sc, err := s.store.Read(ctx, name)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	doc, err := scene.Parse(sc.Data, s.stored)
+	if err != nil {
+		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", name).With("cause", err.Error())
+	}
+	ids, err := selectIDs(doc)
+	if err != nil {
+		return nil, err
+	}
+	var clip *engine.Clip
+	_, err = s.edit(doc, func(tx *engine.Txn) error {
+		var err error
+		clip, err = tx.CopyOut(ids, pointer)
+		return err
+	})
+	return clip, err
+}

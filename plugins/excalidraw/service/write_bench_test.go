@@ -1,0 +1,98 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+)
+
+// moveOne is a Write plan that moves one element by dx.
+func moveOne(id string, dx float64) Plan {
+	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
+		_, err := tx.Move([]string{id}, dx, 0, "/ids")
+		return PlanResult{Targets: []string{id}}, err
+	}
+}
+
+// BenchmarkWriteOneLintTouched is a one-element move on a 1,000-element
+// scene through Write with the default lint (the touched region, before
+// and after); BenchmarkWriteOneLintOff is the same write without lint, so
+// their ratio is what lint costs a write.
+func BenchmarkWriteOneLintTouched(b *testing.B) { benchWriteOne(b, LintTouched) }
+func BenchmarkWriteOneLintOff(b *testing.B)     { benchWriteOne(b, LintOff) }
+
+func benchWriteOne(b *testing.B, lint string) {
+	s, _ := bench1000(b)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		dx := 1.0
+		if i%2 == 1 {
+			dx = -1
+		}
+		if _, err := s.Write(ctx, WriteRequest{Name: "big", Options: WriteOptions{Lint: lint}}, moveOne("r500", dx)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// elementInputs are n labelled boxes with ids prefix0…, in a grid.
+func elementInputs(prefix string, n int) []json.RawMessage {
+	out := make([]json.RawMessage, n)
+	for i := range out {
+		out[i] = json.RawMessage(fmt.Sprintf(`{"type":"rectangle","id":"%s%d","x":%d,"y":%d,"width":120,"height":60,"label":{"text":"Box %d"}}`,
+			prefix, i, (i%40)*200, (i/40)*120, i))
+	}
+	return out
+}
+
+// BenchmarkBatchCreate1000 creates 1,000 labelled boxes in one Write
+// (batch_create), durable; BenchmarkBatchCreate10x100 in ten Writes of
+// 100; BenchmarkContractCreate1000 with the contract's create of a new
+// scene, the baseline.
+func BenchmarkBatchCreate1000(b *testing.B) {
+	s, _ := newTestService(b, scene.Limits{})
+	for i := 0; b.Loop(); i++ {
+		name := fmt.Sprintf("s%d", i)
+		if _, err := s.Create(ctx, CreateRequest{Name: name}); err != nil {
+			b.Fatal(err)
+		}
+		inputs := elementInputs("b", 1000)
+		if _, err := s.Write(ctx, WriteRequest{Name: name}, func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
+			_, err := tx.Create(inputs, "/elements")
+			return PlanResult{}, err
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBatchCreate10x100(b *testing.B) {
+	s, _ := newTestService(b, scene.Limits{})
+	for i := 0; b.Loop(); i++ {
+		name := fmt.Sprintf("s%d", i)
+		if _, err := s.Create(ctx, CreateRequest{Name: name}); err != nil {
+			b.Fatal(err)
+		}
+		for k := 0; k < 10; k++ {
+			inputs := elementInputs(fmt.Sprintf("b%d-", k), 100)
+			if _, err := s.Write(ctx, WriteRequest{Name: name}, func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
+				_, err := tx.Create(inputs, "/elements")
+				return PlanResult{}, err
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkContractCreate1000(b *testing.B) {
+	s, _ := newTestService(b, scene.Limits{})
+	for i := 0; b.Loop(); i++ {
+		if _, err := s.Create(ctx, CreateRequest{Name: fmt.Sprintf("s%d", i), Elements: elementInputs("b", 1000)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

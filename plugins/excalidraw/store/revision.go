@@ -1,0 +1,28 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+)
+
+// ReadRevision returns the bytes of an earlier revision of a scene, from
+// its backup, if that backup is still kept (KeepBackups) and was a valid
+// scene when superseded: what a reader needs to tell what changed since
+// (query's `after`). An absent one is not_found. It takes no lock: a
+// backup is written once and never changed.
+func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byte, error) {
+	var data []byte
+	err := s.reading(ctx, name, func(dirs *metaDirs) error {
+		b, info, err := s.fs.ReadFile(dirs.backups, backupFile(name, rev, true), s.opts.MaxSceneBytes)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || (err == nil && !info.Mode().IsRegular()):
+			return errorf(CodeNotFound, "revision %d of scene %s is not kept", rev, name).with("name", name).with("revision", rev)
+		case err != nil:
+			return fsError("read backup", err)
+		}
+		data = b
+		return nil
+	})
+	return data, err
+}
