@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
@@ -32,6 +33,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -45,11 +47,20 @@ const Version = "0.1.0"
 
 // Config is the plugin's YAML config.
 type Config struct {
-	DrawingsDir   string `json:"drawingsDir"`
-	MaxSceneBytes int64  `json:"maxSceneBytes"`
-	MaxElements   int    `json:"maxElements"`
-	MaxFiles      int    `json:"maxFiles"`
-	MaxTextLength int    `json:"maxTextLength"`
+	DrawingsDir   string  `json:"drawingsDir"`
+	MaxSceneBytes int64   `json:"maxSceneBytes"`
+	MaxElements   int     `json:"maxElements"`
+	MaxFiles      int     `json:"maxFiles"`
+	MaxTextLength int     `json:"maxTextLength"`
+	History       History `json:"history"`
+}
+
+// History is the `history:` section: how much of each scene's journal is
+// kept.
+type History struct {
+	MaxEntries    int   `json:"maxEntries"`
+	MaxAgeDays    int   `json:"maxAgeDays"`
+	MaxImageBytes int64 `json:"maxImageBytes"`
 }
 
 // ConfigSchema fills defaults and clamps every tunable.
@@ -62,7 +73,17 @@ var ConfigSchema = []byte(`{
     "maxSceneBytes": {"type": "integer", "minimum": 1024, "maximum": 268435456, "default": 33554432},
     "maxElements": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 10000},
     "maxFiles": {"type": "integer", "minimum": 0, "maximum": 64, "default": 64},
-    "maxTextLength": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 100000}
+    "maxTextLength": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 100000},
+    "history": {"type": "object", "additionalProperties": false, "default": {},
+      "description": "Each scene's journal of commits (board_log, restore).",
+      "properties": {
+        "maxEntries": {"type": "integer", "minimum": 10, "maximum": 1000000, "default": 10000,
+          "description": "Commits kept per scene; older ones are dropped."},
+        "maxAgeDays": {"type": "integer", "minimum": 0, "maximum": 36500, "default": 90,
+          "description": "Commits older than this are dropped (0: kept however old); the newest is always kept."},
+        "maxImageBytes": {"type": "integer", "minimum": 0, "maximum": 268435456, "default": 8388608,
+          "description": "A commit whose changed elements take more than this is journaled without them (it cannot be restored from)."}
+      }}
   }
 }`)
 
@@ -93,7 +114,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		return err
 	}
 	svc, err := service.New(service.Config{
-		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(),
+		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(), Journal: cfg.History.journal(),
 		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
 	})
 	if err != nil {
@@ -140,4 +161,17 @@ func apply(ctx *app.Context, raw app.Config) error {
 		return err
 	})
 	return err
+}
+
+// journal is the store's view of the history section.
+func (h History) journal() store.JournalOptions {
+	o := store.JournalOptions{MaxEntries: h.MaxEntries, MaxAge: time.Duration(h.MaxAgeDays) * 24 * time.Hour,
+		MaxImageBytes: int(h.MaxImageBytes)}
+	if h.MaxAgeDays == 0 {
+		o.MaxAge = -1
+	}
+	if h.MaxImageBytes == 0 {
+		o.MaxImageBytes = 1 // every commit's images are over it: none kept
+	}
+	return o
 }

@@ -74,7 +74,7 @@ func (r *Registry) invoke(ctx context.Context, e *entry, args json.RawMessage) (
 			v, err = nil, errInternal
 		}
 	}()
-	return e.handler(ctx, args)
+	return e.handler(context.WithValue(ctx, toolNameKey{}, e.desc.Name), args)
 }
 
 // errInternal is the generic error shown to the agent for handler bugs.

@@ -89,8 +89,15 @@ type writeArgs struct {
 	Options          service.WriteOptions `json:"options"`
 }
 
-func (a writeArgs) request() service.WriteRequest {
-	return service.WriteRequest{Name: a.Name, ExpectedRevision: a.ExpectedRevision, RequestID: a.RequestID, Options: a.Options, Actor: store.ActorAgent}
+func (a writeArgs) request(ctx context.Context) service.WriteRequest {
+	return service.WriteRequest{Name: a.Name, ExpectedRevision: a.ExpectedRevision, RequestID: a.RequestID, Options: a.Options,
+		Actor: store.ActorAgent, Attribution: attribution(ctx)}
+}
+
+// attribution is what the journal keeps of a tool call: the caller's
+// name and the tool.
+func attribution(ctx context.Context) store.Attribution {
+	return store.Attribution{Name: tools.CallerOf(ctx).Display(), Via: tools.ToolName(ctx)}
 }
 
 // selection is "ids or a target": what most tools act on.
@@ -238,7 +245,7 @@ type elementHandlers struct {
 }
 
 func (h elementHandlers) write(ctx context.Context, a writeArgs, plan service.Plan) (any, error) {
-	env, err := h.svc.Write(ctx, a.request(), plan)
+	env, err := h.svc.Write(ctx, a.request(ctx), plan)
 	if err != nil {
 		return nil, toolError(err)
 	}

@@ -69,7 +69,7 @@ func (h handlers) read(ctx context.Context, a readArgs) (any, error) {
 func (h handlers) create(ctx context.Context, a createArgs) (any, error) {
 	res, err := h.svc.Create(ctx, service.CreateRequest{
 		Name: a.Name, Elements: a.Elements, AppState: a.AppState, Files: a.Files,
-		RequestID: a.RequestID, Actor: store.ActorAgent,
+		RequestID: a.RequestID, Actor: store.ActorAgent, Attribution: attribution(ctx),
 	})
 	if err != nil {
 		return nil, toolError(err)
@@ -80,7 +80,7 @@ func (h handlers) create(ctx context.Context, a createArgs) (any, error) {
 func (h handlers) apply(ctx context.Context, a applyArgs) (any, error) {
 	res, err := h.svc.Apply(ctx, service.ApplyRequest{
 		Name: a.Name, ExpectedRevision: a.ExpectedRevision, Operations: a.Operations,
-		AppState: a.AppState, RequestID: a.RequestID, Actor: store.ActorAgent,
+		AppState: a.AppState, RequestID: a.RequestID, Actor: store.ActorAgent, Attribution: attribution(ctx),
 	})
 	if err != nil {
 		return nil, toolError(err)

@@ -52,7 +52,7 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	}
 	h := handlers{svc: svc}
 	lim := func() scene.Limits { return o.limits().Effective() }
-	return append(contractTools(h, lim), elementTools(svc, lim)...)
+	return append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...)
 }
 
 // contractTools are the five tools of the capability contract.

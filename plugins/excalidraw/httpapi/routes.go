@@ -62,6 +62,8 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: api + "/scenes/:name", Handler: h.read},
 		{Method: http.MethodPut, Path: api + "/scenes/:name", Handler: h.save},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/events", Handler: SceneEvents(o.Service, o.Hub, o.Stop)},
+		{Method: http.MethodGet, Path: api + "/scenes/:name/log", Handler: h.log},
+		{Method: http.MethodPost, Path: api + "/scenes/:name/restore", Handler: h.restore},
 		{Method: http.MethodGet, Path: api + "/events", Handler: SceneListEvents(o.Service, o.Hub, o.Stop)},
 		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
 		{Method: http.MethodGet, Path: Prefix, Handler: toPage},

@@ -47,6 +47,9 @@ func (h scenes) read(c echo.Context) error {
 
 // createBody is POST /scenes. The UI creates empty scenes; elements, when
 // given, are the same strict inputs the agent's create tool takes.
+// ViaEditor is how the journal names the editor's writes.
+const ViaEditor = "editor"
+
 type createBody struct {
 	Name      string            `json:"name"`
 	Elements  []json.RawMessage `json:"elements,omitempty"`
@@ -60,6 +63,7 @@ func (h scenes) create(c echo.Context) error {
 	}
 	res, err := h.svc.Create(c.Request().Context(), service.CreateRequest{
 		Name: b.Name, Elements: b.Elements, RequestID: b.RequestID, Actor: store.ActorUI,
+		Attribution: store.Attribution{Via: ViaEditor},
 	})
 	if err != nil {
 		return err
@@ -96,6 +100,7 @@ func (h scenes) save(c echo.Context) error {
 	}
 	req := service.SaveRequest{
 		Name: name, Scene: b.Scene, RequestID: b.RequestID, Force: b.Force, Actor: store.ActorUI,
+		Attribution: store.Attribution{Via: ViaEditor},
 	}
 	if b.ExpectedRevision != nil {
 		req.ExpectedRevision = *b.ExpectedRevision

@@ -21,6 +21,9 @@ type ApplyRequest struct {
 	RequestID string
 	// Actor defaults to agent.
 	Actor store.Actor
+	// Attribution says who (by name), through what and why; it is kept
+	// in the scene's journal.
+	Attribution store.Attribution
 }
 
 // Apply runs operations on a scene as one all-or-nothing change.
@@ -61,6 +64,7 @@ func (s *Service) Apply(ctx context.Context, r ApplyRequest) (*WriteResult, erro
 	var done *applied
 	res, err := s.store.Update(ctx, store.UpdateRequest{
 		Name: r.Name, ExpectedRevision: r.ExpectedRevision, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
+		Attribution: r.Attribution,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
 			a, data, err := s.applyOps(cur.Data, ops, r.AppState)
 			done = a

@@ -22,6 +22,9 @@ type CreateRequest struct {
 	RequestID string
 	// Actor defaults to agent.
 	Actor store.Actor
+	// Attribution says who (by name), through what and why; it is kept
+	// in the scene's journal.
+	Attribution store.Attribution
 }
 
 // Create writes a new scene at revision 1. The name is checked first, so
@@ -51,7 +54,8 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, er
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.store.Create(ctx, store.CreateRequest{Name: r.Name, Data: data, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID})
+	out, err := s.store.Create(ctx, store.CreateRequest{Name: r.Name, Data: data, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
+		Attribution: r.Attribution})
 	if err != nil {
 		return nil, mapError(err)
 	}

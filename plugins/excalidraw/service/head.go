@@ -15,12 +15,14 @@ type Head struct {
 	ElementCount int    `json:"elementCount"`
 	UpdatedAt    string `json:"updatedAt"`
 	UpdatedBy    string `json:"updatedBy"`
+	// UpdatedByName is the writer's name where known (a token's or client's).
+	UpdatedByName string `json:"updatedByName,omitempty"`
 }
 
 func headOf(m store.Meta) Head {
 	return Head{
 		Name: m.Name, Revision: m.Revision, SHA256: m.SHA256, ElementCount: m.ElementCount,
-		UpdatedAt: formatTime(m.UpdatedAt), UpdatedBy: string(m.UpdatedBy),
+		UpdatedAt: formatTime(m.UpdatedAt), UpdatedBy: string(m.UpdatedBy), UpdatedByName: m.UpdatedByName,
 	}
 }
 

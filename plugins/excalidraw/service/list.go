@@ -18,8 +18,10 @@ type SceneSummary struct {
 	ByteLength   int64  `json:"byteLength"`
 	UpdatedAt    string `json:"updatedAt"`
 	UpdatedBy    string `json:"updatedBy"`
-	SHA256       string `json:"sha256"`
-	Valid        bool   `json:"valid"`
+	// UpdatedByName is the writer's name where known (a token's or client's).
+	UpdatedByName string `json:"updatedByName,omitempty"`
+	SHA256        string `json:"sha256"`
+	Valid         bool   `json:"valid"`
 	// Problem says in a few words why an invalid file cannot be opened
 	// ("not JSON at byte 12", "elements is not an array"); the editor's
 	// list shows it as the row's tooltip. Absent when Valid.
@@ -43,14 +45,15 @@ func (s *Service) List(ctx context.Context) ([]SceneSummary, error) {
 
 func sceneSummary(r store.Summary) SceneSummary {
 	sum := SceneSummary{
-		Name:         r.Name,
-		Revision:     r.Revision,
-		ElementCount: r.ElementCount,
-		ByteLength:   r.ByteLength,
-		UpdatedAt:    formatTime(r.UpdatedAt),
-		UpdatedBy:    string(r.UpdatedBy),
-		SHA256:       r.SHA256,
-		Valid:        r.Valid,
+		Name:          r.Name,
+		Revision:      r.Revision,
+		ElementCount:  r.ElementCount,
+		ByteLength:    r.ByteLength,
+		UpdatedAt:     formatTime(r.UpdatedAt),
+		UpdatedBy:     string(r.UpdatedBy),
+		UpdatedByName: r.UpdatedByName,
+		SHA256:        r.SHA256,
+		Valid:         r.Valid,
 	}
 	if !r.Valid {
 		sum.Problem = problem(r.Err)

@@ -25,14 +25,16 @@ type ReadRequest struct {
 
 // ReadResult is a scene with its revision record.
 type ReadResult struct {
-	Name       string          `json:"name"`
-	Revision   int64           `json:"revision"`
-	SHA256     string          `json:"sha256"`
-	UpdatedAt  string          `json:"updatedAt"`
-	UpdatedBy  string          `json:"updatedBy"`
-	ByteLength int64           `json:"byteLength"`
-	Scene      json.RawMessage `json:"scene,omitempty"`
-	Summary    *Summary        `json:"summary,omitempty"`
+	Name      string `json:"name"`
+	Revision  int64  `json:"revision"`
+	SHA256    string `json:"sha256"`
+	UpdatedAt string `json:"updatedAt"`
+	UpdatedBy string `json:"updatedBy"`
+	// UpdatedByName is the writer's name where known (a token's or client's).
+	UpdatedByName string          `json:"updatedByName,omitempty"`
+	ByteLength    int64           `json:"byteLength"`
+	Scene         json.RawMessage `json:"scene,omitempty"`
+	Summary       *Summary        `json:"summary,omitempty"`
 }
 
 // Read returns a scene. Full mode returns the stored bytes unchanged, so
@@ -52,7 +54,7 @@ func (s *Service) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) 
 	}
 	res := &ReadResult{
 		Name: sc.Name, Revision: sc.Revision, SHA256: sc.SHA256, UpdatedAt: formatTime(sc.UpdatedAt),
-		UpdatedBy: string(sc.UpdatedBy), ByteLength: sc.ByteLength,
+		UpdatedBy: string(sc.UpdatedBy), UpdatedByName: sc.UpdatedByName, ByteLength: sc.ByteLength,
 	}
 	if r.Include != IncludeSummary {
 		res.Scene = json.RawMessage(sc.Data)

@@ -20,6 +20,9 @@ type SaveRequest struct {
 	Force bool
 	// Actor defaults to ui.
 	Actor store.Actor
+	// Attribution says who (by name), through what and why; it is kept
+	// in the scene's journal.
+	Attribution store.Attribution
 }
 
 // Save replaces a scene with a document the editor produced. The document
@@ -54,7 +57,7 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	}
 	res, err := s.store.Save(ctx, store.SaveRequest{
 		Name: r.Name, ExpectedRevision: r.ExpectedRevision, Force: r.Force, Data: data,
-		Actor: actorOr(r.Actor, store.ActorUI), RequestID: r.RequestID,
+		Actor: actorOr(r.Actor, store.ActorUI), RequestID: r.RequestID, Attribution: r.Attribution,
 	})
 	if err != nil {
 		return nil, mapError(err)

@@ -23,6 +23,8 @@ type Config struct {
 	Limits scene.Limits
 	// LockTimeout bounds the wait for another process's lock (scene_busy).
 	LockTimeout time.Duration
+	// Journal configures each scene's commit journal (history).
+	Journal store.JournalOptions
 	// Logger receives store events; nil means none.
 	Logger *zap.Logger
 	// Now stamps revisions and elements' `updated`; nil means time.Now.
@@ -74,9 +76,10 @@ func New(cfg Config) (*Service, error) {
 	}
 	st, err := store.Open(store.Options{
 		Dir:           cfg.DrawingsDir,
-		Codec:         scene.Codec{Limits: stored},
+		Codec:         &storeCodec{Codec: scene.Codec{Limits: stored}},
 		MaxSceneBytes: stored.MaxSceneBytes,
 		LockTimeout:   cfg.LockTimeout,
+		Journal:       cfg.Journal,
 		Logger:        cfg.Logger,
 		Now:           now,
 	})

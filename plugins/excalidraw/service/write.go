@@ -78,6 +78,9 @@ type WriteRequest struct {
 	Options          WriteOptions
 	// Actor defaults to agent.
 	Actor store.Actor
+	// Attribution is kept in the journal; its Note defaults to
+	// Options.Note.
+	Attribution store.Attribution
 }
 
 // Plan is a write's work on the transaction: it returns the ids the call
@@ -92,6 +95,10 @@ type PlanResult struct {
 	// Extra is merged into the envelope (a tool's own result: the id of
 	// a new group or frame, a ref → id map).
 	Extra map[string]any
+	// Collateral, when not nil, is the envelope's collateral instead of
+	// what the diff finds: a revert's elements that later commits changed
+	// again, left alone.
+	Collateral []string
 }
 
 // IgnoredField is a field a plan did not apply, and why.
@@ -200,8 +207,12 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 	env := &Envelope{Name: r.Name, Note: o.Note, Changed: Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}}
 	var planned *scene.Document
 	var changedIDs []string
+	attr := r.Attribution
+	if attr.Note == "" {
+		attr.Note = o.Note
+	}
 	req := store.UpdateRequest{
-		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
+		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID, Attribution: attr,
 		AnyRevision: r.ExpectedRevision == nil,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
 			out, doc, ids, err := s.plan(cur, o, plan, env)
@@ -271,6 +282,9 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	env.IgnoredFields = pr.Ignored
 	env.Extra = pr.Extra
 	classify(env, before, after, pr.Targets, changedIDs)
+	if pr.Collateral != nil {
+		env.Collateral = pr.Collateral
+	}
 	if o.Lint != LintOff && len(changedIDs) > 0 {
 		env.Lint = lintDelta(before, after, changedIDs, o.Lint == LintAll)
 	}

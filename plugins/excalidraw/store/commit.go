@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 )
 
 // change is what a commit writes.
@@ -14,6 +16,8 @@ type change struct {
 	data      []byte
 	count     int // element count the codec reported for data
 	actor     Actor
+	attr      Attribution
+	forced    bool // a save that skipped a fence it would have failed
 	requestID string
 	revision  int64 // the new revision
 	create    bool  // no previous file: rename must not replace anything
@@ -59,26 +63,44 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		perm = cur.perm
 	}
 	scene := sceneFile(t.name)
+	now := t.s.opts.Now()
+	sha := sha256Hex(ch.data)
 
-	// Steps 3 and 4a.
-	var backupErr error
+	// Steps 3 and 4a, and the journal entry: all three are durable before
+	// the rename, so every revision anyone can read has its entry (an
+	// entry whose revision never reached the file is discarded by the
+	// next load).
+	var backupErr, journalErr error
+	var frame *journal.Frame
 	var wg sync.WaitGroup
 	if cur.exists {
 		wg.Go(func() { backupErr = t.writeBackup(cur.data, cur.meta.Revision, cur.corrupt == nil) })
 	}
+	if t.journal != nil {
+		wg.Go(func() {
+			e, im := t.entryFor(cur, ch, sha, now)
+			frame, journalErr = t.appendEntry(e, im)
+		})
+	}
 	tmp, err := t.s.prepareTemp(t.s.root, scene, ch.data, perm)
 	wg.Wait()
-	if backupErr != nil {
+	if backupErr != nil || journalErr != nil {
 		if err == nil {
 			t.s.removeQuietly(t.s.root, tmp)
 		}
-		return nil, wrapCommit(backupErr, "backup", false)
+		t.unappend(frame)
+		if backupErr != nil {
+			return nil, wrapCommit(backupErr, "backup", false)
+		}
+		return nil, wrapCommit(journalErr, "journal", false)
 	}
 	if err != nil {
+		t.unappend(frame)
 		return nil, wrapCommit(err, "", false)
 	}
 	// Step 4b.
 	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
+		t.unappend(frame)
 		return nil, wrapCommit(err, "", false)
 	}
 
@@ -88,7 +110,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// the sidecar describes it (readPair), so a revision is visible only
 	// once its bytes are proven, and a failed one, rolled back here, was
 	// never seen by anyone (its number is reused by the next commit).
-	sc := t.nextSidecar(cur, ch, sha256Hex(ch.data), t.s.opts.Now())
+	sc := t.nextSidecar(cur, ch, sha, now)
 	raw := sc.encode()
 	var sideTmp string
 	var sideErr error
@@ -100,6 +122,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		if sideErr == nil {
 			t.s.removeQuietly(t.dirs.meta, sideTmp)
 		}
+		t.unappend(frame)
 		return nil, t.rollback(cur, false, "verify", verifyErr)
 	}
 
@@ -109,6 +132,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		err = t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false)
 	}
 	if err != nil {
+		t.unappend(frame)
 		return nil, t.rollback(cur, false, "sidecar", err)
 	}
 
@@ -119,6 +143,9 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		wg.Go(func() { t.pruneBackups(cur.meta.Revision) })
 	}
 	wg.Wait()
+	if frame != nil {
+		t.appended(frame)
+	}
 	*cur = current{exists: true, data: ch.data, perm: perm, sha: sc.SHA256, meta: sc.meta(),
 		side: sidecarState{raw: raw, parsed: sc}}
 	return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true}, nil
@@ -127,14 +154,15 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 // nextSidecar is the record of ch following cur.
 func (t *txn) nextSidecar(cur *current, ch change, sha string, now time.Time) *sidecar {
 	sc := &sidecar{
-		Schema:       SidecarSchema,
-		Name:         t.name,
-		Revision:     ch.revision,
-		SHA256:       sha,
-		ByteLength:   int64(len(ch.data)),
-		ElementCount: ch.count,
-		UpdatedAt:    formatTime(now),
-		UpdatedBy:    ch.actor,
+		Schema:        SidecarSchema,
+		Name:          t.name,
+		Revision:      ch.revision,
+		SHA256:        sha,
+		ByteLength:    int64(len(ch.data)),
+		ElementCount:  ch.count,
+		UpdatedAt:     formatTime(now),
+		UpdatedBy:     ch.actor,
+		UpdatedByName: ch.attr.Name,
 	}
 	if cur.exists {
 		sc.PreviousRevision, sc.PreviousSHA256 = cur.meta.Revision, cur.sha
@@ -224,4 +252,17 @@ func wrapCommit(err error, stage string, rolledBack bool) *Error {
 		e.with("rolledBack", rolledBack)
 	}
 	return e
+}
+
+// unappend cuts the journal back before frame, the entry of a commit that
+// failed: its revision is not on disk, and its number is reused. If even
+// that fails, the next load discards the entry (its revision is above
+// the sidecar's).
+func (t *txn) unappend(frame *journal.Frame) {
+	if frame == nil || t.journal == nil {
+		return
+	}
+	if err := t.truncateJournal(t.journal, frame.Offset); err != nil {
+		t.s.log.Warn("could not cut back the journal entry of a failed commit", zap.String("name", t.name), zap.Error(err))
+	}
 }

@@ -27,18 +27,26 @@ import (
 //	          starts to, without writing its holder record (with
 //	          $DSH_STORE_ID "flocked": after also taking its flock), print
 //	          "created" and wait to be killed (or for EOF)
-//	blockwrite   Save revision 2 (revDoc(2)) of the scene, stopping just before
-//	          the rename of the scene file ($DSH_STORE_ID "scene") or of the
-//	          sidecar ("sidecar"), with the lock held: print "blocked", wait
-//	          for EOF on stdin, finish, print a helperReply line
+//	blockwrite   Save revision 2 (revDoc(2), request id blockwriteRequestID)
+//	          of the scene, stopping just before the rename of the scene
+//	          file ($DSH_STORE_ID "scene") or of the sidecar ("sidecar"),
+//	          with the lock held: print "blocked", wait for EOF on stdin,
+//	          finish, print a helperReply line
 //	commits   from revision 1, Save revDoc(r+1) over revision r,
 //	          $DSH_STORE_ID times, printing a helperReply line per commit
+//	journalwriters  8 goroutines Update the journal crash test's scenes
+//	          until killed, printing "ready" and then a journalAck line per
+//	          acknowledged commit ($DSH_STORE_ID is the round; see
+//	          journal_crash_test.go)
 const (
 	helperEnv  = "DSH_STORE_HELPER"
 	helperDir  = "DSH_STORE_DIR"
 	helperName = "DSH_STORE_NAME"
 	helperID   = "DSH_STORE_ID"
 )
+
+// blockwriteRequestID is the request id of blockwrite's save.
+const blockwriteRequestID = "blockwrite-2"
 
 // helperReply is one round's outcome as a writer saw it.
 type helperReply struct {
@@ -57,8 +65,11 @@ func runHelper() int {
 		return 0
 	}
 	opts := Options{Dir: os.Getenv(helperDir), Codec: jsonCodec{}}
-	if mode == "blockwrite" {
+	switch mode {
+	case "blockwrite":
 		opts.FS = blockingFS(opts.Dir, os.Getenv(helperName), os.Getenv(helperID))
+	case "journalwriters":
+		opts.Codec, opts.KeepBackups = journalCodec{}, -1
 	}
 	s, err := Open(opts)
 	if err != nil {
@@ -84,8 +95,10 @@ func runHelper() int {
 		return helperDieCreating(s, name, os.Getenv(helperID) == "flocked")
 	case "blockwrite":
 		res, err := s.Save(context.Background(), SaveRequest{Name: name, ExpectedRevision: 1, Data: revDoc(2),
-			Actor: ActorAgent})
+			Actor: ActorAgent, RequestID: blockwriteRequestID})
 		return replyLine(json.NewEncoder(os.Stdout), 0, res, err)
+	case "journalwriters":
+		return helperJournalWriters(s, os.Getenv(helperID))
 	case "commits":
 		n, err := strconv.Atoi(os.Getenv(helperID))
 		if err != nil {

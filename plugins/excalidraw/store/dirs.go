@@ -11,19 +11,19 @@ import (
 // metadata directory deleted and recreated while the store is open is simply
 // picked up again.
 type metaDirs struct {
-	meta, backups, locks *os.File
+	meta, backups, locks, journal *os.File
 }
 
 func (d *metaDirs) close() {
-	for _, f := range []*os.File{d.meta, d.backups, d.locks} {
+	for _, f := range []*os.File{d.meta, d.backups, d.locks, d.journal} {
 		if f != nil {
 			f.Close()
 		}
 	}
 }
 
-// openMetaDirs opens (creating 0700 as needed) .dsh-excalidraw, backups and
-// locks. Each is opened O_DIRECTORY|O_NOFOLLOW relative to its parent's
+// openMetaDirs opens (creating 0700 as needed) .dsh-excalidraw, backups,
+// locks and journal. Each is opened O_DIRECTORY|O_NOFOLLOW relative to its parent's
 // handle, so a symlink in their place is permission_denied.
 func (s *Store) openMetaDirs() (*metaDirs, error) {
 	d := &metaDirs{}
@@ -36,6 +36,10 @@ func (s *Store) openMetaDirs() (*metaDirs, error) {
 		return nil, err
 	}
 	if d.locks, err = s.ensureDir(d.meta, locksDir); err != nil {
+		d.close()
+		return nil, err
+	}
+	if d.journal, err = s.ensureDir(d.meta, journalDir); err != nil {
 		d.close()
 		return nil, err
 	}

@@ -4,7 +4,8 @@ import "time"
 
 // Actor attributes every write: the revision history must say who changed a
 // scene, and "recovery" marks changes the store made on its own (reconciling
-// a stale sidecar, restoring a backup).
+// a stale sidecar, restoring a backup). It is the kind of writer; the
+// writer's name, where known, is in Attribution.
 type Actor string
 
 // The actors.
@@ -12,22 +13,49 @@ const (
 	ActorAgent    Actor = "agent"
 	ActorUI       Actor = "ui"
 	ActorRecovery Actor = "recovery"
+	// ActorSystem is dsh itself acting for nobody in particular (a
+	// command-line tool, a migration).
+	ActorSystem Actor = "system"
 )
 
 // Valid reports whether a is one of the known actors.
 func (a Actor) Valid() bool {
-	return a == ActorAgent || a == ActorUI || a == ActorRecovery
+	return a == ActorAgent || a == ActorUI || a == ActorRecovery || a == ActorSystem
 }
+
+// Attribution is what a write says about itself beyond its actor: it is
+// kept in the scene's journal entry, and Name also in the sidecar
+// (updatedByName). All of it is optional.
+type Attribution struct {
+	// Name is the token's, person's or client's name ("claude-desktop").
+	Name string
+	// Via is the tool or route that wrote ("batch_create", "PUT scene").
+	Via string
+	// Note is the writer's note on the change.
+	Note string
+	// Undoes and Mode mark a restore or revert: the commit it put back
+	// and which of the two it was.
+	Undoes, Mode string
+}
+
+// Attribution bounds.
+const (
+	maxAttrName = 128
+	maxAttrVia  = 64
+	maxAttrNote = 2000
+)
 
 // Meta is a scene's revision record, as kept in its sidecar.
 type Meta struct {
-	Name             string
-	Revision         int64
-	SHA256           string
-	ByteLength       int64
-	ElementCount     int
-	UpdatedAt        time.Time
-	UpdatedBy        Actor
+	Name         string
+	Revision     int64
+	SHA256       string
+	ByteLength   int64
+	ElementCount int
+	UpdatedAt    time.Time
+	UpdatedBy    Actor
+	// UpdatedByName is the writer's name where known (Attribution.Name).
+	UpdatedByName    string
 	PreviousRevision int64
 	PreviousSHA256   string
 }

@@ -15,10 +15,12 @@ const (
 	sceneExt   = ".excalidraw"
 	sidecarExt = ".meta.json"
 	lockExt    = ".lock"
+	journalExt = ".journal"
 	corruptExt = ".corrupt"
 	metaDir    = ".dsh-excalidraw"
 	backupsDir = "backups"
 	locksDir   = "locks"
+	journalDir = "journal"
 )
 
 // MetaDir and SidecarExt tell watchers where commits become visible: each
@@ -74,6 +76,7 @@ func ScenePath(dir, name string) (string, error) {
 func sceneFile(name string) string   { return name + sceneExt }
 func sidecarFile(name string) string { return name + sidecarExt }
 func lockFile(name string) string    { return name + lockExt }
+func journalFile(name string) string { return name + journalExt }
 
 // backupFile names the copy of revision rev. Copies of bytes that did not
 // parse get the .corrupt extension so that recovery never picks them.

@@ -46,6 +46,8 @@ type Options struct {
 	// KeepBackups is how many backups per scene are kept (older ones are pruned
 	// as new ones are written); default 100, negative keeps all.
 	KeepBackups int
+	// Journal configures the per-scene commit journal (history).
+	Journal JournalOptions
 	// FS is the filesystem seam for fault injection; default OSFS().
 	FS FS
 	// Logger receives recovery and cleanup events; nil means zap.NewNop().
@@ -70,6 +72,7 @@ func (o Options) withDefaults() Options {
 	if o.KeepBackups == 0 {
 		o.KeepBackups = DefaultKeepBackups
 	}
+	o.Journal = o.Journal.withDefaults()
 	if o.FS == nil {
 		o.FS = OSFS()
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxRequestIDLen bounds request ids: they are stored in every sidecar.
@@ -10,12 +11,15 @@ const maxRequestIDLen = 128
 
 // checkWrite validates what every write names: the scene, who is writing
 // (every write is attributed), and the optional request id.
-func checkWrite(name string, actor Actor, requestID string) error {
+func checkWrite(name string, actor Actor, requestID string, attr Attribution) error {
 	if err := ValidName(name); err != nil {
 		return err
 	}
 	if !actor.Valid() {
-		return errorf(CodeInvalidRequest, "actor %q is not one of agent, ui, recovery", actor)
+		return errorf(CodeInvalidRequest, "actor %q is not one of agent, ui, recovery, system", actor)
+	}
+	if err := attr.check(); err != nil {
+		return err
 	}
 	if len(requestID) > maxRequestIDLen {
 		return errorf(CodeInvalidRequest, "request id is longer than %d bytes", maxRequestIDLen)
@@ -88,4 +92,21 @@ func corruptError(cur *current) *Error {
 
 func notFoundError(name string) *Error {
 	return errorf(CodeNotFound, "scene %s does not exist", name).with("name", name)
+}
+
+// check bounds what a write says about itself: it is stored with every
+// commit.
+func (a Attribution) check() error {
+	for _, f := range []struct {
+		field, v string
+		max      int
+	}{{"name", a.Name, maxAttrName}, {"via", a.Via, maxAttrVia}, {"note", a.Note, maxAttrNote}, {"undoes", a.Undoes, maxAttrVia}, {"mode", a.Mode, maxAttrVia}} {
+		if len(f.v) > f.max {
+			return errorf(CodeInvalidRequest, "%s is longer than %d bytes", f.field, f.max).with("field", f.field).with("max", f.max)
+		}
+		if !utf8.ValidString(f.v) {
+			return errorf(CodeInvalidRequest, "%s must be UTF-8", f.field).with("field", f.field)
+		}
+	}
+	return nil
 }

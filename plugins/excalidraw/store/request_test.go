@@ -6,7 +6,7 @@ import (
 )
 
 func TestCheckWrite(t *testing.T) {
-	if err := checkWrite("a", ActorUI, "browser-tab-1:42"); err != nil {
+	if err := checkWrite("a", ActorUI, "browser-tab-1:42", Attribution{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -21,7 +21,7 @@ func TestCheckWrite(t *testing.T) {
 		{"a", ActorUI, "tab\n", CodeInvalidRequest},
 		{"a", ActorUI, "\xff", CodeInvalidRequest},
 	} {
-		if got := CodeOf(checkWrite(c.name, c.actor, c.id)); got != c.code {
+		if got := CodeOf(checkWrite(c.name, c.actor, c.id, Attribution{})); got != c.code {
 			t.Errorf("%+v: %s", c, got)
 		}
 	}

@@ -13,6 +13,8 @@ type SaveRequest struct {
 	Data      []byte
 	Actor     Actor
 	RequestID string
+	// Attribution is kept in the journal (and its Name in the sidecar).
+	Attribution Attribution
 }
 
 // Save replaces a scene's document, reporting success only after the
@@ -28,7 +30,7 @@ type SaveRequest struct {
 //  5. Commit the next revision, or, for the current bytes, nothing
 //     (Unchanged; see commit).
 func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
-	if err := checkWrite(r.Name, r.Actor, r.RequestID); err != nil {
+	if err := checkWrite(r.Name, r.Actor, r.RequestID, r.Attribution); err != nil {
 		return nil, err
 	}
 	count, err := s.inspectNew(r.Data)
@@ -46,8 +48,8 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if !r.Force && r.ExpectedRevision != cur.meta.Revision && !cur.holds(r.Data) {
 		return nil, conflictError(cur, r.ExpectedRevision)
 	}
-	return t.commit(cur, change{data: r.Data, count: count, actor: r.Actor, requestID: r.RequestID,
-		revision: cur.meta.Revision + 1})
+	return t.commit(cur, change{data: r.Data, count: count, actor: r.Actor, attr: r.Attribution, requestID: r.RequestID,
+		revision: cur.meta.Revision + 1, forced: r.Force && r.ExpectedRevision != cur.meta.Revision})
 }
 
 // beginExisting is the start Save and Update share: take the scene's

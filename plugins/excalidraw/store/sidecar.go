@@ -38,6 +38,7 @@ type sidecar struct {
 	ElementCount     int             `json:"elementCount"`
 	UpdatedAt        string          `json:"updatedAt"`
 	UpdatedBy        Actor           `json:"updatedBy"`
+	UpdatedByName    string          `json:"updatedByName,omitempty"`
 	PreviousRevision int64           `json:"previousRevision"`
 	PreviousSHA256   string          `json:"previousSha256"`
 	RecentRequests   []requestRecord `json:"recentRequests"`
@@ -120,6 +121,7 @@ func (sc *sidecar) meta() Meta {
 		ElementCount:     sc.ElementCount,
 		UpdatedAt:        at,
 		UpdatedBy:        sc.UpdatedBy,
+		UpdatedByName:    sc.UpdatedByName,
 		PreviousRevision: sc.PreviousRevision,
 		PreviousSHA256:   sc.PreviousSHA256,
 	}

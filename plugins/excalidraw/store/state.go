@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -58,6 +60,11 @@ func (t *txn) load() (*current, error) {
 		return nil, err
 	}
 	cur := &current{side: side, meta: Meta{Name: t.name}}
+	if !t.s.opts.Journal.Disabled {
+		if t.journal, err = t.openJournal(); err != nil {
+			return nil, err
+		}
+	}
 	data, info, err := t.s.readScene(t.name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cur, nil
@@ -69,13 +76,63 @@ func (t *txn) load() (*current, error) {
 
 	if sc := side.parsed; sc != nil && sc.SHA256 == cur.sha && sc.ByteLength == int64(len(data)) {
 		cur.meta = sc.meta()
-		return cur, nil
+		return cur, t.discardAbove(sc.Revision)
 	}
 	count, perr := t.s.opts.Codec.Inspect(data)
-	if perr == nil {
-		return cur, t.reconcile(cur, count)
+	if perr != nil {
+		return cur, t.restore(cur, perr)
 	}
-	return cur, t.restore(cur, perr)
+	if done, err := t.rollForward(cur, count); done || err != nil {
+		return cur, err
+	}
+	return cur, t.reconcile(cur, count)
+}
+
+// rollForward completes a commit that was interrupted after its file was
+// renamed into place but before its sidecar was: the journal's newest
+// entry is of a later revision than the sidecar's and describes exactly
+// the file's bytes. The sidecar is written from the entry, keeping its
+// writer and request id (a retry of it is then a duplicate), instead of
+// recording the file as a change by recovery.
+func (t *txn) rollForward(cur *current, count int) (bool, error) {
+	if t.journal == nil || t.journal.last == nil {
+		return false, nil
+	}
+	e := t.journal.last.Entry
+	prev := cur.side.parsed
+	switch {
+	case prev == nil:
+		// A lost sidecar is the contract's recovery case, whatever the
+		// journal says.
+		return false, nil
+	case e.SHA256 != cur.sha || e.ByteLength != int64(len(cur.data)) || e.ElementCount != count:
+		return false, nil
+	case e.Revision != prev.Revision+1 || e.PreviousRevision != prev.Revision:
+		return false, nil
+	}
+	sc := &sidecar{
+		Schema: SidecarSchema, Name: t.name, Revision: e.Revision, SHA256: e.SHA256,
+		ByteLength: e.ByteLength, ElementCount: count, UpdatedAt: e.At, UpdatedBy: Actor(e.Actor),
+		UpdatedByName: e.Name,
+	}
+	if !sc.UpdatedBy.Valid() {
+		return false, nil
+	}
+	sc.PreviousRevision, sc.PreviousSHA256 = prev.Revision, prev.SHA256
+	sc.RecentRequests = prev.RecentRequests
+	if e.RequestID != "" {
+		sc.RecentRequests = remember(sc.RecentRequests, requestRecord{ID: e.RequestID, Revision: e.Revision,
+			SHA256: e.SHA256, ByteLength: e.ByteLength, ElementCount: count, At: e.At})
+	}
+	raw := sc.encode()
+	if err := t.s.writeAtomic(t.dirs.meta, sidecarFile(t.name), raw, 0o600, false); err != nil {
+		return false, err
+	}
+	t.s.log.Warn("completed an interrupted commit from its journal entry", zap.String("name", t.name),
+		zap.Int64("revision", sc.Revision), zap.String("commit", e.Commit))
+	cur.side = sidecarState{raw: raw, parsed: sc}
+	cur.meta = sc.meta()
+	return true, nil
 }
 
 // readScene is step 2 of load; its fs.ErrNotExist means the scene is absent.
@@ -162,6 +219,9 @@ func (t *txn) reconcile(cur *current, count int) error {
 	} else if cur.side.problem != "" {
 		reason = cur.side.problem
 	}
+	if err := t.journalRecovery(sc, cur.data, reason); err != nil {
+		return err
+	}
 	raw := sc.encode()
 	if err := t.s.writeAtomic(t.dirs.meta, sidecarFile(t.name), raw, 0o600, false); err != nil {
 		return err
@@ -183,6 +243,9 @@ func (t *txn) restore(cur *current, perr error) error {
 	if err != nil {
 		return err
 	}
+	if err := t.discardAbove(last); err != nil {
+		return err
+	}
 	cur.corrupt = perr
 	cur.meta.Revision = last
 	cur.meta.SHA256 = cur.sha
@@ -199,11 +262,36 @@ func (t *txn) restore(cur *current, perr error) error {
 		t.s.log.Error("scene file is corrupt and no valid backup exists", zap.String("name", t.name), zap.Error(perr))
 		return err
 	}
-	res, err := t.commit(cur, change{data: data, count: count, actor: ActorRecovery, revision: last + 1})
+	res, err := t.commit(cur, change{data: data, count: count, actor: ActorRecovery, revision: last + 1,
+		attr: Attribution{Via: "recovery", Note: fmt.Sprintf("the file did not parse; restored the backup of revision %d", rev)}})
 	if err != nil {
 		return err
 	}
 	t.s.log.Warn("restored corrupt scene from backup", zap.String("name", t.name),
 		zap.Int64("backupRevision", rev), zap.Int64("revision", res.Revision), zap.Error(perr))
+	return nil
+}
+
+// journalRecovery appends the entry of a revision recovery records (a
+// file changed outside dsh, or a lost sidecar): the previous bytes are
+// gone, so it says what happened but has no before-images. Entries of
+// revisions after the last recorded one are discarded first: their
+// commits did not complete.
+func (t *txn) journalRecovery(sc *sidecar, data []byte, reason string) error {
+	if t.journal == nil {
+		return nil
+	}
+	if err := t.discardAbove(sc.Revision - 1); err != nil {
+		return err
+	}
+	now, _ := time.Parse(time.RFC3339Nano, sc.UpdatedAt)
+	e := t.baseEntry(change{data: data, count: sc.ElementCount, actor: ActorRecovery, revision: sc.Revision,
+		attr: Attribution{Via: "recovery", Note: reason}}, sc.SHA256, now)
+	e.PreviousRevision = sc.PreviousRevision
+	f, err := t.appendEntry(e, nil)
+	if err != nil {
+		return err
+	}
+	t.appended(f)
 	return nil
 }

@@ -32,6 +32,9 @@ type Store struct {
 	// without flock support.
 	flock func(fd int, how int) error
 	swept sync.Map // names whose leftover temp files were removed
+	// agedAt is when each scene's journal was last checked for entries
+	// past their age (journal retention).
+	agedAt sync.Map
 
 	mu     sync.Mutex
 	closed bool

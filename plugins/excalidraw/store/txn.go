@@ -19,6 +19,9 @@ type txn struct {
 	dirs    *metaDirs
 	lock    *fileLock
 	dequeue func()
+	// journal is the scene's open journal once load (or Create) opened
+	// it; nil when the journal is disabled.
+	journal *journalHandle
 }
 
 // begin starts a txn on a valid name.
@@ -81,6 +84,7 @@ func (s *Store) tryBegin(name string) (t *txn, ok bool, err error) {
 
 // end releases what begin took, in reverse order.
 func (t *txn) end() {
+	t.closeJournal()
 	if t.lock != nil {
 		t.s.unlock(t.lock)
 	}
@@ -102,6 +106,7 @@ func (t *txn) sweep() {
 	}
 	t.sweepDir(t.s.root, func(target string) bool { return target == sceneFile(t.name) })
 	t.sweepDir(t.dirs.meta, func(target string) bool { return target == sidecarFile(t.name) })
+	t.sweepDir(t.dirs.journal, func(target string) bool { return target == journalFile(t.name) })
 	t.sweepDir(t.dirs.backups, func(target string) bool {
 		_, _, ok := parseBackup(t.name, target)
 		return ok

@@ -15,6 +15,8 @@ type UpdateRequest struct {
 	AnyRevision bool
 	Actor       Actor
 	RequestID   string
+	// Attribution is kept in the journal (and its Name in the sidecar).
+	Attribution Attribution
 	// Mutate returns the new document for the current one. It runs under the
 	// scene's locks, so it must be quick and must not call the store for the
 	// same scene. Its error is returned unchanged and nothing is written.
@@ -31,7 +33,7 @@ type UpdateRequest struct {
 //  5. Validate the new document and commit it as the next revision (or,
 //     if Mutate returned the current bytes, nothing: Unchanged).
 func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
-	if err := checkWrite(r.Name, r.Actor, r.RequestID); err != nil {
+	if err := checkWrite(r.Name, r.Actor, r.RequestID, r.Attribution); err != nil {
 		return nil, err
 	}
 	if r.Mutate == nil {
@@ -56,6 +58,6 @@ func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.commit(cur, change{data: data, count: count, actor: r.Actor, requestID: r.RequestID,
+	return t.commit(cur, change{data: data, count: count, actor: r.Actor, attr: r.Attribution, requestID: r.RequestID,
 		revision: cur.meta.Revision + 1})
 }

@@ -50,7 +50,7 @@ func Endpoint(m *Server) app.Plugin {
 func withSessionOwner(who Principals, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := who.Principal(r); ok {
-			r = r.WithContext(WithSessionOwner(r.Context(), p.String()))
+			r = r.WithContext(WithCallerName(WithSessionOwner(r.Context(), p.String()), p.Name))
 		}
 		next.ServeHTTP(w, r)
 	})

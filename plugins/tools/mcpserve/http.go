@@ -94,6 +94,9 @@ func (m *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// reading the body first); one that opens no session gives its slot
 	// back and closes nobody.
 	a, refused := m.sessions.admit(owner, m.liveSessions)
+	if a != nil {
+		a.name = callerName(r.Context())
+	}
 	if refused != nil {
 		writeHTTPError(w, http.StatusServiceUnavailable, CodeTooManySessions,
 			fmt.Sprintf("too many MCP sessions are open and none is idle (%s is %d); close one or try again later", refused.limit, refused.max),

@@ -39,6 +39,20 @@ func WithSessionOwner(ctx context.Context, owner string) context.Context {
 	return context.WithValue(ctx, sessionOwnerKey{}, owner)
 }
 
+type callerNameKey struct{}
+
+// WithCallerName marks ctx with the name of the credential the request
+// came in with (a token's name). The session it opens keeps it, and tool
+// calls of that session carry it as tools.Caller.Name.
+func WithCallerName(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, callerNameKey{}, name)
+}
+
+func callerName(ctx context.Context) string {
+	name, _ := ctx.Value(callerNameKey{}).(string)
+	return name
+}
+
 func sessionOwner(ctx context.Context) string {
 	owner, _ := ctx.Value(sessionOwnerKey{}).(string)
 	return owner
@@ -73,6 +87,7 @@ type sessionTable struct {
 // httpSession is one entry of the table.
 type httpSession struct {
 	id, owner string
+	name      string // the credential's name (WithCallerName)
 	ss        *mcp.ServerSession
 	seq       uint64 // registration order, for ties and pruning
 	busy      int
@@ -92,6 +107,7 @@ type httpSession struct {
 // sessions that make room for it.
 type admission struct {
 	owner   string
+	name    string // the credential's name, for attribution
 	victims []*httpSession
 	session *httpSession // set once the SDK opened the session
 	settled bool
@@ -197,7 +213,7 @@ func (t *sessionTable) register(a *admission, id string, ss *mcp.ServerSession) 
 	}
 	t.release(a.owner)
 	t.seq++
-	s := &httpSession{id: id, owner: a.owner, ss: ss, seq: t.seq, busy: 1, lastUsed: t.now(), adm: a}
+	s := &httpSession{id: id, owner: a.owner, name: a.name, ss: ss, seq: t.seq, busy: 1, lastUsed: t.now(), adm: a}
 	t.live[id] = s
 	a.session = s
 }
@@ -322,4 +338,14 @@ func (t *sessionTable) use(id, owner string, busy bool) (done func(), closing []
 		defer t.mu.Unlock()
 		s.busy--
 	}, closing, false
+}
+
+// nameOf is the credential name of the HTTP session id ("" if unknown).
+func (t *sessionTable) nameOf(id string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.live[id]; s != nil {
+		return s.name
+	}
+	return ""
 }

@@ -46,6 +46,7 @@ func (m *Server) toolHandler(name string) mcp.ToolHandler {
 		}
 		ctx, cancel := m.withBase(ctx)
 		defer cancel()
+		ctx = tools.WithCaller(ctx, m.caller(req))
 		return callToolResult(m.reg.Call(ctx, name, args)), nil
 	}
 }
@@ -64,4 +65,18 @@ func callToolResult(res tools.Result) *mcp.CallToolResult {
 		out.StructuredContent = obj
 	}
 	return out
+}
+
+// caller is who sends req: its HTTP session's credential name, and the
+// name the client gave at initialize.
+func (m *Server) caller(req *mcp.CallToolRequest) tools.Caller {
+	var c tools.Caller
+	if req == nil || req.Session == nil {
+		return c
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		c.Client = p.ClientInfo.Name
+	}
+	c.Name = m.sessions.nameOf(req.Session.ID())
+	return c
 }

@@ -1,0 +1,202 @@
+package service
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
+)
+
+// storeCodec is the codec the store gets: scene.Codec to inspect what it
+// writes and reads back, and Diff for the journal.
+type storeCodec struct {
+	scene.Codec
+	splits splitCache
+}
+
+var _ store.Differ = (*storeCodec)(nil)
+
+// splitCache remembers the last few documents SplitElements split, by
+// their bytes: a commit's new document is the next commit's old one, so
+// each commit splits only the bytes it writes. An entry is found only by
+// comparing the bytes themselves, so it is never wrong.
+type splitCache struct {
+	mu      sync.Mutex
+	entries [8]splitEntry
+	next    int
+}
+
+type splitEntry struct {
+	data []byte
+	sp   *scene.Split
+}
+
+func (c *splitCache) split(data []byte) (*scene.Split, error) {
+	c.mu.Lock()
+	for _, e := range c.entries {
+		if len(e.data) == len(data) && bytes.Equal(e.data, data) {
+			c.mu.Unlock()
+			return e.sp, nil
+		}
+	}
+	c.mu.Unlock()
+	sp, err := scene.SplitDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.entries[c.next] = splitEntry{data: data, sp: sp}
+	c.next = (c.next + 1) % len(c.entries)
+	c.mu.Unlock()
+	return sp, nil
+}
+
+// Diff compares two scene documents element by element on their bytes
+// (scene.SplitElements: no trees are built for elements that did not
+// change): created, updated (and of those, moved), deleted and revived
+// ids, each affected element's bytes before, and its fingerprint after.
+// Elements whose bytes differ are compared by journal.Fingerprint, so one
+// written out with its members in another order has not changed. An
+// element that left the file altogether counts as deleted.
+//
+// The documents are the store's: neither is changed afterwards, so the
+// cache may keep them.
+func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
+	var c journal.Changes
+	prev := &scene.Split{}
+	var err error
+	if before != nil {
+		if prev, err = sc.splits.split(before); err != nil {
+			return c, err
+		}
+	}
+	next, err := sc.splits.split(after)
+	if err != nil {
+		return c, err
+	}
+	was, now := prev.Elements, next.Elements
+	if before != nil {
+		c.Members = changedMembers(prev.Members, next.Members)
+	}
+	old := make(map[string]*scene.RawElement, len(was))
+	for i := range was {
+		if _, dup := old[was[i].ID]; !dup {
+			old[was[i].ID] = &was[i]
+		}
+	}
+	seen := make(map[string]bool, len(now))
+	for i := range now {
+		el := &now[i]
+		if seen[el.ID] {
+			continue
+		}
+		seen[el.ID] = true
+		o := old[el.ID]
+		hash := ""
+		if o != nil && !bytes.Equal(o.Raw, el.Raw) {
+			hash = journal.Fingerprint(el.Raw)
+		}
+		switch {
+		case o == nil && el.Deleted:
+			continue
+		case o == nil:
+			c.Created = append(c.Created, el.ID)
+		case hash == "" || (o.Deleted && el.Deleted) || journal.Fingerprint(o.Raw) == hash:
+			// the same bytes, or the same element written out otherwise
+			// (members in another order: the editor's own serialization)
+			continue
+		case o.Deleted:
+			c.Revived = append(c.Revived, el.ID)
+		case el.Deleted:
+			c.Deleted = append(c.Deleted, el.ID)
+		default:
+			c.Updated = append(c.Updated, el.ID)
+			if onlyMoved(o.Raw, el.Raw) {
+				c.Moved = append(c.Moved, el.ID)
+			}
+		}
+		im := journal.Image{ID: el.ID}
+		if o != nil {
+			im.Element = bytes.Clone(o.Raw)
+		}
+		c.Images.Before = append(c.Images.Before, im)
+		if hash == "" {
+			hash = journal.Fingerprint(el.Raw)
+		}
+		c.Images.After = append(c.Images.After, journal.State{ID: el.ID, Version: el.Version, Deleted: el.Deleted, Hash: hash})
+	}
+	for i := range was {
+		o := &was[i]
+		if seen[o.ID] || o.Deleted || old[o.ID] != o {
+			continue
+		}
+		seen[o.ID] = true
+		c.Deleted = append(c.Deleted, o.ID)
+		c.Images.Before = append(c.Images.Before, journal.Image{ID: o.ID, Element: bytes.Clone(o.Raw)})
+		c.Images.After = append(c.Images.After, journal.State{ID: o.ID, Absent: true})
+	}
+	return c, nil
+}
+
+// bookkeeping are the members a move changes besides the position.
+var bookkeeping = map[string]bool{"x": true, "y": true, "version": true, "versionNonce": true, "updated": true}
+
+// onlyMoved reports whether two versions of an element differ only in
+// where it is (and the version bookkeeping every change makes).
+func onlyMoved(a, b []byte) bool {
+	va, err1 := ojson.Decode(a, ojson.Limits{})
+	vb, err2 := ojson.Decode(b, ojson.Limits{})
+	oa, ok1 := va.(*ojson.Object)
+	ob, ok2 := vb.(*ojson.Object)
+	if err1 != nil || err2 != nil || !ok1 || !ok2 {
+		return false
+	}
+	same := true
+	moved := false
+	for _, o := range []*ojson.Object{oa, ob} {
+		o.Range(func(k string, _ any) bool {
+			if bookkeeping[k] {
+				if k == "x" || k == "y" {
+					x, _ := oa.Get(k)
+					y, _ := ob.Get(k)
+					moved = moved || !ojson.Equal(x, y, true)
+				}
+				return true
+			}
+			x, okx := oa.Get(k)
+			y, oky := ob.Get(k)
+			if okx != oky || !ojson.Equal(x, y, true) {
+				same = false
+				return false
+			}
+			return true
+		})
+	}
+	return same && moved
+}
+
+// changedMembers names the top-level members other than elements that
+// differ (appState, files, …), compared like elements.
+func changedMembers(before, after []scene.RawMember) []string {
+	old := map[string][]byte{}
+	for _, m := range before {
+		old[m.Name] = m.Raw
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range after {
+		seen[m.Name] = true
+		if o, ok := old[m.Name]; !ok || (!bytes.Equal(o, m.Raw) && journal.Fingerprint(o) != journal.Fingerprint(m.Raw)) {
+			out = append(out, m.Name)
+		}
+	}
+	for _, m := range before {
+		if !seen[m.Name] {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package journal
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Image states: what an entry kept of the elements as they were before.
+const (
+	// ImagesStored: the blob holds the before-images of every affected element.
+	ImagesStored = "stored"
+	// ImagesSkipped: they were over the size cap and were not kept.
+	ImagesSkipped = "skipped"
+	// ImagesUnavailable: the previous bytes were not there to compare
+	// (a file changed outside dsh, a corrupt file restored from a backup).
+	ImagesUnavailable = "unavailable"
+)
+
+// Entry is the record of one commit: the meta part of a frame, small
+// enough that listings read nothing else.
+type Entry struct {
+	// Commit is the commit id: a ULID, so ids sort by time across scenes.
+	Commit string `json:"commit"`
+	// Seq numbers the scene's entries from 1, so the first and the last
+	// entry tell how many there are.
+	Seq              int64  `json:"seq"`
+	Scene            string `json:"scene"`
+	Revision         int64  `json:"revision"`
+	PreviousRevision int64  `json:"previousRevision"`
+	// SHA256 and ByteLength are the file this commit wrote: recovery
+	// tells from them whether the commit reached the file.
+	SHA256       string `json:"sha256"`
+	ByteLength   int64  `json:"byteLength"`
+	ElementCount int    `json:"elementCount"`
+	// At is when it committed (RFC 3339, UTC, milliseconds).
+	At string `json:"at"`
+	// Actor is the kind (agent, ui, recovery, system); Name the token's,
+	// person's or client's name where known.
+	Actor string `json:"actor"`
+	Name  string `json:"name,omitempty"`
+	// Via is the tool or route that wrote it.
+	Via       string `json:"via,omitempty"`
+	Note      string `json:"note,omitempty"`
+	RequestID string `json:"requestId,omitempty"`
+	// Forced: a save that skipped the revision fence ("Overwrite anyway").
+	Forced bool `json:"forced,omitempty"`
+	// Undoes is the commit a restore or revert put back, and Mode which.
+	Undoes string `json:"undoes,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+
+	Created []string `json:"created,omitempty"`
+	Updated []string `json:"updated,omitempty"`
+	// Moved are the updated elements whose change was only where they are.
+	Moved   []string `json:"moved,omitempty"`
+	Deleted []string `json:"deleted,omitempty"`
+	Revived []string `json:"revived,omitempty"`
+	// Members are the document's other members it changed (appState,
+	// files): what changed besides elements.
+	Members []string `json:"members,omitempty"`
+	// Images says what the blob holds (ImagesStored, …).
+	Images string `json:"images"`
+}
+
+// Affected are the ids the commit changed, in the order created,
+// updated, deleted, revived (Moved is a subset of Updated).
+func (e *Entry) Affected() []string {
+	out := make([]string, 0, len(e.Created)+len(e.Updated)+len(e.Deleted)+len(e.Revived))
+	out = append(out, e.Created...)
+	out = append(out, e.Updated...)
+	out = append(out, e.Deleted...)
+	return append(out, e.Revived...)
+}
+
+// Touches reports whether the commit changed element id.
+func (e *Entry) Touches(id string) bool {
+	for _, l := range [][]string{e.Created, e.Updated, e.Deleted, e.Revived} {
+		for _, x := range l {
+			if x == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Images are the blob of a frame: each affected element as it was
+// before the commit and a fingerprint of it after.
+type Images struct {
+	Before []Image `json:"before"`
+	After  []State `json:"after"`
+}
+
+// Image is one element before a commit; Element is null when it did not
+// exist (the commit created it).
+type Image struct {
+	ID      string          `json:"id"`
+	Element json.RawMessage `json:"element"`
+}
+
+// State fingerprints an element as a commit left it: a later write that
+// changed the element changed Hash (its bytes' digest). Absent: the
+// commit removed it from the file.
+type State struct {
+	ID      string `json:"id"`
+	Version int64  `json:"version,omitempty"`
+	Deleted bool   `json:"deleted,omitempty"`
+	Absent  bool   `json:"absent,omitempty"`
+	Hash    string `json:"hash,omitempty"`
+}
+
+// BeforeOf returns the image of id, if the entry kept one.
+func (im *Images) BeforeOf(id string) (Image, bool) {
+	for _, x := range im.Before {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return Image{}, false
+}
+
+// AfterOf returns the after-state of id.
+func (im *Images) AfterOf(id string) (State, bool) {
+	for _, x := range im.After {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return State{}, false
+}
+
+// Changes are what a commit did to the elements, as a Differ reports
+// them: the ids by kind, and the images.
+type Changes struct {
+	Created, Updated, Moved, Deleted, Revived []string
+	// Members are the document's other top-level members that changed
+	// (appState, files).
+	Members []string
+	Images  Images
+}
+
+// ImageBytes is the size of the before-images, uncompressed.
+func (c *Changes) ImageBytes() int {
+	n := 0
+	for _, im := range c.Before() {
+		n += len(im.Element) + len(im.ID)
+	}
+	return n
+}
+
+// Before is c.Images.Before.
+func (c *Changes) Before() []Image { return c.Images.Before }
+
+// Fingerprint is State.Hash of an element's JSON: the first 16 hex digits
+// of the SHA-256 of its canonical form (RFC 8785: members sorted, no
+// whitespace, numbers in one spelling), so an element another program
+// wrote out with its members in another order is the same element.
+func Fingerprint(raw []byte) string {
+	v := jsontext.Value(bytes.Clone(raw))
+	if err := v.Canonicalize(); err != nil {
+		v = raw
+	}
+	sum := sha256.Sum256(v)
+	return hex.EncodeToString(sum[:8])
+}
