@@ -7,5 +7,8 @@
 // offers "Reload from disk" or "Overwrite anyway" on a revision conflict,
 // follows other writers' commits over server-sent events and merges them
 // with Excalidraw's reconciliation, and reports its lifecycle to
-// /dsh-excalidraw/api/editor-status.
+// /dsh-excalidraw/api/editor-status. Its History panel lists the scene's
+// journal (who, what, why), highlights what an entry touched and undoes
+// it (POST restore, mode revert); when another writer's forced save
+// replaces the canvas, a banner offers to bring this tab's version back.
 package editor

@@ -24,7 +24,7 @@ const heartbeatInterval = 15 * time.Second
 func ChangeOf(h service.Head) live.Change {
 	return live.Change{
 		Name: h.Name, Revision: h.Revision, SHA256: h.SHA256, ElementCount: h.ElementCount,
-		UpdatedBy: h.UpdatedBy, At: h.UpdatedAt,
+		UpdatedBy: h.UpdatedBy, UpdatedByName: h.UpdatedByName, At: h.UpdatedAt,
 	}
 }
 

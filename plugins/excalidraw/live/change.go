@@ -7,6 +7,8 @@ type Change struct {
 	SHA256       string `json:"sha256"`
 	ElementCount int    `json:"elementCount"`
 	UpdatedBy    string `json:"updatedBy,omitempty"`
+	// UpdatedByName is the writer's name where known ("claude-desktop").
+	UpdatedByName string `json:"updatedByName,omitempty"`
 	// At is when the revision was committed (RFC 3339, UTC, milliseconds).
 	At string `json:"at,omitempty"`
 }

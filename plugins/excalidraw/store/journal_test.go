@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -150,6 +151,11 @@ func TestJournalNameReachesTheSidecar(t *testing.T) {
 	list, _ := s.List(bg)
 	if len(list) != 1 || list[0].UpdatedByName != "claude-desktop" {
 		t.Fatalf("list = %+v", list)
+	}
+	_, err = s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 1, Data: doc(1, "z"), Actor: ActorUI})
+	var se *Error
+	if !errors.As(err, &se) || se.Details["updatedByName"] != "claude-desktop" || se.Details["updatedBy"] != "agent" {
+		t.Fatalf("conflict = %v", err)
 	}
 }
 

@@ -76,13 +76,17 @@ func duplicateResult(cur *current, rec *requestRecord) *Result {
 // conflictError reports a failed revision fence with what the client needs
 // to re-read and retry.
 func conflictError(cur *current, expected int64) *Error {
-	return errorf(CodeRevisionConflict, "scene %s is at revision %d, not %d", cur.meta.Name, cur.meta.Revision, expected).
+	e := errorf(CodeRevisionConflict, "scene %s is at revision %d, not %d", cur.meta.Name, cur.meta.Revision, expected).
 		with("name", cur.meta.Name).
 		with("currentRevision", cur.meta.Revision).
 		with("currentSha256", cur.meta.SHA256).
 		with("expectedRevision", expected).
 		with("updatedAt", formatTime(cur.meta.UpdatedAt)).
 		with("updatedBy", string(cur.meta.UpdatedBy))
+	if cur.meta.UpdatedByName != "" {
+		e.with("updatedByName", cur.meta.UpdatedByName)
+	}
+	return e
 }
 
 func corruptError(cur *current) *Error {

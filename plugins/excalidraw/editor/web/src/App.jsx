@@ -1,21 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, createScene, describe, listEventsURL } from "./api.js";
 import { LINK_TEXT, LoginHint, SceneEditor } from "./SceneEditor.jsx";
+import { ago, useNow, who } from "./History.jsx";
 import { openStream } from "./stream.js";
 
 // The scene named in the URL (#name), so a link opens a scene.
 const sceneFromHash = () => decodeURIComponent(location.hash.replace(/^#\/?/, ""));
-
-// "just now", "5 min ago", "3 h ago", or the date.
-export function ago(iso, now = Date.now()) {
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return "";
-  const s = Math.max(0, Math.round((now - t) / 1000));
-  if (s < 45) return "just now";
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  return new Date(t).toLocaleDateString();
-}
 
 // useSceneList follows the plugin's list stream: the whole listing on
 // every (re)connect, then each commit to any scene as it happens, so a
@@ -43,6 +33,7 @@ function useSceneList() {
               sha256: msg.sha256,
               elementCount: msg.elementCount,
               updatedBy: msg.updatedBy,
+              updatedByName: msg.updatedByName,
               updatedAt: msg.at,
               valid: true,
             };
@@ -60,16 +51,6 @@ function useSceneList() {
     return () => stream.close();
   }, []);
   return { scenes, link };
-}
-
-// useNow re-renders every 30 s so "5 min ago" stays true.
-function useNow() {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(t);
-  }, []);
-  return now;
 }
 
 export function App() {
@@ -180,8 +161,8 @@ export function App() {
                 </span>
                 {s.updatedAt && (
                   <span className="dsh-scene-meta" data-testid="meta">
-                    {s.updatedBy ? `${s.updatedBy} · ` : ""}
-                    {ago(s.updatedAt, now)}
+                    changed {ago(s.updatedAt, now)}
+                    {s.updatedBy ? ` by ${who(s.updatedBy, s.updatedByName)}` : ""}
                   </span>
                 )}
                 {switching === s.name && <span className="dsh-scene-meta">saving, then opening…</span>}

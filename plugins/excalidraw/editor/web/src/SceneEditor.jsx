@@ -11,15 +11,19 @@ import {
 import {
   ApiError,
   describe,
+  isOwnRequest,
   loginCommand,
   pluginAvailable,
   readScene,
   report,
   reportError,
+  revertCommit,
   saveScene,
   sceneEventsURL,
+  sceneLog,
   requestId,
 } from "./api.js";
+import { HistoryPanel, ago, entryWho, failureText, touchedIds } from "./History.jsx";
 import { backoff, openStream } from "./stream.js";
 
 // How long the page waits after the last change before saving by itself.
@@ -71,6 +75,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
   const [head, setHead] = useState({ revision: 0, sha256: "" });
   const [conflict, setConflict] = useState(null);
   const [follow, setFollow] = useState(true);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [notice, setNotice] = useState(null); // {kind: info | warn | error, text}
+  const [overwrite, setOverwrite] = useState(null); // the journal entry of another writer's forced save
+  const [restoring, setRestoring] = useState(false);
 
   const apiRef = useRef(null);
   const base = useRef({ revision: 0, sha256: "" });
@@ -84,6 +92,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
   const failing = useRef(null);
   const merging = useRef(Promise.resolve());
   const source = useRef("");
+  // The revision up to which the journal was looked at for overwrites,
+  // and the revisions this tab wrote (no need to look at those).
+  const checked = useRef(0);
+  const ownRevisions = useRef(new Set());
 
   const signature = useCallback(() => {
     const api = apiRef.current;
@@ -129,6 +141,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
         if (cancelled) return;
         source.current = res.scene.source || "";
         base.current = { revision: res.revision, sha256: res.sha256 };
+        checked.current = res.revision;
         setHead(base.current);
         setInitial({
           elements: res.scene.elements || [],
@@ -182,6 +195,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
       const running = (async () => {
         try {
           const res = await sent;
+          if (!res.unchanged) ownRevisions.current.add(res.revision);
           if (res.revision >= base.current.revision) setBase(res.revision, res.sha256);
           savedSig.current = sig;
           inConflict.current = false;
@@ -312,6 +326,28 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [name, signature, setBase]);
 
+  // lookForOverwrite reads the journal of the revisions the stream brought
+  // since the last look (the stream may skip some: it keeps the newest)
+  // for a forced save ("Overwrite anyway") by another writer: that
+  // replaced what this tab showed, and the banner offers to bring it back.
+  const lookForOverwrite = useCallback(
+    (revision) => {
+      const from = checked.current;
+      if (revision <= from) return;
+      checked.current = revision;
+      let others = false;
+      for (let r = from + 1; r <= revision && !others; r++) others = !ownRevisions.current.has(r);
+      if (!others) return;
+      sceneLog(name, { minRevision: from + 1, maxRevision: revision, ids: "none", limit: Math.min(200, revision - from) })
+        .then((page) => {
+          const forced = page.entries.find((e) => e.forced && !isOwnRequest(e.requestId));
+          if (forced) setOverwrite(forced);
+        })
+        .catch(() => {}); // the banner is a courtesy; the history panel still shows the entry
+    },
+    [name],
+  );
+
   // Live updates: every commit to this scene, by anyone, arrives as a
   // `revision` event; the first one on every (re)connect is the current
   // head, so a stream that was away catches up by itself. When the stream
@@ -333,6 +369,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
           return;
         }
         if (change.revision > base.current.revision) mergeFromDisk();
+        lookForOverwrite(change.revision);
       },
       onState: (state, info) => {
         setLink({ state, ...info });
@@ -340,7 +377,106 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
       },
     });
     return () => stream.close();
-  }, [name, initial, follow, mergeFromDisk, save]);
+  }, [name, initial, follow, mergeFromDisk, save, lookForOverwrite]);
+
+  // revert undoes one commit as this person ("Undo this change", "Bring my
+  // version back"). Pending edits are saved first, so the revert acts on
+  // what the person sees; the result comes back like any other writer's
+  // revision, but at once, without waiting for the stream (or when not
+  // following it). Resolves to whether it was done.
+  const revert = useCallback(
+    async (entry, done) => {
+      setNotice(null);
+      await flush();
+      let res;
+      try {
+        res = await revertCommit(name, entry.commit);
+      } catch (e) {
+        setNotice({ kind: "error", text: `Could not undo r${entry.revision}: ${failureText(e)}` });
+        return false;
+      }
+      if (!res.unchanged) ownRevisions.current.add(res.revision);
+      await mergeFromDisk();
+      const c = res.changed || {};
+      const n = ["created", "updated", "deleted", "revived"].reduce((sum, k) => sum + (c[k]?.length || 0), 0);
+      const left = res.collateral?.length || 0;
+      const leftText = left === 1 ? "1 element was changed again later and was left as it is." : `${left} elements were changed again later and were left as they are.`;
+      if (n === 0) {
+        setNotice({ kind: "warn", text: left ? `Nothing was undone: ${leftText}` : `Nothing to undo: r${entry.revision}'s changes are already gone.` });
+      } else {
+        setNotice({ kind: left ? "warn" : "info", text: left ? `${done} ${leftText}` : done });
+      }
+      return true;
+    },
+    [name, flush, mergeFromDisk],
+  );
+
+  const undoEntry = useCallback(
+    async (entry) => {
+      if (await revert(entry, `Undid r${entry.revision} (${entry.summary}).`)) {
+        setOverwrite((o) => (o?.commit === entry.commit ? null : o));
+      }
+    },
+    [revert],
+  );
+
+  const bringBack = useCallback(async () => {
+    const entry = overwrite;
+    if (!entry) return;
+    setRestoring(true);
+    try {
+      if (await revert(entry, "Your version is back.")) setOverwrite(null);
+    } finally {
+      setRestoring(false);
+    }
+  }, [overwrite, revert]);
+
+  // highlight selects what an entry touched that is still on the canvas
+  // (a label's container rather than the label) and brings it into view.
+  const highlight = useCallback((entry) => {
+    const api = apiRef.current;
+    if (!api) return;
+    const ids = touchedIds(entry);
+    const live = api.getSceneElements();
+    const byId = new Map(live.map((el) => [el.id, el]));
+    const pick = new Map();
+    for (const el of live) {
+      if (!ids.has(el.id)) continue;
+      const target = (el.containerId && byId.get(el.containerId)) || el;
+      pick.set(target.id, target);
+    }
+    if (pick.size === 0) {
+      setNotice({ kind: "info", text: `Nothing r${entry.revision} touched is on the canvas now.` });
+      return;
+    }
+    setNotice(null);
+    api.updateScene({
+      appState: { selectedElementIds: Object.fromEntries([...pick.keys()].map((id) => [id, true])), selectedGroupIds: {} },
+      captureUpdate: CaptureUpdateAction.NEVER,
+    });
+    // Once the selection's properties island is drawn, fit the elements
+    // into what Excalidraw's own UI leaves free.
+    requestAnimationFrame(() => {
+      const canvas = document.querySelector(".dsh-canvas");
+      if (apiRef.current !== api || !canvas) return;
+      const box = canvas.getBoundingClientRect();
+      const edge = (sel, side, none) => canvas.querySelector(sel)?.getBoundingClientRect()[side] ?? none;
+      const canvasOffsets = {
+        top: edge(".App-toolbar", "bottom", box.top) - box.top + 16,
+        left: edge(".App-menu__left", "right", box.left) - box.left + 16,
+        right: 16,
+        bottom: 72, // the zoom and undo buttons
+      };
+      api.scrollToContent([...pick.values()], { fitToContent: true, animate: true, duration: 300, canvasOffsets });
+    });
+  }, []);
+
+  // An information notice goes away by itself.
+  useEffect(() => {
+    if (notice?.kind !== "info") return;
+    const t = setTimeout(() => setNotice(null), 10_000);
+    return () => clearTimeout(t);
+  }, [notice]);
 
   // Ctrl+S / Cmd+S saves now. Captured before Excalidraw sees it, whose
   // own binding would open a file dialog.
@@ -458,7 +594,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
       }
       if (fixed.size === 0) return;
       api.updateScene({ elements: all.map((el) => fixed.get(el.id) || el), captureUpdate: CaptureUpdateAction.NEVER });
-      await save({ id: "ui-remeasure-" + requestId().slice(3) });
+      await save({ id: requestId("remeasure") });
     },
     // save, isDirty and signature are stable for this scene
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -542,16 +678,40 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
   const unauthorized = failure?.kind === "unauthorized" || link.state === "unauthorized";
   return (
     <div className="dsh-editor">
-      <div className="dsh-canvas">
-        <Excalidraw
-          excalidrawAPI={onApi}
-          initialData={initial}
-          onChange={onChange}
-          onPointerDown={onPointerDown}
-          name={name}
-          UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
-        />
+      <div className="dsh-body">
+        <div className="dsh-canvas">
+          <Excalidraw
+            excalidrawAPI={onApi}
+            initialData={initial}
+            onChange={onChange}
+            onPointerDown={onPointerDown}
+            name={name}
+            UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
+          />
+        </div>
+        {historyOpen && <HistoryPanel name={name} revision={head.revision} onSelect={highlight} onUndo={undoEntry} onClose={() => setHistoryOpen(false)} />}
       </div>
+      {overwrite && (
+        <div className="dsh-banner dsh-banner-overwrite" role="alert" data-testid="overwrite">
+          <p>
+            <strong>Your view was replaced by {entryWho(overwrite)}&rsquo;s overwrite</strong> (r{overwrite.revision}, {ago(overwrite.at)}).
+            <button data-action="bring-back" onClick={bringBack} disabled={restoring}>
+              {restoring ? "Bringing it back…" : "Bring my version back"}
+            </button>
+            <button data-action="dismiss" onClick={() => setOverwrite(null)} disabled={restoring}>
+              Keep theirs
+            </button>
+          </p>
+        </div>
+      )}
+      {notice && (
+        <div className={`dsh-notice dsh-notice-${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"} data-testid="notice">
+          <p>{notice.text}</p>
+          <button className="dsh-close" aria-label="Dismiss" title="Dismiss" onClick={() => setNotice(null)}>
+            ×
+          </button>
+        </div>
+      )}
       {(failure || unauthorized) && (
         <div className={`dsh-banner dsh-banner-${unauthorized ? "unauthorized" : failure.kind}`} role="alert" data-testid="banner">
           {unauthorized ? (
@@ -583,6 +743,9 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
         <label className="dsh-follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow live changes
         </label>
+        <button data-action="history" aria-pressed={historyOpen} onClick={() => setHistoryOpen((o) => !o)}>
+          History
+        </button>
         <button onClick={() => save()} disabled={status === "conflict"}>
           Save (Ctrl+S)
         </button>

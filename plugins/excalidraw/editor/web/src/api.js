@@ -65,9 +65,39 @@ export const saveScene = (name, scene, expectedRevision, { force = false, keepal
 export const sceneEventsURL = (name) => `${API}/scenes/${encodeURIComponent(name)}/events`;
 export const listEventsURL = () => `${API}/events`;
 
-export function requestId() {
-  return "ui-" + (crypto.randomUUID ? crypto.randomUUID() : Date.now() + "-" + Math.random());
+// TAB names this page load in its request ids ("ui-<tab>-<uuid>", or
+// "ui-<kind>-<tab>-<uuid>"), which the journal keeps: the history says
+// "this tab" for its own commits, and an overwrite is told from this
+// tab's own.
+export const TAB = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+export function requestId(kind = "") {
+  const uuid = crypto.randomUUID ? crypto.randomUUID() : Date.now() + "-" + Math.random();
+  return `ui-${kind ? kind + "-" : ""}${TAB}-${uuid}`;
 }
+
+// isOwnRequest reports whether a journal entry's request id is this tab's.
+export const isOwnRequest = (id) => typeof id === "string" && id.startsWith("ui-") && id.includes(`-${TAB}-`);
+
+// sceneLog reads a page of the scene's history, newest first:
+// {name, revision, entries: [...], next?}. opts: limit, cursor, ids
+// (all | some | none), minRevision, maxRevision.
+export function sceneLog(name, { limit, cursor, ids, minRevision, maxRevision } = {}) {
+  const q = new URLSearchParams();
+  if (limit) q.set("limit", String(limit));
+  if (cursor) q.set("cursor", cursor);
+  if (ids) q.set("ids", ids);
+  if (minRevision) q.set("min_revision", String(minRevision));
+  if (maxRevision) q.set("max_revision", String(maxRevision));
+  const qs = q.toString();
+  return call("GET", `/scenes/${encodeURIComponent(name)}/log${qs ? "?" + qs : ""}`);
+}
+
+// revertCommit undoes one commit ("Undo this change", "Bring my version
+// back"): the write envelope, whose collateral lists the elements left
+// alone because later commits changed them again.
+export const revertCommit = (name, commit) =>
+  call("POST", `/scenes/${encodeURIComponent(name)}/restore`, { from: commit, mode: "revert", request_id: requestId() });
 
 // pluginAvailable tells "this scene is gone" from "the whole plugin is
 // gone" after a 404: the health route answers while the plugin is loaded.
