@@ -131,7 +131,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		w, err := live.Watch(dir, hub, func(c context.Context, name string) (live.Change, error) {
 			h, err := svc.Head(c, name)
 			return httpapi.ChangeOf(h), err
-		}, ctx.Logger())
+		}, ctx.Logger(), svc.CommittedHere)
 		if err != nil {
 			return nil, err
 		}

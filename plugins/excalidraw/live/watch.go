@@ -21,6 +21,11 @@ import (
 // converted to a Change.
 type ReadFunc func(ctx context.Context, name string) (Change, error)
 
+// OwnFunc reports, cheaply (no scene read), whether a scene's current
+// revision is one this process committed itself and announces through
+// its commit hook.
+type OwnFunc func(ctx context.Context, name string) bool
+
 // Watcher publishes a Change whenever a scene's sidecar is written, by
 // this process or any other. Reads run on one goroutine, apart from the
 // event loop, and names changed while a read runs are read once more
@@ -29,6 +34,7 @@ type Watcher struct {
 	dir, meta string
 	hub       *Hub
 	read      ReadFunc
+	own       OwnFunc
 	log       *zap.Logger
 	fsw       *fsnotify.Watcher
 
@@ -48,7 +54,11 @@ type Watcher struct {
 // watch is in place, so a commit after Watch returns is never missed. A
 // missing metadata directory is picked up when the store creates it.
 // Close stops it.
-func Watch(dir string, hub *Hub, read ReadFunc, logger *zap.Logger) (*Watcher, error) {
+//
+// own, if not nil, lets it skip this process's own commits: published by
+// the commit hook, they reach the watcher too, and re-reading (and
+// hashing) the whole scene for them would only be dropped as a repeat.
+func Watch(dir string, hub *Hub, read ReadFunc, logger *zap.Logger, own OwnFunc) (*Watcher, error) {
 	if hub == nil || read == nil {
 		return nil, errors.New("live: Watch needs a hub and a read function")
 	}
@@ -71,7 +81,7 @@ func Watch(dir string, hub *Hub, read ReadFunc, logger *zap.Logger) (*Watcher, e
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Watcher{
-		dir: abs, meta: filepath.Join(abs, store.MetaDir), hub: hub, read: read,
+		dir: abs, meta: filepath.Join(abs, store.MetaDir), hub: hub, read: read, own: own,
 		log: logger.Named("excalidraw.live"), fsw: fsw, ctx: ctx, cancel: cancel,
 		dirty: map[string]struct{}{}, kick: make(chan struct{}, 1),
 	}
@@ -190,6 +200,9 @@ func (w *Watcher) reader() {
 		for _, name := range w.take() {
 			if w.ctx.Err() != nil {
 				return
+			}
+			if w.own != nil && w.own(w.ctx, name) {
+				continue // the commit hook publishes it
 			}
 			c, err := w.read(w.ctx, name)
 			if err != nil {

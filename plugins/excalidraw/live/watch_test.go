@@ -32,9 +32,13 @@ func headReader(s *service.Service) ReadFunc {
 	}
 }
 
-func watch(t *testing.T, dir string, hub *Hub, read ReadFunc) *Watcher {
+func watch(t *testing.T, dir string, hub *Hub, read ReadFunc, own ...OwnFunc) *Watcher {
 	t.Helper()
-	w, err := Watch(dir, hub, read, nil)
+	var p OwnFunc
+	if len(own) > 0 {
+		p = own[0]
+	}
+	w, err := Watch(dir, hub, read, nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +130,7 @@ func TestWatcherStartsWithoutMetadataDir(t *testing.T) {
 func TestWatchRefusesMissingDir(t *testing.T) {
 	hub := NewHub(nil)
 	defer hub.Close()
-	if w, err := Watch(filepath.Join(t.TempDir(), "absent"), hub, headReader(nil), nil); err == nil {
+	if w, err := Watch(filepath.Join(t.TempDir(), "absent"), hub, headReader(nil), nil, nil); err == nil {
 		_ = w.Close()
 		t.Fatal("Watch of a missing directory succeeded")
 	}
@@ -135,7 +139,7 @@ func TestWatchRefusesMissingDir(t *testing.T) {
 func TestWatcherCloseIsIdempotent(t *testing.T) {
 	hub := NewHub(nil)
 	defer hub.Close()
-	w, err := Watch(t.TempDir(), hub, headReader(nil), nil)
+	w, err := Watch(t.TempDir(), hub, headReader(nil), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,5 +160,44 @@ func TestSidecarName(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("sidecarName(%q) = %q, %v; want %q", base, got, ok, want)
 		}
+	}
+}
+
+// TestWatcherSkipsCommitsTheHubHas: this process's own commits reach the
+// hub through the commit hook; when the watcher then sees their sidecar,
+// it does not read the scene again. Another process's commit is read.
+func TestWatcherSkipsCommitsTheHubHas(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "drawings")
+	hub := NewHub(nil)
+	defer hub.Close()
+	mine, err := service.New(service.Config{DrawingsDir: dir, LockTimeout: 5 * time.Second,
+		OnCommit: func(h service.Head) { hub.Publish(Change{Name: h.Name, Revision: h.Revision, SHA256: h.SHA256}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mine.Close()
+	other := openService(t, dir)
+	var reads atomic.Int32
+	read := headReader(mine)
+	watch(t, dir, hub, func(ctx context.Context, name string) (Change, error) {
+		reads.Add(1)
+		return read(ctx, name)
+	}, mine.CommittedHere)
+	sub := subscribe(t, hub, "flow")
+	if _, err := mine.Create(context.Background(), service.CreateRequest{Name: "flow", Elements: rect}); err != nil {
+		t.Fatal(err)
+	}
+	if c := recv(t, sub); c.Revision != 1 {
+		t.Fatalf("got %+v", c)
+	}
+	if _, err := other.Apply(context.Background(), service.ApplyRequest{Name: "flow", ExpectedRevision: 1,
+		Operations: []json.RawMessage{json.RawMessage(`{"op":"delete","id":"r"}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := recv(t, sub); c.Revision != 2 {
+		t.Fatalf("another process's commit: got %+v", c)
+	}
+	if n := reads.Load(); n != 1 {
+		t.Fatalf("the watcher read the scene %d times; want once (the other process's commit)", n)
 	}
 }

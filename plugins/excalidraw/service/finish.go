@@ -30,6 +30,7 @@ func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeR
 	if err != nil {
 		return nil, rep, mapError(err)
 	}
+	s.codec.vouch(data, doc.ElementCount())
 	return data, rep, nil
 }
 

@@ -46,3 +46,10 @@ func (s *Service) committed(r *store.Result) {
 		s.onCommit(headOf(r.Meta))
 	}
 }
+
+// CommittedHere reports whether a scene's current revision is one this
+// service committed (and announced through OnCommit): the drawings
+// watcher skips those instead of reading the scene again.
+func (s *Service) CommittedHere(ctx context.Context, name string) bool {
+	return s.store.CommittedHere(ctx, name)
+}

@@ -91,13 +91,6 @@ func BenchmarkMove10k(b *testing.B) {
 }
 
 func bench10k(b *testing.B) *Service {
-	s, _ := newTestService(b, scene.Limits{})
-	inputs := make([]json.RawMessage, 10000)
-	for i := range inputs {
-		inputs[i] = json.RawMessage(fmt.Sprintf(`{"type":"rectangle","id":"r%d","x":%d,"y":%d,"width":80,"height":40}`, i, (i%100)*100, (i/100)*60))
-	}
-	if _, err := s.Create(ctx, CreateRequest{Name: "big", Elements: inputs}); err != nil {
-		b.Fatal(err)
-	}
+	s, _ := benchN(b, 10000)
 	return s
 }

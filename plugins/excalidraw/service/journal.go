@@ -12,9 +12,31 @@ import (
 
 // storeCodec is the codec the store gets: scene.Codec to inspect what it
 // writes and reads back, and Diff for the journal.
+//
+// The store inspects every document twice per write: before taking the
+// lock (is it a scene at all?) and after the read-back (does the file
+// hold that many elements?). For bytes this service has just produced
+// and validated (finish: Normalize, Validate, Encode), both are already
+// answered, so the service vouches for them and Inspect answers from the
+// cache: found only by comparing the bytes themselves, so a vouched
+// answer is never given for other bytes.
 type storeCodec struct {
 	scene.Codec
 	splits splitCache
+}
+
+// Inspect answers for vouched bytes at once, else parses them.
+func (sc *storeCodec) Inspect(data []byte) (int, error) {
+	if n, ok := sc.splits.counted(data); ok {
+		return n, nil
+	}
+	return sc.Codec.Inspect(data)
+}
+
+// vouch records that data is a valid scene of count elements (tombstones
+// included), as this service just encoded it.
+func (sc *storeCodec) vouch(data []byte, count int) {
+	sc.splits.put(splitEntry{data: data, count: count, vouched: true})
 }
 
 var _ store.Differ = (*storeCodec)(nil)
@@ -29,18 +51,30 @@ type splitCache struct {
 	next    int
 }
 
+// splitEntry is one remembered document: its split (nil until asked
+// for) and, when vouched, its element count.
 type splitEntry struct {
-	data []byte
-	sp   *scene.Split
+	data    []byte
+	sp      *scene.Split
+	count   int
+	vouched bool
+}
+
+// find returns the entry holding exactly data; c.mu is held.
+func (c *splitCache) find(data []byte) *splitEntry {
+	for i := range c.entries {
+		if e := &c.entries[i]; e.data != nil && len(e.data) == len(data) && bytes.Equal(e.data, data) {
+			return e
+		}
+	}
+	return nil
 }
 
 func (c *splitCache) split(data []byte) (*scene.Split, error) {
 	c.mu.Lock()
-	for _, e := range c.entries {
-		if len(e.data) == len(data) && bytes.Equal(e.data, data) {
-			c.mu.Unlock()
-			return e.sp, nil
-		}
+	if e := c.find(data); e != nil && e.sp != nil {
+		c.mu.Unlock()
+		return e.sp, nil
 	}
 	c.mu.Unlock()
 	sp, err := scene.SplitDocument(data)
@@ -48,10 +82,39 @@ func (c *splitCache) split(data []byte) (*scene.Split, error) {
 		return nil, err
 	}
 	c.mu.Lock()
-	c.entries[c.next] = splitEntry{data: data, sp: sp}
-	c.next = (c.next + 1) % len(c.entries)
+	if e := c.find(data); e != nil {
+		e.sp = sp
+	} else {
+		c.add(splitEntry{data: data, sp: sp})
+	}
 	c.mu.Unlock()
 	return sp, nil
+}
+
+// counted is the element count of vouched bytes.
+func (c *splitCache) counted(data []byte) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.find(data); e != nil && e.vouched {
+		return e.count, true
+	}
+	return 0, false
+}
+
+func (c *splitCache) put(e splitEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.find(e.data); old != nil {
+		old.count, old.vouched = e.count, e.vouched
+		return
+	}
+	c.add(e)
+}
+
+// add puts e in the oldest slot; c.mu is held.
+func (c *splitCache) add(e splitEntry) {
+	c.entries[c.next] = e
+	c.next = (c.next + 1) % len(c.entries)
 }
 
 // Diff compares two scene documents element by element on their bytes

@@ -45,6 +45,7 @@ type Config struct {
 // by the store, and the shared random source by randMu.
 type Service struct {
 	store *store.Store
+	codec *storeCodec // the store's codec: finish vouches for what it encodes
 	// limits bound what a write may produce; stored scenes are parsed
 	// under stored (limits.ForReading()), so a lowered limit is never
 	// mistaken for a corrupt file.
@@ -74,9 +75,10 @@ func New(cfg Config) (*Service, error) {
 	if r == nil {
 		r = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
+	codec := &storeCodec{Codec: scene.Codec{Limits: stored}}
 	st, err := store.Open(store.Options{
 		Dir:           cfg.DrawingsDir,
-		Codec:         &storeCodec{Codec: scene.Codec{Limits: stored}},
+		Codec:         codec,
 		MaxSceneBytes: stored.MaxSceneBytes,
 		LockTimeout:   cfg.LockTimeout,
 		Journal:       cfg.Journal,
@@ -86,7 +88,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
-	return &Service{store: st, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit}, nil
+	return &Service{store: st, codec: codec, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit}, nil
 }
 
 // Close closes the store; calls after Close fail.

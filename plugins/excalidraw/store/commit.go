@@ -126,7 +126,12 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		return nil, t.rollback(cur, false, "verify", verifyErr)
 	}
 
-	// Step 5: the sidecar.
+	// Step 5: the sidecar. Recorded as this Store's own first, so a
+	// watcher that sees the new sidecar knows (CommittedHere); recovery's
+	// restores are not: no caller announces them.
+	if ch.actor != ActorRecovery {
+		t.s.mine.Store(t.name, mineRecord{revision: sc.Revision, sha: sc.SHA256})
+	}
 	err = sideErr
 	if err == nil {
 		err = t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false)

@@ -13,6 +13,7 @@
 //	    <name>.meta.json                   revision sidecar (dsh-excalidraw/revision@1)
 //	    backups/<name>.<revision>.excalidraw
 //	    locks/<name>.lock                  cross-process write lock
+//	    journal/<name>.journal             the commit journal (history)
 //
 // The scene file stays a document any Excalidraw can open; revision data
 // lives beside it, so files can be copied in and out by hand. A file with no
@@ -38,6 +39,15 @@
 // Request ids make retries safe: the last 32 per scene are remembered in the
 // sidecar, and a repeat returns the original commit with Duplicate set,
 // before the revision fence is checked.
+//
+// A stale expected revision is refused from the sidecar alone, before the
+// scene file is read and hashed, when the sidecar is valid and the file
+// still has its length (refuseEarly): losing a race costs one small read.
+//
+// Every commit also appends an entry to the scene's journal
+// (journal/<name>.journal: who, through what, the note, the elements it
+// changed and their before-images; format in package journal), durably
+// and before the rename; see journal.go and docs/journal.md.
 //
 // # Reads
 //

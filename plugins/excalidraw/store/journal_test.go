@@ -380,3 +380,46 @@ func TestCreateCutShortShowsNoEntry(t *testing.T) {
 		t.Fatalf("history of a scene that does not exist: %+v", page.Entries)
 	}
 }
+
+// TestStaleRevisionIsRefusedBeforeTheSceneIsRead: a writer that lost the
+// race learns it from the sidecar alone; the scene file is not read (a
+// read of it here fails, and the answer is still the conflict, with the
+// usual details). A retry of a remembered request id is still a duplicate.
+func TestStaleRevisionIsRefusedBeforeTheSceneIsRead(t *testing.T) {
+	ffs := newFaultFS()
+	s := journalStore(t, func(o *Options) { o.FS = ffs })
+	mustCreate(t, s, "a", 1, "x")
+	if _, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 1, Data: doc(1, "y"), Actor: ActorAgent, RequestID: "r2"}); err != nil {
+		t.Fatal(err)
+	}
+	ffs.set(func(op, path string) error {
+		if op == "read" && filepath.Base(path) == "a.excalidraw" {
+			return errInjected
+		}
+		return nil
+	})
+	for _, write := range []func() error{
+		func() error {
+			_, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 1, Data: doc(1, "z"), Actor: ActorAgent})
+			return err
+		},
+		func() error {
+			_, err := s.Update(bg, UpdateRequest{Name: "a", ExpectedRevision: 1, Actor: ActorAgent,
+				Mutate: func(*Scene) ([]byte, error) { return doc(1, "z"), nil }})
+			return err
+		},
+	} {
+		err := write()
+		var se *Error
+		if !errors.As(err, &se) || se.Code != CodeRevisionConflict || se.Details["currentRevision"] != int64(2) {
+			t.Fatalf("stale write: %v", err)
+		}
+	}
+	if _, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 2, Data: doc(1, "w"), Actor: ActorAgent}); CodeOf(err) != CodeIOError {
+		t.Fatalf("a fresh write reads the scene (and fails here): %v", err)
+	}
+	ffs.set(nil)
+	if res, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 1, Data: doc(1, "y"), Actor: ActorAgent, RequestID: "r2"}); err != nil || !res.Duplicate {
+		t.Fatalf("retry: %+v, %v", res, err)
+	}
+}

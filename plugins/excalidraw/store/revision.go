@@ -26,3 +26,29 @@ func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byt
 	})
 	return data, err
 }
+
+// CommittedHere reports whether a scene's current revision (its
+// sidecar's) is one this Store committed itself for a caller, as opposed
+// to another process's commit or a repair by recovery: a watcher of the
+// directory skips those, since the caller that made them announces them.
+// It reads only the sidecar.
+func (s *Store) CommittedHere(ctx context.Context, name string) bool {
+	v, ok := s.mine.Load(name)
+	if !ok {
+		return false
+	}
+	here := false
+	_ = s.reading(ctx, name, func(dirs *metaDirs) error {
+		side, err := s.readSidecar(dirs.meta, name)
+		here = err == nil && side.parsed != nil && side.parsed.Revision == v.(mineRecord).revision &&
+			side.parsed.SHA256 == v.(mineRecord).sha
+		return nil
+	})
+	return here
+}
+
+// mineRecord is the newest revision this Store committed for a scene.
+type mineRecord struct {
+	revision int64
+	sha      string
+}

@@ -37,7 +37,10 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID)
+	stale := func(sc *sidecar) bool {
+		return !r.Force && r.ExpectedRevision != sc.Revision && sha256Hex(r.Data) != sc.SHA256
+	}
+	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID, stale, r.ExpectedRevision)
 	if err != nil || dup != nil {
 		return dup, err
 	}
@@ -52,14 +55,19 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 		revision: cur.meta.Revision + 1, forced: r.Force && r.ExpectedRevision != cur.meta.Revision})
 }
 
-// beginExisting is the start Save and Update share: take the scene's
+// beginExisting is the start Save and Update share (stale, if not nil,
+// says whether the fence fails against a sidecar; see refuseEarly): take the scene's
 // queue slot and lock, load it, require that it exists, and answer a
 // repeated request id with the committed result (before any revision
 // fence). When it returns a duplicate or an error the transaction is
 // already ended; otherwise the caller ends it.
-func (s *Store) beginExisting(ctx context.Context, name, requestID string) (*txn, *current, *Result, error) {
+func (s *Store) beginExisting(ctx context.Context, name, requestID string, stale func(*sidecar) bool, expected int64) (*txn, *current, *Result, error) {
 	t, err := s.begin(ctx, name)
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := t.refuseEarly(requestID, stale, expected); err != nil {
+		t.end()
 		return nil, nil, nil, err
 	}
 	cur, err := t.load()
@@ -76,4 +84,28 @@ func (s *Store) beginExisting(ctx context.Context, name, requestID string) (*txn
 		return nil, nil, duplicateResult(cur, rec), nil
 	}
 	return t, cur, nil, nil
+}
+
+// refuseEarly decides a stale expected revision from the sidecar alone,
+// before the scene is read and hashed: a writer that lost a race learns
+// it for the cost of one small read, so many writers on one scene spend
+// their time on writes that can succeed. It only refuses when the sidecar
+// is valid and the scene file still has the sidecar's length (a file
+// changed outside dsh since is left to the full load, which records it
+// first), and never a request id the sidecar remembers (a retry is a
+// duplicate, not a conflict).
+func (t *txn) refuseEarly(requestID string, stale func(*sidecar) bool, expected int64) error {
+	if stale == nil {
+		return nil
+	}
+	side, err := t.s.readSidecar(t.dirs.meta, t.name)
+	sc := side.parsed
+	if err != nil || sc == nil || sc.findRequest(requestID) != nil || !stale(sc) {
+		return nil
+	}
+	info, err := t.s.fs.Lstat(t.s.root, sceneFile(t.name))
+	if err != nil || !info.Mode().IsRegular() || info.Size() != sc.ByteLength {
+		return nil
+	}
+	return conflictError(&current{meta: sc.meta()}, expected)
 }

@@ -35,6 +35,9 @@ type Store struct {
 	// agedAt is when each scene's journal was last checked for entries
 	// past their age (journal retention).
 	agedAt sync.Map
+	// mine is each scene's newest revision this Store committed for a
+	// caller (CommittedHere).
+	mine sync.Map
 
 	mu     sync.Mutex
 	closed bool

@@ -39,7 +39,11 @@ func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
 	if r.Mutate == nil {
 		return nil, errorf(CodeInvalidRequest, "UpdateRequest.Mutate is required")
 	}
-	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID)
+	var stale func(*sidecar) bool
+	if !r.AnyRevision {
+		stale = func(sc *sidecar) bool { return r.ExpectedRevision != sc.Revision }
+	}
+	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID, stale, r.ExpectedRevision)
 	if err != nil || dup != nil {
 		return dup, err
 	}
