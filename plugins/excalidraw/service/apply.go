@@ -99,7 +99,7 @@ type applied struct {
 // Parsing gives a document private to this call, so a failure leaves
 // nothing behind.
 func (s *Service) applyOps(data []byte, ops []engine.Op, appState json.RawMessage) (*applied, []byte, error) {
-	doc, err := scene.Parse(data, s.stored)
+	doc, err := s.parseStored(data)
 	if err != nil {
 		return nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}

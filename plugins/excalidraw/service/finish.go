@@ -20,7 +20,8 @@ func (s *Service) finish(doc *scene.Document) ([]byte, error) {
 
 // finishReporting is finish, also returning what Normalize repaired, for
 // a write whose caller sent a whole scene and must learn that what is
-// stored differs from it (Save).
+// stored differs from it (Save). The document is given up for writing:
+// the next write of the scene starts from it (docCache).
 func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeReport, error) {
 	rep := scene.Normalize(doc)
 	if err := s.check(doc); err != nil {
@@ -31,6 +32,7 @@ func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeR
 		return nil, rep, mapError(err)
 	}
 	s.codec.vouch(data, doc.ElementCount())
+	s.docs.put(data, doc)
 	return data, rep, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
@@ -60,7 +59,7 @@ func (s *Service) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) 
 		res.Scene = json.RawMessage(sc.Data)
 		return res, nil
 	}
-	doc, err := scene.Parse(sc.Data, s.stored)
+	doc, err := s.parseStored(sc.Data)
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", r.Name).With("cause", err.Error())
 	}

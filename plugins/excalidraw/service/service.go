@@ -46,6 +46,7 @@ type Config struct {
 type Service struct {
 	store *store.Store
 	codec *storeCodec // the store's codec: finish vouches for what it encodes
+	docs  docCache    // documents by their bytes: a write starts from the last one's
 	// limits bound what a write may produce; stored scenes are parsed
 	// under stored (limits.ForReading()), so a lowered limit is never
 	// mistaken for a corrupt file.

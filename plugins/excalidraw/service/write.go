@@ -254,7 +254,7 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 // plan is Write's work under the lock: it returns the bytes to store, the
 // planned document and the ids that changed, and fills env.
 func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope) ([]byte, *scene.Document, []string, error) {
-	before, err := scene.Parse(cur.Data, s.stored)
+	before, err := s.viewStored(cur.Data) // read only: the plan edits a clone
 	if err != nil {
 		return nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}
@@ -594,7 +594,7 @@ func (s *Service) verifyWrite(ctx context.Context, name string, planned *scene.D
 	if err != nil {
 		return false, mapError(err)
 	}
-	doc, err := scene.Parse(sc.Data, s.stored)
+	doc, err := s.parseStored(sc.Data)
 	if err != nil {
 		return false, nil
 	}
@@ -620,7 +620,7 @@ func (s *Service) CopyOut(ctx context.Context, name string, selectIDs func(*scen
 	if err != nil {
 		return nil, mapError(err)
 	}
-	doc, err := scene.Parse(sc.Data, s.stored)
+	doc, err := s.parseStored(sc.Data)
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", name).With("cause", err.Error())
 	}
