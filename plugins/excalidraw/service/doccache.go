@@ -7,52 +7,99 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
-// docCache keeps the last few scene documents this service parsed or
-// encoded, by their bytes, so a write does not parse again the scene the
-// previous write just produced (the next write's stored bytes are the
-// previous one's output). An entry is found only by comparing the bytes
-// themselves, so it is never the document of other bytes: another
-// process's write, a hand edit, a restore from a backup all change the
-// bytes and miss. Documents in it are never changed: every lookup returns
-// a clone.
+// docCache remembers the last few scene documents this service and its
+// store handled, by their bytes: what each is known to be. A write's
+// stored bytes are usually the previous write's output, so
+//
+//   - the write starts from a clone of that document instead of parsing
+//     the file (doc);
+//   - the store's two inspections of bytes the service just encoded and
+//     validated answer from here instead of parsing them twice more
+//     (vouched, count);
+//   - the journal's Diff splits only the bytes it writes (sp).
+//
+// An entry is found only by comparing the bytes themselves, so it never
+// answers for other bytes: another process's write, a hand edit, a
+// restore from a backup change the bytes and miss. Documents in it are
+// never changed.
 type docCache struct {
 	mu      sync.Mutex
-	entries [4]docEntry
+	entries [6]docEntry
 	next    int
 }
 
+// docEntry is what is known of one document's bytes; each part is filled
+// when first learnt.
 type docEntry struct {
-	data []byte
-	doc  *scene.Document
+	data    []byte
+	doc     *scene.Document // parsed or encoded from data; read only
+	sp      *scene.Split
+	count   int
+	vouched bool // data is a valid scene of count elements (finish made it)
 }
 
-// shared returns the cached document of data itself: only to read.
-func (c *docCache) shared(data []byte) (*scene.Document, bool) {
-	c.mu.Lock()
-	var doc *scene.Document
-	for _, e := range c.entries {
-		if e.doc != nil && len(e.data) == len(data) && bytes.Equal(e.data, data) {
-			doc = e.doc
-			break
-		}
-	}
-	c.mu.Unlock()
-	return doc, doc != nil
-}
-
-// put remembers doc as the document of data. The caller gives doc up for
-// writing: it may still read it, never change it.
-func (c *docCache) put(data []byte, doc *scene.Document) {
+// with runs fn on the entry of data, adding one if there is none.
+func (c *docCache) with(data []byte, fn func(e *docEntry)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	e := c.find(data)
+	if e == nil {
+		c.entries[c.next] = docEntry{data: data}
+		e = &c.entries[c.next]
+		c.next = (c.next + 1) % len(c.entries)
+	}
+	fn(e)
+}
+
+// lookup returns a copy of the entry of data, if any.
+func (c *docCache) lookup(data []byte) (docEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.find(data); e != nil {
+		return *e, true
+	}
+	return docEntry{}, false
+}
+
+// find returns the entry holding exactly data; c.mu is held.
+func (c *docCache) find(data []byte) *docEntry {
 	for i := range c.entries {
-		if e := &c.entries[i]; e.doc != nil && len(e.data) == len(data) && bytes.Equal(e.data, data) {
-			e.doc = doc
-			return
+		if e := &c.entries[i]; e.data != nil && len(e.data) == len(data) && bytes.Equal(e.data, data) {
+			return e
 		}
 	}
-	c.entries[c.next] = docEntry{data: data, doc: doc}
-	c.next = (c.next + 1) % len(c.entries)
+	return nil
+}
+
+// split is scene.SplitDocument of data, remembered.
+func (c *docCache) split(data []byte) (*scene.Split, error) {
+	if e, ok := c.lookup(data); ok && e.sp != nil {
+		return e.sp, nil
+	}
+	sp, err := scene.SplitDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	c.with(data, func(e *docEntry) { e.sp = sp })
+	return sp, nil
+}
+
+// counted is the element count of vouched bytes.
+func (c *docCache) counted(data []byte) (int, bool) {
+	e, ok := c.lookup(data)
+	return e.count, ok && e.vouched
+}
+
+// vouch records that data is a valid scene of count elements (tombstones
+// included).
+func (c *docCache) vouch(data []byte, count int) {
+	c.with(data, func(e *docEntry) { e.count, e.vouched = count, true })
+}
+
+// putDoc remembers doc as the document of data. The caller gives doc up
+// for writing: it may still read it, never change it.
+func (c *docCache) putDoc(data []byte, doc *scene.Document) {
+	c.with(data, func(e *docEntry) { e.doc = doc })
 }
 
 // parseStored parses a stored scene under the reading limits, from the
@@ -68,13 +115,13 @@ func (s *Service) parseStored(data []byte) (*scene.Document, error) {
 // viewStored is parseStored for a caller that only reads the document
 // (it may be the cached one itself).
 func (s *Service) viewStored(data []byte) (*scene.Document, error) {
-	if doc, ok := s.docs.shared(data); ok {
-		return doc, nil
+	if e, ok := s.docs.lookup(data); ok && e.doc != nil {
+		return e.doc, nil
 	}
 	doc, err := scene.Parse(data, s.stored)
 	if err != nil {
 		return nil, err
 	}
-	s.docs.put(data, doc)
+	s.docs.putDoc(data, doc)
 	return doc, nil
 }

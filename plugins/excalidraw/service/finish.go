@@ -31,8 +31,8 @@ func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeR
 	if err != nil {
 		return nil, rep, mapError(err)
 	}
-	s.codec.vouch(data, doc.ElementCount())
-	s.docs.put(data, doc)
+	s.docs.vouch(data, doc.ElementCount())
+	s.docs.putDoc(data, doc)
 	return data, rep, nil
 }
 

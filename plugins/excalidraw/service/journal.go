@@ -2,7 +2,6 @@ package service
 
 import (
 	"bytes"
-	"sync"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -22,100 +21,18 @@ import (
 // answer is never given for other bytes.
 type storeCodec struct {
 	scene.Codec
-	splits splitCache
+	cache *docCache
 }
 
 // Inspect answers for vouched bytes at once, else parses them.
 func (sc *storeCodec) Inspect(data []byte) (int, error) {
-	if n, ok := sc.splits.counted(data); ok {
+	if n, ok := sc.cache.counted(data); ok {
 		return n, nil
 	}
 	return sc.Codec.Inspect(data)
 }
 
-// vouch records that data is a valid scene of count elements (tombstones
-// included), as this service just encoded it.
-func (sc *storeCodec) vouch(data []byte, count int) {
-	sc.splits.put(splitEntry{data: data, count: count, vouched: true})
-}
-
 var _ store.Differ = (*storeCodec)(nil)
-
-// splitCache remembers the last few documents SplitElements split, by
-// their bytes: a commit's new document is the next commit's old one, so
-// each commit splits only the bytes it writes. An entry is found only by
-// comparing the bytes themselves, so it is never wrong.
-type splitCache struct {
-	mu      sync.Mutex
-	entries [8]splitEntry
-	next    int
-}
-
-// splitEntry is one remembered document: its split (nil until asked
-// for) and, when vouched, its element count.
-type splitEntry struct {
-	data    []byte
-	sp      *scene.Split
-	count   int
-	vouched bool
-}
-
-// find returns the entry holding exactly data; c.mu is held.
-func (c *splitCache) find(data []byte) *splitEntry {
-	for i := range c.entries {
-		if e := &c.entries[i]; e.data != nil && len(e.data) == len(data) && bytes.Equal(e.data, data) {
-			return e
-		}
-	}
-	return nil
-}
-
-func (c *splitCache) split(data []byte) (*scene.Split, error) {
-	c.mu.Lock()
-	if e := c.find(data); e != nil && e.sp != nil {
-		c.mu.Unlock()
-		return e.sp, nil
-	}
-	c.mu.Unlock()
-	sp, err := scene.SplitDocument(data)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if e := c.find(data); e != nil {
-		e.sp = sp
-	} else {
-		c.add(splitEntry{data: data, sp: sp})
-	}
-	c.mu.Unlock()
-	return sp, nil
-}
-
-// counted is the element count of vouched bytes.
-func (c *splitCache) counted(data []byte) (int, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.find(data); e != nil && e.vouched {
-		return e.count, true
-	}
-	return 0, false
-}
-
-func (c *splitCache) put(e splitEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old := c.find(e.data); old != nil {
-		old.count, old.vouched = e.count, e.vouched
-		return
-	}
-	c.add(e)
-}
-
-// add puts e in the oldest slot; c.mu is held.
-func (c *splitCache) add(e splitEntry) {
-	c.entries[c.next] = e
-	c.next = (c.next + 1) % len(c.entries)
-}
 
 // Diff compares two scene documents element by element on their bytes
 // (scene.SplitElements: no trees are built for elements that did not
@@ -132,11 +49,11 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 	prev := &scene.Split{}
 	var err error
 	if before != nil {
-		if prev, err = sc.splits.split(before); err != nil {
+		if prev, err = sc.cache.split(before); err != nil {
 			return c, err
 		}
 	}
-	next, err := sc.splits.split(after)
+	next, err := sc.cache.split(after)
 	if err != nil {
 		return c, err
 	}

@@ -37,11 +37,12 @@ func TestVouchedCountsAreTheParsersCounts(t *testing.T) {
 // full inspection (a document that is no scene is refused).
 func TestUnvouchedBytesAreParsed(t *testing.T) {
 	s, _ := newTestService(t, scene.Limits{})
-	if _, err := s.codec.Inspect([]byte(`{"elements":"no"}`)); err == nil {
+	codec := &storeCodec{Codec: scene.Codec{}, cache: s.docs}
+	if _, err := codec.Inspect([]byte(`{"elements":"no"}`)); err == nil {
 		t.Fatal("inspect accepted a document that is no scene")
 	}
-	s.codec.vouch([]byte(`{"type":"excalidraw","elements":[ ]}`), 0)
-	if n, err := s.codec.Inspect([]byte(`{"type":"excalidraw","elements":[1]}`)); err == nil {
+	s.docs.vouch([]byte(`{"type":"excalidraw","elements":[ ]}`), 0)
+	if n, err := codec.Inspect([]byte(`{"type":"excalidraw","elements":[1]}`)); err == nil {
 		t.Fatalf("other bytes of the same length took the vouched answer %d", n)
 	}
 }

@@ -45,8 +45,10 @@ type Config struct {
 // by the store, and the shared random source by randMu.
 type Service struct {
 	store *store.Store
-	codec *storeCodec // the store's codec: finish vouches for what it encodes
-	docs  docCache    // documents by their bytes: a write starts from the last one's
+	// docs is what is known of documents by their bytes, shared with the
+	// store's codec: finish vouches for what it encodes, writes start
+	// from it.
+	docs *docCache
 	// limits bound what a write may produce; stored scenes are parsed
 	// under stored (limits.ForReading()), so a lowered limit is never
 	// mistaken for a corrupt file.
@@ -76,10 +78,10 @@ func New(cfg Config) (*Service, error) {
 	if r == nil {
 		r = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
-	codec := &storeCodec{Codec: scene.Codec{Limits: stored}}
+	docs := &docCache{}
 	st, err := store.Open(store.Options{
 		Dir:           cfg.DrawingsDir,
-		Codec:         codec,
+		Codec:         &storeCodec{Codec: scene.Codec{Limits: stored}, cache: docs},
 		MaxSceneBytes: stored.MaxSceneBytes,
 		LockTimeout:   cfg.LockTimeout,
 		Journal:       cfg.Journal,
@@ -89,7 +91,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
-	return &Service{store: st, codec: codec, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit}, nil
+	return &Service{store: st, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit}, nil
 }
 
 // Close closes the store; calls after Close fail.

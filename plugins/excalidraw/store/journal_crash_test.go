@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -321,42 +320,19 @@ func openCrashStore(t *testing.T, dir string) (*Store, *observer.ObservedLogs) {
 // once, so the kill can only leave lines out).
 func runJournalWriters(t *testing.T, dir string, round int, delay time.Duration) []journalAck {
 	t.Helper()
-	cmd := helperCmd(t, "journalwriters", dir, "", strconv.Itoa(round))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := false
-	defer func() {
-		stdin.Close()
-		if !done {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}()
-	out := bufio.NewReader(stdout)
-	if line, err := out.ReadString('\n'); line != "ready\n" {
-		t.Fatalf("helper said %q (%v), want ready", line, err)
-	}
+	h := startHelper(t, "journalwriters", dir, "", strconv.Itoa(round))
+	h.expect(t, "ready")
 	time.Sleep(delay)
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := h.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	rest, err := io.ReadAll(out)
+	rest, err := io.ReadAll(h.out) // all of it before Wait, which closes the pipe
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
-	done = true
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("helper was not killed but ended: %v", cmd.ProcessState)
+	h.cmd.Wait()
+	if ws, ok := h.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("helper was not killed but ended: %v", h.cmd.ProcessState)
 	}
 	lines := bytes.Split(rest, []byte("\n"))
 	lines = lines[:len(lines)-1] // after the last newline: empty, or a line the kill cut short

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,55 +14,9 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 )
 
-// diffCodec is jsonCodec with a Differ that compares elements by id and
-// bytes, so journal entries list ids and keep before-images.
-type diffCodec struct{ jsonCodec }
-
-func (diffCodec) Diff(before, after []byte) (journal.Changes, error) {
-	var c journal.Changes
-	split := func(data []byte) (map[string]json.RawMessage, []string, error) {
-		var d struct{ Elements []json.RawMessage }
-		if err := json.Unmarshal(data, &d); err != nil {
-			return nil, nil, err
-		}
-		m, order := map[string]json.RawMessage{}, []string{}
-		for _, e := range d.Elements {
-			var id struct{ ID string }
-			_ = json.Unmarshal(e, &id)
-			m[id.ID], order = e, append(order, id.ID)
-		}
-		return m, order, nil
-	}
-	was := map[string]json.RawMessage{}
-	if before != nil {
-		var err error
-		if was, _, err = split(before); err != nil {
-			return c, err
-		}
-	}
-	now, order, err := split(after)
-	if err != nil {
-		return c, err
-	}
-	for _, id := range order {
-		old, had := was[id]
-		switch {
-		case !had:
-			c.Created = append(c.Created, id)
-		case !bytes.Equal(old, now[id]):
-			c.Updated = append(c.Updated, id)
-		default:
-			continue
-		}
-		c.Images.Before = append(c.Images.Before, journal.Image{ID: id, Element: old})
-		c.Images.After = append(c.Images.After, journal.State{ID: id, Hash: journal.Fingerprint(now[id])})
-	}
-	return c, nil
-}
-
 func journalStore(t testing.TB, mod ...func(*Options)) *Store {
 	t.Helper()
-	return testStore(t, append([]func(*Options){func(o *Options) { o.Codec = diffCodec{} }}, mod...)...)
+	return testStore(t, append([]func(*Options){func(o *Options) { o.Codec = journalCodec{} }}, mod...)...)
 }
 
 // allEntries pages through a scene's whole log.
@@ -360,7 +312,7 @@ func TestCreateCutShortShowsNoEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	ffs := newFaultFS()
-	killed, err := Open(Options{Dir: dir, Codec: diffCodec{}, FS: ffs}) // never closed: its create never ends
+	killed, err := Open(Options{Dir: dir, Codec: journalCodec{}, FS: ffs}) // never closed: its create never ends
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/dshgo/dsh/internal/testenv"
 )
 
 // Without flock, a holder on this host is judged by its pid and, where the
@@ -15,14 +18,14 @@ import (
 func TestLockWithoutFlockJudgesPidWithItsStartTime(t *testing.T) {
 	s := testStore(t, quickLocks)
 	if s.procScope == "" || s.proc == "" {
-		t.Skip("no process identity on this system (no /proc)")
+		testenv.Missing(t, "no process identity on this system (no /proc)")
 	}
 	s.flock = func(int, int) error { return unix.ENOLCK }
 	mustCreate(t, s, "a", 1, "one")
 	parent := os.Getppid()
 	parentStart, st := procStart(parent)
 	if st != procRunning {
-		t.Skipf("cannot read the parent's start time (%v)", st)
+		testenv.Missing(t, fmt.Sprintf("cannot read the parent's start time (%v)", st))
 	}
 	rev := int64(1)
 	for _, c := range []struct {
@@ -56,7 +59,7 @@ func TestLockWithoutFlockJudgesPidWithItsStartTime(t *testing.T) {
 func TestLockRecordCarriesProcessIdentity(t *testing.T) {
 	s := testStore(t)
 	if s.proc == "" {
-		t.Skip("no process identity on this system (no /proc)")
+		testenv.Missing(t, "no process identity on this system (no /proc)")
 	}
 	start, st := procStart(os.Getpid())
 	if st != procRunning || s.proc != s.procScope+"/"+start {

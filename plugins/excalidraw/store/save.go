@@ -99,8 +99,12 @@ func (t *txn) refuseEarly(requestID string, stale func(*sidecar) bool, expected 
 		return nil
 	}
 	side, err := t.s.readSidecar(t.dirs.meta, t.name)
+	if err != nil {
+		return nil // load reads it again and reports the error
+	}
+	t.side = &side // the lock is held: load can use it as it is
 	sc := side.parsed
-	if err != nil || sc == nil || sc.findRequest(requestID) != nil || !stale(sc) {
+	if sc == nil || sc.findRequest(requestID) != nil || !stale(sc) {
 		return nil
 	}
 	info, err := t.s.fs.Lstat(t.s.root, sceneFile(t.name))

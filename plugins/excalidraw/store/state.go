@@ -55,8 +55,11 @@ func sha256Hex(data []byte) string {
 //  5. If it does not parse, restore the newest valid backup as the next
 //     revision (restore), or report it corrupt.
 func (t *txn) load() (*current, error) {
-	side, err := t.s.readSidecar(t.dirs.meta, t.name)
-	if err != nil {
+	var side sidecarState
+	var err error
+	if t.side != nil {
+		side, t.side = *t.side, nil
+	} else if side, err = t.s.readSidecar(t.dirs.meta, t.name); err != nil {
 		return nil, err
 	}
 	cur := &current{side: side, meta: Meta{Name: t.name}}

@@ -22,6 +22,9 @@ type txn struct {
 	// journal is the scene's open journal once load (or Create) opened
 	// it; nil when the journal is disabled.
 	journal *journalHandle
+	// side is the sidecar refuseEarly read under the txn's lock, for
+	// load to use instead of reading it again.
+	side *sidecarState
 }
 
 // begin starts a txn on a valid name.

@@ -145,14 +145,11 @@ type Changes struct {
 // ImageBytes is the size of the before-images, uncompressed.
 func (c *Changes) ImageBytes() int {
 	n := 0
-	for _, im := range c.Before() {
+	for _, im := range c.Images.Before {
 		n += len(im.Element) + len(im.ID)
 	}
 	return n
 }
-
-// Before is c.Images.Before.
-func (c *Changes) Before() []Image { return c.Images.Before }
 
 // Fingerprint is State.Hash of an element's JSON: the first 16 hex digits
 // of the SHA-256 of its canonical form (RFC 8785: members sorted, no
