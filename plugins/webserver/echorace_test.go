@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -47,9 +48,13 @@ func TestEchoRaceChild(t *testing.T) {
 
 	stop := make(chan struct{})
 	served := make(chan struct{})
+	started := make(chan struct{})
 	go func() {
 		defer close(served)
-		for {
+		for n := 0; ; n++ {
+			if n == 1 {
+				close(started)
+			}
 			select {
 			case <-stop:
 				return
@@ -59,7 +64,12 @@ func TestEchoRaceChild(t *testing.T) {
 		}
 	}()
 	// Adding routes while the goroutine above is serving: the racy pattern.
-	for i := 1; i <= 200; i++ {
+	// The adds start once the server is running and go on for a while of
+	// wall time, so a loaded machine that schedules the server late still
+	// lets the two overlap (the detector needs them unordered, not timed).
+	<-started
+	begin := time.Now()
+	for i := 1; time.Since(begin) < 300*time.Millisecond; i++ {
 		e.GET("/r"+strconv.Itoa(i), func(c echo.Context) error { return c.NoContent(http.StatusOK) })
 		runtime.Gosched()
 	}
