@@ -8,7 +8,7 @@ CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
 PREFIX   ?= /usr/local
 
-.PHONY: run test vet bench build install deps fuzz node-deps editor browser readme-check
+.PHONY: run test vet bench bench-mcp build install deps fuzz node-deps editor browser readme-check
 
 # Node packages some tests run against (the real Excalidraw 0.18.1),
 # installed from the lock file when it changes.
@@ -84,6 +84,19 @@ readme-check:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Benchmark only, not part of make test or .ci/run: dsh mcp against the
+# in-memory peer mcp-excalidraw-server 2.0.0 (its lock file pins it), both
+# over stdio from one MCP client script; see bench/mcp/README.md.
+# BENCH_MCP_ARGS passes options on, e.g. BENCH_MCP_ARGS="--rounds 3".
+BENCH_MCP ?= bench/mcp
+BENCH_MCP_ARGS ?=
+$(BENCH_MCP)/node_modules/.installed: $(BENCH_MCP)/package-lock.json
+	cd $(BENCH_MCP) && npm ci --no-audit --no-fund
+	touch $@
+bench-mcp: $(BENCH_MCP)/node_modules/.installed
+	$(GO) build -o bin/dsh ./cmd/dsh
+	cd $(BENCH_MCP) && node compare.mjs --dsh ../../bin/dsh $(BENCH_MCP_ARGS)
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash .ci/fuzz
