@@ -121,3 +121,15 @@ func decodeID(op Op, obj *ojson.Object) (Op, error) {
 	op.id = id
 	return op, nil
 }
+
+// OpIDs lists the ids the update and delete operations name, in order:
+// the existing elements a call changes for sure.
+func OpIDs(ops []Op) []string {
+	var ids []string
+	for _, op := range ops {
+		if op.kind != opAdd {
+			ids = append(ids, op.id)
+		}
+	}
+	return ids
+}

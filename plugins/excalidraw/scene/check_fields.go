@@ -14,8 +14,8 @@ import (
 // drown its real problems in thousands of identical lines.
 func (v *validator) checkFields() {
 	for i, e := range v.info {
-		if e.el == nil || !IsSupported(e.typ) {
-			continue
+		if e.el == nil || !IsSupported(e.typ) || v.doc.sealedUnder(e.el, v.lim) {
+			continue // a sealed element's fields were checked when it was written (fork.go)
 		}
 		ec := elementCheck{v: v, i: i, el: e.el, id: e.id, typ: e.typ}
 		ec.apply(baseRules)

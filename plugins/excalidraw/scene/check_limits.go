@@ -21,7 +21,7 @@ func (v *validator) checkLimits() {
 		v.push(overLimit(CodeTooManyElements, pointer(keyElements), "", int64(live), int64(v.lim.MaxElements)))
 	}
 	for i, e := range v.info {
-		if e.typ != "text" {
+		if e.typ != "text" || v.doc.sealedUnder(e.el, v.lim) {
 			continue
 		}
 		for _, k := range []string{"text", "originalText"} {

@@ -10,6 +10,10 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 // held by deleted elements are not checked: tombstones are kept only for
 // collaboration and are never drawn.
 func (v *validator) checkRefs() {
+	if v.errorsOnly {
+		v.checkForwardRefs()
+		return
+	}
 	for i, e := range v.info {
 		if e.el == nil || e.deleted || !IsSupported(e.typ) {
 			continue
@@ -23,6 +27,36 @@ func (v *validator) checkRefs() {
 			v.checkArrowRef(i, e.id, e.el, "endBinding")
 		}
 		v.checkBoundElements(i, e.id, e.el)
+	}
+}
+
+// checkForwardRefs is checkRefs for Errors: the forward references
+// alone (back-references only warn), of every element or, scoped, of
+// those around what changed. The warning cases it meets are reported as
+// always, then dropped by Errors.
+func (v *validator) checkForwardRefs() {
+	visit := func(i int) {
+		e := v.info[i]
+		if e.el == nil || e.deleted || !IsSupported(e.typ) {
+			return
+		}
+		v.checkFrameRef(i, e.id, e.el)
+		if e.typ == "text" {
+			v.checkContainerRef(i, e.id, e.el)
+		}
+		if e.typ == "arrow" {
+			v.checkArrowRef(i, e.id, e.el, "startBinding")
+			v.checkArrowRef(i, e.id, e.el, "endBinding")
+		}
+	}
+	if v.scoped {
+		for _, i := range v.doc.related(v.dirty, v.byID) {
+			visit(i)
+		}
+		return
+	}
+	for i := range v.info {
+		visit(i)
 	}
 }
 
@@ -55,7 +89,7 @@ func (v *validator) checkContainerRef(i int, id string, el *ojson.Object) {
 		v.errorf(CodeInvalidContainer, elementPointer(i, "containerId"), id, "containerId %q names a %s, which cannot hold a label", cid, c.typ)
 	case c.deleted:
 		v.warnf(CodeDanglingBinding, elementPointer(i, "containerId"), id, "containerId %q names a deleted element", cid)
-	case !v.listsBound(c, id):
+	case !v.errorsOnly && !v.listsBound(c, id):
 		v.warnf(CodeOneSidedBinding, elementPointer(i, "containerId"), id, "container %q does not list this text in its boundElements", cid)
 	}
 }
@@ -75,7 +109,7 @@ func (v *validator) checkArrowRef(i int, id string, el *ojson.Object, side strin
 		v.errorf(CodeDanglingBinding, elementPointer(i, side, "elementId"), id, "%s names no element (%q)", side, tid)
 	case target.deleted:
 		v.warnf(CodeDanglingBinding, elementPointer(i, side, "elementId"), id, "%s names a deleted element (%q)", side, tid)
-	case !v.listsBound(target, id):
+	case !v.errorsOnly && !v.listsBound(target, id):
 		v.warnf(CodeOneSidedBinding, elementPointer(i, side), id, "%s binds %q, whose boundElements does not list this arrow", side, tid)
 	}
 }

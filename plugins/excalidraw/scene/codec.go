@@ -28,16 +28,27 @@ func (c Codec) Decode(data []byte) (*Document, error) {
 // objects, the limits hold, the attachments are images), so the store
 // never writes a scene it could not read back.
 func (c Codec) Encode(d *Document) ([]byte, error) {
+	b, _, err := c.encode(d, false)
+	return b, err
+}
+
+// EncodeSplit is Encode that also returns the bytes' split (see
+// [Document.MarshalSplit]).
+func (c Codec) EncodeSplit(d *Document) ([]byte, *Split, error) {
+	return c.encode(d, true)
+}
+
+func (c Codec) encode(d *Document, split bool) ([]byte, *Split, error) {
 	lim := c.Limits.Effective()
 	if err := admit(d, lim); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	b, err := d.Marshal()
+	b, sp, err := d.marshal(split)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if int64(len(b)) > lim.MaxSceneBytes {
-		return nil, sceneerr.OverLimit(sceneerr.MaxSceneBytes, int64(len(b)), lim.MaxSceneBytes)
+		return nil, nil, sceneerr.OverLimit(sceneerr.MaxSceneBytes, int64(len(b)), lim.MaxSceneBytes)
 	}
-	return b, nil
+	return b, sp, nil
 }

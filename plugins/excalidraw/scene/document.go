@@ -43,6 +43,9 @@ type Document struct {
 	files    *ojson.Object
 	// readBytes is the size of the input Parse read, a hint for Marshal.
 	readBytes int
+	// enc is the encoding of the sealed document this one is (or was
+	// forked from): see Seal and Fork.
+	enc *encoding
 }
 
 // NewDocument returns an empty scene with Excalidraw's member order and the
@@ -139,7 +142,7 @@ func reservedMember(k string) bool {
 	return k == keyElements || k == keyAppState || k == keyFiles
 }
 
-// Clone is a deep copy.
+// Clone is a deep copy, owning all of its elements (none is frozen).
 func (d *Document) Clone() *Document {
 	els := make([]*ojson.Object, len(d.elements))
 	for i, el := range d.elements {

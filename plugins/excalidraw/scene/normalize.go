@@ -68,7 +68,9 @@ func Normalize(d *Document) NormalizeReport {
 		return NormalizeReport{Fixes: map[string]int{}}
 	}
 	n := newNormalizer(d.elements)
+	n.dirty, n.scoped = d.forkDirty()
 	n.restoreElements()
+	n.scope(d)
 	n.syncIndices()
 	n.repairBindings()
 	n.fixElbowArrows()
@@ -157,8 +159,17 @@ type normalizer struct {
 	els     []*ojson.Object
 	touched []bool
 	fixes   map[string]int
-	// now stands in for Date.now() where restore stamps `updated`.
+	// now stands in for Date.now() where restore stamps `updated`
+	// (latest() computes it on first need).
 	now any
+	// In a scoped run (a fork's, see normalize_scope.go) the passes over
+	// what elements share visit only cand: the elements not shared with
+	// the sealed base (dirty) and those related to them.
+	scoped bool
+	dirty  []int
+	cand   []int
+	all    []int
+	byID   map[string]int // visibleByID, once built
 	// ids holds every string id in the document and every id generated,
 	// so that generated ids are unique; built when the first is needed.
 	ids map[string]bool
@@ -175,14 +186,22 @@ type normalizer struct {
 }
 
 func newNormalizer(els []*ojson.Object) *normalizer {
-	n := &normalizer{
+	return &normalizer{
 		els:     els,
 		touched: make([]bool, len(els)),
 		fixes:   map[string]int{},
 		visible: make([]bool, len(els)),
 	}
+}
+
+// latest is n.now: the latest `updated` of the document, 1 in one that
+// has none.
+func (n *normalizer) latest() any {
+	if n.now != nil {
+		return n.now
+	}
 	latest, found := 0.0, false
-	for _, el := range els {
+	for _, el := range n.els {
 		if el == nil {
 			continue
 		}
@@ -194,7 +213,7 @@ func newNormalizer(els []*ojson.Object) *normalizer {
 	if found {
 		n.now = jsNumber(latest)
 	}
-	return n
+	return n.now
 }
 
 // fix records one repair of element i.

@@ -31,7 +31,8 @@ var restorableTypes = map[string]bool{
 
 // restoreElements applies restoreElement to each element in order, then
 // makes ids unique as restoreElements does. Elements of types restore
-// drops are left as they are.
+// drops are left as they are, and so are frozen elements: a sealed
+// document's, restored when it was written.
 func (n *normalizer) restoreElements() {
 	claimed := make(map[string]bool, len(n.els))
 	for i, el := range n.els {
@@ -39,9 +40,11 @@ func (n *normalizer) restoreElements() {
 			continue
 		}
 		f := elemFix{n: n, i: i, el: el}
-		n.restoreElement(f)
+		if !el.Frozen() { // a frozen element is a fixed point already (fork.go)
+			n.restoreElement(f)
+		}
 		n.visible[i] = !invisiblySmall(el)
-		if n.visible[i] {
+		if n.visible[i] && !n.scoped { // a scoped run claims in scope (normalize_scope.go)
 			n.claimID(f, claimed)
 		}
 	}
@@ -140,7 +143,9 @@ func (n *normalizer) restoreBase(f elemFix, typ string, linear bool) {
 	f.nullish("frameId", nil)
 	restoreRoundness(f, typ)
 	restoreBoundElements(f)
-	f.nullish("updated", n.now)
+	if v, ok := f.el.Get("updated"); jsNullish(v, ok) {
+		f.set("updated", n.latest(), FixDefaultField)
+	}
 	restoreLink(f)
 	f.nullish("locked", false)
 	if !linear {

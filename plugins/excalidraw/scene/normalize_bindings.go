@@ -32,8 +32,8 @@ func (n *normalizer) repairBindings() {
 // whether it changed anything.
 func (n *normalizer) restorePass(byID map[string]int) bool {
 	changed := false
-	for i, el := range n.els {
-		if n.visible[i] && n.repairElement(i, el, byID) {
+	for _, i := range n.visit() {
+		if el := n.els[i]; n.visible[i] && n.repairElement(i, el, byID) {
 			changed = true
 		}
 	}
@@ -43,6 +43,9 @@ func (n *normalizer) restorePass(byID map[string]int) bool {
 // visibleByID maps the ids of the elements restore keeps to their
 // positions. Ids are unique among them (claimID).
 func (n *normalizer) visibleByID() map[string]int {
+	if n.byID != nil {
+		return n.byID
+	}
 	byID := make(map[string]int, len(n.els))
 	for i, el := range n.els {
 		if !n.visible[i] {
@@ -52,6 +55,7 @@ func (n *normalizer) visibleByID() map[string]int {
 			byID[id] = i
 		}
 	}
+	n.byID = byID
 	return byID
 }
 
@@ -218,13 +222,13 @@ func listsID(list []any, id string) bool {
 // anything.
 func (n *normalizer) pairBindings(byID map[string]int) bool {
 	changed := false
-	for i, el := range n.els {
-		if n.visible[i] && !jsDeleted(el) && n.dropStaleEntries(i, el, byID) {
+	for _, i := range n.visit() {
+		if el := n.els[i]; n.visible[i] && !jsDeleted(el) && n.dropStaleEntries(i, el, byID) {
 			changed = true
 		}
 	}
-	for i, el := range n.els {
-		if n.visible[i] && !jsDeleted(el) && elementType(el) == "arrow" && n.listArrow(i, el, byID) {
+	for _, i := range n.visit() {
+		if el := n.els[i]; n.visible[i] && !jsDeleted(el) && elementType(el) == "arrow" && n.listArrow(i, el, byID) {
 			changed = true
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func (n *normalizer) fixElbowArrows() {
 	var byID map[string]int
 	for i, el := range n.els {
-		if !n.visible[i] {
+		if !n.visible[i] || el.Frozen() { // both checks read el alone: a sealed element passed them
 			continue
 		}
 		if unboundCrookedElbow(el) {

@@ -82,7 +82,7 @@ func (n *normalizer) bumpVersion(f elemFix) {
 	id, _ := f.el.String("id")
 	f.put("version", jsNumber(version+1))
 	f.put("versionNonce", derivedNonce(id, version+1))
-	f.put("updated", n.now)
+	f.put("updated", n.latest())
 }
 
 // derivedNonce stands in for randomInteger() where restore bumps an

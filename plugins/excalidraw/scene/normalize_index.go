@@ -19,6 +19,9 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 // the in-order ones instead (greedyIndices). Every element takes part,
 // those restore drops too: what is written is the whole array.
 func (n *normalizer) syncIndices() {
+	if n.scoped && n.indicesInOrder() {
+		return
+	}
 	var pos []int
 	var keys []string
 	for i, el := range n.els {

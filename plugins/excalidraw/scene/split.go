@@ -29,6 +29,11 @@ type RawMember struct {
 type Split struct {
 	Elements []RawElement
 	Members  []RawMember
+	// Base and From are set by MarshalSplit of a forked document: element
+	// i was written as the bytes of Base.Elements[From[i]] (the sealed
+	// document's), or encoded anew where From[i] is -1.
+	Base *Split
+	From []int
 }
 
 // SplitElements is Split's elements.

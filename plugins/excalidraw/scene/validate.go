@@ -10,6 +10,11 @@ import (
 // and reports every problem it finds; it never fails and does not modify
 // the document. See [Severity] for what makes a problem an error, and the
 // Code constants for what each diagnostic means.
+//
+// In a forked document (see [Document.Fork]) the fields of the elements
+// it shares with the sealed document, validated under the same limits
+// when that was written, are not checked again: the errors are those a
+// full check finds, the warnings about those fields are not repeated.
 func Validate(d *Document, lim Limits) Report {
 	if d == nil {
 		d = NewDocument()
@@ -27,6 +32,42 @@ func Validate(d *Document, lim Limits) Report {
 	v.checkImageFiles()
 	v.checkAppState()
 	return v.report()
+}
+
+// Errors returns the errors Validate finds, at less cost, for a write
+// that needs no more: the checks that find only warnings do not run, no
+// statistics are computed, and in a forked document (see
+// [Document.Fork]) sealed under the same limits, only the elements not
+// shared with the sealed base and those related to them are checked
+// again (see normalize_scope.go for why that suffices). Limits on counts
+// (elements, attachments) are checked in full.
+func Errors(d *Document, lim Limits) []Diagnostic {
+	if d == nil {
+		d = NewDocument()
+	}
+	lim = lim.Effective()
+	v := newValidator(d, lim)
+	v.errorsOnly = true
+	if d.enc != nil && d.enc.limits == lim {
+		v.dirty, v.scoped = d.forkDirty()
+	}
+	v.checkVersion()
+	v.checkShapes()
+	v.checkLimits()
+	v.checkTypes()
+	v.checkIDs()
+	v.checkFields()
+	v.checkRefs()
+	v.checkAttachments()
+	v.checkImageFiles()
+	v.checkAppState()
+	var errs []Diagnostic
+	for _, dg := range v.diags {
+		if dg.Severity == SeverityError {
+			errs = append(errs, dg)
+		}
+	}
+	return errs
 }
 
 // ValidateBytes decodes and validates a serialized scene. Unlike [Parse]
@@ -62,6 +103,11 @@ type validator struct {
 	// bound caches, per element position, the ids its long boundElements
 	// lists name, so that many arrows bound to one shape cost linear time.
 	bound map[int]map[string]bool
+	// errorsOnly skips what can only warn (Errors); scoped, with dirty,
+	// checks references only around what a fork changed.
+	errorsOnly bool
+	scoped     bool
+	dirty      []int
 }
 
 // elemInfo caches what every check asks of an element.
@@ -97,6 +143,9 @@ func (v *validator) add(code string, sev Severity, ptr, id, format string, args 
 
 // push records d as add does.
 func (v *validator) push(d Diagnostic) {
+	if v.errorsOnly && d.Severity != SeverityError {
+		return
+	}
 	firstError := d.Severity == SeverityError && v.errors == 0
 	if d.Severity == SeverityError {
 		v.errors++

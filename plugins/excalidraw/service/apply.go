@@ -6,7 +6,6 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
@@ -99,20 +98,22 @@ type applied struct {
 // Parsing gives a document private to this call, so a failure leaves
 // nothing behind.
 func (s *Service) applyOps(data []byte, ops []engine.Op, appState json.RawMessage) (*applied, []byte, error) {
-	doc, err := s.parseStored(data)
-	if err != nil {
-		return nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
-	}
-	res, err := s.edit(doc, func(tx *engine.Txn) error {
-		if err := tx.Apply(ops); err != nil {
+	var res engine.Result
+	var out []byte
+	doc, err := s.editStored(data, engine.OpIDs(ops), func(doc *scene.Document, sd seed) error {
+		var err error
+		res, err = s.editSeeded(doc, sd, func(tx *engine.Txn) error {
+			if err := tx.Apply(ops); err != nil {
+				return err
+			}
+			return tx.MergeAppState(appState, "/app_state")
+		})
+		if err != nil {
 			return err
 		}
-		return tx.MergeAppState(appState, "/app_state")
+		out, err = s.finish(doc)
+		return err
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := s.finish(doc)
 	if err != nil {
 		return nil, nil, err
 	}

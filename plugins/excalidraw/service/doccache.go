@@ -71,6 +71,9 @@ func (c *docCache) find(data []byte) *docEntry {
 	return nil
 }
 
+// codec is the store codec that answers from c.
+func (c *docCache) codec() *storeCodec { return &storeCodec{cache: c} }
+
 // split is scene.SplitDocument of data, remembered.
 func (c *docCache) split(data []byte) (*scene.Split, error) {
 	if e, ok := c.lookup(data); ok && e.sp != nil {
@@ -94,6 +97,17 @@ func (c *docCache) counted(data []byte) (int, bool) {
 // included).
 func (c *docCache) vouch(data []byte, count int) {
 	c.with(data, func(e *docEntry) { e.count, e.vouched = count, true })
+}
+
+// finished records what finish made: data is a valid scene of doc's
+// element count, doc (sealed) its document and sp its split.
+func (c *docCache) finished(data []byte, doc *scene.Document, sp *scene.Split) {
+	c.with(data, func(e *docEntry) {
+		e.count, e.vouched, e.doc = doc.ElementCount(), true, doc
+		if sp != nil {
+			e.sp = sp
+		}
+	})
 }
 
 // putDoc remembers doc as the document of data. The caller gives doc up

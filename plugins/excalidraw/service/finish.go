@@ -20,19 +20,20 @@ func (s *Service) finish(doc *scene.Document) ([]byte, error) {
 
 // finishReporting is finish, also returning what Normalize repaired, for
 // a write whose caller sent a whole scene and must learn that what is
-// stored differs from it (Save). The document is given up for writing:
-// the next write of the scene starts from it (docCache).
+// stored differs from it (Save). The document is sealed (its elements
+// frozen, scene.Document.Seal) and given up for writing: the next write
+// of the scene forks it (docCache, editStored).
 func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeReport, error) {
 	rep := scene.Normalize(doc)
 	if err := s.check(doc); err != nil {
 		return nil, rep, err
 	}
-	data, err := scene.Codec{Limits: s.limits}.Encode(doc)
+	data, sp, err := scene.Codec{Limits: s.limits}.EncodeSplit(doc)
 	if err != nil {
 		return nil, rep, mapError(err)
 	}
-	s.docs.vouch(data, doc.ElementCount())
-	s.docs.putDoc(data, doc)
+	doc.Seal(sp, s.limits)
+	s.docs.finished(data, doc, sp)
 	return data, rep, nil
 }
 
@@ -44,7 +45,7 @@ func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeR
 // scene.Report.Err gives, so every layer agrees. The first
 // maxDiagnosticsInError diagnostics are in details "diagnostics".
 func (s *Service) check(doc *scene.Document) error {
-	errs := scene.Validate(doc, s.limits).Errors()
+	errs := scene.Errors(doc, s.limits)
 	if len(errs) == 0 {
 		return nil
 	}

@@ -67,6 +67,7 @@ func BenchmarkApplyOne(b *testing.B) {
 				}
 				rev = res.Revision
 			}
+			reportForks(b, s)
 		})
 	}
 }
@@ -101,4 +102,15 @@ func BenchmarkStaleApply(b *testing.B) {
 			b.Fatal("a stale apply committed")
 		}
 	}
+}
+
+// reportForks adds how the writes ran (service/fork.go) to a benchmark's
+// figures: per write, the forks abandoned and the private copies made.
+func reportForks(b *testing.B, s *Service) {
+	n := float64(s.forks.forked.Load() + s.forks.copied.Load())
+	if n == 0 {
+		return
+	}
+	b.ReportMetric(float64(s.forks.retried.Load())/n, "retries/write")
+	b.ReportMetric(float64(s.forks.copied.Load())/n, "copies/write")
 }

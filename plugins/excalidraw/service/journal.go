@@ -61,20 +61,44 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 	if before != nil {
 		c.Members = changedMembers(prev.Members, next.Members)
 	}
-	old := make(map[string]*scene.RawElement, len(was))
-	for i := range was {
-		if _, dup := old[was[i].ID]; !dup {
-			old[was[i].ID] = &was[i]
-		}
+	// Where after was written from a fork of before's document, the
+	// elements written as before's bytes are known (Split.From): only
+	// the others are looked at, and before's elements are found by id
+	// only for them.
+	from := next.From
+	if before == nil || next.Base == nil || !sameElements(next.Base.Elements, was) {
+		from = nil
 	}
-	seen := make(map[string]bool, len(now))
+	var oldOf func(id string) *scene.RawElement
+	var used []bool
+	if from != nil {
+		used = make([]bool, len(was))
+		for _, j := range from {
+			if j >= 0 {
+				used[j] = true
+			}
+		}
+		oldOf = lazyIndex(was)
+	} else {
+		old := make(map[string]*scene.RawElement, len(was))
+		for i := range was {
+			if _, dup := old[was[i].ID]; !dup {
+				old[was[i].ID] = &was[i]
+			}
+		}
+		oldOf = func(id string) *scene.RawElement { return old[id] }
+	}
+	seen := make(map[string]bool)
 	for i := range now {
+		if from != nil && from[i] >= 0 {
+			continue // before's own bytes: unchanged
+		}
 		el := &now[i]
 		if seen[el.ID] {
 			continue
 		}
 		seen[el.ID] = true
-		o := old[el.ID]
+		o := oldOf(el.ID)
 		hash := ""
 		if o != nil && !bytes.Equal(o.Raw, el.Raw) {
 			hash = journal.Fingerprint(el.Raw)
@@ -110,7 +134,7 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 	}
 	for i := range was {
 		o := &was[i]
-		if seen[o.ID] || o.Deleted || old[o.ID] != o {
+		if (used != nil && used[i]) || seen[o.ID] || o.Deleted || oldOf(o.ID) != o {
 			continue
 		}
 		seen[o.ID] = true
@@ -119,6 +143,40 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 		c.Images.After = append(c.Images.After, journal.State{ID: o.ID, Absent: true})
 	}
 	return c, nil
+}
+
+// sameElements reports whether a and b are the same split's elements
+// (one backing array), not merely equal ones.
+func sameElements(a, b []scene.RawElement) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// lazyIndex finds elements by id (the first with it) with a linear scan
+// for the first few lookups and a map after them, so that a diff of a
+// few changed elements never indexes ten thousand.
+func lazyIndex(els []scene.RawElement) func(id string) *scene.RawElement {
+	var byID map[string]*scene.RawElement
+	lookups := 0
+	return func(id string) *scene.RawElement {
+		if byID == nil && lookups < 8 {
+			lookups++
+			for i := range els {
+				if els[i].ID == id {
+					return &els[i]
+				}
+			}
+			return nil
+		}
+		if byID == nil {
+			byID = make(map[string]*scene.RawElement, len(els))
+			for i := range els {
+				if _, dup := byID[els[i].ID]; !dup {
+					byID[els[i].ID] = &els[i]
+				}
+			}
+		}
+		return byID[id]
+	}
 }
 
 // bookkeeping are the members a move changes besides the position.

@@ -58,6 +58,9 @@ type Service struct {
 	randMu   sync.Mutex
 	rand     *rand.Rand
 	onCommit func(Head)
+	log      *zap.Logger
+	forks    forkStats
+	noForks  bool // every write edits a private copy (tests compare)
 }
 
 // New opens the store with a scene.Codec (and byte bound) under the
@@ -91,32 +94,38 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
-	return &Service{store: st, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit}, nil
+	log := cfg.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Service{store: st, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log}, nil
 }
 
 // Close closes the store; calls after Close fail.
 func (s *Service) Close() error { return mapError(s.store.Close()) }
 
-// withRand runs fn with the shared random source held, because
-// *rand.Rand is not safe for concurrent use.
-func (s *Service) withRand(fn func(r *rand.Rand)) {
+// seed draws the seed of one write's random source from the service's
+// (*rand.Rand is not safe for concurrent use, so it is held only for
+// that): writes on different scenes draw ids and nonces in parallel,
+// and a write that runs again (editStored) draws the same ones.
+type seed [2]uint64
+
+func (s *Service) seed() seed {
 	s.randMu.Lock()
 	defer s.randMu.Unlock()
-	fn(s.rand)
+	return seed{s.rand.Uint64(), s.rand.Uint64()}
 }
 
 // edit runs fn in an engine transaction on doc, with the service's clock,
-// text limit and random source (held for the whole of fn, since the
-// transaction draws from it), and returns what the operations did.
+// text limit and a random source of its own, and returns what the
+// operations did.
 func (s *Service) edit(doc *scene.Document, fn func(tx *engine.Txn) error) (engine.Result, error) {
-	var (
-		res engine.Result
-		err error
-	)
-	s.withRand(func(r *rand.Rand) {
-		tx := engine.Begin(doc, engine.Config{Now: s.now, Rand: r, MaxTextLength: s.limits.MaxTextLength})
-		err = fn(tx)
-		res = tx.Result()
-	})
-	return res, err
+	return s.editSeeded(doc, s.seed(), fn)
+}
+
+// editSeeded is edit with the random source seeded by sd.
+func (s *Service) editSeeded(doc *scene.Document, sd seed, fn func(tx *engine.Txn) error) (engine.Result, error) {
+	tx := engine.Begin(doc, engine.Config{Now: s.now, Rand: rand.New(rand.NewPCG(sd[0], sd[1])), MaxTextLength: s.limits.MaxTextLength})
+	err := fn(tx)
+	return tx.Result(), err
 }

@@ -50,11 +50,13 @@ func summarize(doc *scene.Document, elementType string, only map[string]bool) *S
 			sum.DeletedCount++
 			continue
 		}
+		if only != nil { // before reading more of an element left out
+			if id, _ := el.String("id"); !only[id] {
+				continue
+			}
+		}
 		es := elementSummary(el)
 		if elementType != "" && es.Type != elementType {
-			continue
-		}
-		if only != nil && !only[es.ID] {
 			continue
 		}
 		sum.Elements = append(sum.Elements, es)

@@ -254,26 +254,30 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 // plan is Write's work under the lock: it returns the bytes to store, the
 // planned document and the ids that changed, and fills env.
 func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope) ([]byte, *scene.Document, []string, error) {
-	before, err := s.viewStored(cur.Data) // read only: the plan edits a clone
+	before, err := s.viewStored(cur.Data) // read only: the plan edits a fork
 	if err != nil {
 		return nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}
 	if err := checkExpect(o.Expect, cur.Revision, before); err != nil {
 		return nil, nil, nil, err
 	}
-	after := before.Clone()
 	var pr PlanResult
-	if _, err := s.edit(after, func(tx *engine.Txn) error {
+	var out []byte
+	after, err := s.editStored(cur.Data, nil, func(after *scene.Document, sd seed) error {
+		if _, err := s.editSeeded(after, sd, func(tx *engine.Txn) error {
+			var err error
+			pr, err = plan(tx, after)
+			return err
+		}); err != nil {
+			return err
+		}
+		if o.Snap > 0 {
+			snapChanged(before, after, o.Snap)
+		}
 		var err error
-		pr, err = plan(tx, after)
+		out, err = s.finish(after)
 		return err
-	}); err != nil {
-		return nil, nil, nil, err
-	}
-	if o.Snap > 0 {
-		snapChanged(before, after, o.Snap)
-	}
-	out, err := s.finish(after)
+	})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -382,7 +386,7 @@ func diff(before, after *scene.Document) (Changes, []string) {
 				ch.Created = append(ch.Created, id)
 				changed = append(changed, id)
 			}
-		case ojson.Equal(old, el, true):
+		case old == el || ojson.Equal(old, el, true): // a fork shares what it left alone
 		case isDeleted(old) && !isDeleted(el):
 			ch.Revived = append(ch.Revived, id)
 			changed = append(changed, id)
@@ -568,7 +572,7 @@ func snapChanged(before, after *scene.Document, grid float64) {
 	round := func(f float64) float64 { return math.Round(f/grid) * grid }
 	for _, el := range after.Elements() {
 		id, _ := el.String("id")
-		if old := was[id]; old != nil && ojson.Equal(old, el, true) {
+		if old := was[id]; old != nil && (old == el || ojson.Equal(old, el, true)) {
 			continue
 		}
 		typ, _ := el.String("type")

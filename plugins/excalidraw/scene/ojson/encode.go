@@ -39,6 +39,18 @@ func AppendIndent(dst []byte, v any) ([]byte, error) {
 	return e.buf, nil
 }
 
+// AppendIndentAt is AppendIndent for a value nested depth levels deep in
+// an indented document: its members are indented by depth+1 levels and
+// its closing bracket by depth, so that a caller writing a document's
+// outer levels itself can write the values inside them here.
+func AppendIndentAt(dst []byte, v any, depth int) ([]byte, error) {
+	e := encoder{buf: dst, indent: true}
+	if err := e.value(v, depth); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
 type encoder struct {
 	buf    []byte
 	indent bool

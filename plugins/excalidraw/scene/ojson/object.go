@@ -29,6 +29,10 @@ type Object struct {
 	keys  []string
 	vals  []any
 	index map[string]int // kept while len(keys) > indexAbove
+	// frozen objects refuse writes (see Freeze); root is the object
+	// whose Freeze froze this one.
+	frozen bool
+	root   *Object
 }
 
 const indexAbove = 32
@@ -95,6 +99,7 @@ func (o *Object) Get(k string) (any, bool) {
 // Set sets a member, appending it if it is new and keeping its place if
 // not.
 func (o *Object) Set(k string, v any) *Object {
+	o.writable("Set", k)
 	if i := o.find(k); i >= 0 {
 		o.vals[i] = v
 		return o
@@ -107,6 +112,7 @@ func (o *Object) Set(k string, v any) *Object {
 
 // Delete removes a member.
 func (o *Object) Delete(k string) {
+	o.writable("Delete", k)
 	i := o.find(k)
 	if i < 0 {
 		return
@@ -169,7 +175,7 @@ func (o *Object) IsNull(k string) bool {
 	return ok && v == nil
 }
 
-// Clone is a deep copy.
+// Clone is a deep copy, never frozen.
 func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
@@ -222,6 +228,7 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an object with default limits.
 func (o *Object) UnmarshalJSON(b []byte) error {
+	o.writable("UnmarshalJSON", "")
 	v, err := Decode(b, Limits{})
 	if err != nil {
 		return err

@@ -1,0 +1,249 @@
+package scene
+
+import (
+	"sync"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// A write changes a few elements of a scene that may hold thousands, so
+// the work of a write should follow what changed. The finished document
+// of one write (normalized, validated, encoded) is sealed: its elements
+// are frozen (ojson.Object.Freeze) and their encoded bytes remembered.
+// The next write forks it: the fork shares the frozen elements and owns
+// only those it copies (Own) before changing them. Because a frozen
+// element is one a sealed document held,
+//
+//   - Marshal writes it as the bytes it was encoded to, without encoding
+//     it again;
+//   - Normalize does not restore it again (it is a fixed point of restore
+//     on its own), and Validate does not check its own fields again under
+//     the limits it was sealed with; what it shares with other elements
+//     (ids, indices, bindings, containers, frames, files) is checked as
+//     always, since an owned neighbour can change it.
+//
+// A write that reaches a frozen element panics (ojson.FrozenError): the
+// caller starts over from a private copy (Clone), so nothing shared is
+// ever changed, and a missed Own costs time, never a wrong scene.
+
+// encoding is what a sealed document's elements were encoded to.
+type encoding struct {
+	split  *Split // the sealed document's; raw are its elements' bytes
+	els    []*ojson.Object
+	raw    [][]byte
+	limits Limits // the limits the document was validated under
+	once   sync.Once // builds byPtr; forks may marshal at once
+	byPtr  map[*ojson.Object]int
+}
+
+// Seal freezes the document's elements and remembers their bytes in sp,
+// the split of the document as encoded now (MarshalSplit), so that forks
+// of it reuse them. The caller vouches that the document is what a write
+// leaves: a fixed point of Normalize, without errors under lim. A nil sp
+// (elements that are not objects) seals nothing.
+func (d *Document) Seal(sp *Split, lim Limits) {
+	if sp == nil || len(sp.Elements) != len(d.elements) {
+		return
+	}
+	// The split kept is without its own Base, so that a chain of writes
+	// keeps one generation of bytes alive, not all of them.
+	own := &Split{Elements: sp.Elements, Members: sp.Members}
+	enc := &encoding{split: own, els: make([]*ojson.Object, len(d.elements)), raw: make([][]byte, len(d.elements)), limits: lim.Effective()}
+	for i, el := range d.elements {
+		el.Freeze()
+		enc.els[i], enc.raw[i] = el, sp.Elements[i].Raw
+	}
+	d.enc = enc
+}
+
+// Sealed reports whether the document was sealed (and so can be forked
+// cheaply).
+func (d *Document) Sealed() bool { return d.enc != nil }
+
+// Fork returns a document equal to d that shares d's frozen elements:
+// its own element slice, members, appState and files, and the elements
+// it Owns. d must be sealed; an unsealed d is cloned.
+func (d *Document) Fork() *Document {
+	if d.enc == nil {
+		return d.Clone()
+	}
+	return &Document{members: d.members.Clone(), elements: append([]*ojson.Object(nil), d.elements...),
+		appState: d.appState.Clone(), files: d.files.Clone(), readBytes: d.readBytes, enc: d.enc}
+}
+
+// Own returns element i for writing: a frozen element is replaced by a
+// private copy first.
+func (d *Document) Own(i int) *ojson.Object {
+	el := d.elements[i]
+	if el.Frozen() {
+		el = el.Clone()
+		d.elements[i] = el
+	}
+	return el
+}
+
+// OwnAll owns every element: a fork that is then a private copy.
+func (d *Document) OwnAll() {
+	for i := range d.elements {
+		d.Own(i)
+	}
+}
+
+// sealedUnder reports whether el is a frozen element of a sealed
+// document validated under lim, whose own fields need no check again.
+func (d *Document) sealedUnder(el *ojson.Object, lim Limits) bool {
+	return d.enc != nil && el.Frozen() && d.enc.limits == lim
+}
+
+// lookup returns how Marshal finds the remembered bytes of a frozen
+// element at position i, and their position in the sealed document: by
+// position while the elements are where they were sealed, by identity
+// (a map built on first need) once they moved.
+func (e *encoding) lookup() func(i int, el *ojson.Object) ([]byte, int) {
+	if e == nil {
+		return func(int, *ojson.Object) ([]byte, int) { return nil, -1 }
+	}
+	return func(i int, el *ojson.Object) ([]byte, int) {
+		if !el.Frozen() {
+			return nil, -1
+		}
+		if i < len(e.els) && e.els[i] == el {
+			return e.raw[i], i
+		}
+		e.once.Do(func() {
+			e.byPtr = make(map[*ojson.Object]int, len(e.els))
+			for j, x := range e.els {
+				e.byPtr[x] = j
+			}
+		})
+		if j, ok := e.byPtr[el]; ok {
+			return e.raw[j], j
+		}
+		return nil, -1
+	}
+}
+
+// OwnRelated owns, in a fork, the elements with the given ids and those
+// a change to them usually reaches: what they name (boundElements
+// entries, containerId, start and end bindings, frameId) two references
+// deep, so that an arrow's label follows the arrow, and the children of
+// a frame and the members of a group among them. It is a guess that
+// spares most writes a retry (see fork.go), not a promise.
+func (d *Document) OwnRelated(ids []string) {
+	if d.enc == nil || len(ids) == 0 {
+		return
+	}
+	pos := make(map[string]int, len(d.elements))
+	for i, el := range d.elements {
+		if id := elementID(el); id != "" {
+			if _, dup := pos[id]; !dup {
+				pos[id] = i
+			}
+		}
+	}
+	seen := map[string]bool{}
+	frames, groups := map[string]bool{}, map[string]bool{}
+	frontier := ids
+	for hop := 0; hop <= 2 && len(frontier) > 0; hop++ {
+		var next []string
+		for _, id := range frontier {
+			i, ok := pos[id]
+			if !ok || seen[id] {
+				continue
+			}
+			seen[id] = true
+			el := d.Own(i)
+			next = appendRefs(next, el)
+			if isFrame(elementType(el)) {
+				frames[id] = true
+			}
+			if gs, ok := el.Array("groupIds"); ok {
+				for _, g := range gs {
+					if s, ok := g.(string); ok {
+						groups[s] = true
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	if len(frames) == 0 && len(groups) == 0 {
+		return
+	}
+	for i, el := range d.elements {
+		if el == nil || !el.Frozen() {
+			continue
+		}
+		if f, ok := el.String("frameId"); ok && frames[f] {
+			d.Own(i)
+			continue
+		}
+		if gs, ok := el.Array("groupIds"); ok {
+			for _, g := range gs {
+				if s, ok := g.(string); ok && groups[s] {
+					d.Own(i)
+					break
+				}
+			}
+		}
+	}
+}
+
+// appendRefs appends the ids el names: its boundElements entries,
+// containerId, the elements its bindings name, and its frame.
+func appendRefs(out []string, el *ojson.Object) []string {
+	if list, ok := el.Array("boundElements"); ok {
+		for _, e := range list {
+			if o, ok := e.(*ojson.Object); ok {
+				if id, ok := o.String("id"); ok {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	for _, k := range []string{"containerId", "frameId"} {
+		if id, ok := el.String(k); ok {
+			out = append(out, id)
+		}
+	}
+	for _, k := range []string{"startBinding", "endBinding"} {
+		if b, ok := el.Object(k); ok {
+			if id, ok := b.String("elementId"); ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// forkDirty lists the positions of a fork's elements that are not the
+// sealed base's at the same position (owned, added, moved), in order.
+// ok is false when a check must cover every element instead: d is not a
+// fork, or lost elements, or holds an element that is not an object, or
+// changed more than a quarter of them.
+func (d *Document) forkDirty() (dirty []int, ok bool) {
+	e := d.enc
+	if e == nil || len(d.elements) < len(e.els) {
+		return nil, false
+	}
+	for i, el := range d.elements {
+		if el == nil {
+			return nil, false
+		}
+		if i >= len(e.els) || e.els[i] != el {
+			dirty = append(dirty, i)
+		}
+	}
+	if len(dirty) > len(d.elements)/4+8 {
+		return nil, false
+	}
+	return dirty, true
+}
+
+// sealedAt is the base's element at position i, nil past its end.
+func (d *Document) sealedAt(i int) *ojson.Object {
+	if d.enc == nil || i >= len(d.enc.els) {
+		return nil
+	}
+	return d.enc.els[i]
+}

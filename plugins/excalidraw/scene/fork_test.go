@@ -1,0 +1,159 @@
+package scene
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/dshgo/dsh/internal/testcorpus"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// sealed is data normalized, checked, encoded and sealed, as a write
+// leaves it: the document, its bytes and their split.
+func sealed(t *testing.T, data []byte) (*Document, []byte, *Split, bool) {
+	t.Helper()
+	d, err := Parse(data, Limits{}.ForReading())
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	Normalize(d)
+	if len(Errors(d, Limits{})) > 0 {
+		return nil, nil, nil, false
+	}
+	out, sp, err := Codec{}.EncodeSplit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Seal(sp, Limits{})
+	return d, out, sp, true
+}
+
+// MarshalSplit cuts what it writes exactly as SplitDocument cuts it, on
+// every scene of the corpus; a fork of a sealed document writes the same
+// bytes as a private copy, after the same edit, and says which elements
+// it wrote from the base.
+func TestMarshalSplitIsSplitDocument(t *testing.T) {
+	seen := 0
+	for _, path := range testcorpus.Files(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, out, sp, ok := sealed(t, data)
+		if !ok {
+			continue
+		}
+		seen++
+		want, err := SplitDocument(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(sp, want) {
+			t.Fatalf("%s: MarshalSplit's split differs from SplitDocument's", filepath.Base(path))
+		}
+		if len(d.Elements()) == 0 {
+			continue
+		}
+		fork, clone := d.Fork(), d.Clone()
+		mid := len(d.Elements()) / 2
+		for _, doc := range []*Document{fork, clone} {
+			doc.Own(mid).Set("x", 12345)
+		}
+		a, asp, err := fork.MarshalSplit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := clone.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: a fork writes other bytes than a copy", filepath.Base(path))
+		}
+		for i, j := range asp.From {
+			if (i == mid) != (j < 0) || (j >= 0 && j != i) {
+				t.Fatalf("%s: element %d written from base element %d", filepath.Base(path), i, j)
+			}
+		}
+		if d.Elements()[mid].Frozen() != true || fork.Elements()[mid].Frozen() {
+			t.Fatal("Own copied nothing, or froze the copy")
+		}
+	}
+	if seen < 40 {
+		t.Fatalf("only %d corpus scenes sealed", seen)
+	}
+}
+
+// A write that reaches a shared element of a fork panics instead of
+// changing the sealed document, including through nested members.
+func TestForkRefusesWritesToSharedElements(t *testing.T) {
+	d, _, _, ok := sealed(t, syntheticScene(t, 30))
+	if !ok {
+		t.Fatal("synthetic scene does not seal")
+	}
+	fork := d.Fork()
+	_, arrow := fork.Find("a1") // from r0 to r1
+	b, _ := arrow.Object("startBinding")
+	func() {
+		defer func() {
+			fe, ok := ojson.AsFrozenPanic(recover())
+			if !ok || fe.Root != arrow {
+				t.Fatalf("write to a shared binding: %v", fe)
+			}
+		}()
+		b.Set("gap", 99)
+	}()
+	if g, _ := b.Number("gap"); g == 99 {
+		t.Fatal("the sealed document changed")
+	}
+}
+
+// Errors on a fork, which checks only around what changed, finds what
+// Validate finds on a private copy after the same edits: a dangling
+// binding, a dangling container, a duplicate id, a bad field.
+func TestForkErrorsEqualFullErrors(t *testing.T) {
+	edits := map[string]func(d *Document){
+		"arrow to nothing": func(d *Document) {
+			a := own(d, "a1")
+			b, _ := a.Object("startBinding")
+			a.Set("startBinding", b.Clone().Set("elementId", "nope"))
+		},
+		"text of no container": func(d *Document) { own(d, "t0").Set("containerId", "gone") },
+		"container not a container": func(d *Document) {
+			own(d, "t1").Set("containerId", "t2")
+		},
+		"frame of nothing": func(d *Document) { own(d, "r3").Set("frameId", "f9") },
+		"duplicate id":     func(d *Document) { own(d, "r4").Set("id", "r0") },
+		"bad field":        func(d *Document) { own(d, "r5").Set("opacity", "loud") },
+		"deleted target": func(d *Document) {
+			own(d, "r6").Set("type", "line")
+		},
+		"new element":              func(d *Document) { d.SetElements(append(d.Elements(), ojson.New().Set("type", "rectangle"))) },
+	}
+	for name, edit := range edits {
+		d, _, _, _ := sealed(t, syntheticScene(t, 60))
+		fork, clone := d.Fork(), d.Clone()
+		edit(fork)
+		edit(clone)
+		got, want := codes(Errors(fork, Limits{})), codes(Validate(clone, Limits{}).Errors())
+		if len(want) == 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: fork %v, full %v", name, got, want)
+		}
+	}
+}
+
+func own(d *Document, id string) *ojson.Object {
+	i, _ := d.Find(id)
+	return d.Own(i)
+}
+
+func codes(ds []Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code+"@"+d.Pointer)
+	}
+	return out
+}
