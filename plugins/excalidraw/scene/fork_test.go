@@ -131,7 +131,7 @@ func TestForkErrorsEqualFullErrors(t *testing.T) {
 		"deleted target": func(d *Document) {
 			own(d, "r6").Set("type", "line")
 		},
-		"new element":              func(d *Document) { d.SetElements(append(d.Elements(), ojson.New().Set("type", "rectangle"))) },
+		"new element": func(d *Document) { d.SetElements(append(d.Elements(), ojson.New().Set("type", "rectangle"))) },
 	}
 	for name, edit := range edits {
 		d, _, _, _ := sealed(t, syntheticScene(t, 60))

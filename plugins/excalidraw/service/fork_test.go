@@ -237,4 +237,3 @@ func mustString(el *ojson.Object, k string) string {
 	s, _ := el.String(k)
 	return s
 }
-
