@@ -32,7 +32,8 @@ type encoding struct {
 	els    []*ojson.Object
 	raw    [][]byte
 	limits Limits    // the limits the document was validated under
-	once   sync.Once // builds byPtr; forks may marshal at once
+	info   []elemInfo // what validators read of each element
+	once   sync.Once  // builds byPtr; forks may marshal at once
 	byPtr  map[*ojson.Object]int
 }
 
@@ -48,10 +49,18 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 	// The split kept is without its own Base, so that a chain of writes
 	// keeps one generation of bytes alive, not all of them.
 	own := &Split{Elements: sp.Elements, Members: sp.Members}
-	enc := &encoding{split: own, els: make([]*ojson.Object, len(d.elements)), raw: make([][]byte, len(d.elements)), limits: lim.Effective()}
+	enc := &encoding{split: own, els: make([]*ojson.Object, len(d.elements)), raw: make([][]byte, len(d.elements)),
+		info: make([]elemInfo, len(d.elements)), limits: lim.Effective()}
+	base := d.enc
 	for i, el := range d.elements {
 		el.Freeze()
 		enc.els[i], enc.raw[i] = el, sp.Elements[i].Raw
+		if j := fromOf(sp, i); base != nil && j >= 0 && j < len(base.info) && base.info[j].el == el {
+			enc.info[i] = base.info[j]
+			enc.info[i].pos = i
+		} else {
+			enc.info[i] = infoOf(i, el)
+		}
 	}
 	d.enc = enc
 }
@@ -246,4 +255,21 @@ func (d *Document) sealedAt(i int) *ojson.Object {
 		return nil
 	}
 	return d.enc.els[i]
+}
+
+// fromOf is sp.From[i], or -1.
+func fromOf(sp *Split, i int) int {
+	if i < len(sp.From) {
+		return sp.From[i]
+	}
+	return -1
+}
+
+// sealedInfo is the validator's record of element i of a fork when the
+// element is the sealed base's at the same position.
+func (d *Document) sealedInfo(i int, el *ojson.Object) (elemInfo, bool) {
+	if e := d.enc; e != nil && i < len(e.els) && e.els[i] == el && i < len(e.info) {
+		return e.info[i], true
+	}
+	return elemInfo{}, false
 }

@@ -120,7 +120,7 @@ func (d *Document) marshal(split bool) ([]byte, *Split, error) {
 	if !split {
 		return buf, nil, nil
 	}
-	sp := d.splitOf(buf, members, memberSpans, elementSpans)
+	sp := d.splitOf(buf, members, memberSpans, elementSpans, from)
 	if sp != nil && d.enc != nil && slices.ContainsFunc(from, func(j int) bool { return j >= 0 }) {
 		sp.Base, sp.From = d.enc.split, from
 	}
@@ -156,16 +156,25 @@ func (d *Document) appendElements(buf []byte) ([]byte, []span, []int, error) {
 }
 
 // splitOf builds the Split of the bytes marshal wrote.
-func (d *Document) splitOf(buf []byte, members []member, memberSpans, elementSpans []span) *Split {
+func (d *Document) splitOf(buf []byte, members []member, memberSpans, elementSpans []span, from []int) *Split {
 	sp := &Split{}
 	if len(d.elements) > 0 {
 		sp.Elements = make([]RawElement, len(d.elements))
+	}
+	var base []RawElement
+	if d.enc != nil {
+		base = d.enc.split.Elements
 	}
 	for i, el := range d.elements {
 		if el == nil {
 			return nil
 		}
 		raw := buf[elementSpans[i].from:elementSpans[i].to:elementSpans[i].to]
+		if j := from[i]; j >= 0 && j < len(base) { // the same bytes: the same id, version, deletion
+			sp.Elements[i] = base[j]
+			sp.Elements[i].Raw = raw
+			continue
+		}
 		sp.Elements[i] = RawElement{ID: elementID(el), Deleted: isDeleted(el), Version: rawVersion(el), Raw: raw}
 	}
 	k := 0

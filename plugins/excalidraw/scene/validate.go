@@ -121,9 +121,18 @@ type elemInfo struct {
 func newValidator(d *Document, lim Limits) *validator {
 	info := make([]elemInfo, len(d.elements))
 	for i, el := range d.elements {
-		info[i] = elemInfo{pos: i, el: el, id: elementID(el), typ: elementType(el), deleted: isDeleted(el)}
+		if e, ok := d.sealedInfo(i, el); ok {
+			info[i] = e
+			continue
+		}
+		info[i] = infoOf(i, el)
 	}
 	return &validator{lim: lim, doc: d, info: info}
+}
+
+// infoOf reads what the checks ask of element i.
+func infoOf(i int, el *ojson.Object) elemInfo {
+	return elemInfo{pos: i, el: el, id: elementID(el), typ: elementType(el), deleted: isDeleted(el)}
 }
 
 // files returns the attachments, empty for a hand-built document without.
