@@ -50,16 +50,23 @@ func summarize(doc *scene.Document, elementType string, only map[string]bool) *S
 			sum.DeletedCount++
 			continue
 		}
-		es := elementSummary(el)
-		if elementType != "" && es.Type != elementType {
-			continue
+		// Filter before describing: a summary of one type of a large
+		// scene looks at every element but describes only its own.
+		if elementType != "" {
+			if typ, _ := el.String("type"); typ != elementType {
+				continue
+			}
 		}
-		if only != nil && !only[es.ID] {
-			continue
+		if only != nil {
+			if id, _ := el.String("id"); !only[id] {
+				continue
+			}
 		}
-		sum.Elements = append(sum.Elements, es)
+		sum.Elements = append(sum.Elements, elementSummary(el))
 	}
-	sum.FileIDs = slices.Clone(doc.Files().Keys())
+	if ids := doc.Files().Keys(); len(ids) > 0 { // [] rather than null when none
+		sum.FileIDs = slices.Clone(ids)
+	}
 	return sum
 }
 
