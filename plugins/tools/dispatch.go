@@ -16,8 +16,8 @@ import (
 // formatted messages and locations. For a union picked by a property
 // ("type" for an Excalidraw element, "op" for an operation) all but one
 // of those branches fail on that property alone, so an array of a
-// thousand elements paid for nine branches each (and the nested union
-// of the element's types again) where one was meant.
+// thousand elements paid for every branch of the element union (and of
+// the union of its types nested in one of them) where one was meant.
 //
 // So every tool schema is compiled twice. The published compilation is
 // kept as it is: it is what tools/list shows, and its error tree is what
@@ -35,7 +35,7 @@ import (
 //
 // Arguments are validated against the fast compilation; only when it
 // refuses them are they validated against the published one, whose
-// error tree the explainer turns into problems (see validateArgs).
+// error tree the explainer turns into problems (see validateFast).
 // Refusals are the rare path, so their cost stays what it was.
 
 // dispatchKeyword names the extension a dispatching union is installed
