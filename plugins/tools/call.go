@@ -15,15 +15,25 @@ import (
 // On success JSON is the handler's value, with "ok": true added when the
 // value is an object that has no "ok" member of its own. On failure it is
 // {"ok":false,"error":{"code":...,"message":...,"details":...}}. JSON is
-// always canonical (see [CanonicalJSON]); Value is the same document
-// decoded into map[string]any / []any / string / json.Number / bool / nil.
+// always canonical (see [CanonicalJSON]) and is the only rendering a
+// result has: a handler's value is encoded once, into JSON, and
+// [Result.Value] decodes it for callers that want the document.
 type Result struct {
 	// OK is false for every failure. For a successful handler it is true,
 	// unless the handler's object itself carries a boolean "ok", in which
 	// case OK mirrors it so that OK and the JSON never disagree.
-	OK    bool
-	JSON  []byte
-	Value any
+	OK   bool
+	JSON []byte
+}
+
+// Value decodes JSON into map[string]any / []any / string / json.Number /
+// bool / nil. It decodes on every call: transports send JSON as it is.
+func (r Result) Value() any {
+	v, err := decodeJSON(r.JSON)
+	if err != nil {
+		return nil // unreachable: JSON is always a valid document
+	}
+	return v
 }
 
 // Call checks args against the registry's and the tool's limits, validates
@@ -104,39 +114,21 @@ func (r *Registry) toolError(e *entry, err error) *Error {
 	return te
 }
 
-// success renders a handler's value.
+// success renders a handler's value: encoded by encoding/json, then made
+// canonical, with "ok" added, in one pass over those bytes (see
+// canonicalResult), never decoded into a tree.
 func (r *Registry) success(name string, v any) Result {
 	raw, err := marshalNoEscape(v)
 	if err != nil {
 		r.log.Error("tool result is not JSON-marshalable", zap.String("tool", name), zap.Error(err))
 		return r.failure(name, errInternal)
 	}
-	decoded, err := decodeJSON(raw)
+	out, ok, err := canonicalResult(raw)
 	if err != nil {
 		r.log.Error("tool result is not valid JSON", zap.String("tool", name), zap.Error(err))
 		return r.failure(name, errInternal)
 	}
-	if decoded == nil {
-		// A handler with nothing to say still succeeded.
-		decoded = map[string]any{}
-	}
-	ok := true
-	if obj, isObj := decoded.(map[string]any); isObj {
-		switch flag := obj["ok"].(type) {
-		case nil:
-			if _, present := obj["ok"]; !present {
-				obj["ok"] = true
-			}
-		case bool:
-			ok = flag
-		}
-	}
-	out, err := encodeCanonical(decoded)
-	if err != nil {
-		r.log.Error("tool result could not be encoded", zap.String("tool", name), zap.Error(err))
-		return r.failure(name, errInternal)
-	}
-	return Result{OK: ok, JSON: out, Value: decoded}
+	return Result{OK: ok, JSON: out}
 }
 
 // failure renders a tool error. It cannot fail: details that do not
@@ -161,5 +153,5 @@ func (r *Registry) failure(name string, te *Error) Result {
 		// Unreachable: v holds only generic JSON values.
 		panic(fmt.Sprintf("tools: encoding failure result: %v", err))
 	}
-	return Result{OK: false, JSON: out, Value: v}
+	return Result{OK: false, JSON: out}
 }

@@ -27,9 +27,9 @@ func TestCallSuccessAddsOKAndIsCanonical(t *testing.T) {
 	if !res.OK || string(res.JSON) != want {
 		t.Fatalf("got OK=%v %s\nwant %s", res.OK, res.JSON, want)
 	}
-	obj := res.Value.(map[string]any)
+	obj := res.Value().(map[string]any)
 	if obj["ok"] != true || obj["zeta"] != json.Number("1") {
-		t.Fatalf("Value = %#v", res.Value)
+		t.Fatalf("Value = %#v", res.Value())
 	}
 }
 

@@ -20,8 +20,11 @@ import (
 // implementations apply; a json.RawMessage is taken as already-encoded JSON
 // and only re-ordered.
 func CanonicalJSON(v any) ([]byte, error) {
-	_, out, err := canonicalize(v)
-	return out, err
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	return canonicalBytes(raw)
 }
 
 // canonicalize marshals v, decodes it into its generic form (map[string]any,

@@ -15,6 +15,13 @@
 // is decoded, so a hostile 100,000-element call costs a skip-scan of its
 // bytes, not seconds of schema validation.
 //
+// A discriminated union in a schema (a oneOf or anyOf whose branches each
+// pin one property with a const or enum, such as an element's "type") is
+// validated by dispatch: each value only against the branches its
+// discriminator allows, not against every branch (see dispatch.go). What
+// passes is exactly what the published schema accepts, and a refusal is
+// explained from the published schema as before.
+//
 // Results are rendered as canonical JSON (see [CanonicalJSON]) so that the
 // same outcome always produces byte-identical text. That keeps transcripts
 // diff-able, makes prompt caching effective and lets tests compare bytes.

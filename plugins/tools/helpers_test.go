@@ -46,7 +46,7 @@ func errorObject(t testing.TB, res Result) map[string]any {
 	if res.OK {
 		t.Fatalf("expected failure, got %s", res.JSON)
 	}
-	obj, _ := res.Value.(map[string]any)
+	obj, _ := res.Value().(map[string]any)
 	eo, _ := obj["error"].(map[string]any)
 	if eo == nil {
 		t.Fatalf("failure without error object: %s", res.JSON)

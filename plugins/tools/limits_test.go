@@ -178,7 +178,7 @@ func TestPanickingLimitIsInternal(t *testing.T) {
 
 func wantFailure(t *testing.T, res Result, code, message string) {
 	t.Helper()
-	obj, _ := res.Value.(map[string]any)
+	obj, _ := res.Value().(map[string]any)
 	eo, _ := obj["error"].(map[string]any)
 	if res.OK || eo == nil || eo["code"] != code {
 		t.Fatalf("want %s, got %s", code, res.JSON)
@@ -190,7 +190,7 @@ func wantFailure(t *testing.T, res Result, code, message string) {
 
 func wantDetails(t *testing.T, res Result, want map[string]any) {
 	t.Helper()
-	got, _ := res.Value.(map[string]any)["error"].(map[string]any)["details"].(map[string]any)
+	got, _ := res.Value().(map[string]any)["error"].(map[string]any)["details"].(map[string]any)
 	if len(got) != len(want) {
 		t.Fatalf("details = %v, want %v", got, want)
 	}

@@ -16,7 +16,8 @@ import (
 // unregister function remove exactly its own registration.
 type entry struct {
 	desc        Descriptor
-	schema      *jsonschema.Schema
+	schema      *jsonschema.Schema // the published schema, compiled
+	fast        *jsonschema.Schema // schema with dispatched unions; nil: none
 	handler     Handler
 	invalidCode string
 	limits      []argLimit
@@ -82,6 +83,7 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 			Annotations: t.Annotations,
 		},
 		schema:      cs.schema,
+		fast:        cs.fast,
 		handler:     t.Handler,
 		invalidCode: code,
 		limits:      limits,

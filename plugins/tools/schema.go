@@ -21,6 +21,9 @@ const maxSchemaDepth = 100
 type compiledSchema struct {
 	raw    json.RawMessage // compact copy of what the plugin supplied
 	schema *jsonschema.Schema
+	// fast is the same schema with its discriminated unions dispatched
+	// (see compileFast), or nil when it has none.
+	fast *jsonschema.Schema
 }
 
 // errNoRemoteRefs is what the schema loader answers for every URL: tool
@@ -52,11 +55,17 @@ func compileSchema(name string, raw json.RawMessage) (cs compiledSchema, err err
 	if err := json.Unmarshal(compact.Bytes(), &generic); err != nil {
 		return cs, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 	}
-	s, err := compileSafely("mem://tools/"+name+".json", compact.Bytes())
+	url := "mem://tools/" + name + ".json"
+	s, err := compileSafely(url, compact.Bytes())
 	if err != nil {
 		return cs, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 	}
-	return compiledSchema{raw: compact.Bytes(), schema: s}, nil
+	fast, err := compileFast(url, compact.Bytes())
+	if err != nil {
+		// Unreachable: the same bytes compiled a moment ago.
+		return cs, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+	}
+	return compiledSchema{raw: compact.Bytes(), schema: s, fast: fast}, nil
 }
 
 func compileSafely(url string, raw []byte) (s *jsonschema.Schema, err error) {

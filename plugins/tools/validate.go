@@ -45,7 +45,7 @@ func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage,
 			v = decoded
 		}
 	}
-	if err := validateValue(e.schema, v); err != nil {
+	if err := r.validateFast(e, v); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
 			r.log.Error("schema validation failed unexpectedly", zap.String("tool", e.desc.Name), zap.Error(err))
@@ -68,6 +68,28 @@ func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage,
 		return nil, errInternal
 	}
 	return out, nil
+}
+
+// validateFast validates v against e's schema, through its fast
+// compilation when it has one (see compileFast). The fast compilation
+// accepts exactly what the published one does; when it refuses, v is
+// validated again against the published compilation, whose error tree
+// the explainer reads. Should the two ever disagree, the published
+// schema, the contract, decides, and the disagreement is logged.
+func (r *Registry) validateFast(e *entry, v any) error {
+	if e.fast == nil {
+		return validateValue(e.schema, v)
+	}
+	ferr := validateValue(e.fast, v)
+	if ferr == nil {
+		return nil
+	}
+	err := validateValue(e.schema, v)
+	if err == nil {
+		r.log.Error("dispatched validation refused arguments the schema accepts",
+			zap.String("tool", e.desc.Name), zap.Error(ferr))
+	}
+	return err
 }
 
 // validateValue runs the validator under recover; it is library code fed

@@ -68,7 +68,7 @@ func (e *env) ok(t testing.TB, name, args string) map[string]any {
 	if !res.OK {
 		t.Fatalf("%s(%s) failed: %s", name, args, res.JSON)
 	}
-	obj, _ := res.Value.(map[string]any)
+	obj, _ := res.Value().(map[string]any)
 	if obj == nil || obj["ok"] != true {
 		t.Fatalf("%s: want an object with ok:true, got %s", name, res.JSON)
 	}
@@ -82,7 +82,7 @@ func (e *env) fail(t testing.TB, name, args, code string) map[string]any {
 	if res.OK {
 		t.Fatalf("%s(%s): want %s, got success %s", name, args, code, res.JSON)
 	}
-	obj, _ := res.Value.(map[string]any)
+	obj, _ := res.Value().(map[string]any)
 	eo, _ := obj["error"].(map[string]any)
 	if obj["ok"] != false || eo == nil {
 		t.Fatalf("%s: failure not shaped {ok:false,error}: %s", name, res.JSON)

@@ -118,8 +118,11 @@ var bindable = map[string]bool{
 // (and lines bound at one end: a line bound at none is a drawing, not a
 // connection). Deleted elements are left out.
 func Graph(els, all []*ojson.Object) GraphView {
-	ix := newIndex(all)
 	g := GraphView{Nodes: []Node{}, Edges: []Edge{}, Unbound: []LooseArrow{}, Isolated: []int{}}
+	if len(els) == 0 {
+		return g // nothing selected: no index of the scene
+	}
+	ix := newIndex(all)
 	var nodes []*ojson.Object
 	isNode := map[*ojson.Object]bool{}
 	addNode := func(el *ojson.Object) {

@@ -183,6 +183,9 @@ func Rows(els, all []*ojson.Object, fields []string) ([]*ojson.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(els) == 0 {
+		return []*ojson.Object{}, nil // no rows: no index of the scene
+	}
 	ix := newIndex(all)
 	selected := make(map[*ojson.Object]bool, len(els))
 	for _, el := range els {

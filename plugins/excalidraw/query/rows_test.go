@@ -132,6 +132,16 @@ func TestRowsFields(t *testing.T) {
 	}
 	_, err := Rows(all, all, []string{"id", "colour"})
 	wantInvalid(t, err, "/fields/1")
+	// An empty selection is answered without looking at the scene, but
+	// its fields are still checked.
+	_, err = Rows(nil, all, []string{"id", "colour"})
+	wantInvalid(t, err, "/fields/1")
+	if rows, err := Rows(nil, all, nil); err != nil || rows == nil || len(rows) != 0 {
+		t.Fatalf("empty selection: %v, %v", rows, err)
+	}
+	if g := Graph(nil, all); g.Nodes == nil || g.Edges == nil || g.Unbound == nil || g.Isolated == nil || len(g.Nodes) != 0 {
+		t.Fatalf("empty selection's graph: %+v", g)
+	}
 	for _, f := range Fields() {
 		if _, err := Rows(all, all, []string{f}); err != nil {
 			t.Errorf("%s: %v", f, err)

@@ -174,10 +174,9 @@ func compile(t Target, ix *index) (*compiled, error) {
 		c.re = re
 	}
 	c.lower = strings.ToLower(t.TextContains)
-	if ix == nil {
-		return c, nil
-	}
 	switch {
+	case t.FrameName != "" && ix == nil:
+		// Only checking: the frames are looked up in a scene's index.
 	case t.FrameName != "":
 		// A frame must have the name, and be one of FrameIDs if given too.
 		c.frames = map[string]bool{}
@@ -221,7 +220,12 @@ func invalid(pointer, format string, args ...any) *sceneerr.Error {
 // order) that the target selects, in scene order. Its errors are those
 // of [Target.Check].
 func Select(elements []*ojson.Object, t Target) ([]*ojson.Object, error) {
-	ix := newIndex(elements)
+	// The index costs a pass over the scene with maps of its ids; only a
+	// role, a text or a frame name needs it.
+	var ix *index
+	if t.needsIndex() {
+		ix = newIndex(elements)
+	}
 	c, err := compile(t, ix)
 	if err != nil {
 		return nil, err
@@ -235,7 +239,14 @@ func Select(elements []*ojson.Object, t Target) ([]*ojson.Object, error) {
 	return out, nil
 }
 
-// match tests the cheap fields first.
+// needsIndex reports whether matching t looks beyond the element itself:
+// at its label or container (role, text) or at frames (frame name).
+func (t *Target) needsIndex() bool {
+	return t.Role != "" || t.TextContains != "" || t.TextRegex != "" || t.FrameName != ""
+}
+
+// match tests the cheap fields first. ix may be nil when the target does
+// not need it (see needsIndex).
 func (c *compiled) match(ix *index, el *ojson.Object) bool {
 	t := &c.t
 	if !t.IncludeDeleted && deleted(el) {

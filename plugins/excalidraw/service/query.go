@@ -108,7 +108,7 @@ func (s *Service) queryOne(ctx context.Context, r QueryRequest) (*QueryResult, e
 	if err != nil {
 		return nil, mapError(err)
 	}
-	doc, err := s.parseStored(sc.Data)
+	doc, err := s.viewStored(sc.Data) // read only: the cached document itself
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", r.Name).With("cause", err.Error())
 	}
@@ -169,7 +169,7 @@ func (s *Service) changedSince(ctx context.Context, name string, rev, current in
 	if err != nil {
 		return nil, prefixPointer(mapError(err), "/after")
 	}
-	old, err := s.parseStored(data)
+	old, err := s.viewStored(data) // diff only reads
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "the backup of revision %d does not parse", rev).With("pointer", "/after")
 	}
@@ -238,7 +238,7 @@ func (s *Service) ValidateScene(ctx context.Context, r ValidateStoredRequest) (*
 	if r.Lint != nil && !*r.Lint {
 		return out, nil
 	}
-	doc, err := s.parseStored(data)
+	doc, err := s.viewStored(data) // lint only reads
 	if err != nil {
 		return out, nil // not a scene: the report says why
 	}

@@ -59,7 +59,7 @@ func (s *Service) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) 
 		res.Scene = json.RawMessage(sc.Data)
 		return res, nil
 	}
-	doc, err := s.parseStored(sc.Data)
+	doc, err := s.viewStored(sc.Data) // read only: the cached document itself
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", r.Name).With("cause", err.Error())
 	}

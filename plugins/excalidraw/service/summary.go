@@ -50,18 +50,23 @@ func summarize(doc *scene.Document, elementType string, only map[string]bool) *S
 			sum.DeletedCount++
 			continue
 		}
-		if only != nil { // before reading more of an element left out
+		// Filter before describing: a summary of one type of a large
+		// scene looks at every element but describes only its own.
+		if elementType != "" {
+			if typ, _ := el.String("type"); typ != elementType {
+				continue
+			}
+		}
+		if only != nil {
 			if id, _ := el.String("id"); !only[id] {
 				continue
 			}
 		}
-		es := elementSummary(el)
-		if elementType != "" && es.Type != elementType {
-			continue
-		}
-		sum.Elements = append(sum.Elements, es)
+		sum.Elements = append(sum.Elements, elementSummary(el))
 	}
-	sum.FileIDs = slices.Clone(doc.Files().Keys())
+	if ids := doc.Files().Keys(); len(ids) > 0 { // [] rather than null when none
+		sum.FileIDs = slices.Clone(ids)
+	}
 	return sum
 }
 

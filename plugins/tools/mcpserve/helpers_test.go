@@ -180,7 +180,8 @@ func exerciseSession(t *testing.T, reg *tools.Registry, cs *mcp.ClientSession, c
 		t.Fatalf("annotations = %+v", a)
 	}
 
-	// tools/call success: canonical JSON text plus structured content.
+	// tools/call success: canonical JSON text, once (no outputSchema, so no
+	// structured content).
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "<hi>", "n": 3}})
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
@@ -191,8 +192,8 @@ func exerciseSession(t *testing.T, reg *tools.Registry, cs *mcp.ClientSession, c
 	if text := res.Content[0].(*mcp.TextContent).Text; text != `{"echo":{"n":3,"text":"<hi>"},"ok":true}` {
 		t.Fatalf("text = %s", text)
 	}
-	if sc, _ := res.StructuredContent.(map[string]any); sc["ok"] != true {
-		t.Fatalf("structured content = %#v", res.StructuredContent)
+	if res.StructuredContent != nil {
+		t.Fatalf("structured content sent for a tool without outputSchema: %#v", res.StructuredContent)
 	}
 
 	// tools/call failure: IsError and the error JSON.

@@ -51,20 +51,24 @@ func (m *Server) toolHandler(name string) mcp.ToolHandler {
 	}
 }
 
-// callToolResult renders a Result for MCP: the canonical JSON as the single
-// text content (what most models read) and, for objects, the decoded
-// document as structured content (what programmatic clients read).
+// callToolResult renders a Result for MCP: its canonical JSON, encoded
+// once by the registry, as the single text content, and nothing else.
+//
+// No structuredContent is sent. The MCP specification (2025-06-18,
+// server/tools, "Structured Content") ties it to a tool's outputSchema:
+// a tool with one MUST return conforming structured content and, for
+// backwards compatibility, SHOULD return the same JSON serialized in a
+// text block too. These tools declare no outputSchema, so the text block
+// is the whole result; sending the document a second time as
+// structuredContent doubled what a large read costs to encode, send and
+// decode, for clients that read the text anyway. A tool that declares an
+// outputSchema one day must send both, structuredContent as the bytes
+// already encoded (a json.RawMessage), not a second encoding.
 func callToolResult(res tools.Result) *mcp.CallToolResult {
-	out := &mcp.CallToolResult{
+	return &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
 		IsError: !res.OK,
 	}
-	// Structured content is an object in every protocol version before
-	// 2026-07-28, so only objects are offered there.
-	if obj, ok := res.Value.(map[string]any); ok {
-		out.StructuredContent = obj
-	}
-	return out
 }
 
 // caller is who sends req: its HTTP session's credential name, and the

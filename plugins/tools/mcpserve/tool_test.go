@@ -35,18 +35,23 @@ func TestMCPToolMapsAnnotations(t *testing.T) {
 	}
 }
 
+// A result is its canonical JSON as the one text content; no tool has an
+// outputSchema, so none gets structured content.
 func TestCallToolResult(t *testing.T) {
-	obj := tools.Result{OK: true, JSON: []byte(`{"ok":true}`), Value: map[string]any{"ok": true}}
-	res := callToolResult(obj)
-	if res.IsError || res.Content[0].(*mcp.TextContent).Text != `{"ok":true}` || res.StructuredContent == nil {
-		t.Fatalf("object result = %+v", res)
-	}
-	arr := callToolResult(tools.Result{OK: true, JSON: []byte(`[1]`), Value: []any{json.Number("1")}})
-	if arr.StructuredContent != nil {
-		t.Fatalf("non-object offered as structured content: %+v", arr)
-	}
-	fail := callToolResult(tools.Result{OK: false, JSON: []byte(`{"ok":false}`), Value: map[string]any{"ok": false}})
-	if !fail.IsError {
-		t.Fatal("failure not flagged")
+	for _, tc := range []struct {
+		res  tools.Result
+		text string
+	}{
+		{tools.Result{OK: true, JSON: []byte(`{"ok":true}`)}, `{"ok":true}`},
+		{tools.Result{OK: true, JSON: []byte(`[1]`)}, `[1]`},
+		{tools.Result{OK: false, JSON: []byte(`{"ok":false}`)}, `{"ok":false}`},
+	} {
+		res := callToolResult(tc.res)
+		if res.IsError == tc.res.OK || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != tc.text {
+			t.Fatalf("%s rendered as %+v", tc.res.JSON, res)
+		}
+		if res.StructuredContent != nil {
+			t.Fatalf("%s offered as structured content: %+v", tc.res.JSON, res)
+		}
 	}
 }
