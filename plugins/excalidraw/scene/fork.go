@@ -31,7 +31,7 @@ type encoding struct {
 	split  *Split // the sealed document's; raw are its elements' bytes
 	els    []*ojson.Object
 	raw    [][]byte
-	limits Limits    // the limits the document was validated under
+	limits Limits     // the limits the document was validated under
 	info   []elemInfo // what validators read of each element
 	once   sync.Once  // builds byPtr; forks may marshal at once
 	byPtr  map[*ojson.Object]int
