@@ -35,6 +35,8 @@ type encoding struct {
 	info   []elemInfo // what validators read of each element
 	once   sync.Once  // builds byPtr; forks may marshal at once
 	byPtr  map[*ojson.Object]int
+	idOnce sync.Once // builds ids
+	ids    map[string]int
 }
 
 // Seal freezes the document's elements and remembers their bytes in sp,
@@ -142,14 +144,7 @@ func (d *Document) OwnRelated(ids []string) {
 	if d.enc == nil || len(ids) == 0 {
 		return
 	}
-	pos := make(map[string]int, len(d.elements))
-	for i, el := range d.elements {
-		if id := elementID(el); id != "" {
-			if _, dup := pos[id]; !dup {
-				pos[id] = i
-			}
-		}
-	}
+	pos := d.enc.positions()
 	seen := map[string]bool{}
 	frames, groups := map[string]bool{}, map[string]bool{}
 	frontier := ids
@@ -157,8 +152,8 @@ func (d *Document) OwnRelated(ids []string) {
 		var next []string
 		for _, id := range frontier {
 			i, ok := pos[id]
-			if !ok || seen[id] {
-				continue
+			if !ok || seen[id] || i >= len(d.elements) || d.elements[i] != d.enc.els[i] {
+				continue // not the base's, or moved: a retry finds it if needed
 			}
 			seen[id] = true
 			el := d.Own(i)
@@ -272,4 +267,53 @@ func (d *Document) sealedInfo(i int, el *ojson.Object) (elemInfo, bool) {
 		return e.info[i], true
 	}
 	return elemInfo{}, false
+}
+
+// positions maps the sealed elements' ids to their positions (the first
+// with each id), built once for all the forks of the document.
+func (e *encoding) positions() map[string]int {
+	e.idOnce.Do(func() {
+		e.ids = make(map[string]int, len(e.info))
+		for i, in := range e.info {
+			if _, dup := e.ids[in.id]; in.id != "" && !dup {
+				e.ids[in.id] = i
+			}
+		}
+	})
+	return e.ids
+}
+
+// Select returns the elements whose ids are keys of ids, in array order,
+// and how many elements are deleted tombstones. A sealed document
+// answers from what it recorded when it was sealed, without reading its
+// elements.
+func (d *Document) Select(ids map[string]bool) (els []*ojson.Object, deleted int) {
+	if e := d.enc; e != nil && len(e.info) == len(d.elements) {
+		for i, in := range e.info {
+			if in.el != d.elements[i] {
+				return d.selectSlow(ids)
+			}
+			if in.deleted {
+				deleted++
+			} else if ids[in.id] {
+				els = append(els, in.el)
+			}
+		}
+		return els, deleted
+	}
+	return d.selectSlow(ids)
+}
+
+func (d *Document) selectSlow(ids map[string]bool) (els []*ojson.Object, deleted int) {
+	for _, el := range d.elements {
+		if el == nil {
+			continue
+		}
+		if isDeleted(el) {
+			deleted++
+		} else if ids[elementID(el)] {
+			els = append(els, el)
+		}
+	}
+	return els, deleted
 }

@@ -64,7 +64,7 @@ func (c *docCache) lookup(data []byte) (docEntry, bool) {
 // find returns the entry holding exactly data; c.mu is held.
 func (c *docCache) find(data []byte) *docEntry {
 	for i := range c.entries {
-		if e := &c.entries[i]; e.data != nil && len(e.data) == len(data) && bytes.Equal(e.data, data) {
+		if e := &c.entries[i]; e.data != nil && len(e.data) == len(data) && (sameSlice(e.data, data) || bytes.Equal(e.data, data)) {
 			return e
 		}
 	}
@@ -138,4 +138,10 @@ func (s *Service) viewStored(data []byte) (*scene.Document, error) {
 	}
 	s.docs.putDoc(data, doc)
 	return doc, nil
+}
+
+// sameSlice reports whether a and b are one slice (the store hands back
+// the bytes it was given): equal without reading them.
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }

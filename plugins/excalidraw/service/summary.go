@@ -42,6 +42,17 @@ type ElementSummary struct {
 // means all).
 func summarize(doc *scene.Document, elementType string, only map[string]bool) *Summary {
 	sum := &Summary{Elements: []ElementSummary{}, FileIDs: []string{}}
+	if ids := doc.Files().Keys(); len(ids) > 0 { // [] rather than null when none
+		sum.FileIDs = slices.Clone(ids)
+	}
+	if only != nil && elementType == "" { // a write's summary of what it named
+		els, deleted := doc.Select(only)
+		sum.DeletedCount = deleted
+		for _, el := range els {
+			sum.Elements = append(sum.Elements, elementSummary(el))
+		}
+		return sum
+	}
 	for _, el := range doc.Elements() {
 		if el == nil {
 			continue
@@ -63,9 +74,6 @@ func summarize(doc *scene.Document, elementType string, only map[string]bool) *S
 			}
 		}
 		sum.Elements = append(sum.Elements, elementSummary(el))
-	}
-	if ids := doc.Files().Keys(); len(ids) > 0 { // [] rather than null when none
-		sum.FileIDs = slices.Clone(ids)
 	}
 	return sum
 }
