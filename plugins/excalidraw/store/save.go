@@ -37,8 +37,15 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var sum string // r.Data's, once needed (stale may be asked several times)
 	stale := func(sc *sidecar) bool {
-		return !r.Force && r.ExpectedRevision != sc.Revision && sha256Hex(r.Data) != sc.SHA256
+		if r.Force || r.ExpectedRevision == sc.Revision {
+			return false
+		}
+		if sum == "" {
+			sum = sha256Hex(r.Data)
+		}
+		return sum != sc.SHA256
 	}
 	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID, stale, r.ExpectedRevision)
 	if err != nil || dup != nil {
