@@ -92,9 +92,9 @@ func (s *Store) installTemp(dir *os.File, tmp, name string, noReplace bool) erro
 	return nil
 }
 
-// syncDir is step 4.
+// syncDir is step 4, shared with concurrent commits' (see dirSyncer).
 func (s *Store) syncDir(dir *os.File) {
-	if err := s.fs.Sync(dir); err != nil {
+	if err := s.fsyncDir(dir); err != nil {
 		s.log.Warn("directory fsync failed (best effort)", zap.String("dir", dir.Name()), zap.Error(err))
 	}
 }

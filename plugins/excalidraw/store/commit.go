@@ -53,7 +53,9 @@ type change struct {
 // the read-back and the sidecar's temp file run while the drawings
 // directory is fsynced (all finish before the sidecar's rename), and the
 // metadata directory is fsynced while an old backup is pruned (both finish
-// before returning).
+// before returning). A directory fsync may be shared with concurrent
+// commits of other scenes, but only one that starts after this commit's
+// rename, and its result is this commit's (dirsync.go).
 func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if cur.holds(ch.data) {
 		return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, nil
@@ -98,7 +100,13 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		t.unappend(frame)
 		return nil, wrapCommit(err, "", false)
 	}
-	// Step 4b.
+	// Step 4b. From here until the commit returns, Head answers the
+	// sidecar's revision while the sidecar is still cur's (see Head): a
+	// valid file replaced after its backup, as readHeld would answer.
+	if cur.exists && cur.corrupt == nil && cur.side.parsed != nil {
+		t.s.inflight.Store(t.name, cur.side.raw)
+		defer t.s.inflight.Delete(t.name)
+	}
 	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
 		t.unappend(frame)
 		return nil, wrapCommit(err, "", false)
@@ -116,7 +124,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	var sideErr error
 	wg.Go(func() { t.s.syncDir(t.s.root) })
 	wg.Go(func() { sideTmp, sideErr = t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600) })
-	verifyErr := t.verify(sc)
+	verified, verifiedAt, verifyErr := t.verify(sc)
 	wg.Wait()
 	if verifyErr != nil {
 		if sideErr == nil {
@@ -140,6 +148,11 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		t.unappend(frame)
 		return nil, t.rollback(cur, false, "sidecar", err)
 	}
+	// The new revision is visible: Head knows it, and writers of this
+	// scene queued behind this one re-check their expected revision now
+	// (see beginExisting).
+	t.s.remember(t.name, raw, sc.meta(), verified, verifiedAt)
+	t.s.queue.moved(t.name, sc)
 
 	// The sidecar's directory fsync, and pruning the backup that fell out
 	// of the KeepBackups window.
@@ -186,26 +199,29 @@ func (t *txn) nextSidecar(cur *current, ch change, sha string, now time.Time) *s
 
 // verify is step 6: a fresh open and read of the target must give exactly
 // the bytes the sidecar describes, and they must parse to the same count.
-func (t *txn) verify(sc *sidecar) error {
+// It returns the stat of the file it read, and a time before it opened it
+// (for Head's record of the pair: see remember).
+func (t *txn) verify(sc *sidecar) (fs.FileInfo, time.Time, error) {
+	at := time.Now()
 	data, info, err := t.s.fs.ReadFile(t.s.root, sceneFile(t.name), t.s.opts.MaxSceneBytes)
 	switch {
 	case err != nil:
-		return err
+		return nil, at, err
 	case !info.Mode().IsRegular():
-		return errors.New("read-back: target is not a regular file")
+		return nil, at, errors.New("read-back: target is not a regular file")
 	case int64(len(data)) != sc.ByteLength:
-		return errors.New("read-back: length differs")
+		return nil, at, errors.New("read-back: length differs")
 	case sha256Hex(data) != sc.SHA256:
-		return errors.New("read-back: sha256 differs")
+		return nil, at, errors.New("read-back: sha256 differs")
 	}
 	n, err := t.s.opts.Codec.Inspect(data)
 	if err != nil {
-		return errors.Join(errors.New("read-back: does not parse"), err)
+		return nil, at, errors.Join(errors.New("read-back: does not parse"), err)
 	}
 	if n != sc.ElementCount {
-		return errors.New("read-back: element count differs")
+		return nil, at, errors.New("read-back: element count differs")
 	}
-	return nil
+	return info, at, nil
 }
 
 // rollback is step 7: put back the previous scene bytes (or remove a file

@@ -43,6 +43,13 @@
 // A stale expected revision is refused from the sidecar alone, before the
 // scene file is read and hashed, when the sidecar is valid and the file
 // still has its length (refuseEarly): losing a race costs one small read.
+// That check needs no lock, so it is made before the write queues for the
+// scene, again (from memory) each time a commit of the scene in this
+// process lands while it waits, and once more under the locks: writers
+// that lost a race never wait in line to be told.
+//
+// Concurrent commits of different scenes share directory fsyncs where one
+// proves as much as each would have alone (dirsync.go).
 //
 // Every commit also appends an entry to the scene's journal
 // (journal/<name>.journal: who, through what, the note, the elements it
@@ -66,6 +73,11 @@
 // last committed revision, whole), else corrupt_scene for a file that does
 // not parse, else the file with the sidecar's revision and the file's own
 // hash (see readHeld). List takes no lock either and repairs nothing.
+//
+// Head is Read's record without the content. While the sidecar still has
+// the bytes and the scene file the identity (inode, size, mtime, ctime)
+// they had when this Store last saw them agree, it answers from that,
+// for the cost of reading the sidecar and an lstat (head.go).
 //
 // # Recovery
 //

@@ -13,6 +13,8 @@ import (
 func allOps(s *Store, name string) map[string]error {
 	return map[string]error{
 		"read":   err2(s.Read(bg, name)),
+		"head":   err2(s.Head(bg, name)),
+		"stale":  err2(s.Save(bg, SaveRequest{Name: name, ExpectedRevision: 99, Data: doc(1, "x"), Actor: ActorAgent})),
 		"save":   err2(s.Save(bg, SaveRequest{Name: name, ExpectedRevision: 1, Data: doc(1, "x"), Actor: ActorAgent})),
 		"force":  err2(s.Save(bg, SaveRequest{Name: name, Force: true, Data: doc(1, "x"), Actor: ActorAgent})),
 		"create": err2(s.Create(bg, CreateRequest{Name: name, Data: doc(1, "x"), Actor: ActorAgent})),

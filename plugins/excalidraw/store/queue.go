@@ -16,9 +16,14 @@ type nameQueue struct {
 	slots map[string]*queueSlot
 }
 
-// queueSlot is a one-token semaphore (a channel, so waiting can observe ctx).
+// queueSlot is a one-token semaphore (a channel, so waiting can observe
+// ctx). moved is closed (and replaced) each time a commit of the name in
+// this process makes a new revision visible, so that waiters can learn
+// they have lost the race without waiting for their turn.
 type queueSlot struct {
 	token chan struct{}
+	moved chan struct{}
+	last  *sidecar // the sidecar of the commit that closed the previous moved
 	refs  int
 }
 
@@ -28,16 +33,50 @@ func newNameQueue() *nameQueue { return &nameQueue{slots: map[string]*queueSlot{
 // called exactly once.
 //
 //  1. Take a reference on the slot (creating it) so it outlives this wait.
-//  2. Wait for the token or for ctx.
-//  3. On cancellation drop the reference, deleting an unused slot.
-func (q *nameQueue) acquire(ctx context.Context, name string) (release func(), err error) {
+//  2. Wait for the token or for ctx; and, if recheck is not nil, each time
+//     a commit of name in this process made a new revision (moved), call
+//     it with that revision's sidecar: an error gives up the wait with
+//     that error (a write that has become stale leaves at once instead of
+//     queueing for a refusal).
+//  3. On cancellation or refusal drop the reference, deleting an unused
+//     slot.
+func (q *nameQueue) acquire(ctx context.Context, name string, recheck func(*sidecar) error) (release func(), err error) {
 	slot := q.ref(name)
-	select {
-	case slot.token <- struct{}{}:
-		return func() { <-slot.token; q.unref(name, slot) }, nil
-	case <-ctx.Done():
-		q.unref(name, slot)
-		return nil, ctx.Err()
+	var moved chan struct{}
+	if recheck != nil {
+		q.mu.Lock()
+		moved = slot.moved
+		q.mu.Unlock()
+	}
+	for {
+		select {
+		case slot.token <- struct{}{}:
+			return func() { <-slot.token; q.unref(name, slot) }, nil
+		case <-ctx.Done():
+			q.unref(name, slot)
+			return nil, ctx.Err()
+		case <-moved:
+			q.mu.Lock()
+			var last *sidecar
+			moved, last = slot.moved, slot.last
+			q.mu.Unlock()
+			if err := recheck(last); err != nil {
+				q.unref(name, slot)
+				return nil, err
+			}
+		}
+	}
+}
+
+// moved wakes name's waiters to recheck (see acquire): a commit of it has
+// made revision sc visible. The caller holds name's token, so sc stays
+// the scene's newest revision at least until it releases it.
+func (q *nameQueue) moved(name string, sc *sidecar) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if slot := q.slots[name]; slot != nil {
+		close(slot.moved)
+		slot.moved, slot.last = make(chan struct{}), sc
 	}
 }
 
@@ -63,7 +102,7 @@ func (q *nameQueue) ref(name string) *queueSlot {
 	defer q.mu.Unlock()
 	slot := q.slots[name]
 	if slot == nil {
-		slot = &queueSlot{token: make(chan struct{}, 1)}
+		slot = &queueSlot{token: make(chan struct{}, 1), moved: make(chan struct{})}
 		q.slots[name] = slot
 	}
 	slot.refs++

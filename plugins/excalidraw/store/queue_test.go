@@ -14,7 +14,7 @@ func TestNameQueueSerialisesOneName(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			release, err := q.acquire(bg, "a")
+			release, err := q.acquire(bg, "a", nil)
 			if err != nil {
 				t.Error(err)
 				return
@@ -41,7 +41,7 @@ func TestNameQueueSerialisesOneName(t *testing.T) {
 func TestNameQueueDoesNotGrowWithNames(t *testing.T) {
 	q := newNameQueue()
 	for i := range 1000 {
-		release, _ := q.acquire(bg, string(rune('a'+i%26))+string(rune('a'+i/26%26)))
+		release, _ := q.acquire(bg, string(rune('a'+i%26))+string(rune('a'+i/26%26)), nil)
 		release()
 	}
 	if q.size() != 0 {
@@ -51,17 +51,17 @@ func TestNameQueueDoesNotGrowWithNames(t *testing.T) {
 
 func TestNameQueueWaitObservesContext(t *testing.T) {
 	q := newNameQueue()
-	release, _ := q.acquire(bg, "a")
+	release, _ := q.acquire(bg, "a", nil)
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
-	if _, err := q.acquire(ctx, "a"); !errors.Is(err, context.Canceled) {
+	if _, err := q.acquire(ctx, "a", nil); !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
 	release()
 	if q.size() != 0 {
 		t.Fatalf("cancelled waiter leaked its slot: %d", q.size())
 	}
-	other, err := q.acquire(bg, "b") // other names never wait
+	other, err := q.acquire(bg, "b", nil) // other names never wait
 	if err != nil {
 		t.Fatal(err)
 	}

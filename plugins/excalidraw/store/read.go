@@ -92,6 +92,7 @@ type pair struct {
 	data []byte
 	info fs.FileInfo
 	sha  string
+	at   time.Time // before the scene file was opened
 }
 
 // agrees reports whether the sidecar describes exactly the file's bytes.
@@ -107,11 +108,12 @@ func (s *Store) readPair(dirs *metaDirs, name string) (*pair, error) {
 	if err != nil {
 		return nil, err
 	}
+	at := time.Now()
 	data, info, err := s.readScene(name)
 	if err != nil {
 		return nil, err
 	}
-	return &pair{side: side, data: data, info: info, sha: sha256Hex(data)}, nil
+	return &pair{side: side, data: data, info: info, sha: sha256Hex(data), at: at}, nil
 }
 
 // readSettle is Read's protocol after the directories are open.
@@ -126,7 +128,9 @@ func (s *Store) readSettle(ctx context.Context, dirs *metaDirs, name string) (*S
 		case err != nil:
 			return nil, err
 		case p.agrees():
-			return &Scene{Meta: p.side.parsed.meta(), Data: p.data}, nil
+			m := p.side.parsed.meta()
+			s.remember(name, p.side.raw, m, p.info, p.at)
+			return &Scene{Meta: m, Data: p.data}, nil
 		case waits == readWaits:
 			return s.readHeld(dirs, name, p)
 		}

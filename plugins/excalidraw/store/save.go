@@ -37,8 +37,15 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var sum string // r.Data's, once needed (stale may be asked several times)
 	stale := func(sc *sidecar) bool {
-		return !r.Force && r.ExpectedRevision != sc.Revision && sha256Hex(r.Data) != sc.SHA256
+		if r.Force || r.ExpectedRevision == sc.Revision {
+			return false
+		}
+		if sum == "" {
+			sum = sha256Hex(r.Data)
+		}
+		return sum != sc.SHA256
 	}
 	t, cur, dup, err := s.beginExisting(ctx, r.Name, r.RequestID, stale, r.ExpectedRevision)
 	if err != nil || dup != nil {
@@ -61,8 +68,22 @@ func (s *Store) Save(ctx context.Context, r SaveRequest) (*Result, error) {
 // repeated request id with the committed result (before any revision
 // fence). When it returns a duplicate or an error the transaction is
 // already ended; otherwise the caller ends it.
+//
+// A stale write is refused from the sidecar before it queues, again each
+// time a commit of the scene in this process lands while it waits for
+// its turn, and once more under the locks (refuseEarly), so writers
+// that lost a race never wait behind each other to be told.
 func (s *Store) beginExisting(ctx context.Context, name, requestID string, stale func(*sidecar) bool, expected int64) (*txn, *current, *Result, error) {
-	t, err := s.begin(ctx, name)
+	var refuse func(*sidecar) error
+	if stale != nil {
+		if err := s.refuseUnlocked(name, requestID, stale, expected); err != nil {
+			return nil, nil, nil, err
+		}
+		// While queued: against the sidecar the commit ahead just made
+		// visible (its file verified, its lock still held).
+		refuse = func(sc *sidecar) error { return staleAgainst(sc, requestID, stale, expected) }
+	}
+	t, err := s.beginRefusing(ctx, name, refuse)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -103,12 +124,55 @@ func (t *txn) refuseEarly(requestID string, stale func(*sidecar) bool, expected 
 		return nil // load reads it again and reports the error
 	}
 	t.side = &side // the lock is held: load can use it as it is
-	sc := side.parsed
-	if sc == nil || sc.findRequest(requestID) != nil || !stale(sc) {
+	return t.s.staleFrom(side, t.name, requestID, stale, expected)
+}
+
+// refuseUnlocked is refuseEarly without the scene's locks, the same
+// decision from the same two reads: the sidecar is replaced only whole,
+// by rename, after its revision's file was renamed into place and read
+// back, and revisions only grow. So a sidecar read without a lock is a
+// revision that was the scene's last committed one at that moment, and a
+// write whose expected revision differs from it (and that the file's
+// length does not put in doubt) would be refused by the locked check too
+// (at the moment of this read, which is between the call's start and its
+// return). It writes nothing, takes no lock and never refuses in doubt:
+// any error is left to the locked path.
+func (s *Store) refuseUnlocked(name, requestID string, stale func(*sidecar) bool, expected int64) error {
+	if err := s.enter(); err != nil {
 		return nil
 	}
-	info, err := t.s.fs.Lstat(t.s.root, sceneFile(t.name))
+	defer s.leave()
+	meta, ok := s.metaQuick()
+	if !ok {
+		return nil
+	}
+	defer meta.Close()
+	side, err := s.readSidecar(meta, name)
+	if err != nil {
+		return nil
+	}
+	return s.staleFrom(side, name, requestID, stale, expected)
+}
+
+// staleFrom is the conflict a write whose fence fails against side would
+// meet, or nil if it may proceed (or side cannot tell): see refuseEarly.
+func (s *Store) staleFrom(side sidecarState, name, requestID string, stale func(*sidecar) bool, expected int64) error {
+	sc := side.parsed
+	if staleAgainst(sc, requestID, stale, expected) == nil {
+		return nil
+	}
+	info, err := s.fs.Lstat(s.root, sceneFile(name))
 	if err != nil || !info.Mode().IsRegular() || info.Size() != sc.ByteLength {
+		return nil
+	}
+	return conflictError(&current{meta: sc.meta()}, expected)
+}
+
+// staleAgainst is the conflict a write whose fence fails against the
+// revision sc would meet (nil if sc is nil, remembers requestID or
+// passes the fence).
+func staleAgainst(sc *sidecar, requestID string, stale func(*sidecar) bool, expected int64) error {
+	if sc == nil || sc.findRequest(requestID) != nil || !stale(sc) {
 		return nil
 	}
 	return conflictError(&current{meta: sc.meta()}, expected)

@@ -38,6 +38,16 @@ type Store struct {
 	// mine is each scene's newest revision this Store committed for a
 	// caller (CommittedHere).
 	mine sync.Map
+	// syncs groups concurrent commits' directory fsyncs (dirsync.go).
+	syncs dirSyncer
+	// known is each scene's last pair seen to agree, for Head (head.go);
+	// fineCtime is whether ctimes here are fine grained (probed once).
+	known      sync.Map
+	ctimeProbe sync.Once
+	fineCtime  bool
+	// inflight holds, for each scene a commit of this Store has renamed
+	// into place and not yet returned from, the sidecar it commits over.
+	inflight sync.Map
 
 	mu     sync.Mutex
 	closed bool

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"go.uber.org/zap"
@@ -30,12 +31,21 @@ type txn struct {
 // begin starts a txn on a valid name.
 //
 //  1. Register with the store (refused after Close).
-//  2. Wait for the name's turn in this process.
+//  2. Wait for the name's turn in this process; if refuse is not nil, it
+//     is called with the sidecar of each commit of the name in this
+//     process that lands meanwhile, and its error ends the wait and is
+//     returned (see beginExisting).
 //  3. Open the metadata directories (refusing symlinks).
 //  4. Take the cross-process lock file.
 //  5. The first time this store touches the name, remove its leftover temp
 //     files: holding the lock, no writer of this name can be mid-write.
 func (s *Store) begin(ctx context.Context, name string) (*txn, error) {
+	return s.beginRefusing(ctx, name, nil)
+}
+
+// beginRefusing is begin whose wait for the name's turn calls refuse (see
+// step 2).
+func (s *Store) beginRefusing(ctx context.Context, name string, refuse func(*sidecar) error) (*txn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, newError(CodeSceneBusy, "cancelled before start", err)
 	}
@@ -44,8 +54,11 @@ func (s *Store) begin(ctx context.Context, name string) (*txn, error) {
 	}
 	t := &txn{s: s, name: name}
 	var err error
-	if t.dequeue, err = s.queue.acquire(ctx, name); err != nil {
+	if t.dequeue, err = s.queue.acquire(ctx, name, refuse); err != nil {
 		t.end()
+		if ctxErr := ctx.Err(); ctxErr == nil || !errors.Is(err, ctxErr) {
+			return nil, err // refuse's
+		}
 		return nil, newError(CodeSceneBusy, "gave up waiting for scene "+name, err)
 	}
 	if t.dirs, err = s.openMetaDirs(); err != nil {

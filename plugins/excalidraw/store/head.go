@@ -1,0 +1,166 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Head returns a scene's revision record as Read would, without reading
+// or hashing the scene file when it provably has not changed since this
+// Store last saw it agree with its sidecar. It is what many writers on
+// one scene poll before each attempt, and what watchers ask after every
+// change, so its common case is two small reads: the sidecar, and an
+// lstat of the scene file.
+//
+// The proof is the known record of the scene (known): the exact sidecar
+// bytes, and the identity of the scene file that had their hash (device,
+// inode, links, mode, size, mtime and ctime: the kernel sets ctime on
+// every change to a file, its content, its links, its mode, a rename,
+// and it cannot be set by hand). If the sidecar still has those bytes and
+// the file still has that identity, the pair still agrees, and Head
+// answers from the record; so it does while a commit of this Store is
+// between its two renames and the sidecar is still the record's (the
+// last committed revision, as Read would answer from its backup while
+// the writer holds the lock). Otherwise (another process or a person wrote
+// either file, a commit is between its renames, a file is missing) it
+// reads like Read, repairing what Read repairs, and remembers the pair
+// if it agrees.
+//
+// A ctime is only as fine as the filesystem's clock. Where a change right
+// after the one that set it could leave it as it was (the same coarse
+// tick, a few ms, or a second on some filesystems), a record is kept only
+// once the file was read that much after its ctime; where the filesystem
+// gives every change after a stat a later ctime than that stat showed
+// (multigrain timestamps, Linux 6.13+ on ext4, xfs, btrfs, tmpfs; probed
+// once per Store, see fineCtimes), at once.
+func (s *Store) Head(ctx context.Context, name string) (Meta, error) {
+	if k, ok := s.known.Load(name); ok && ctx.Err() == nil && s.stillKnown(name, k.(*knownScene)) {
+		return k.(*knownScene).meta, nil
+	} else if ok {
+		s.known.CompareAndDelete(name, k)
+	}
+	var m Meta
+	err := s.reading(ctx, name, func(dirs *metaDirs) error {
+		sc, err := s.readSettle(ctx, dirs, name)
+		if err != nil {
+			return err
+		}
+		m = sc.Meta
+		return nil
+	})
+	return m, err
+}
+
+// knownScene is a pair this Store saw agree: the sidecar's exact bytes,
+// their record, and the identity of the scene file that had their hash.
+type knownScene struct {
+	side  []byte
+	meta  Meta
+	stamp fileStamp
+}
+
+// stillKnown reports whether name's sidecar and scene file are still the
+// pair k describes.
+func (s *Store) stillKnown(name string, k *knownScene) bool {
+	if s.enter() != nil {
+		return false
+	}
+	defer s.leave()
+	meta, ok := s.metaQuick()
+	if !ok {
+		return false
+	}
+	defer meta.Close()
+	raw, _, err := s.fs.ReadFile(meta, sidecarFile(name), maxSidecarBytes)
+	if err != nil || !bytes.Equal(raw, k.side) {
+		return false
+	}
+	if base, ok := s.inflight.Load(name); ok && bytes.Equal(base.([]byte), k.side) {
+		// A commit of this Store is between its renames: the sidecar's
+		// revision is still the last committed one, whatever the file
+		// holds (Read answers the same, from its backup, while the
+		// writer holds the lock; see readHeld).
+		return true
+	}
+	info, err := s.fs.Lstat(s.root, sceneFile(name))
+	if err != nil {
+		return false
+	}
+	st, ok := stampOf(info)
+	return ok && st == k.stamp
+}
+
+// remember records that the sidecar side (its record meta) described the
+// scene file whose stat is info, proven by reading the file's content
+// after readAt. Kept only if that proof holds for later: see Head.
+func (s *Store) remember(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time) {
+	st, ok := stampOf(info)
+	if !ok || st.nlink != 1 || !s.settled(st, readAt) {
+		s.known.Delete(name)
+		return
+	}
+	s.known.Store(name, &knownScene{side: bytes.Clone(side), meta: meta, stamp: st})
+}
+
+// settled reports whether a file with stamp st, read after readAt, can
+// no longer change without changing its ctime.
+func (s *Store) settled(st fileStamp, readAt time.Time) bool {
+	if s.fineCtimes() {
+		return true
+	}
+	racy := 2 * coarseTick
+	if st.ctime%int64(time.Second) == 0 {
+		racy = 2 * time.Second // whole seconds: a filesystem with coarse timestamps
+	}
+	return readAt.UnixNano()-st.ctime >= int64(racy)
+}
+
+// fineCtimes reports (probing once) whether this Store's filesystem gives
+// a file changed after a stat a ctime later than that stat showed.
+func (s *Store) fineCtimes() bool {
+	s.ctimeProbe.Do(func() { s.fineCtime = probeFineCtimes(s.root) })
+	return s.fineCtime
+}
+
+// fileStamp is a file's identity and change times, from its stat.
+type fileStamp struct {
+	dev, ino, nlink uint64
+	mode            uint32
+	size            int64
+	mtime, ctime    int64 // ns
+}
+
+// stampOf reads a stamp from a FileInfo of os (fstat) or osFS.Lstat; ok
+// is false for other implementations.
+func stampOf(info fs.FileInfo) (fileStamp, bool) {
+	if st, ok := info.Sys().(*unix.Stat_t); ok {
+		return fileStamp{dev: uint64(st.Dev), ino: uint64(st.Ino), nlink: uint64(st.Nlink), mode: uint32(st.Mode),
+			size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+	}
+	return sysStamp(info)
+}
+
+// metaQuick opens the metadata directory for a read that needs only the
+// sidecar (Head, refuseUnlocked), refusing what openMetaDirs refuses
+// (a symlink or other non-directory in place of it or of its
+// subdirectories) without opening each: ok false means the caller
+// leaves the answer to the full path, which reports the problem. It
+// creates nothing.
+func (s *Store) metaQuick() (*os.File, bool) {
+	meta, err := s.fs.OpenDir(s.root, metaDir)
+	if err != nil {
+		return nil, false
+	}
+	for _, sub := range []string{backupsDir, locksDir, journalDir} {
+		if info, err := s.fs.Lstat(meta, sub); err != nil || !info.IsDir() {
+			meta.Close()
+			return nil, false
+		}
+	}
+	return meta, true
+}
