@@ -24,12 +24,24 @@ import (
 // never changed.
 type docCache struct {
 	mu      sync.Mutex
-	entries [6]docEntry
-	next    int
+	entries []*docEntry // oldest first
+	bytes   int64       // the data the entries hold
+	// maxEntries and maxBytes bound it (0: the defaults); one entry per
+	// scene being written is what keeps writes cheap, so it holds many
+	// small scenes or a few large ones.
+	maxEntries int
+	maxBytes   int64
 }
 
+// The defaults of docCache's bounds.
+const (
+	cacheEntries = 64
+	cacheBytes   = 256 << 20
+)
+
 // docEntry is what is known of one document's bytes; each part is filled
-// when first learnt.
+// when first learnt. data never changes; the rest is read and written
+// under the cache's lock.
 type docEntry struct {
 	data    []byte
 	doc     *scene.Document // parsed or encoded from data; read only
@@ -40,31 +52,64 @@ type docEntry struct {
 
 // with runs fn on the entry of data, adding one if there is none.
 func (c *docCache) with(data []byte, fn func(e *docEntry)) {
+	e := c.find(data)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.find(data)
 	if e == nil {
-		c.entries[c.next] = docEntry{data: data}
-		e = &c.entries[c.next]
-		c.next = (c.next + 1) % len(c.entries)
+		e = &docEntry{data: data}
+		c.entries = append(c.entries, e)
+		c.bytes += int64(len(data))
+		c.evict()
 	}
 	fn(e)
 }
 
-// lookup returns a copy of the entry of data, if any.
-func (c *docCache) lookup(data []byte) (docEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.find(data); e != nil {
-		return *e, true
+// evict drops the oldest entries past the bounds (c.mu is held), always
+// keeping the newest.
+func (c *docCache) evict() {
+	maxN, maxB := c.maxEntries, c.maxBytes
+	if maxN <= 0 {
+		maxN = cacheEntries
 	}
-	return docEntry{}, false
+	if maxB <= 0 {
+		maxB = cacheBytes
+	}
+	for len(c.entries) > 1 && (len(c.entries) > maxN || c.bytes > maxB) {
+		c.bytes -= int64(len(c.entries[0].data))
+		c.entries[0] = nil
+		c.entries = c.entries[1:]
+	}
 }
 
-// find returns the entry holding exactly data; c.mu is held.
+// lookup returns a copy of the entry of data, if any.
+func (c *docCache) lookup(data []byte) (docEntry, bool) {
+	e := c.find(data)
+	if e == nil {
+		return docEntry{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return *e, true
+}
+
+// find returns the entry holding exactly data. The candidates (entries
+// of the same length) are picked under the lock and compared outside it,
+// newest first, since their data never changes.
 func (c *docCache) find(data []byte) *docEntry {
-	for i := range c.entries {
-		if e := &c.entries[i]; e.data != nil && len(e.data) == len(data) && (sameSlice(e.data, data) || bytes.Equal(e.data, data)) {
+	c.mu.Lock()
+	var cands []*docEntry
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if e := c.entries[i]; len(e.data) == len(data) {
+			if sameSlice(e.data, data) {
+				c.mu.Unlock()
+				return e
+			}
+			cands = append(cands, e)
+		}
+	}
+	c.mu.Unlock()
+	for _, e := range cands {
+		if bytes.Equal(e.data, data) {
 			return e
 		}
 	}

@@ -98,3 +98,29 @@ func masked(t *testing.T, data []byte) []byte {
 	}
 	return out
 }
+
+// The cache keeps the newest entries within its bounds, by count and by
+// bytes, and always the newest one even when it alone is over them.
+func TestDocCacheBounds(t *testing.T) {
+	c := &docCache{maxEntries: 3, maxBytes: 100}
+	data := func(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i)}, n) }
+	for i := range 5 {
+		c.vouch(data(i, 10), i)
+	}
+	for i := range 5 {
+		if _, ok := c.counted(data(i, 10)); ok != (i >= 2) {
+			t.Errorf("entry %d kept: %v, want only the newest three", i, ok)
+		}
+	}
+	c.vouch(data(5, 95), 5) // 95 bytes: the 10-byte ones must make room
+	if _, ok := c.counted(data(4, 10)); ok {
+		t.Error("kept past the byte bound")
+	}
+	c.vouch(data(6, 500), 6)
+	if n, ok := c.counted(data(6, 500)); !ok || n != 6 {
+		t.Error("the newest entry was dropped for being large")
+	}
+	if c.bytes != 500 || len(c.entries) != 1 {
+		t.Errorf("%d entries of %d bytes, want the one of 500", len(c.entries), c.bytes)
+	}
+}
