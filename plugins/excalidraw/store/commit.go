@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"sync"
@@ -66,25 +67,29 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	}
 	scene := sceneFile(t.name)
 	now := t.s.opts.Now()
-	sha := sha256Hex(ch.data)
 
 	// Steps 3 and 4a, and the journal entry: all three are durable before
 	// the rename, so every revision anyone can read has its entry (an
 	// entry whose revision never reached the file is discarded by the
-	// next load).
+	// next load). The new bytes' SHA-256 is computed while the temp file
+	// is written; the journal entry, which records it, waits for it.
 	var backupErr, journalErr error
 	var frame *journal.Frame
-	var wg sync.WaitGroup
+	var sha string
+	var wg, hashed sync.WaitGroup
+	hashed.Go(func() { sha = sha256Hex(ch.data) })
 	if cur.exists {
 		wg.Go(func() { backupErr = t.writeBackup(cur.data, cur.meta.Revision, cur.corrupt == nil) })
 	}
 	if t.journal != nil {
 		wg.Go(func() {
+			hashed.Wait()
 			e, im := t.entryFor(cur, ch, sha, now)
 			frame, journalErr = t.appendEntry(e, im)
 		})
 	}
 	tmp, err := t.s.prepareTemp(t.s.root, scene, ch.data, perm)
+	hashed.Wait()
 	wg.Wait()
 	if backupErr != nil || journalErr != nil {
 		if err == nil {
@@ -124,7 +129,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	var sideErr error
 	wg.Go(func() { t.s.syncDir(t.s.root) })
 	wg.Go(func() { sideTmp, sideErr = t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600) })
-	verified, verifiedAt, verifyErr := t.verify(sc)
+	verified, verifiedAt, verifyErr := t.verify(sc, ch.data)
 	wg.Wait()
 	if verifyErr != nil {
 		if sideErr == nil {
@@ -151,7 +156,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// The new revision is visible: Head knows it, and writers of this
 	// scene queued behind this one re-check their expected revision now
 	// (see beginExisting).
-	t.s.remember(t.name, raw, sc.meta(), verified, verifiedAt)
+	t.s.rememberData(t.name, raw, sc.meta(), verified, verifiedAt, ch.data)
 	t.s.queue.moved(t.name, sc)
 
 	// The sidecar's directory fsync, and pruning the backup that fell out
@@ -199,9 +204,11 @@ func (t *txn) nextSidecar(cur *current, ch change, sha string, now time.Time) *s
 
 // verify is step 6: a fresh open and read of the target must give exactly
 // the bytes the sidecar describes, and they must parse to the same count.
-// It returns the stat of the file it read, and a time before it opened it
-// (for Head's record of the pair: see remember).
-func (t *txn) verify(sc *sidecar) (fs.FileInfo, time.Time, error) {
+// The bytes read are compared with want, the bytes whose SHA-256 the
+// sidecar records: equal bytes have that hash, so it is proven without
+// being computed again. It returns the stat of the file it read, and a
+// time before it opened it (for Head's record of the pair: see remember).
+func (t *txn) verify(sc *sidecar, want []byte) (fs.FileInfo, time.Time, error) {
 	at := time.Now()
 	data, info, err := t.s.fs.ReadFile(t.s.root, sceneFile(t.name), t.s.opts.MaxSceneBytes)
 	switch {
@@ -211,8 +218,8 @@ func (t *txn) verify(sc *sidecar) (fs.FileInfo, time.Time, error) {
 		return nil, at, errors.New("read-back: target is not a regular file")
 	case int64(len(data)) != sc.ByteLength:
 		return nil, at, errors.New("read-back: length differs")
-	case sha256Hex(data) != sc.SHA256:
-		return nil, at, errors.New("read-back: sha256 differs")
+	case !bytes.Equal(data, want):
+		return nil, at, errors.New("read-back: sha256 differs (not the bytes written)")
 	}
 	n, err := t.s.opts.Codec.Inspect(data)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -62,6 +64,11 @@ type knownScene struct {
 	side  []byte
 	meta  Meta
 	stamp fileStamp
+	// data is the file's content when this Store committed it (nil
+	// otherwise, or once dropped to bound memory: see heldBytes): a load
+	// that finds the pair unchanged takes it instead of reading and
+	// hashing the file again.
+	data []byte
 }
 
 // stillKnown reports whether name's sidecar and scene file are still the
@@ -99,12 +106,85 @@ func (s *Store) stillKnown(name string, k *knownScene) bool {
 // scene file whose stat is info, proven by reading the file's content
 // after readAt. Kept only if that proof holds for later: see Head.
 func (s *Store) remember(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time) {
+	s.rememberData(name, side, meta, info, readAt, nil)
+}
+
+// rememberData is remember for a commit of this Store, which also keeps
+// the bytes it wrote and read back (data) for its next load.
+func (s *Store) rememberData(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time, data []byte) {
 	st, ok := stampOf(info)
-	if !ok || st.nlink != 1 || !s.settled(st, readAt) {
+	if !ok || st.nlink != 1 || !s.settled(st, readAt) || int64(len(data)) > s.opts.MaxSceneBytes {
 		s.known.Delete(name)
 		return
 	}
-	s.known.Store(name, &knownScene{side: bytes.Clone(side), meta: meta, stamp: st})
+	s.known.Store(name, &knownScene{side: bytes.Clone(side), meta: meta, stamp: st, data: data})
+	if data != nil {
+		s.held.add(s, name, int64(len(data)))
+	}
+}
+
+// knownData returns the content of name's scene file if the store holds
+// it and the pair it was committed with still stands: the sidecar has
+// the bytes side (read by the caller, under the scene's lock) and the
+// file the identity it had when it was read back. The caller holds the
+// lock, so no commit of this Store is between its renames.
+func (s *Store) knownData(name string, side []byte) ([]byte, fs.FileInfo, bool) {
+	v, ok := s.known.Load(name)
+	if !ok {
+		return nil, nil, false
+	}
+	k := v.(*knownScene)
+	if k.data == nil || side == nil || !bytes.Equal(side, k.side) {
+		return nil, nil, false
+	}
+	info, err := s.fs.Lstat(s.root, sceneFile(name))
+	if err != nil {
+		return nil, nil, false
+	}
+	if st, ok := stampOf(info); !ok || st != k.stamp {
+		return nil, nil, false
+	}
+	return k.data, info, true
+}
+
+// heldBytes bounds the scene bytes the known records hold: past
+// maxHeldScenes scenes or maxHeldBytes, the oldest records drop theirs
+// (and their next load reads the file).
+type heldBytes struct {
+	mu    sync.Mutex
+	order []string
+	size  map[string]int64
+	total int64
+}
+
+const (
+	maxHeldScenes = 64
+	maxHeldBytes  = 256 << 20
+)
+
+func (h *heldBytes) add(s *Store, name string, n int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.size == nil {
+		h.size = map[string]int64{}
+	}
+	if old, ok := h.size[name]; ok {
+		h.total -= old
+		h.order = slices.DeleteFunc(h.order, func(x string) bool { return x == name })
+	}
+	h.size[name], h.total = n, h.total+n
+	h.order = append(h.order, name)
+	for len(h.order) > 1 && (len(h.order) > maxHeldScenes || h.total > maxHeldBytes) {
+		old := h.order[0]
+		h.order = h.order[1:]
+		h.total -= h.size[old]
+		delete(h.size, old)
+		if v, ok := s.known.Load(old); ok {
+			k := *v.(*knownScene)
+			k.data = nil
+			s.known.CompareAndSwap(old, v, &k)
+		}
+	}
 }
 
 // settled reports whether a file with stamp st, read after readAt, can

@@ -150,7 +150,8 @@ func TestSceneSwappedToSymlinkBetweenCheckAndUse(t *testing.T) {
 }
 
 // The same swap on the save path: the save is refused and the symlink target
-// is not written.
+// is not written. The swap comes as the save first looks at the file (a
+// store that committed the file itself only stats it before writing).
 func TestSceneSwappedToSymlinkDuringSave(t *testing.T) {
 	ffs := newFaultFS()
 	s := testStore(t, func(o *Options) { o.FS = ffs })
@@ -159,7 +160,7 @@ func TestSceneSwappedToSymlinkDuringSave(t *testing.T) {
 	writeFile(t, victim, doc(7, "secret"))
 	scene := scenePathOf(s, "a")
 	ffs.set(func(op, p string) error {
-		if op == "read" && p == scene {
+		if (op == "read" || op == "lstat") && p == scene {
 			ffs.set(nil)
 			os.Remove(scene)
 			os.Symlink(victim, scene)
@@ -168,6 +169,36 @@ func TestSceneSwappedToSymlinkDuringSave(t *testing.T) {
 	})
 	_, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 1, Data: doc(1, "x"), Actor: ActorAgent})
 	wantCode(t, err, CodePermissionDenied)
+	if got := readFile(t, victim); !bytes.Equal(got, doc(7, "secret")) {
+		t.Fatal("victim changed")
+	}
+}
+
+// A swap after the rename, as the save reads its file back: the save
+// fails (and rolls back) and the symlink target is not written.
+func TestSceneSwappedToSymlinkDuringReadBack(t *testing.T) {
+	ffs := newFaultFS()
+	s := testStore(t, func(o *Options) { o.FS = ffs })
+	mustCreate(t, s, "a", 1, "one")
+	victim := filepath.Join(t.TempDir(), "victim.excalidraw")
+	writeFile(t, victim, doc(7, "secret"))
+	scene := scenePathOf(s, "a")
+	renamed := false
+	ffs.set(func(op, p string) error {
+		if op == "rename" && p == scene {
+			renamed = true
+		}
+		if op == "read" && p == scene && renamed {
+			ffs.set(nil)
+			os.Remove(scene)
+			os.Symlink(victim, scene)
+		}
+		return nil
+	})
+	_, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 1, Data: doc(1, "x"), Actor: ActorAgent})
+	if err == nil {
+		t.Fatal("a save whose read-back met a symlink succeeded")
+	}
 	if got := readFile(t, victim); !bytes.Equal(got, doc(7, "secret")) {
 		t.Fatal("victim changed")
 	}

@@ -49,6 +49,9 @@ func sha256Hex(data []byte) string {
 //     links is permission_denied; missing means !exists.
 //  3. If the sidecar's hash and length match the file, done: the sidecar was
 //     written after the file was verified, so the file needs no parsing.
+//     When this Store committed the pair and neither file changed since
+//     (the sidecar's bytes, the file's identity and ctime: knownData), the
+//     bytes it wrote stand for the file, unread.
 //  4. Otherwise, if the file parses, it is a crash or an external edit: the
 //     file wins, and the sidecar is rebuilt at the next revision by
 //     "recovery" (reconcile).
@@ -67,6 +70,13 @@ func (t *txn) load() (*current, error) {
 		if t.journal, err = t.openJournal(); err != nil {
 			return nil, err
 		}
+	}
+	if data, info, ok := t.s.knownData(t.name, side.raw); ok && side.parsed != nil {
+		// This Store committed these bytes and neither file changed since
+		// (head.go): the sidecar's hash is theirs.
+		cur.exists, cur.data, cur.perm, cur.sha = true, data, info.Mode().Perm(), side.parsed.SHA256
+		cur.meta = side.parsed.meta()
+		return cur, t.discardAbove(side.parsed.Revision)
 	}
 	data, info, err := t.s.readScene(t.name)
 	if errors.Is(err, fs.ErrNotExist) {

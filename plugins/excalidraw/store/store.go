@@ -43,6 +43,7 @@ type Store struct {
 	// known is each scene's last pair seen to agree, for Head (head.go);
 	// fineCtime is whether ctimes here are fine grained (probed once).
 	known      sync.Map
+	held       heldBytes // bounds the bytes known records keep
 	ctimeProbe sync.Once
 	fineCtime  bool
 	// inflight holds, for each scene a commit of this Store has renamed
