@@ -125,7 +125,7 @@ func TestCacheFollowsAMissingSidecar(t *testing.T) {
 // document of the newer bytes.
 func TestCacheFollowsARestoreFromAnOlderBackup(t *testing.T) {
 	s, dir := cacheScene(t) // rev 1 (r0 at 0), rev 2 (r0 at 10)
-	moveBox(t, s, "r0", 50)  // rev 3; backups of 1 and 2
+	moveBox(t, s, "r0", 50) // rev 3; backups of 1 and 2
 	backups := filepath.Join(dir, ".dsh-excalidraw", "backups")
 	if err := os.WriteFile(filepath.Join(backups, "s.2.excalidraw"), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
