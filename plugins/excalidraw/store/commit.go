@@ -210,6 +210,18 @@ func (t *txn) nextSidecar(cur *current, ch change, sha string, now time.Time) *s
 // time before it opened it (for Head's record of the pair: see remember).
 func (t *txn) verify(sc *sidecar, want []byte) (fs.FileInfo, time.Time, error) {
 	at := time.Now()
+	if c, ok := t.s.fs.(fileComparer); ok {
+		info, same, err := c.CompareFile(t.s.root, sceneFile(t.name), want)
+		switch {
+		case err != nil:
+			return nil, at, err
+		case !info.Mode().IsRegular():
+			return nil, at, errors.New("read-back: target is not a regular file")
+		case !same:
+			return nil, at, errors.New("read-back: sha256 differs (not the bytes written)")
+		}
+		return info, at, t.verifyCount(sc, want)
+	}
 	data, info, err := t.s.fs.ReadFile(t.s.root, sceneFile(t.name), t.s.opts.MaxSceneBytes)
 	switch {
 	case err != nil:
@@ -221,14 +233,20 @@ func (t *txn) verify(sc *sidecar, want []byte) (fs.FileInfo, time.Time, error) {
 	case !bytes.Equal(data, want):
 		return nil, at, errors.New("read-back: sha256 differs (not the bytes written)")
 	}
+	return info, at, t.verifyCount(sc, data)
+}
+
+// verifyCount is the end of step 6: the bytes read back parse to the
+// element count the sidecar records.
+func (t *txn) verifyCount(sc *sidecar, data []byte) error {
 	n, err := t.s.opts.Codec.Inspect(data)
 	if err != nil {
-		return nil, at, errors.Join(errors.New("read-back: does not parse"), err)
+		return errors.Join(errors.New("read-back: does not parse"), err)
 	}
 	if n != sc.ElementCount {
-		return nil, at, errors.New("read-back: element count differs")
+		return errors.New("read-back: element count differs")
 	}
-	return info, at, nil
+	return nil
 }
 
 // rollback is step 7: put back the previous scene bytes (or remove a file

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -230,4 +231,53 @@ func fileID(info fs.FileInfo) (dev, ino, nlink uint64, ok bool) {
 		return uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), true
 	}
 	return 0, 0, 0, false
+}
+
+// fileComparer is what an FS may also do: tell whether a file holds
+// exactly want, reading it in pieces instead of whole (the read-back of
+// a large scene then allocates nothing the size of it). An FS without it
+// is read whole with ReadFile.
+type fileComparer interface {
+	CompareFile(dir *os.File, name string, want []byte) (fs.FileInfo, bool, error)
+}
+
+var _ fileComparer = osFS{}
+
+// compareChunk is the piece CompareFile reads at a time.
+const compareChunk = 256 << 10
+
+var comparePool = sync.Pool{New: func() any { b := make([]byte, compareChunk); return &b }}
+
+// CompareFile opens name inside dir as ReadFile does and reports whether
+// it holds exactly want (a non-regular file never does), with its fstat.
+func (o osFS) CompareFile(dir *os.File, name string, want []byte) (fs.FileInfo, bool, error) {
+	f, err := o.openat(dir, name, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !info.Mode().IsRegular() || info.Size() != int64(len(want)) {
+		return info, false, nil
+	}
+	bp := comparePool.Get().(*[]byte)
+	defer comparePool.Put(bp)
+	buf := *bp
+	rest := want
+	for {
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(rest)+1)])
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return info, false, nil
+		}
+		rest = rest[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return info, len(rest) == 0, nil
+		case err != nil:
+			return info, false, err
+		}
+	}
 }

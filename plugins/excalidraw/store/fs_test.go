@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -75,5 +76,38 @@ func TestOSFSRenameNoReplace(t *testing.T) {
 	names, _ := fsys.ReadDir(d)
 	if len(names) != 1 || names[0] != "b" {
 		t.Fatal(names)
+	}
+}
+
+func TestCompareFile(t *testing.T) {
+	dir := t.TempDir()
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	big := bytes.Repeat([]byte("0123456789abcdef"), 3*compareChunk/16+7)
+	for name, c := range map[string]struct {
+		file, want []byte
+		same       bool
+	}{
+		"equal":             {big, big, true},
+		"empty":             {nil, []byte{}, true},
+		"last byte differs": {big, append(append([]byte{}, big[:len(big)-1]...), 'x'), false},
+		"first differs":     {append([]byte("X"), big[1:]...), big, false},
+		"file longer":       {append(append([]byte{}, big...), 'z'), big, false},
+		"file shorter":      {big[:len(big)-1], big, false},
+		"chunk boundary":    {big[:compareChunk], big[:compareChunk], true},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "f"), c.file, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, same, err := osFS{}.CompareFile(d, "f", c.want)
+		if err != nil || same != c.same {
+			t.Errorf("%s: same %v (%v), want %v", name, same, err, c.same)
+		}
+	}
+	if _, same, _ := (osFS{}).CompareFile(d, ".", nil); same {
+		t.Error("a directory compared equal")
 	}
 }
