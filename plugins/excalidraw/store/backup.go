@@ -44,6 +44,101 @@ func (t *txn) listBackups() ([]backupEntry, error) {
 	return out, nil
 }
 
+// backup is save step 3 for cur: the previous bytes reach backups/
+// durably before the rename replaces them. When the file provably still
+// holds them (cur.stamped, and unchanged since), it is linked there, so
+// nothing is copied or written but a directory entry; otherwise (a
+// filesystem without hard links, a file that changed, a corrupt one) its
+// bytes are copied. It reports the backup it linked, which the caller
+// removes if the commit fails before the rename.
+func (t *txn) backup(cur *current) (linked string, err error) {
+	valid := cur.corrupt == nil
+	if valid && cur.stamped {
+		if name, ok := t.linkBackup(cur); ok {
+			return name, nil
+		}
+	}
+	return "", t.writeBackup(cur.data, cur.meta.Revision, valid)
+}
+
+// linkBackup links the scene file as the backup of cur's revision, and
+// keeps the link only if the file is still the one cur read (its inode,
+// size and mtime: a write changes the mtime, cur.stamp being settled)
+// and the backups directory is fsynced. A backup of that name already
+// linked to the file (a commit that failed or crashed before its rename)
+// is kept as it is.
+func (t *txn) linkBackup(cur *current) (string, bool) {
+	name := backupFile(t.name, cur.meta.Revision, true)
+	err := t.s.fs.Link(t.s.root, sceneFile(t.name), t.dirs.backups, name)
+	created := err == nil
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", false // no hard links here: copy
+	}
+	bi, berr := t.s.fs.Lstat(t.dirs.backups, name)
+	si, serr := t.s.fs.Lstat(t.s.root, sceneFile(t.name))
+	b, bok := stampOf(bi)
+	sc, sok := stampOf(si)
+	if berr != nil || serr != nil || !bok || !sok || b.dev != sc.dev || b.ino != sc.ino || sc.nlink != 2 ||
+		sc.ino != cur.stamp.ino || sc.dev != cur.stamp.dev || sc.size != cur.stamp.size || sc.mtime != cur.stamp.mtime {
+		if created {
+			t.s.removeQuietly(t.dirs.backups, name)
+		}
+		return "", false
+	}
+	if err := t.s.fs.Sync(t.dirs.backups); err != nil {
+		if created {
+			t.s.removeQuietly(t.dirs.backups, name)
+		}
+		return "", false
+	}
+	if !created {
+		name = "" // not this commit's to remove
+	}
+	return name, true
+}
+
+// ownBackupLink reports whether info, a scene file with two links, is
+// linked from one of the scene's backups: the second link a commit makes
+// before it replaces the file (linkBackup). The newest backups are looked
+// at first; it is one of them.
+func (s *Store) ownBackupLink(name string, info fs.FileInfo) bool {
+	f, ok := stampOf(info)
+	if !ok || s.fs == nil {
+		return false
+	}
+	meta, err := s.fs.OpenDir(s.root, metaDir)
+	if err != nil {
+		return false
+	}
+	defer meta.Close()
+	backups, err := s.fs.OpenDir(meta, backupsDir)
+	if err != nil {
+		return false
+	}
+	defer backups.Close()
+	names, err := s.fs.ReadDir(backups)
+	if err != nil {
+		return false
+	}
+	var revs []int64
+	for _, n := range names {
+		if rev, valid, ok := parseBackup(name, n); ok && valid {
+			revs = append(revs, rev)
+		}
+	}
+	slices.SortFunc(revs, func(a, b int64) int { return cmp.Compare(b, a) })
+	for _, rev := range revs {
+		bi, err := s.fs.Lstat(backups, backupFile(name, rev, true))
+		if err != nil || !bi.Mode().IsRegular() {
+			continue
+		}
+		if b, ok := stampOf(bi); ok && b.dev == f.dev && b.ino == f.ino {
+			return true
+		}
+	}
+	return false
+}
+
 // writeBackup stores data as the backup of revision rev (save step 3).
 func (t *txn) writeBackup(data []byte, rev int64, valid bool) error {
 	return t.s.writeAtomic(t.dirs.backups, backupFile(t.name, rev, valid), data, 0o600, false)

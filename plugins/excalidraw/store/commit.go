@@ -36,8 +36,9 @@ type change struct {
 // Otherwise these are the save-success steps after the lock and the fence
 // (steps 1 and 2, done by the caller):
 //
-//  3. Copy the previous bytes to backups/ (durably: after the rename below
-//     the backup is the only copy of the previous revision).
+//  3. Put the previous bytes in backups/ (durably: after the rename below
+//     the backup is the only copy of the previous revision): a hard link
+//     of the file when it provably still holds them, else a copy (backup).
 //  4. Write the new bytes to a temp file and fsync it, then rename it over
 //     the target and fsync the directory (best effort).
 //  6. Read the target back, parse it with the codec, compare the element
@@ -74,12 +75,13 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// next load). The new bytes' SHA-256 is computed while the temp file
 	// is written; the journal entry, which records it, waits for it.
 	var backupErr, journalErr error
+	var linked string
 	var frame *journal.Frame
 	var sha string
 	var wg, hashed sync.WaitGroup
 	hashed.Go(func() { sha = sha256Hex(ch.data) })
 	if cur.exists {
-		wg.Go(func() { backupErr = t.writeBackup(cur.data, cur.meta.Revision, cur.corrupt == nil) })
+		wg.Go(func() { linked, backupErr = t.backup(cur) })
 	}
 	if t.journal != nil {
 		wg.Go(func() {
@@ -91,11 +93,19 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	tmp, err := t.s.prepareTemp(t.s.root, scene, ch.data, perm)
 	hashed.Wait()
 	wg.Wait()
+	// A commit that fails before its rename leaves no link of its own
+	// to the file it did not replace.
+	unlink := func() {
+		if linked != "" {
+			t.s.removeQuietly(t.dirs.backups, linked)
+		}
+	}
 	if backupErr != nil || journalErr != nil {
 		if err == nil {
 			t.s.removeQuietly(t.s.root, tmp)
 		}
 		t.unappend(frame)
+		unlink()
 		if backupErr != nil {
 			return nil, wrapCommit(backupErr, "backup", false)
 		}
@@ -103,6 +113,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	}
 	if err != nil {
 		t.unappend(frame)
+		unlink()
 		return nil, wrapCommit(err, "", false)
 	}
 	// Step 4b. From here until the commit returns, Head answers the
@@ -114,6 +125,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	}
 	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
 		t.unappend(frame)
+		unlink()
 		return nil, wrapCommit(err, "", false)
 	}
 

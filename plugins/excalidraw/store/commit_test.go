@@ -48,10 +48,17 @@ func expectRolledBack(t *testing.T, s *Store, ffs *faultFS, stage string) {
 	}
 }
 
-// Step 3: the backup cannot be written → nothing else happens.
+// Step 3: the backup cannot be linked (a filesystem without hard links)
+// and its copy cannot be written → nothing else happens.
 func TestSaveFailsWhenBackupWriteFails(t *testing.T) {
 	s, ffs := faultStore(t)
-	ffs.set(failOnce("write", func(p string) bool { return strings.Contains(p, backupsDir) }))
+	copyFails := failOnce("write", func(p string) bool { return strings.Contains(p, backupsDir) })
+	ffs.set(func(op, p string) error {
+		if op == "link" {
+			return errInjected
+		}
+		return copyFails(op, p)
+	})
 	before := takeSnapshot(t, s, "a")
 	_, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 2, Data: doc(3, "three"), Actor: ActorAgent})
 	e := wantCode(t, err, CodeIOError)

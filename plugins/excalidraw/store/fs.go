@@ -49,6 +49,9 @@ type FS interface {
 	Rename(dir *os.File, oldName, newName string, noReplace bool) error
 	// Remove unlinks the file name inside dir.
 	Remove(dir *os.File, name string) error
+	// Link makes newName inside newDir a hard link to oldName inside
+	// oldDir (not following a symlink); fs.ErrExist if newName exists.
+	Link(oldDir *os.File, oldName string, newDir *os.File, newName string) error
 	// Lstat stats name inside dir without following a symlink (nil dir: a path).
 	Lstat(dir *os.File, name string) (fs.FileInfo, error)
 	// ReadDir lists the entry names of dir (not "." or "..").
@@ -156,6 +159,16 @@ func (osFS) Rename(dir *os.File, oldName, newName string, noReplace bool) error 
 	})
 	if err != nil {
 		return &os.LinkError{Op: "renameat", Old: label(dir, oldName), New: label(dir, newName), Err: err}
+	}
+	return nil
+}
+
+func (osFS) Link(oldDir *os.File, oldName string, newDir *os.File, newName string) error {
+	err := dirFd(oldDir, func(ofd int) error {
+		return dirFd(newDir, func(nfd int) error { return unix.Linkat(ofd, oldName, nfd, newName, 0) })
+	})
+	if err != nil {
+		return &fs.PathError{Op: "linkat", Path: label(newDir, newName), Err: err}
 	}
 	return nil
 }

@@ -286,6 +286,13 @@ func (f *faultFS) Remove(dir *os.File, name string) error {
 	return f.FS.Remove(dir, name)
 }
 
+func (f *faultFS) Link(oldDir *os.File, oldName string, newDir *os.File, newName string) error {
+	if err := f.call("link", label(newDir, newName)); err != nil {
+		return err
+	}
+	return f.FS.Link(oldDir, oldName, newDir, newName)
+}
+
 func (f *faultFS) Lstat(dir *os.File, name string) (fs.FileInfo, error) {
 	if err := f.call("lstat", label(dir, name)); err != nil {
 		return nil, err

@@ -24,6 +24,12 @@ type current struct {
 	// and could not be restored from a backup; meta.Revision is then the last
 	// known revision.
 	corrupt error
+	// stamp is the identity and times of the file whose content is data,
+	// when they prove it (stamped: a later change to the file changes
+	// them), so that a commit may link the file as its backup instead of
+	// copying data (linkBackup).
+	stamp   fileStamp
+	stamped bool
 }
 
 // holds reports whether data is exactly the scene's valid current file. It
@@ -76,8 +82,10 @@ func (t *txn) load() (*current, error) {
 		// (head.go): the sidecar's hash is theirs.
 		cur.exists, cur.data, cur.perm, cur.sha = true, data, info.Mode().Perm(), side.parsed.SHA256
 		cur.meta = side.parsed.meta()
+		cur.stamp, cur.stamped = stampOf(info)
 		return cur, t.discardAbove(side.parsed.Revision)
 	}
+	readAt := time.Now()
 	data, info, err := t.s.readScene(t.name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cur, nil
@@ -86,6 +94,9 @@ func (t *txn) load() (*current, error) {
 		return nil, err
 	}
 	cur.exists, cur.data, cur.perm, cur.sha = true, data, info.Mode().Perm(), sha256Hex(data)
+	if st, ok := stampOf(info); ok && t.s.settled(st, readAt) {
+		cur.stamp, cur.stamped = st, true
+	}
 
 	if sc := side.parsed; sc != nil && sc.SHA256 == cur.sha && sc.ByteLength == int64(len(data)) {
 		cur.meta = sc.meta()
@@ -158,7 +169,7 @@ func (s *Store) readScene(name string) ([]byte, fs.FileInfo, error) {
 		}
 		return nil, nil, fsError("stat scene "+name, err)
 	}
-	if err := checkSceneFile(name, info); err != nil {
+	if err := s.checkSceneFile(name, info); err != nil {
 		return nil, nil, err
 	}
 	data, info, err := s.fs.ReadFile(s.root, file, s.opts.MaxSceneBytes)
@@ -168,7 +179,7 @@ func (s *Store) readScene(name string) ([]byte, fs.FileInfo, error) {
 		}
 		return nil, nil, fsError("read scene "+name, err)
 	}
-	if err := checkSceneFile(name, info); err != nil {
+	if err := s.checkSceneFile(name, info); err != nil {
 		return nil, nil, err
 	}
 	if size := max(info.Size(), int64(len(data))); size > s.opts.MaxSceneBytes {
@@ -179,14 +190,16 @@ func (s *Store) readScene(name string) ([]byte, fs.FileInfo, error) {
 
 // checkSceneFile refuses anything but a plain file with a single link. A hard
 // link would let a file outside the drawings directory be read through it.
-func checkSceneFile(name string, info fs.FileInfo) error {
+// The one second link allowed is the store's own: a backup of the scene,
+// which a commit links to the file before replacing it (see linkBackup).
+func (s *Store) checkSceneFile(name string, info fs.FileInfo) error {
 	if info.Mode()&fs.ModeSymlink != 0 {
 		return errorf(CodePermissionDenied, "scene %s is a symlink", name).with("name", name)
 	}
 	if !info.Mode().IsRegular() {
 		return errorf(CodePermissionDenied, "scene %s is not a regular file", name).with("name", name)
 	}
-	if _, _, nlink, ok := fileID(info); ok && nlink > 1 {
+	if _, _, nlink, ok := fileID(info); ok && nlink > 1 && !(nlink == 2 && s.ownBackupLink(name, info)) {
 		return errorf(CodePermissionDenied, "scene %s has other hard links", name).with("name", name)
 	}
 	return nil

@@ -17,7 +17,7 @@ func TestCheckSceneFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkSceneFile(name, fi); (err == nil) != ok {
+		if err := (&Store{}).checkSceneFile(name, fi); (err == nil) != ok {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
