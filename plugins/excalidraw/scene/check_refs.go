@@ -50,7 +50,7 @@ func (v *validator) checkForwardRefs() {
 		}
 	}
 	if v.scoped {
-		for _, i := range v.doc.related(v.dirty, v.byID) {
+		for _, i := range v.cand {
 			visit(i)
 		}
 		return

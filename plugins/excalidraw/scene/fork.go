@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -61,10 +62,47 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 			enc.info[i] = base.info[j]
 			enc.info[i].pos = i
 		} else {
-			enc.info[i] = infoOf(i, el)
+			enc.info[i] = sealInfo(i, el)
 		}
 	}
+	enc.inheritPositions(base, sp)
 	d.enc = enc
+}
+
+// inheritPositions gives e the id index of its base with the changes of
+// the fork it seals (a copy of the map, not a rebuild), when the fork
+// kept every shared element at its position; otherwise e builds its own
+// on first need.
+func (e *encoding) inheritPositions(base *encoding, sp *Split) {
+	if base == nil || len(e.info) < len(base.info) {
+		return
+	}
+	for i := range base.info {
+		if j := fromOf(sp, i); j >= 0 && j != i {
+			return // moved
+		}
+	}
+	ids := maps.Clone(base.positions())
+	for i := range e.info {
+		if fromOf(sp, i) == i {
+			continue
+		}
+		if i < len(base.info) {
+			if old := base.info[i].id; old != "" && ids[old] == i {
+				delete(ids, old)
+			}
+		}
+	}
+	for i, in := range e.info {
+		if fromOf(sp, i) == i || in.id == "" {
+			continue
+		}
+		if j, ok := ids[in.id]; !ok || j > i {
+			ids[in.id] = i
+		}
+	}
+	e.ids = ids
+	e.idOnce.Do(func() {})
 }
 
 // Sealed reports whether the document was sealed (and so can be forked
@@ -316,4 +354,75 @@ func (d *Document) selectSlow(ids map[string]bool) (els []*ojson.Object, deleted
 		}
 	}
 	return els, deleted
+}
+
+// sealInfo is infoOf with visible, for the record Seal keeps.
+func sealInfo(i int, el *ojson.Object) elemInfo {
+	in := infoOf(i, el)
+	in.visible = el != nil && restorableTypes[in.typ] && !invisiblySmall(el)
+	return in
+}
+
+// forkIndex finds a fork's elements by id without indexing them all: a
+// dirty element by its own id, a shared one through the sealed base's
+// index (positions, built once per sealed document). dupes are the pairs
+// of positions (first, later) whose elements have one id, a dirty
+// element among them, counting only the elements keep admits (nil: all).
+func (d *Document) forkIndex(dirty []int, keep func(i int) bool) (lookup func(id string) (int, bool), dupes [][2]int) {
+	if keep == nil {
+		keep = func(int) bool { return true }
+	}
+	isDirty := make(map[int]bool, len(dirty))
+	for _, i := range dirty {
+		isDirty[i] = true
+	}
+	base := d.enc.positions()
+	dirtyIDs := make(map[string]int, len(dirty))
+	for _, i := range dirty {
+		id := elementID(d.elements[i])
+		if id == "" || !keep(i) {
+			continue
+		}
+		if j, dup := dirtyIDs[id]; dup {
+			dupes = append(dupes, [2]int{j, i})
+			continue
+		}
+		if j, ok := base[id]; ok && j != i && j < len(d.elements) && !isDirty[j] && keep(j) {
+			dupes = append(dupes, [2]int{min(i, j), max(i, j)})
+			if j < i {
+				continue
+			}
+		}
+		dirtyIDs[id] = i
+	}
+	return func(id string) (int, bool) {
+		if i, ok := dirtyIDs[id]; ok {
+			return i, true
+		}
+		if j, ok := base[id]; ok && j < len(d.elements) && !isDirty[j] {
+			return j, true
+		}
+		return 0, false
+	}, dupes
+}
+
+// scopedIDs is an id index of what the elements at cand are and name,
+// found through lookup and kept where keep admits (nil: all): all that
+// checks visiting only cand look up.
+func (d *Document) scopedIDs(cand []int, lookup func(id string) (int, bool), keep func(int) bool) map[string]int {
+	byID := make(map[string]int, 4*len(cand))
+	put := func(id string) {
+		if j, ok := lookup(id); ok && (keep == nil || keep(j)) {
+			byID[id] = j
+		}
+	}
+	for _, i := range cand {
+		if id := elementID(d.elements[i]); id != "" {
+			put(id)
+		}
+		for _, id := range appendRefs(nil, d.elements[i]) {
+			put(id)
+		}
+	}
+	return byID
 }

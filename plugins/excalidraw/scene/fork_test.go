@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -125,9 +126,13 @@ func TestForkErrorsEqualFullErrors(t *testing.T) {
 		"container not a container": func(d *Document) {
 			own(d, "t1").Set("containerId", "t2")
 		},
-		"frame of nothing": func(d *Document) { own(d, "r3").Set("frameId", "f9") },
-		"duplicate id":     func(d *Document) { own(d, "r4").Set("id", "r0") },
-		"bad field":        func(d *Document) { own(d, "r5").Set("opacity", "loud") },
+		"frame of nothing":        func(d *Document) { own(d, "r3").Set("frameId", "f9") },
+		"duplicate id":            func(d *Document) { own(d, "r4").Set("id", "r0") },
+		"duplicate of a later id": func(d *Document) { own(d, "r0").Set("id", "r9") },
+		"two new of one id": func(d *Document) {
+			d.SetElements(append(d.Elements(), ojson.New().Set("type", "rectangle").Set("id", "n"), ojson.New().Set("type", "ellipse").Set("id", "n")))
+		},
+		"bad field": func(d *Document) { own(d, "r5").Set("opacity", "loud") },
 		"deleted target": func(d *Document) {
 			own(d, "r6").Set("type", "line")
 		},
@@ -156,4 +161,30 @@ func codes(ds []Diagnostic) []string {
 		out = append(out, d.Code+"@"+d.Pointer)
 	}
 	return out
+}
+
+// A sealed fork's id index, carried over from its base with the fork's
+// changes, is the index built from scratch.
+func TestSealedForkInheritsItsBaseIndex(t *testing.T) {
+	d, _, _, _ := sealed(t, syntheticScene(t, 60))
+	d.enc.positions()
+	fork := d.Fork()
+	fork.OwnRelated([]string{"r3"}) // its label and arrows lose it
+	own(fork, "r3").Set("id", "renamed")
+	own(fork, "a2").Set("x", 5)
+	fork.SetElements(append(fork.Elements(), ojson.New().Set("type", "rectangle").Set("id", "new")))
+	Normalize(fork)
+	_, sp, err := Codec{}.EncodeSplit(fork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork.Seal(sp, Limits{})
+	got := maps.Clone(fork.enc.positions())
+	fresh := &encoding{info: fork.enc.info}
+	if want := fresh.positions(); !maps.Equal(got, want) {
+		t.Fatalf("inherited index differs:\n%v\n%v", got, want)
+	}
+	if _, ok := got["r3"]; ok || got["renamed"] == 0 || got["new"] != len(fork.Elements())-1 {
+		t.Fatalf("index %v", got)
+	}
 }

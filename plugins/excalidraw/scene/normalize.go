@@ -68,6 +68,7 @@ func Normalize(d *Document) NormalizeReport {
 		return NormalizeReport{Fixes: map[string]int{}}
 	}
 	n := newNormalizer(d.elements)
+	n.doc = d
 	n.dirty, n.scoped = d.forkDirty()
 	n.restoreElements()
 	n.scope(d)
@@ -170,6 +171,7 @@ type normalizer struct {
 	cand   []int
 	all    []int
 	byID   map[string]int // visibleByID, once built
+	doc    *Document
 	// ids holds every string id in the document and every id generated,
 	// so that generated ids are unique; built when the first is needed.
 	ids map[string]bool

@@ -36,6 +36,9 @@ var restorableTypes = map[string]bool{
 func (n *normalizer) restoreElements() {
 	claimed := make(map[string]bool, len(n.els))
 	for i, el := range n.els {
+		if n.sealedVisible(i, el) {
+			continue // a sealed element in place: its visibility was recorded
+		}
 		if el == nil || !restorableTypes[elementType(el)] {
 			continue
 		}

@@ -37,30 +37,33 @@ func (n *normalizer) visit() []int {
 	return n.all
 }
 
-// scope computes the candidates of a scoped run, after restoreElements;
-// a dirty id that collides with another element's turns the run into a
-// full one (claimID over every element, in order).
+// sealedVisible sets n.visible[i] from the sealed record of a shared
+// element still at its position, in a scoped run; false when there is
+// none (the element is read instead).
+func (n *normalizer) sealedVisible(i int, el *ojson.Object) bool {
+	if !n.scoped || n.doc == nil {
+		return false
+	}
+	in, ok := n.doc.sealedInfo(i, el)
+	if !ok {
+		return false
+	}
+	n.visible[i] = in.visible
+	return true
+}
+
+// scope computes the candidates of a scoped run, after restoreElements,
+// and the id index the binding passes use: only the ids the candidates
+// are and name (the passes look up nothing else). A dirty id that
+// collides with another element's turns the run into a full one
+// (claimID over every element, in order).
 func (n *normalizer) scope(d *Document) {
 	if !n.scoped {
 		return
 	}
-	seen := make(map[string]int, len(n.els))
-	collide := false
-	for i, el := range n.els {
-		if !n.visible[i] {
-			continue
-		}
-		id, ok := el.String("id")
-		if !ok {
-			continue
-		}
-		if _, dup := seen[id]; dup {
-			collide = true
-			break
-		}
-		seen[id] = i
-	}
-	if collide {
+	visible := func(i int) bool { return n.visible[i] }
+	lookup, dupes := d.forkIndex(n.dirty, visible)
+	if len(dupes) > 0 {
 		n.scoped = false
 		claimed := make(map[string]bool, len(n.els))
 		for i, el := range n.els {
@@ -70,13 +73,13 @@ func (n *normalizer) scope(d *Document) {
 		}
 		return
 	}
-	n.byID = seen
-	n.cand = d.related(n.dirty, seen)
+	n.cand = d.related(n.dirty, lookup)
+	n.byID = d.scopedIDs(n.cand, lookup, visible)
 }
 
 // related returns, sorted, the dirty positions of a fork and those of
-// the elements related to them (see above), found through byID.
-func (d *Document) related(dirty []int, byID map[string]int) []int {
+// the elements related to them (see above), found through lookup.
+func (d *Document) related(dirty []int, lookup func(id string) (int, bool)) []int {
 	in := make(map[int]bool, 4*len(dirty))
 	var out []int
 	add := func(i int) {
@@ -93,7 +96,7 @@ func (d *Document) related(dirty []int, byID map[string]int) []int {
 				continue
 			}
 			for _, id := range appendRefs(nil, el) {
-				if j, ok := byID[id]; ok {
+				if j, ok := lookup(id); ok {
 					add(j)
 				}
 			}

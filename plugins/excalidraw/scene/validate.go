@@ -108,6 +108,7 @@ type validator struct {
 	errorsOnly bool
 	scoped     bool
 	dirty      []int
+	cand       []int // the dirty elements and those related to them
 }
 
 // elemInfo caches what every check asks of an element.
@@ -116,6 +117,10 @@ type elemInfo struct {
 	el      *ojson.Object // nil for an entry that is not an object
 	id, typ string        // "" when absent or not a string
 	deleted bool
+	// visible is whether restore keeps the element (a restorable type,
+	// not invisibly small): known for a sealed document's elements only
+	// (sealInfo), for Normalize's scoped runs.
+	visible bool
 }
 
 func newValidator(d *Document, lim Limits) *validator {
