@@ -3,6 +3,7 @@ package scene
 import (
 	"maps"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -29,6 +30,7 @@ import (
 
 // encoding is what a sealed document's elements were encoded to.
 type encoding struct {
+	gen, parent uint64 // see Lineage
 	split  *Split // the sealed document's; raw are its elements' bytes
 	els    []*ojson.Object
 	raw    [][]byte
@@ -52,7 +54,7 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 	// The split kept is without its own Base, so that a chain of writes
 	// keeps one generation of bytes alive, not all of them.
 	own := &Split{Elements: sp.Elements, Members: sp.Members}
-	enc := &encoding{split: own, els: make([]*ojson.Object, len(d.elements)), raw: make([][]byte, len(d.elements)),
+	enc := &encoding{gen: sealGen.Add(1), split: own, els: make([]*ojson.Object, len(d.elements)), raw: make([][]byte, len(d.elements)),
 		info: make([]elemInfo, len(d.elements)), limits: lim.Effective()}
 	base := d.enc
 	for i, el := range d.elements {
@@ -66,7 +68,24 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 		}
 	}
 	enc.inheritPositions(base, sp)
+	if base != nil {
+		enc.parent = base.gen
+	}
 	d.enc = enc
+}
+
+// sealGen numbers seals.
+var sealGen atomic.Uint64
+
+// Lineage identifies a sealed document (gen) and the sealed document it
+// was forked from (parent, 0 if none), so that a cache can drop the
+// generations a line of writes has left behind. Zero for a document
+// never sealed.
+func (d *Document) Lineage() (gen, parent uint64) {
+	if d == nil || d.enc == nil {
+		return 0, 0
+	}
+	return d.enc.gen, d.enc.parent
 }
 
 // inheritPositions gives e the id index of its base with the changes of

@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -146,12 +147,40 @@ func (c *docCache) vouch(data []byte, count int) {
 
 // finished records what finish made: data is a valid scene of doc's
 // element count, doc (sealed) its document and sp its split.
+//
+// A write forks the document of the previous one: the grandparent of
+// doc (its base's base) is dropped, since the file moved on from it
+// twice, so that a line of writes keeps two generations, not the cache's
+// whole capacity of one scene.
 func (c *docCache) finished(data []byte, doc *scene.Document, sp *scene.Split) {
 	c.with(data, func(e *docEntry) {
 		e.count, e.vouched, e.doc = doc.ElementCount(), true, doc
 		if sp != nil {
 			e.sp = sp
 		}
+	})
+	_, parent := doc.Lineage()
+	if parent == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var grand uint64
+	for _, e := range c.entries {
+		if g, p := e.doc.Lineage(); e.doc != nil && g == parent {
+			grand = p
+			break
+		}
+	}
+	if grand == 0 {
+		return
+	}
+	c.entries = slices.DeleteFunc(c.entries, func(e *docEntry) bool {
+		if g, _ := e.doc.Lineage(); e.doc != nil && g == grand {
+			c.bytes -= int64(len(e.data))
+			return true
+		}
+		return false
 	})
 }
 

@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -124,3 +125,29 @@ func TestDocCacheBounds(t *testing.T) {
 		t.Errorf("%d entries of %d bytes, want the one of 500", len(c.entries), c.bytes)
 	}
 }
+
+// A line of writes on one scene keeps its last two generations in the
+// cache, not one entry per write up to the cache's bounds.
+func TestDocCacheKeepsTwoGenerationsOfALine(t *testing.T) {
+	s, _ := newTestService(t, scene.Limits{})
+	if _, err := s.Create(ctx, CreateRequest{Name: "g", Elements: raws(rects(3)...)}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		h, err := s.Head(ctx, "g")
+		if err != nil {
+			t.Fatal(err)
+		}
+		op := json.RawMessage(fmt.Sprintf(`{"op":"update","id":"r0","patch":{"x":%d}}`, i+1))
+		if _, err := s.Apply(ctx, ApplyRequest{Name: "g", ExpectedRevision: h.Revision, Operations: []json.RawMessage{op}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(s.docs.entries); n > 3 {
+		t.Fatalf("%d cache entries after 8 writes of one scene, want the last generations only", n)
+	}
+	if _, ok := s.docs.lookup(storedBytes(t, s, "g")); !ok {
+		t.Fatal("the current generation was dropped")
+	}
+}
+
