@@ -31,15 +31,15 @@ import (
 // encoding is what a sealed document's elements were encoded to.
 type encoding struct {
 	gen, parent uint64 // see Lineage
-	split  *Split // the sealed document's; raw are its elements' bytes
-	els    []*ojson.Object
-	raw    [][]byte
-	limits Limits     // the limits the document was validated under
-	info   []elemInfo // what validators read of each element
-	once   sync.Once  // builds byPtr; forks may marshal at once
-	byPtr  map[*ojson.Object]int
-	idOnce sync.Once // builds ids
-	ids    map[string]int
+	split       *Split // the sealed document's; raw are its elements' bytes
+	els         []*ojson.Object
+	raw         [][]byte
+	limits      Limits     // the limits the document was validated under
+	info        []elemInfo // what validators read of each element
+	once        sync.Once  // builds byPtr; forks may marshal at once
+	byPtr       map[*ojson.Object]int
+	idOnce      sync.Once // builds ids
+	ids         map[string]int
 }
 
 // Seal freezes the document's elements and remembers their bytes in sp,

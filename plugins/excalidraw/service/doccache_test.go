@@ -150,4 +150,3 @@ func TestDocCacheKeepsTwoGenerationsOfALine(t *testing.T) {
 		t.Fatal("the current generation was dropped")
 	}
 }
-
