@@ -193,15 +193,7 @@ func (tx *Txn) add(inputs []json.RawMessage, at func(int) string) ([]string, err
 
 // index maps ids to elements (first occurrence wins, as Find does).
 func (tx *Txn) index() {
-	tx.byID = make(map[string]*ojson.Object, len(tx.doc.Elements()))
-	for _, el := range tx.doc.Elements() {
-		if el == nil {
-			continue
-		}
-		if id, ok := el.String("id"); ok && tx.byID[id] == nil {
-			tx.byID[id] = el
-		}
-	}
+	tx.byID = tx.doc.IDIndex() // on a fork: the sealed base's, corrected
 }
 
 // live returns the live element with the id, or not_found located at the

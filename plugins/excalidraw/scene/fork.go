@@ -40,6 +40,8 @@ type encoding struct {
 	byPtr       map[*ojson.Object]int
 	idOnce      sync.Once // builds ids
 	ids         map[string]int
+	ptrOnce     sync.Once // builds ptrs
+	ptrs        map[string]*ojson.Object
 }
 
 // Seal freezes the document's elements and remembers their bytes in sp,
@@ -444,4 +446,83 @@ func (d *Document) scopedIDs(cand []int, lookup func(id string) (int, bool), kee
 		}
 	}
 	return byID
+}
+
+// IDIndex maps the ids of the elements (string ids, "" included, the
+// first element with each) to the elements: a new map, the caller's. A fork copies the
+// sealed base's index and corrects it where it differs (owned, added or
+// moved elements) instead of reading every element's id.
+func (d *Document) IDIndex() map[string]*ojson.Object {
+	if dirty, ok := d.forkDirty(); ok {
+		base := d.enc.pointers()
+		m := maps.Clone(base)
+		for _, i := range dirty {
+			if i < len(d.enc.els) {
+				if old := d.enc.info[i].id; old != "" && m[old] == d.enc.els[i] {
+					delete(m, old)
+				}
+			}
+		}
+		for _, i := range dirty {
+			el := d.elements[i]
+			id, ok := el.String("id")
+			if !ok {
+				continue
+			}
+			if cur, ok := m[id]; ok && d.before(cur, i) {
+				continue
+			}
+			m[id] = el
+		}
+		return m
+	}
+	m := make(map[string]*ojson.Object, len(d.elements))
+	for _, el := range d.elements {
+		if el == nil {
+			continue
+		}
+		if id, ok := el.String("id"); ok {
+			if _, dup := m[id]; !dup {
+				m[id] = el
+			}
+		}
+	}
+	return m
+}
+
+// before reports whether el sits before position i in a fork: a shared
+// element at its sealed position, or a dirty one found by a scan.
+func (d *Document) before(el *ojson.Object, i int) bool {
+	if j, ok := d.enc.ptrPos(el); ok && j < len(d.elements) && d.elements[j] == el {
+		return j < i
+	}
+	for j := 0; j < i; j++ {
+		if d.elements[j] == el {
+			return true
+		}
+	}
+	return false
+}
+
+// pointers maps the sealed elements' ids to the elements (the first
+// with each), built once for all the forks of the document.
+func (e *encoding) pointers() map[string]*ojson.Object {
+	e.ptrOnce.Do(func() {
+		e.ptrs = make(map[string]*ojson.Object, len(e.info))
+		for _, in := range e.info {
+			if _, dup := e.ptrs[in.id]; in.id != "" && !dup {
+				e.ptrs[in.id] = in.el
+			}
+		}
+	})
+	return e.ptrs
+}
+
+// ptrPos is the sealed position of a sealed element.
+func (e *encoding) ptrPos(el *ojson.Object) (int, bool) {
+	id := elementID(el)
+	if j, ok := e.positions()[id]; ok && j < len(e.els) && e.els[j] == el {
+		return j, true
+	}
+	return 0, false
 }

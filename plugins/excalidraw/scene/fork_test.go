@@ -188,3 +188,27 @@ func TestSealedForkInheritsItsBaseIndex(t *testing.T) {
 		t.Fatalf("index %v", got)
 	}
 }
+
+// A fork's IDIndex, copied from the sealed base's and corrected, is the
+// index a scan builds: after owning, renaming, adding (a duplicate id
+// among them, which keeps the first) and deleting.
+func TestForkIDIndexIsTheScannedOne(t *testing.T) {
+	d, _, _, _ := sealed(t, syntheticScene(t, 60))
+	fork := d.Fork()
+	own(fork, "r2").Set("x", 1)
+	own(fork, "r4").Set("id", "renamed")
+	own(fork, "a3").Set("isDeleted", true)
+	fork.SetElements(append(fork.Elements(), ojson.New().Set("id", "new"), ojson.New().Set("id", "r0"), ojson.New().Set("id", "")))
+	got := fork.IDIndex()
+	wantIdx := map[string]*ojson.Object{}
+	for i, el := range fork.Elements() {
+		if id, ok := el.String("id"); ok {
+			if _, dup := wantIdx[id]; !dup {
+				wantIdx[id] = fork.Elements()[i]
+			}
+		}
+	}
+	if !maps.Equal(got, wantIdx) {
+		t.Fatalf("fork index differs from the scan's: %d vs %d entries", len(got), len(wantIdx))
+	}
+}
