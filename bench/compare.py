@@ -8,8 +8,8 @@ each figure and the ratios the goals are stated in:
 
   apply 1k / 10k       BenchmarkApplyOne/N  ÷ BenchmarkDurableWrite/N
   stale apply 10k      BenchmarkStaleApply
-  16 writers           BenchmarkWriters16 (writes/s ÷ the disk's)      if present
-  64 agents            BenchmarkAgents64 (successes/s ÷ one agent's)   if present
+  16 writers           BenchmarkConcurrentWriters (dsh/disk)
+  64 agents            BenchmarkOneScene (shared/alone)
   cold 10k             BenchmarkParseValidateMarshal/10000
 
 Usage: bench/compare.py OLD_REV [NEW_REV] [--rounds N] [--overlay PATH ...]
@@ -21,7 +21,8 @@ is written; the worktrees are removed at the end.
 import argparse, os, re, shutil, statistics, subprocess, sys, tempfile
 
 PKGS = {
-    "service": ("./plugins/excalidraw/service/", r"ApplyOne|DurableWrite|StaleApply|Writers16|Agents64", "40x"),
+    "service": ("./plugins/excalidraw/service/", r"ApplyOne|DurableWrite|StaleApply", "40x"),
+    "concurrency": ("./plugins/excalidraw/service/", r"ConcurrentWriters|OneScene", "4x"),
     "scene": ("./plugins/excalidraw/scene/", r"ParseValidateMarshal", "20x"),
 }
 LINE = re.compile(r"^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$")
@@ -36,11 +37,13 @@ def build(repo, rev, tmp, name, overlay):
     sh("git", "worktree", "add", "--detach", "-q", wt, rev, cwd=repo)
     for path in overlay:
         shutil.copy(os.path.join(repo, path), os.path.join(wt, path))
-    bins = {}
+    bins, built = {}, {}
     for pkg, (path, _, _) in PKGS.items():
-        out = os.path.join(tmp, f"{name}-{pkg}.test")
-        sh("go", "test", "-c", "-o", out, path, cwd=wt)
-        bins[pkg] = (out, os.path.join(wt, path))
+        if path not in built:
+            out = os.path.join(tmp, f"{name}-{pkg}.test")
+            sh("go", "test", "-c", "-o", out, path, cwd=wt)
+            built[path] = out
+        bins[pkg] = (built[path], os.path.join(wt, path))
     return wt, bins
 
 

@@ -237,3 +237,16 @@ func mustString(el *ojson.Object, k string) string {
 	s, _ := el.String(k)
 	return s
 }
+
+func init() { benchReport = reportForks }
+
+// reportForks adds how the writes ran (fork.go) to a benchmark's
+// figures: per write, the forks abandoned and the private copies made.
+func reportForks(b *testing.B, s *Service) {
+	n := float64(s.forks.forked.Load() + s.forks.copied.Load())
+	if n == 0 {
+		return
+	}
+	b.ReportMetric(float64(s.forks.retried.Load())/n, "retries/write")
+	b.ReportMetric(float64(s.forks.copied.Load())/n, "copies/write")
+}

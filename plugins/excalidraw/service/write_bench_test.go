@@ -36,7 +36,7 @@ func benchWriteOne(b *testing.B, lint string) {
 			b.Fatal(err)
 		}
 	}
-	reportForks(b, s)
+	benchReport(b, s)
 }
 
 // elementInputs are n labelled boxes with ids prefix0…, in a grid.
