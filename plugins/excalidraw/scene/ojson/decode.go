@@ -2,10 +2,13 @@ package ojson
 
 import (
 	"encoding/json"
+	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits bound what Decode accepts. Zero fields take the defaults.
@@ -31,7 +34,10 @@ func Decode(data []byte, lim Limits) (any, error) {
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, &Error{Code: ErrTooLarge, Detail: strconv.Itoa(len(data)) + " bytes, limit " + strconv.FormatInt(lim.MaxBytes, 10)}
 	}
-	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]string, 64)}
+	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]internedKey, 64)}
+	if len(data) >= recentFrom {
+		d.recent, d.seed, d.names = new([recentSize]recentValue), maphash.MakeSeed(), new([namesSize]memberNames)
+	}
 	d.skipSpace()
 	v, err := d.value(0)
 	if err != nil {
@@ -48,23 +54,156 @@ type decoder struct {
 	data     []byte
 	pos      int
 	maxDepth int
-	path     []string // for error pointers
+	path     []pathToken // for error pointers
 	// keys interns member names: a drawing repeats the same thirty names
 	// in every element, and one string each saves most of the decoder's
-	// allocations.
-	keys map[string]string
+	// allocations. Only names that passed the unsafe-key check are kept.
+	keys map[string]internedKey
+	// The members and entries of the containers being read, innermost
+	// last: a container is copied out, at its exact size, when it ends.
+	mkeys []string
+	mtags []uint8
+	vals  []any
+	// text holds the bytes of short strings and numbers, many to an
+	// allocation; bytes once written there are never changed (the strings
+	// point at them).
+	text []byte
+	esc  []byte // a string's unescaped bytes, reused
+	// recent remembers short strings and numbers already boxed, by hash:
+	// drawings repeat the same colors, styles, types and numbers in every
+	// element, and a value found here costs neither a copy nor a box.
+	// Allocated for large inputs only.
+	recent *[recentSize]recentValue
+	seed   maphash.Seed
+	// names remembers the member lists of recent objects, by a hash of
+	// their tags: most elements of a drawing have one of a few lists, and
+	// objects with the same list share its keys and tags slices (whose
+	// capacity is their length, so that a Set copies them first).
+	names *[namesSize]memberNames
 }
 
-// key reads a member name, interned.
-func (d *decoder) key() (string, error) {
+const namesSize = 256
+
+type memberNames struct {
+	keys []string
+	tags []uint8
+}
+
+// memberNames returns slices holding keys and their tags (nil under
+// tagsFrom), shared with an earlier object of the same list if there was
+// one lately. h is a hash of the tags.
+func (d *decoder) memberNames(keys []string, tags []uint8, h uint64) ([]string, []uint8) {
+	var r *memberNames
+	if d.names != nil {
+		r = &d.names[h%namesSize]
+		if slices.Equal(r.keys, keys) {
+			return r.keys, r.tags
+		}
+	}
+	k := make([]string, len(keys))
+	copy(k, keys)
+	var t []uint8
+	if len(keys) >= tagsFrom {
+		t = make([]uint8, len(tags))
+		copy(t, tags)
+	}
+	if r != nil {
+		r.keys, r.tags = k, t
+	}
+	return k, t
+}
+
+const (
+	recentSize = 1024
+	recentMax  = 32       // longest string remembered
+	recentFrom = 16 << 10 // input size from which values are remembered
+)
+
+type recentValue struct {
+	s string
+	v any
+}
+
+// pathToken is one step of the pointer to the value being read: a member
+// name, or (index >= 0) an array position.
+type pathToken struct {
+	key   string
+	index int
+}
+
+type internedKey struct {
+	k   string
+	tag uint8
+}
+
+const (
+	textChunk = 8 << 10 // bytes of d.text allocated at once
+	ownAbove  = 256     // strings longer than this get their own allocation
+)
+
+// smallInts are the json.Numbers 0 to 999, boxed once: most of a
+// drawing's numbers are small integers (sizes, widths, opacity, font).
+var smallInts = func() (t [1000]any) {
+	for i := range t {
+		t[i] = json.Number(strconv.Itoa(i))
+	}
+	return t
+}()
+
+// boxed returns b as a string or json.Number in an interface, from
+// d.recent when it was read lately.
+func (d *decoder) boxed(b []byte, number bool) any {
+	if d.recent == nil || len(b) > recentMax || len(b) == 0 {
+		if number {
+			return json.Number(d.save(b))
+		}
+		return d.save(b)
+	}
+	h := maphash.Bytes(d.seed, b)
+	if number {
+		h = ^h
+	}
+	r := &d.recent[h%recentSize]
+	if r.s == string(b) && r.v != nil {
+		if _, isNumber := r.v.(json.Number); isNumber == number {
+			return r.v
+		}
+	}
+	r.s = d.save(b)
+	if number {
+		r.v = json.Number(r.s)
+	} else {
+		r.v = r.s
+	}
+	return r.v
+}
+
+// save returns b as a string, copied into d.text when it is short.
+func (d *decoder) save(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > ownAbove {
+		return string(b)
+	}
+	if cap(d.text)-len(d.text) < len(b) {
+		d.text = make([]byte, 0, textChunk)
+	}
+	n := len(d.text)
+	d.text = append(d.text, b...)
+	return unsafe.String(&d.text[n], len(b))
+}
+
+// key reads a member name, interned, with its tag. A name not seen
+// before is checked against unsafeKeys.
+func (d *decoder) key() (string, uint8, error) {
 	start := d.pos + 1
 	for i := start; i < len(d.data); i++ {
 		c := d.data[i]
 		if c == '"' {
-			raw := d.data[start:i]
-			if k, ok := d.keys[string(raw)]; ok {
+			if k, ok := d.keys[string(d.data[start:i])]; ok {
 				d.pos = i + 1
-				return k, nil
+				return k.k, k.tag, nil
 			}
 			break
 		}
@@ -72,21 +211,32 @@ func (d *decoder) key() (string, error) {
 			break
 		}
 	}
-	k, err := d.str()
+	b, err := d.str()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
+	k := string(b)
+	if unsafeKeys[k] {
+		return "", 0, d.fail(ErrUnsafeKey, strconv.Quote(k))
+	}
+	t := tagOf(k)
 	if len(d.keys) < 4096 {
-		d.keys[k] = k
+		d.keys[k] = internedKey{k, t}
 	}
-	return k, nil
+	return k, t, nil
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 func (d *decoder) fail(code error, detail string) *Error {
 	var b strings.Builder
 	for _, p := range d.path {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+		if p.index >= 0 {
+			b.WriteString(strconv.Itoa(p.index))
+		} else {
+			b.WriteString(pointerEscaper.Replace(p.key))
+		}
 	}
 	return &Error{Code: code, Offset: d.pos, Pointer: b.String(), Detail: detail}
 }
@@ -112,7 +262,11 @@ func (d *decoder) value(depth int) (any, error) {
 	case c == '[':
 		return d.array(depth + 1)
 	case c == '"':
-		return d.str()
+		b, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		return d.boxed(b, false), nil
 	case c == 't':
 		return true, d.literal("true")
 	case c == 'f':
@@ -138,25 +292,23 @@ func (d *decoder) object(depth int) (any, error) {
 		return nil, d.fail(ErrTooDeep, "limit "+strconv.Itoa(d.maxDepth))
 	}
 	d.pos++ // {
-	o := NewSized(8)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
-		return o, nil
+		return &Object{keys: []string{}, vals: []any{}}, nil
 	}
+	base, vbase := len(d.mkeys), len(d.vals)
+	h := uint64(14695981039346656037)
 	for {
 		d.skipSpace()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, d.fail(ErrSyntax, "expected a member name")
 		}
-		k, err := d.key()
+		k, t, err := d.key()
 		if err != nil {
 			return nil, err
 		}
-		if unsafeKeys[k] {
-			return nil, d.fail(ErrUnsafeKey, strconv.Quote(k))
-		}
-		if o.Has(k) {
+		if findTagged(d.mkeys[base:], d.mtags[base:], k, t) >= 0 {
 			return nil, d.fail(ErrDuplicateKey, strconv.Quote(k))
 		}
 		d.skipSpace()
@@ -165,15 +317,16 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		d.pos++
 		d.skipSpace()
-		d.path = append(d.path, k)
+		d.path = append(d.path, pathToken{key: k, index: -1})
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		d.path = d.path[:len(d.path)-1]
-		o.keys = append(o.keys, k)
-		o.vals = append(o.vals, v)
-		o.appended()
+		d.mkeys = append(d.mkeys, k)
+		d.mtags = append(d.mtags, t)
+		d.vals = append(d.vals, v)
+		h = (h ^ uint64(t)) * 1099511628211
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.fail(ErrSyntax, "unterminated object")
@@ -183,7 +336,11 @@ func (d *decoder) object(depth int) (any, error) {
 			d.pos++
 		case '}':
 			d.pos++
-			return o, nil
+			keys, tags := d.memberNames(d.mkeys[base:], d.mtags[base:], h)
+			vals := make([]any, len(keys))
+			copy(vals, d.vals[vbase:])
+			d.mkeys, d.mtags, d.vals = d.mkeys[:base], d.mtags[:base], d.vals[:vbase]
+			return adopt(keys, vals, tags), nil
 		default:
 			return nil, d.fail(ErrSyntax, "expected ',' or '}'")
 		}
@@ -195,21 +352,21 @@ func (d *decoder) array(depth int) (any, error) {
 		return nil, d.fail(ErrTooDeep, "limit "+strconv.Itoa(d.maxDepth))
 	}
 	d.pos++ // [
-	a := make([]any, 0, 4)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
-		return a, nil
+		return []any{}, nil
 	}
+	base := len(d.vals)
 	for i := 0; ; i++ {
 		d.skipSpace()
-		d.path = append(d.path, strconv.Itoa(i))
+		d.path = append(d.path, pathToken{index: i})
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		d.path = d.path[:len(d.path)-1]
-		a = append(a, v)
+		d.vals = append(d.vals, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.fail(ErrSyntax, "unterminated array")
@@ -219,6 +376,9 @@ func (d *decoder) array(depth int) (any, error) {
 			d.pos++
 		case ']':
 			d.pos++
+			a := make([]any, len(d.vals)-base)
+			copy(a, d.vals[base:])
+			d.vals = d.vals[:base]
 			return a, nil
 		default:
 			return nil, d.fail(ErrSyntax, "expected ',' or ']'")
@@ -243,6 +403,7 @@ func (d *decoder) number() (any, error) {
 	} else {
 		return nil, d.fail(ErrSyntax, "invalid number")
 	}
+	integer := d.pos
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		n := d.pos
@@ -266,10 +427,19 @@ func (d *decoder) number() (any, error) {
 			return nil, d.fail(ErrSyntax, "invalid number")
 		}
 	}
-	return json.Number(d.data[start:d.pos]), nil
+	if d.pos == integer && d.pos-start <= 3 && d.data[start] != '-' {
+		n := 0
+		for _, c := range d.data[start:d.pos] {
+			n = n*10 + int(c-'0')
+		}
+		return smallInts[n], nil
+	}
+	return d.boxed(d.data[start:d.pos], true), nil
 }
 
-func (d *decoder) str() (string, error) {
+// str reads a string: its bytes in the input, or unescaped into d.esc.
+// Either way they are only valid until the next call.
+func (d *decoder) str() ([]byte, error) {
 	d.pos++ // opening quote
 	start := d.pos
 	// Fast path: no escapes, valid UTF-8.
@@ -279,31 +449,31 @@ func (d *decoder) str() (string, error) {
 			s := d.data[start:d.pos]
 			d.pos++
 			if !utf8.Valid(s) {
-				return "", d.fail(ErrSyntax, "invalid UTF-8 in string")
+				return nil, d.fail(ErrSyntax, "invalid UTF-8 in string")
 			}
-			return string(s), nil
+			return s, nil
 		}
 		if c == '\\' {
 			break
 		}
 		if c < 0x20 {
-			return "", d.fail(ErrSyntax, "control character in string")
+			return nil, d.fail(ErrSyntax, "control character in string")
 		}
 		d.pos++
 	}
-	var b []byte
-	b = append(b, d.data[start:d.pos]...)
+	b := append(d.esc[:0], d.data[start:d.pos]...)
+	defer func() { d.esc = b[:0] }()
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		switch {
 		case c == '"':
 			d.pos++
 			if !utf8.Valid(b) {
-				return "", d.fail(ErrSyntax, "invalid UTF-8 in string")
+				return nil, d.fail(ErrSyntax, "invalid UTF-8 in string")
 			}
-			return string(b), nil
+			return b, nil
 		case c < 0x20:
-			return "", d.fail(ErrSyntax, "control character in string")
+			return nil, d.fail(ErrSyntax, "control character in string")
 		case c != '\\':
 			b = append(b, c)
 			d.pos++
@@ -331,7 +501,7 @@ func (d *decoder) str() (string, error) {
 		case 'u':
 			r, ok := d.hex4()
 			if !ok {
-				return "", d.fail(ErrSyntax, "invalid \\u escape")
+				return nil, d.fail(ErrSyntax, "invalid \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				r2 := utf8.RuneError
@@ -352,10 +522,10 @@ func (d *decoder) str() (string, error) {
 			}
 			b = utf8.AppendRune(b, r)
 		default:
-			return "", d.fail(ErrSyntax, "invalid escape")
+			return nil, d.fail(ErrSyntax, "invalid escape")
 		}
 	}
-	return "", d.fail(ErrSyntax, "unterminated string")
+	return nil, d.fail(ErrSyntax, "unterminated string")
 }
 
 func (d *decoder) hex4() (rune, bool) {

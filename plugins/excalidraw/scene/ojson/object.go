@@ -14,24 +14,85 @@
 package ojson
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"slices"
 )
 
 // Object is a JSON object that remembers the order of its members.
 //
 // Members live in two parallel slices: drawings hold millions of small
-// objects, and a linear scan of ~30 keys costs less than building a map for
-// each. Large objects (a scene's `files`) get an index, which only the
-// writers (Set, Delete, the decoder, Clone) build and keep, so reading an
-// object from several goroutines at once is safe.
+// objects, and a scan of ~30 keys costs less than building a map for each.
+// An object of tagsFrom members or more also keeps one byte per key, a
+// hash of it (tagOf), which a lookup scans eight at a time, comparing
+// strings only where the byte matches. Large objects (a scene's `files`)
+// get an index. Only the writers (Set, Delete, the decoder, Clone) build
+// and keep tags and index, so reading an object from several goroutines at
+// once is safe.
 type Object struct {
 	keys  []string
 	vals  []any
 	index map[string]int // kept while len(keys) > indexAbove
+	tags  []uint8        // nil, or tagOf of each key (len(tags) == len(keys))
 }
 
-const indexAbove = 32
+const (
+	indexAbove = 64
+	tagsFrom   = 8
+)
+
+// tagOf is a one-byte hash of a key: its length and three of its bytes.
+// The multipliers were chosen so that no two member names of any object
+// in the shared corpus of real drawings share a tag.
+func tagOf(k string) uint8 {
+	n := len(k)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n)*119 + uint32(k[0])*71 + uint32(k[n-1])*205 + uint32(k[n>>1])*201
+	return uint8(h ^ h>>8)
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// findTagged finds k among keys by their tags, eight at a time: a byte of
+// x is zero where the tag matches (the borrow can flag a byte above a
+// match too; the string comparison sorts that out).
+func findTagged(keys []string, tags []uint8, k string, t uint8) int {
+	keys = keys[:len(tags)]
+	pat := uint64(t) * lsb
+	i := 0
+	for ; i+8 <= len(tags); i += 8 {
+		x := binary.LittleEndian.Uint64(tags[i:]) ^ pat
+		for m := (x - lsb) &^ x & msb; m != 0; m &= m - 1 {
+			if j := i + bits.TrailingZeros64(m)>>3; keys[j] == k {
+				return j
+			}
+		}
+	}
+	for ; i < len(tags); i++ {
+		if tags[i] == t && keys[i] == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// adopt makes an object of members the decoder collected: it takes the
+// slices (one tag per key, or nil under tagsFrom). keys and tags may be
+// shared with other objects: their capacity must be their length, so that
+// Set copies before it appends, and Delete never deletes in place.
+func adopt(keys []string, vals []any, tags []uint8) *Object {
+	o := &Object{keys: keys, vals: vals, tags: tags}
+	if len(keys) > indexAbove {
+		o.buildIndex()
+	}
+	return o
+}
 
 // New returns an empty object.
 func New() *Object { return &Object{} }
@@ -55,6 +116,9 @@ func (o *Object) find(k string) int {
 		}
 		return -1
 	}
+	if o.tags != nil {
+		return findTagged(o.keys, o.tags, k, tagOf(k))
+	}
 	for i, x := range o.keys {
 		if x == k {
 			return i
@@ -63,9 +127,19 @@ func (o *Object) find(k string) int {
 	return -1
 }
 
-// appended records that the last key was just added: the index follows,
-// or is built once the object grows past indexAbove.
+// appended records that the last key was just added: the tags and the
+// index follow, or are built once the object grows to tagsFrom or past
+// indexAbove.
 func (o *Object) appended() {
+	switch last := o.keys[len(o.keys)-1]; {
+	case o.tags != nil:
+		o.tags = append(o.tags, tagOf(last))
+	case len(o.keys) >= tagsFrom:
+		o.tags = make([]uint8, len(o.keys), 2*len(o.keys))
+		for i, x := range o.keys {
+			o.tags[i] = tagOf(x)
+		}
+	}
 	switch {
 	case o.index != nil:
 		o.index[o.keys[len(o.keys)-1]] = len(o.keys) - 1
@@ -111,12 +185,23 @@ func (o *Object) Delete(k string) {
 	if i < 0 {
 		return
 	}
-	o.keys = slices.Delete(o.keys, i, i+1)
+	// New arrays for keys and tags: decoded objects with the same members
+	// share them.
+	o.keys = without(o.keys, i)
 	o.vals = slices.Delete(o.vals, i, i+1)
+	if o.tags != nil {
+		o.tags = without(o.tags, i)
+	}
 	o.index = nil
 	if len(o.keys) > indexAbove {
 		o.buildIndex()
 	}
+}
+
+// without returns s without its element i, in a new array.
+func without[S ~[]E, E any](s S, i int) S {
+	c := make(S, 0, len(s)-1)
+	return append(append(c, s[:i]...), s[i+1:]...)
 }
 
 // Range calls fn for each member in order until fn returns false.
@@ -174,7 +259,7 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals))}
+	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals)), tags: slices.Clone(o.tags)}
 	for i, v := range o.vals {
 		c.vals[i] = CloneValue(v)
 	}
