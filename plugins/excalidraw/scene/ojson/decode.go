@@ -25,6 +25,12 @@ const (
 // Decode parses one JSON value. Strings must be valid UTF-8 (lone
 // surrogate escapes become U+FFFD, as Go strings cannot hold them).
 func Decode(data []byte, lim Limits) (any, error) {
+	return decode(data, lim, len(data) >= cachesFrom)
+}
+
+// decode is Decode, with the caches of repeated names and values when
+// caches is set (they cost more than they save on small inputs).
+func decode(data []byte, lim Limits, caches bool) (any, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = defaultMaxBytes
 	}
@@ -35,8 +41,9 @@ func Decode(data []byte, lim Limits) (any, error) {
 		return nil, &Error{Code: ErrTooLarge, Detail: strconv.Itoa(len(data)) + " bytes, limit " + strconv.FormatInt(lim.MaxBytes, 10)}
 	}
 	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]internedKey, 64)}
-	if len(data) >= recentFrom {
-		d.recent, d.seed, d.names = new([recentSize]recentValue), maphash.MakeSeed(), new([namesSize]memberNames)
+	if caches {
+		d.recent, d.seed = new([recentSize]recentValue), maphash.MakeSeed()
+		d.names, d.byTag = new([namesSize]memberNames), new([256][4]string)
 	}
 	d.skipSpace()
 	v, err := d.value(0)
@@ -59,6 +66,9 @@ type decoder struct {
 	// in every element, and one string each saves most of the decoder's
 	// allocations. Only names that passed the unsafe-key check are kept.
 	keys map[string]internedKey
+	// byTag holds the first interned names of each tag, for finding them
+	// without hashing.
+	byTag *[256][4]string
 	// The members and entries of the containers being read, innermost
 	// last: a container is copied out, at its exact size, when it ends.
 	mkeys []string
@@ -72,7 +82,6 @@ type decoder struct {
 	// recent remembers short strings and numbers already boxed, by hash:
 	// drawings repeat the same colors, styles, types and numbers in every
 	// element, and a value found here costs neither a copy nor a box.
-	// Allocated for large inputs only.
 	recent *[recentSize]recentValue
 	seed   maphash.Seed
 	// names remembers the member lists of recent objects, by a hash of
@@ -116,7 +125,7 @@ func (d *decoder) memberNames(keys []string, tags []uint8, h uint64) ([]string, 
 const (
 	recentSize = 1024
 	recentMax  = 32       // longest string remembered
-	recentFrom = 16 << 10 // input size from which values are remembered
+	cachesFrom = 16 << 10 // input size from which the caches are used
 )
 
 type recentValue struct {
@@ -201,7 +210,17 @@ func (d *decoder) key() (string, uint8, error) {
 	for i := start; i < len(d.data); i++ {
 		c := d.data[i]
 		if c == '"' {
-			if k, ok := d.keys[string(d.data[start:i])]; ok {
+			raw := d.data[start:i]
+			if d.byTag != nil {
+				t := tagOf(raw)
+				for _, k := range &d.byTag[t] {
+					if k == string(raw) && k != "" {
+						d.pos = i + 1
+						return k, t, nil
+					}
+				}
+			}
+			if k, ok := d.keys[string(raw)]; ok {
 				d.pos = i + 1
 				return k.k, k.tag, nil
 			}
@@ -222,6 +241,12 @@ func (d *decoder) key() (string, uint8, error) {
 	t := tagOf(k)
 	if len(d.keys) < 4096 {
 		d.keys[k] = internedKey{k, t}
+		if d.byTag != nil {
+			if ways := &d.byTag[t]; ways[len(ways)-1] == "" {
+				copy(ways[1:], ways[:])
+				ways[0] = k
+			}
+		}
 	}
 	return k, t, nil
 }
@@ -337,10 +362,9 @@ func (d *decoder) object(depth int) (any, error) {
 		case '}':
 			d.pos++
 			keys, tags := d.memberNames(d.mkeys[base:], d.mtags[base:], h)
-			vals := make([]any, len(keys))
-			copy(vals, d.vals[vbase:])
+			o := adopt(keys, tags, d.vals[vbase:])
 			d.mkeys, d.mtags, d.vals = d.mkeys[:base], d.mtags[:base], d.vals[:vbase]
-			return adopt(keys, vals, tags), nil
+			return o, nil
 		default:
 			return nil, d.fail(ErrSyntax, "expected ',' or '}'")
 		}

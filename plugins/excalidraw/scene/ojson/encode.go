@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
+	"strings"
 )
 
 // Marshal writes v compactly.
@@ -44,8 +44,16 @@ type encoder struct {
 	indent bool
 }
 
+// indentation is a newline and the spaces of the deepest indent newline
+// writes at once.
+var indentation = "\n" + strings.Repeat(" ", 2*64)
+
 func (e *encoder) newline(depth int) {
 	if !e.indent {
+		return
+	}
+	if n := 1 + 2*depth; n <= len(indentation) {
+		e.buf = append(e.buf, indentation[:n]...)
 		return
 	}
 	e.buf = append(e.buf, '\n')
@@ -150,20 +158,23 @@ func appendJSFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain marks the bytes str copies as they are: all but quote, backslash
+// and control characters (bytes of multi-byte characters included).
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str escapes like JSON.stringify: quote, backslash and control
 // characters only (no HTML escaping).
 func (e *encoder) str(s string) {
 	e.buf = append(e.buf, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			if c < utf8.RuneSelf {
-				i++
-				continue
-			}
-			_, size := utf8.DecodeRuneInString(s[i:])
-			i += size
+		if plain[c] {
 			continue
 		}
 		e.buf = append(e.buf, s[start:i]...)
@@ -183,8 +194,7 @@ func (e *encoder) str(s string) {
 		default:
 			e.buf = append(e.buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
-		i++
-		start = i
+		start = i + 1
 	}
 	e.buf = append(e.buf, s[start:]...)
 	e.buf = append(e.buf, '"')

@@ -45,7 +45,7 @@ const (
 // tagOf is a one-byte hash of a key: its length and three of its bytes.
 // The multipliers were chosen so that no two member names of any object
 // in the shared corpus of real drawings share a tag.
-func tagOf(k string) uint8 {
+func tagOf[S string | []byte](k S) uint8 {
 	n := len(k)
 	if n == 0 {
 		return 0
@@ -82,16 +82,175 @@ func findTagged(keys []string, tags []uint8, k string, t uint8) int {
 	return -1
 }
 
-// adopt makes an object of members the decoder collected: it takes the
-// slices (one tag per key, or nil under tagsFrom). keys and tags may be
-// shared with other objects: their capacity must be their length, so that
-// Set copies before it appends, and Delete never deletes in place.
-func adopt(keys []string, vals []any, tags []uint8) *Object {
-	o := &Object{keys: keys, vals: vals, tags: tags}
+// adopt makes an object of members the decoder collected: it takes keys
+// and tags (one tag per key, or nil under tagsFrom) and copies vals. keys
+// and tags may be shared with other objects: their capacity must be their
+// length, so that Set copies before it appends, and Delete never deletes
+// in place.
+func adopt(keys []string, tags []uint8, vals []any) *Object {
+	o := withVals(len(vals))
+	copy(o.vals, vals)
+	o.keys, o.tags = keys, tags
 	if len(keys) > indexAbove {
 		o.buildIndex()
 	}
 	return o
+}
+
+// withVals returns an empty object whose vals, n of them, are allocated
+// with it: one allocation instead of two, and a reader of the object finds
+// its values next to it in memory.
+func withVals(n int) *Object {
+	switch {
+	case n <= 1:
+		p := new(struct {
+			o Object
+			v [1]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 2:
+		p := new(struct {
+			o Object
+			v [2]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 3:
+		p := new(struct {
+			o Object
+			v [3]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 4:
+		p := new(struct {
+			o Object
+			v [4]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 5:
+		p := new(struct {
+			o Object
+			v [5]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 6:
+		p := new(struct {
+			o Object
+			v [6]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 7:
+		p := new(struct {
+			o Object
+			v [7]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 8:
+		p := new(struct {
+			o Object
+			v [8]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 10:
+		p := new(struct {
+			o Object
+			v [10]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 12:
+		p := new(struct {
+			o Object
+			v [12]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 14:
+		p := new(struct {
+			o Object
+			v [14]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 16:
+		p := new(struct {
+			o Object
+			v [16]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 20:
+		p := new(struct {
+			o Object
+			v [20]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 24:
+		p := new(struct {
+			o Object
+			v [24]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 28:
+		p := new(struct {
+			o Object
+			v [28]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 32:
+		p := new(struct {
+			o Object
+			v [32]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 36:
+		p := new(struct {
+			o Object
+			v [36]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 40:
+		p := new(struct {
+			o Object
+			v [40]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 48:
+		p := new(struct {
+			o Object
+			v [48]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 56:
+		p := new(struct {
+			o Object
+			v [56]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	case n <= 64:
+		p := new(struct {
+			o Object
+			v [64]any
+		})
+		p.o.vals = p.v[:n]
+		return &p.o
+	}
+	return &Object{vals: make([]any, n)}
 }
 
 // New returns an empty object.

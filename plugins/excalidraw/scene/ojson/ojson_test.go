@@ -224,3 +224,47 @@ func TestConcurrentReadsOfALargeObject(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// TestSharedMemberNames: decoded objects with the same members share their
+// keys, and changing one of them (Set of a new member, Delete) leaves the
+// others as they were.
+func TestSharedMemberNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 400 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"e%d","type":"rectangle","x":%d,"y":1.5,"a":1,"b":2,"c":3,"d":4,"e":5,"f":"solid"}`, i, i)
+	}
+	b.WriteString("]")
+	v, err := Decode([]byte(b.String()), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := v.([]any)
+	first, second, third := els[0].(*Object), els[1].(*Object), els[2].(*Object)
+	if &first.keys[0] != &second.keys[0] {
+		t.Fatal("member names not shared")
+	}
+	want, _ := Marshal(third)
+	second.Set("z", "new")
+	first.Delete("x")
+	first.Delete("id")
+	if got, _ := Marshal(third); !bytes.Equal(got, want) {
+		t.Fatalf("a change to a sibling changed it:\n%s\n%s", got, want)
+	}
+	if s := strings.Join(first.Keys(), ","); s != "type,y,a,b,c,d,e,f" {
+		t.Fatalf("after deletes: %s", s)
+	}
+	if s := strings.Join(second.Keys(), ","); s != "id,type,x,y,a,b,c,d,e,f,z" {
+		t.Fatalf("after set: %s", s)
+	}
+	for _, o := range []*Object{first, second, third} {
+		for i, k := range o.Keys() {
+			if o.find(k) != i || o.find(k+"?") != -1 {
+				t.Fatalf("%q not found at %d in %v", k, i, o.Keys())
+			}
+		}
+	}
+}

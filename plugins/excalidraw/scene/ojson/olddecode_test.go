@@ -386,8 +386,15 @@ func (d *oldDecoder) hex4() (rune, bool) {
 func sameDecode(t *testing.T, data []byte) {
 	t.Helper()
 	lim := Limits{MaxBytes: 1 << 24, MaxDepth: 20}
-	a, errA := Decode(data, lim)
-	b, errB := oldDecode(data, lim)
+	for _, caches := range []bool{false, true} {
+		a, errA := decode(data, lim, caches)
+		b, errB := oldDecode(data, lim)
+		same(t, data, a, b, errA, errB)
+	}
+}
+
+func same(t *testing.T, data []byte, a, b any, errA, errB error) {
+	t.Helper()
 	if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
 		t.Fatalf("errors differ on %q:\nnew %v\nold %v", data, errA, errB)
 	}
