@@ -1,8 +1,9 @@
 package ojson
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func decode(data []byte, lim Limits, caches bool) (any, error) {
 	}
 	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]internedKey, 64)}
 	if caches {
-		d.recent, d.seed = new([recentSize]recentValue), maphash.MakeSeed()
+		d.recent = new([recentSize]recentValue)
 		d.names, d.byTag = new([namesSize]memberNames), new([256][4]string)
 	}
 	d.skipSpace()
@@ -83,7 +84,6 @@ type decoder struct {
 	// drawings repeat the same colors, styles, types and numbers in every
 	// element, and a value found here costs neither a copy nor a box.
 	recent *[recentSize]recentValue
-	seed   maphash.Seed
 	// names remembers the member lists of recent objects, by a hash of
 	// their tags: most elements of a drawing have one of a few lists, and
 	// objects with the same list share its keys and tags slices (whose
@@ -159,6 +159,23 @@ var smallInts = func() (t [1000]any) {
 	return t
 }()
 
+// quickHash mixes a short string's length and first and last eight bytes.
+func quickHash(b []byte, number bool) uint64 {
+	var w0, w1 uint64
+	if len(b) >= 8 {
+		w0, w1 = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
+	} else {
+		for _, c := range b {
+			w0 = w0<<8 | uint64(c)
+		}
+	}
+	h := (w0*0x9e3779b97f4a7c15 ^ w1*0xc2b2ae3d27d4eb4f ^ uint64(len(b))) * 0x165667b19e3779f9
+	if number {
+		h = ^h
+	}
+	return h >> 40
+}
+
 // boxed returns b as a string or json.Number in an interface, from
 // d.recent when it was read lately.
 func (d *decoder) boxed(b []byte, number bool) any {
@@ -168,11 +185,7 @@ func (d *decoder) boxed(b []byte, number bool) any {
 		}
 		return d.save(b)
 	}
-	h := maphash.Bytes(d.seed, b)
-	if number {
-		h = ^h
-	}
-	r := &d.recent[h%recentSize]
+	r := &d.recent[quickHash(b, number)%recentSize]
 	if r.s == string(b) && r.v != nil {
 		if _, isNumber := r.v.(json.Number); isNumber == number {
 			return r.v
@@ -207,20 +220,24 @@ func (d *decoder) save(b []byte) string {
 // before is checked against unsafeKeys.
 func (d *decoder) key() (string, uint8, error) {
 	start := d.pos + 1
+	if d.byTag != nil {
+		// Names in byTag have no quote, backslash or control character:
+		// bytes up to the next quote that equal one are that name.
+		if n := bytes.IndexByte(d.data[start:], '"'); n >= 0 {
+			raw := d.data[start : start+n]
+			t := tagOf(raw)
+			for _, k := range &d.byTag[t] {
+				if k == string(raw) && k != "" {
+					d.pos = start + n + 1
+					return k, t, nil
+				}
+			}
+		}
+	}
 	for i := start; i < len(d.data); i++ {
 		c := d.data[i]
 		if c == '"' {
-			raw := d.data[start:i]
-			if d.byTag != nil {
-				t := tagOf(raw)
-				for _, k := range &d.byTag[t] {
-					if k == string(raw) && k != "" {
-						d.pos = i + 1
-						return k, t, nil
-					}
-				}
-			}
-			if k, ok := d.keys[string(raw)]; ok {
+			if k, ok := d.keys[string(d.data[start:i])]; ok {
 				d.pos = i + 1
 				return k.k, k.tag, nil
 			}
@@ -241,7 +258,7 @@ func (d *decoder) key() (string, uint8, error) {
 	t := tagOf(k)
 	if len(d.keys) < 4096 {
 		d.keys[k] = internedKey{k, t}
-		if d.byTag != nil {
+		if d.byTag != nil && k != "" && plainString(k) {
 			if ways := &d.byTag[t]; ways[len(ways)-1] == "" {
 				copy(ways[1:], ways[:])
 				ways[0] = k
@@ -249,6 +266,17 @@ func (d *decoder) key() (string, uint8, error) {
 		}
 	}
 	return k, t, nil
+}
+
+// plainString reports whether s holds no byte str would have to unescape
+// (quote, backslash, control characters).
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !plain[s[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
@@ -269,7 +297,13 @@ func (d *decoder) fail(code error, detail string) *Error {
 func (d *decoder) skipSpace() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
+		case '\n':
+			d.pos++
+			// indentation, eight spaces at a time
+			for d.pos+8 <= len(d.data) && binary.LittleEndian.Uint64(d.data[d.pos:]) == 0x2020202020202020 {
+				d.pos += 8
+			}
+		case ' ', '\t', '\r':
 			d.pos++
 		default:
 			return
@@ -467,12 +501,18 @@ func (d *decoder) str() ([]byte, error) {
 	d.pos++ // opening quote
 	start := d.pos
 	// Fast path: no escapes, valid UTF-8.
+	var bits byte // of all bytes: under utf8.RuneSelf, all ASCII
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
+		if plain[c] {
+			bits |= c
+			d.pos++
+			continue
+		}
 		if c == '"' {
 			s := d.data[start:d.pos]
 			d.pos++
-			if !utf8.Valid(s) {
+			if bits >= utf8.RuneSelf && !utf8.Valid(s) {
 				return nil, d.fail(ErrSyntax, "invalid UTF-8 in string")
 			}
 			return s, nil
@@ -480,10 +520,7 @@ func (d *decoder) str() ([]byte, error) {
 		if c == '\\' {
 			break
 		}
-		if c < 0x20 {
-			return nil, d.fail(ErrSyntax, "control character in string")
-		}
-		d.pos++
+		return nil, d.fail(ErrSyntax, "control character in string")
 	}
 	b := append(d.esc[:0], d.data[start:d.pos]...)
 	defer func() { d.esc = b[:0] }()
