@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -44,7 +43,8 @@ func decode(data []byte, lim Limits, caches bool) (any, error) {
 	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]internedKey, 64)}
 	if caches {
 		d.recent = new([recentSize]recentValue)
-		d.names, d.byTag = new([namesSize]memberNames), new([256][4]string)
+		d.byTag = new([256][4]string)
+		d.members, d.memberCap = &memberNode{}, memberNodes
 	}
 	d.skipSpace()
 	v, err := d.value(0)
@@ -84,42 +84,49 @@ type decoder struct {
 	// drawings repeat the same colors, styles, types and numbers in every
 	// element, and a value found here costs neither a copy nor a box.
 	recent *[recentSize]recentValue
-	// names remembers the member lists of recent objects, by a hash of
-	// their tags: most elements of a drawing have one of a few lists, and
-	// objects with the same list share its keys and tags slices (whose
-	// capacity is their length, so that a Set copies them first).
-	names *[namesSize]memberNames
+	// members is the root of a trie of the member lists read so far
+	// (nil for small inputs). An object whose names follow a path of it
+	// needs no lookups and no duplicate check (the path's names were
+	// checked when it was made), and ends with the list's shared keys.
+	members   *memberNode
+	memberCap int // nodes the trie may still grow
 }
 
-const namesSize = 256
-
-type memberNames struct {
+// memberNode is a member name in the trie of member lists.
+type memberNode struct {
+	key  string // a plainString
+	tag  uint8
+	kids []*memberNode
+	// keys and tags are the list that ends here, once an object has:
+	// shared by every object with this list, their capacity is their
+	// length (see adopt).
 	keys []string
 	tags []uint8
 }
 
-// memberNames returns slices holding keys and their tags (nil under
-// tagsFrom), shared with an earlier object of the same list if there was
-// one lately. h is a hash of the tags.
-func (d *decoder) memberNames(keys []string, tags []uint8, h uint64) ([]string, []uint8) {
-	var r *memberNames
-	if d.names != nil {
-		r = &d.names[h%namesSize]
-		if slices.Equal(r.keys, keys) {
-			return r.keys, r.tags
+const (
+	memberNodes = 4096 // the trie's size limit
+	memberKids  = 32   // and a node's
+)
+
+// next returns the child of n for name k, made if need be, or nil when
+// the trie cannot hold it.
+func (d *decoder) next(n *memberNode, k string, t uint8) *memberNode {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.kids {
+		if c.key == k {
+			return c
 		}
 	}
-	k := make([]string, len(keys))
-	copy(k, keys)
-	var t []uint8
-	if len(keys) >= tagsFrom {
-		t = make([]uint8, len(tags))
-		copy(t, tags)
+	if d.memberCap == 0 || len(n.kids) == memberKids || !plainString(k) {
+		return nil
 	}
-	if r != nil {
-		r.keys, r.tags = k, t
-	}
-	return k, t
+	d.memberCap--
+	c := &memberNode{key: k, tag: t}
+	n.kids = append(n.kids, c)
+	return c
 }
 
 const (
@@ -357,18 +364,34 @@ func (d *decoder) object(depth int) (any, error) {
 		return &Object{keys: []string{}, vals: []any{}}, nil
 	}
 	base, vbase := len(d.mkeys), len(d.vals)
-	h := uint64(14695981039346656037)
+	node := d.members
 	for {
 		d.skipSpace()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, d.fail(ErrSyntax, "expected a member name")
 		}
-		k, t, err := d.key()
-		if err != nil {
-			return nil, err
+		var k string
+		var t uint8
+		found := false
+		if node != nil {
+			// A plain name followed by a quote is that name.
+			for _, c := range node.kids {
+				if end := d.pos + 1 + len(c.key); end < len(d.data) && d.data[end] == '"' && string(d.data[d.pos+1:end]) == c.key {
+					k, t, node, found = c.key, c.tag, c, true
+					d.pos = end + 1
+					break
+				}
+			}
 		}
-		if findTagged(d.mkeys[base:], d.mtags[base:], k, t) >= 0 {
-			return nil, d.fail(ErrDuplicateKey, strconv.Quote(k))
+		if !found {
+			var err error
+			if k, t, err = d.key(); err != nil {
+				return nil, err
+			}
+			if findTagged(d.mkeys[base:], d.mtags[base:], k, t) >= 0 {
+				return nil, d.fail(ErrDuplicateKey, strconv.Quote(k))
+			}
+			node = d.next(node, k, t)
 		}
 		d.skipSpace()
 		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
@@ -385,7 +408,6 @@ func (d *decoder) object(depth int) (any, error) {
 		d.mkeys = append(d.mkeys, k)
 		d.mtags = append(d.mtags, t)
 		d.vals = append(d.vals, v)
-		h = (h ^ uint64(t)) * 1099511628211
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.fail(ErrSyntax, "unterminated object")
@@ -395,7 +417,21 @@ func (d *decoder) object(depth int) (any, error) {
 			d.pos++
 		case '}':
 			d.pos++
-			keys, tags := d.memberNames(d.mkeys[base:], d.mtags[base:], h)
+			var keys []string
+			var tags []uint8
+			if node != nil && node.keys != nil {
+				keys, tags = node.keys, node.tags
+			} else {
+				keys = make([]string, len(d.mkeys)-base)
+				copy(keys, d.mkeys[base:])
+				if len(keys) >= tagsFrom {
+					tags = make([]uint8, len(keys))
+					copy(tags, d.mtags[base:])
+				}
+				if node != nil {
+					node.keys, node.tags = keys, tags
+				}
+			}
 			o := adopt(keys, tags, d.vals[vbase:])
 			d.mkeys, d.mtags, d.vals = d.mkeys[:base], d.mtags[:base], d.vals[:vbase]
 			return o, nil
