@@ -100,8 +100,9 @@ type memberNode struct {
 	// keys and tags are the list that ends here, once an object has:
 	// shared by every object with this list, their capacity is their
 	// length (see adopt).
-	keys []string
-	tags []uint8
+	keys      []string
+	tags      []uint8
+	positions *[256]uint8
 }
 
 const (
@@ -419,8 +420,9 @@ func (d *decoder) object(depth int) (any, error) {
 			d.pos++
 			var keys []string
 			var tags []uint8
+			var positions *[256]uint8
 			if node != nil && node.keys != nil {
-				keys, tags = node.keys, node.tags
+				keys, tags, positions = node.keys, node.tags, node.positions
 			} else {
 				keys = make([]string, len(d.mkeys)-base)
 				copy(keys, d.mkeys[base:])
@@ -429,10 +431,13 @@ func (d *decoder) object(depth int) (any, error) {
 					copy(tags, d.mtags[base:])
 				}
 				if node != nil {
-					node.keys, node.tags = keys, tags
+					if tags != nil && len(keys) <= indexAbove {
+						positions = positionsOf(tags)
+					}
+					node.keys, node.tags, node.positions = keys, tags, positions
 				}
 			}
-			o := adopt(keys, tags, d.vals[vbase:])
+			o := adopt(keys, tags, positions, d.vals[vbase:])
 			d.mkeys, d.mtags, d.vals = d.mkeys[:base], d.mtags[:base], d.vals[:vbase]
 			return o, nil
 		default:

@@ -35,6 +35,26 @@ type Object struct {
 	vals  []any
 	index map[string]int // kept while len(keys) > indexAbove
 	tags  []uint8        // nil, or tagOf of each key (len(tags) == len(keys))
+	// positions, for a decoded object whose member list many objects
+	// share (and with it this table, never changed), maps a tag to the
+	// position of the key with it plus one: 0 when no key has the tag,
+	// sharedTag when several do. Dropped when the keys change.
+	positions *[256]uint8
+}
+
+const sharedTag = 0xff
+
+// positionsOf builds the positions table of tags (fewer than sharedTag).
+func positionsOf(tags []uint8) *[256]uint8 {
+	p := new([256]uint8)
+	for i, t := range tags {
+		if p[t] == 0 {
+			p[t] = uint8(i + 1)
+		} else {
+			p[t] = sharedTag
+		}
+	}
+	return p
 }
 
 const (
@@ -82,15 +102,15 @@ func findTagged(keys []string, tags []uint8, k string, t uint8) int {
 	return -1
 }
 
-// adopt makes an object of members the decoder collected: it takes keys
-// and tags (one tag per key, or nil under tagsFrom) and copies vals. keys
-// and tags may be shared with other objects: their capacity must be their
+// adopt makes an object of members the decoder collected: it takes keys,
+// tags (one tag per key, or nil under tagsFrom) and positions (or nil),
+// and copies vals. keys and tags may be shared with other objects: their capacity must be their
 // length, so that Set copies before it appends, and Delete never deletes
 // in place.
-func adopt(keys []string, tags []uint8, vals []any) *Object {
+func adopt(keys []string, tags []uint8, positions *[256]uint8, vals []any) *Object {
 	o := withVals(len(vals))
 	copy(o.vals, vals)
-	o.keys, o.tags = keys, tags
+	o.keys, o.tags, o.positions = keys, tags, positions
 	if len(keys) > indexAbove {
 		o.buildIndex()
 	}
@@ -275,6 +295,20 @@ func (o *Object) find(k string) int {
 		}
 		return -1
 	}
+	if o.positions != nil {
+		t := tagOf(k)
+		switch p := o.positions[t]; p {
+		case 0:
+			return -1
+		case sharedTag:
+			return findTagged(o.keys, o.tags, k, t)
+		default:
+			if o.keys[p-1] == k {
+				return int(p - 1)
+			}
+			return -1
+		}
+	}
 	if o.tags != nil {
 		return findTagged(o.keys, o.tags, k, tagOf(k))
 	}
@@ -290,6 +324,7 @@ func (o *Object) find(k string) int {
 // index follow, or are built once the object grows to tagsFrom or past
 // indexAbove.
 func (o *Object) appended() {
+	o.positions = nil
 	switch last := o.keys[len(o.keys)-1]; {
 	case o.tags != nil:
 		o.tags = append(o.tags, tagOf(last))
@@ -347,6 +382,7 @@ func (o *Object) Delete(k string) {
 	// New arrays for keys and tags: decoded objects with the same members
 	// share them.
 	o.keys = without(o.keys, i)
+	o.positions = nil
 	o.vals = slices.Delete(o.vals, i, i+1)
 	if o.tags != nil {
 		o.tags = without(o.tags, i)
@@ -418,7 +454,7 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals)), tags: slices.Clone(o.tags)}
+	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals)), tags: slices.Clone(o.tags), positions: o.positions}
 	for i, v := range o.vals {
 		c.vals[i] = CloneValue(v)
 	}
