@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -307,8 +308,12 @@ func (d *decoder) skipSpace() {
 		switch d.data[d.pos] {
 		case '\n':
 			d.pos++
-			// indentation, eight spaces at a time
-			for d.pos+8 <= len(d.data) && binary.LittleEndian.Uint64(d.data[d.pos:]) == 0x2020202020202020 {
+			// indentation: the spaces eight at a time, counted
+			for d.pos+8 <= len(d.data) {
+				if x := binary.LittleEndian.Uint64(d.data[d.pos:]) ^ (' ' * lsb); x != 0 {
+					d.pos += bits.TrailingZeros64(x) >> 3
+					break
+				}
 				d.pos += 8
 			}
 		case ' ', '\t', '\r':
@@ -541,19 +546,29 @@ func (d *decoder) number() (any, error) {
 func (d *decoder) str() ([]byte, error) {
 	d.pos++ // opening quote
 	start := d.pos
-	// Fast path: no escapes, valid UTF-8.
-	var bits byte // of all bytes: under utf8.RuneSelf, all ASCII
+	// Fast path: no escapes, valid UTF-8. Eight bytes at a time up to the
+	// first that is not plain, then one by one.
+	var high uint64 // bits of the bytes read (and a few more): msb clear, all ASCII
+	for d.pos+8 <= len(d.data) {
+		x := binary.LittleEndian.Uint64(d.data[d.pos:])
+		high |= x
+		if m := special8(x); m != 0 {
+			d.pos += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		d.pos += 8
+	}
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if plain[c] {
-			bits |= c
+			high |= uint64(c)
 			d.pos++
 			continue
 		}
 		if c == '"' {
 			s := d.data[start:d.pos]
 			d.pos++
-			if bits >= utf8.RuneSelf && !utf8.Valid(s) {
+			if high&msb != 0 && !utf8.Valid(s) {
 				return nil, d.fail(ErrSyntax, "invalid UTF-8 in string")
 			}
 			return s, nil

@@ -180,12 +180,38 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// special8 is not zero when one of the eight bytes of x is not plain
+// (a quote, a backslash, a control character): its lowest set bit is the
+// high bit of the first such byte (bytes after it may be flagged too).
+func special8(x uint64) uint64 {
+	return ((x - ' '*lsb) | ((x ^ '"'*lsb) - lsb) | ((x ^ '\\'*lsb) - lsb)) &^ x & msb
+}
+
+// load8 reads eight bytes of s from i, little-endian.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // appendString escapes like JSON.stringify: quote, backslash and control
 // characters only (no HTML escaping).
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if special8(load8(s, i)) != 0 {
+			break
+		}
+	}
+	for ; i < len(s) && plain[s[i]]; i++ {
+	}
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for ; i < len(s); i++ {
 		c := s[i]
 		if plain[c] {
 			continue

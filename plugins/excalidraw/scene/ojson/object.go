@@ -34,12 +34,13 @@ type Object struct {
 	keys  []string
 	vals  []any
 	index map[string]int // kept while len(keys) > indexAbove
-	tags  []uint8        // nil, or tagOf of each key (len(tags) == len(keys))
 	// positions, for a decoded object whose member list many objects
 	// share (and with it this table, never changed), maps a tag to the
 	// position of the key with it plus one: 0 when no key has the tag,
-	// sharedTag when several do. Dropped when the keys change.
+	// sharedTag when several do. Dropped when the keys change. (keys,
+	// vals, index and positions, what a lookup reads, fill one cache line.)
 	positions *[256]uint8
+	tags      []uint8 // nil, or tagOf of each key (len(tags) == len(keys))
 }
 
 const sharedTag = 0xff

@@ -2,9 +2,12 @@ package ojson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -266,5 +269,52 @@ func TestSharedMemberNames(t *testing.T) {
 				t.Fatalf("%q not found at %d in %v", k, i, o.Keys())
 			}
 		}
+	}
+}
+
+// TestSpecial8: the first byte special8 flags is the first byte that is
+// not plain, for every byte value at every position among plain bytes and
+// random ones.
+func TestSpecial8(t *testing.T) {
+	first := func(w [8]byte) int {
+		for i, c := range w {
+			if !plain[c] {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(w [8]byte) {
+		x := binary.LittleEndian.Uint64(w[:])
+		got := 8
+		if m := special8(x); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(w); got != want {
+			t.Fatalf("%q: flagged %d, want %d", w, got, want)
+		}
+		if load8(string(w[:]), 0) != x {
+			t.Fatalf("load8 %q", w)
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			for _, fill := range []byte{'a', 0x80, 0xff, 0x21, 0x23, 0x5b, 0x5d, 0x20} {
+				var w [8]byte
+				for i := range w {
+					w[i] = fill
+				}
+				w[pos] = byte(c)
+				check(w)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var w [8]byte
+		for i := range w {
+			w[i] = byte(rng.Uint32())
+		}
+		check(w)
 	}
 }
