@@ -101,9 +101,9 @@ type memberNode struct {
 	// keys and tags are the list that ends here, once an object has:
 	// shared by every object with this list, their capacity is their
 	// length (see adopt).
-	keys      []string
-	tags      []uint8
-	positions *[256]uint8
+	keys []string
+	tags []uint8
+	list *memberList
 }
 
 const (
@@ -425,9 +425,9 @@ func (d *decoder) object(depth int) (any, error) {
 			d.pos++
 			var keys []string
 			var tags []uint8
-			var positions *[256]uint8
+			var list *memberList
 			if node != nil && node.keys != nil {
-				keys, tags, positions = node.keys, node.tags, node.positions
+				keys, tags, list = node.keys, node.tags, node.list
 			} else {
 				keys = make([]string, len(d.mkeys)-base)
 				copy(keys, d.mkeys[base:])
@@ -436,13 +436,13 @@ func (d *decoder) object(depth int) (any, error) {
 					copy(tags, d.mtags[base:])
 				}
 				if node != nil {
-					if tags != nil && len(keys) <= indexAbove {
-						positions = positionsOf(tags)
+					if len(keys) <= indexAbove {
+						list = newMemberList(keys)
 					}
-					node.keys, node.tags, node.positions = keys, tags, positions
+					node.keys, node.tags, node.list = keys, tags, list
 				}
 			}
-			o := adopt(keys, tags, positions, d.vals[vbase:])
+			o := adopt(keys, tags, list, d.vals[vbase:])
 			d.mkeys, d.mtags, d.vals = d.mkeys[:base], d.mtags[:base], d.vals[:vbase]
 			return o, nil
 		default:

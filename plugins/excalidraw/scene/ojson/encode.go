@@ -75,16 +75,26 @@ func appendObject(b []byte, o *Object, depth int, indent bool) ([]byte, error) {
 		return append(b, '{', '}'), nil
 	}
 	b = append(b, '{')
+	var quoted []string // the keys written already, when the list has them
+	if o.list != nil {
+		quoted = o.list.quoted
+	}
 	var err error
 	for i, k := range o.keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if indent {
+		switch {
+		case quoted != nil && indent:
+			b = newline(b, depth+1)
+			b = append(b, quoted[i]...)
+		case quoted != nil:
+			b = append(b, quoted[i][:len(quoted[i])-1]...)
+		case indent:
 			b = newline(b, depth+1)
 			b = appendString(b, k)
 			b = append(b, ':', ' ')
-		} else {
+		default:
 			b = appendString(b, k)
 			b = append(b, ':')
 		}

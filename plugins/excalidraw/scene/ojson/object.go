@@ -34,28 +34,39 @@ type Object struct {
 	keys  []string
 	vals  []any
 	index map[string]int // kept while len(keys) > indexAbove
-	// positions, for a decoded object whose member list many objects
-	// share (and with it this table, never changed), maps a tag to the
-	// position of the key with it plus one: 0 when no key has the tag,
-	// sharedTag when several do. Dropped when the keys change. (keys,
-	// vals, index and positions, what a lookup reads, fill one cache line.)
-	positions *[256]uint8
-	tags      []uint8 // nil, or tagOf of each key (len(tags) == len(keys))
+	// list, for a decoded object whose member list many objects share,
+	// is what the decoder worked out once for the list; dropped when the
+	// keys change. (keys, vals, index and list, what a lookup reads, fill
+	// one cache line.)
+	list *memberList
+	tags []uint8 // nil, or tagOf of each key (len(tags) == len(keys))
 }
 
 const sharedTag = 0xff
 
-// positionsOf builds the positions table of tags (fewer than sharedTag).
-func positionsOf(tags []uint8) *[256]uint8 {
-	p := new([256]uint8)
-	for i, t := range tags {
-		if p[t] == 0 {
-			p[t] = uint8(i + 1)
+// memberList is what the decoder works out once for a member list many
+// objects share: never changed after, as the list is not.
+type memberList struct {
+	// positions maps a tag to the position of the key with it plus one:
+	// 0 when no key has the tag, sharedTag when several do.
+	positions [256]uint8
+	// quoted are the keys as an indented object writes them, `"key": `.
+	quoted []string
+}
+
+// newMemberList works out the list of keys (at most indexAbove).
+func newMemberList(keys []string) *memberList {
+	l := &memberList{quoted: make([]string, len(keys))}
+	for i, k := range keys {
+		t := tagOf(k)
+		if l.positions[t] == 0 {
+			l.positions[t] = uint8(i + 1)
 		} else {
-			p[t] = sharedTag
+			l.positions[t] = sharedTag
 		}
+		l.quoted[i] = string(append(appendString(nil, k), ':', ' '))
 	}
-	return p
+	return l
 }
 
 const (
@@ -104,14 +115,14 @@ func findTagged(keys []string, tags []uint8, k string, t uint8) int {
 }
 
 // adopt makes an object of members the decoder collected: it takes keys,
-// tags (one tag per key, or nil under tagsFrom) and positions (or nil),
-// and copies vals. keys and tags may be shared with other objects: their capacity must be their
-// length, so that Set copies before it appends, and Delete never deletes
-// in place.
-func adopt(keys []string, tags []uint8, positions *[256]uint8, vals []any) *Object {
+// tags (one tag per key, or nil under tagsFrom) and list (or nil), and
+// copies vals. keys and tags may be shared with other objects: their
+// capacity must be their length, so that Set copies before it appends, and
+// Delete never deletes in place.
+func adopt(keys []string, tags []uint8, list *memberList, vals []any) *Object {
 	o := withVals(len(vals))
 	copy(o.vals, vals)
-	o.keys, o.tags, o.positions = keys, tags, positions
+	o.keys, o.tags, o.list = keys, tags, list
 	if len(keys) > indexAbove {
 		o.buildIndex()
 	}
@@ -296,12 +307,15 @@ func (o *Object) find(k string) int {
 		}
 		return -1
 	}
-	if o.positions != nil {
+	if o.list != nil {
 		t := tagOf(k)
-		switch p := o.positions[t]; p {
+		switch p := o.list.positions[t]; p {
 		case 0:
 			return -1
 		case sharedTag:
+			if o.tags == nil {
+				return slices.Index(o.keys, k)
+			}
 			return findTagged(o.keys, o.tags, k, t)
 		default:
 			if o.keys[p-1] == k {
@@ -325,7 +339,7 @@ func (o *Object) find(k string) int {
 // index follow, or are built once the object grows to tagsFrom or past
 // indexAbove.
 func (o *Object) appended() {
-	o.positions = nil
+	o.list = nil
 	switch last := o.keys[len(o.keys)-1]; {
 	case o.tags != nil:
 		o.tags = append(o.tags, tagOf(last))
@@ -383,7 +397,7 @@ func (o *Object) Delete(k string) {
 	// New arrays for keys and tags: decoded objects with the same members
 	// share them.
 	o.keys = without(o.keys, i)
-	o.positions = nil
+	o.list = nil
 	o.vals = slices.Delete(o.vals, i, i+1)
 	if o.tags != nil {
 		o.tags = without(o.tags, i)
@@ -455,7 +469,7 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals)), tags: slices.Clone(o.tags), positions: o.positions}
+	c := &Object{keys: slices.Clone(o.keys), vals: make([]any, len(o.vals)), tags: slices.Clone(o.tags), list: o.list}
 	for i, v := range o.vals {
 		c.vals[i] = CloneValue(v)
 	}

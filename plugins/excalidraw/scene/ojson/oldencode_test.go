@@ -59,9 +59,11 @@ func FuzzEncodeSame(f *testing.F) {
 		sameEncode(t, s)
 		sameEncode(t, x)
 		sameEncode(t, []any{New().Set(s, s), map[string]any{}})
-		if v, err := Decode(data, Limits{}); err == nil {
-			sameEncode(t, v)
-			sameEncode(t, New().Set("deep", []any{v, New().Set(s, v)}))
+		for _, caches := range []bool{false, true} {
+			if v, err := decode(data, Limits{}, caches); err == nil {
+				sameEncode(t, v)
+				sameEncode(t, New().Set("deep", []any{v, New().Set(s, v)}))
+			}
 		}
 	})
 }
