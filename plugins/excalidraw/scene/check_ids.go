@@ -10,7 +10,7 @@ func (v *validator) checkIDs() {
 		if el == nil {
 			continue
 		}
-		raw, present := el.Get("id")
+		raw, present := v.raw[i].id, v.raw[i].hasID
 		id, isString := raw.(string)
 		switch {
 		case !present || raw == nil:

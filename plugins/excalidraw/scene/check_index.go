@@ -16,7 +16,7 @@ func (v *validator) checkIndices() {
 		if el == nil {
 			continue
 		}
-		raw, present := el.Get("index")
+		raw, present := v.raw[i].index, v.raw[i].hasIndex
 		if !present || raw == nil {
 			continue
 		}

@@ -58,6 +58,7 @@ type validator struct {
 	errors  int            // error-severity diagnostics, listed or not
 	omitted int            // diagnostics past Limits.MaxDiagnostics
 	info    []elemInfo     // per element, read once: checks look these up often
+	raw     []elemRaw      // per element, read with info
 	byID    map[string]int // element id → position of its first occurrence
 	// bound caches, per element position, the ids its long boundElements
 	// lists name, so that many arrows bound to one shape cost linear time.
@@ -72,12 +73,31 @@ type elemInfo struct {
 	deleted bool
 }
 
+// elemRaw is what checkShapes, checkIDs and checkIndices ask of an
+// element, read with its elemInfo: a pass over thousands of elements that
+// touches none of them costs a fraction of one that does.
+type elemRaw struct {
+	id, typ, index           any
+	hasID, hasType, hasIndex bool
+}
+
 func newValidator(d *Document, lim Limits) *validator {
 	info := make([]elemInfo, len(d.elements))
+	raw := make([]elemRaw, len(d.elements))
 	for i, el := range d.elements {
-		info[i] = elemInfo{pos: i, el: el, id: elementID(el), typ: elementType(el), deleted: isDeleted(el)}
+		e := elemInfo{pos: i, el: el}
+		if el != nil {
+			r := &raw[i]
+			r.id, r.hasID = el.Get("id")
+			r.typ, r.hasType = el.Get("type")
+			r.index, r.hasIndex = el.Get("index")
+			e.id, _ = r.id.(string)   // elementID
+			e.typ, _ = r.typ.(string) // elementType
+			e.deleted = isDeleted(el)
+		}
+		info[i] = e
 	}
-	return &validator{lim: lim, doc: d, info: info}
+	return &validator{lim: lim, doc: d, info: info, raw: raw}
 }
 
 // files returns the attachments, empty for a hand-built document without.

@@ -131,158 +131,74 @@ func adopt(keys []string, tags []uint8, list *memberList, vals []any) *Object {
 
 // withVals returns an empty object whose vals, n of them, are allocated
 // with it: one allocation instead of two, and a reader of the object finds
-// its values next to it in memory.
+// its values next to it in memory. The cases are the largest arrays that
+// fit each of the runtime's size classes (with an 88-byte Object), so
+// that no rounding is wasted.
 func withVals(n int) *Object {
 	switch {
 	case n <= 1:
-		p := new(struct {
-			o Object
-			v [1]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[1]any) []any { return v[:] })
 	case n <= 2:
-		p := new(struct {
-			o Object
-			v [2]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[2]any) []any { return v[:] })
 	case n <= 3:
-		p := new(struct {
-			o Object
-			v [3]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[3]any) []any { return v[:] })
 	case n <= 4:
-		p := new(struct {
-			o Object
-			v [4]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[4]any) []any { return v[:] })
 	case n <= 5:
-		p := new(struct {
-			o Object
-			v [5]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[5]any) []any { return v[:] })
 	case n <= 6:
-		p := new(struct {
-			o Object
-			v [6]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[6]any) []any { return v[:] })
 	case n <= 7:
-		p := new(struct {
-			o Object
-			v [7]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[7]any) []any { return v[:] })
 	case n <= 8:
-		p := new(struct {
-			o Object
-			v [8]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[8]any) []any { return v[:] })
+	case n <= 9:
+		return objectOf(n, func(v *[9]any) []any { return v[:] })
 	case n <= 10:
-		p := new(struct {
-			o Object
-			v [10]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[10]any) []any { return v[:] })
 	case n <= 12:
-		p := new(struct {
-			o Object
-			v [12]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[12]any) []any { return v[:] })
 	case n <= 14:
-		p := new(struct {
-			o Object
-			v [14]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[14]any) []any { return v[:] })
 	case n <= 16:
-		p := new(struct {
-			o Object
-			v [16]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[16]any) []any { return v[:] })
+	case n <= 18:
+		return objectOf(n, func(v *[18]any) []any { return v[:] })
 	case n <= 20:
-		p := new(struct {
-			o Object
-			v [20]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[20]any) []any { return v[:] })
+	case n <= 22:
+		return objectOf(n, func(v *[22]any) []any { return v[:] })
 	case n <= 24:
-		p := new(struct {
-			o Object
-			v [24]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
-	case n <= 28:
-		p := new(struct {
-			o Object
-			v [28]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
-	case n <= 32:
-		p := new(struct {
-			o Object
-			v [32]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
-	case n <= 36:
-		p := new(struct {
-			o Object
-			v [36]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
-	case n <= 40:
-		p := new(struct {
-			o Object
-			v [40]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
-	case n <= 48:
-		p := new(struct {
-			o Object
-			v [48]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
-	case n <= 56:
-		p := new(struct {
-			o Object
-			v [56]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[24]any) []any { return v[:] })
+	case n <= 26:
+		return objectOf(n, func(v *[26]any) []any { return v[:] })
+	case n <= 30:
+		return objectOf(n, func(v *[30]any) []any { return v[:] })
+	case n <= 34:
+		return objectOf(n, func(v *[34]any) []any { return v[:] })
+	case n <= 38:
+		return objectOf(n, func(v *[38]any) []any { return v[:] })
+	case n <= 42:
+		return objectOf(n, func(v *[42]any) []any { return v[:] })
+	case n <= 50:
+		return objectOf(n, func(v *[50]any) []any { return v[:] })
+	case n <= 58:
+		return objectOf(n, func(v *[58]any) []any { return v[:] })
 	case n <= 64:
-		p := new(struct {
-			o Object
-			v [64]any
-		})
-		p.o.vals = p.v[:n]
-		return &p.o
+		return objectOf(n, func(v *[64]any) []any { return v[:] })
 	}
 	return &Object{vals: make([]any, n)}
+}
+
+// objectOf allocates an Object and an array A together; slice returns the
+// array as a slice.
+func objectOf[A any](n int, slice func(*A) []any) *Object {
+	p := new(struct {
+		o Object
+		v A
+	})
+	p.o.vals = slice(&p.v)[:n]
+	return &p.o
 }
 
 // New returns an empty object.
