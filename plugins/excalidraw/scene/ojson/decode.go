@@ -143,10 +143,11 @@ type recentValue struct {
 }
 
 // pathToken is one step of the pointer to the value being read: a member
-// name, or (index >= 0) an array position.
+// name, d.mkeys[key] (the member's name goes there before its value is
+// read), or, when key < 0, an array position. No pointers: pushing one
+// costs no write barrier.
 type pathToken struct {
-	key   string
-	index int
+	key, index int
 }
 
 type internedKey struct {
@@ -294,10 +295,10 @@ func (d *decoder) fail(code error, detail string) *Error {
 	var b strings.Builder
 	for _, p := range d.path {
 		b.WriteByte('/')
-		if p.index >= 0 {
+		if p.key < 0 {
 			b.WriteString(strconv.Itoa(p.index))
 		} else {
-			b.WriteString(pointerEscaper.Replace(p.key))
+			b.WriteString(pointerEscaper.Replace(d.mkeys[p.key]))
 		}
 	}
 	return &Error{Code: code, Offset: d.pos, Pointer: b.String(), Detail: detail}
@@ -405,14 +406,14 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		d.pos++
 		d.skipSpace()
-		d.path = append(d.path, pathToken{key: k, index: -1})
+		d.path = append(d.path, pathToken{key: len(d.mkeys)})
+		d.mkeys = append(d.mkeys, k)
+		d.mtags = append(d.mtags, t)
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		d.path = d.path[:len(d.path)-1]
-		d.mkeys = append(d.mkeys, k)
-		d.mtags = append(d.mtags, t)
 		d.vals = append(d.vals, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {
@@ -464,7 +465,7 @@ func (d *decoder) array(depth int) (any, error) {
 	base := len(d.vals)
 	for i := 0; ; i++ {
 		d.skipSpace()
-		d.path = append(d.path, pathToken{index: i})
+		d.path = append(d.path, pathToken{key: -1, index: i})
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err

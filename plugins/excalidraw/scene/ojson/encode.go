@@ -214,6 +214,10 @@ func appendString(b []byte, s string) []byte {
 			break
 		}
 	}
+	if i < len(s) && i+8 > len(s) && i >= 8 && special8(load8(s, len(s)-8)) == 0 {
+		// no word flagged: the tail is the last eight bytes' end
+		i = len(s)
+	}
 	for ; i < len(s) && plain[s[i]]; i++ {
 	}
 	if i == len(s) {
