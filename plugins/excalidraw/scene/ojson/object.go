@@ -26,10 +26,12 @@ import (
 // objects, and a scan of ~30 keys costs less than building a map for each.
 // An object of tagsFrom members or more also keeps one byte per key, a
 // hash of it (tagOf), which a lookup scans eight at a time, comparing
-// strings only where the byte matches. Large objects (a scene's `files`)
-// get an index. Only the writers (Set, Delete, the decoder, Clone) build
-// and keep tags and index, so reading an object from several goroutines at
-// once is safe.
+// strings only where the byte matches. Decoded objects with the same
+// members share their keys, tags and a memberList (a table from tag to
+// position, and the keys encoded). Large objects (a scene's `files`) get
+// an index. Only the writers (Set, Delete, the decoder, Clone) build and
+// keep tags, list and index, so reading an object from several goroutines
+// at once is safe.
 type Object struct {
 	keys  []string
 	vals  []any
@@ -212,8 +214,9 @@ func NewSized(n int) *Object {
 // Len is the number of members.
 func (o *Object) Len() int { return len(o.keys) }
 
-// Keys are the member names in order. The slice is the object's own; do
-// not modify it.
+// Keys are the member names in order. The slice is the object's own, or
+// shared with objects decoded with it that have the same members; do not
+// modify it.
 func (o *Object) Keys() []string { return o.keys }
 
 func (o *Object) find(k string) int {
