@@ -10,7 +10,7 @@ func (v *validator) checkIDs() {
 		if el == nil {
 			continue
 		}
-		raw, present := v.raw[i].id, v.raw[i].hasID
+		raw, present := v.member(i, "id")
 		id, isString := raw.(string)
 		switch {
 		case !present || raw == nil:

@@ -16,7 +16,7 @@ func (v *validator) checkIndices() {
 		if el == nil {
 			continue
 		}
-		raw, present := v.raw[i].index, v.raw[i].hasIndex
+		raw, present := v.member(i, "index")
 		if !present || raw == nil {
 			continue
 		}

@@ -9,7 +9,7 @@ func (v *validator) checkShapes() {
 			v.errorf(CodeInvalidElement, elementPointer(i), "", "element is not an object")
 			continue
 		}
-		t, present := v.raw[i].typ, v.raw[i].hasType
+		t, present := v.member(i, "type")
 		switch {
 		case !present || t == nil:
 			v.errorf(CodeMissingField, elementPointer(i, "type"), e.id, "element has no type")

@@ -74,30 +74,52 @@ type elemInfo struct {
 }
 
 // elemRaw is what checkShapes, checkIDs and checkIndices ask of an
-// element, read with its elemInfo: a pass over thousands of elements that
-// touches none of them costs a fraction of one that does.
+// element, read with its elemInfo (read says it was): a pass over
+// thousands of elements that touches none of them costs a fraction of one
+// that does.
 type elemRaw struct {
 	id, typ, index           any
 	hasID, hasType, hasIndex bool
+	read                     bool
 }
 
 func newValidator(d *Document, lim Limits) *validator {
 	info := make([]elemInfo, len(d.elements))
 	raw := make([]elemRaw, len(d.elements))
 	for i, el := range d.elements {
-		e := elemInfo{pos: i, el: el}
-		if el != nil {
-			r := &raw[i]
-			r.id, r.hasID = el.Get("id")
-			r.typ, r.hasType = el.Get("type")
-			r.index, r.hasIndex = el.Get("index")
-			e.id, _ = r.id.(string)   // elementID
-			e.typ, _ = r.typ.(string) // elementType
-			e.deleted = isDeleted(el)
-		}
-		info[i] = e
+		info[i], raw[i] = readElement(i, el)
 	}
 	return &validator{lim: lim, doc: d, info: info, raw: raw}
+}
+
+// readElement reads what the checks ask of element i.
+func readElement(i int, el *ojson.Object) (elemInfo, elemRaw) {
+	e, r := elemInfo{pos: i, el: el}, elemRaw{read: true}
+	if el != nil {
+		r.id, r.hasID = el.Get("id")
+		r.typ, r.hasType = el.Get("type")
+		r.index, r.hasIndex = el.Get("index")
+		e.id, _ = r.id.(string)   // elementID
+		e.typ, _ = r.typ.(string) // elementType
+		e.deleted = isDeleted(el)
+	}
+	return e, r
+}
+
+// member returns element i's id, type or index, from v.raw when it was
+// read there.
+func (v *validator) member(i int, k string) (any, bool) {
+	if i < len(v.raw) && v.raw[i].read {
+		switch r := &v.raw[i]; k {
+		case "id":
+			return r.id, r.hasID
+		case "type":
+			return r.typ, r.hasType
+		case "index":
+			return r.index, r.hasIndex
+		}
+	}
+	return v.doc.elements[i].Get(k)
 }
 
 // files returns the attachments, empty for a hand-built document without.

@@ -133,60 +133,139 @@ func adopt(keys []string, tags []uint8, list *memberList, vals []any) *Object {
 
 // withVals returns an empty object whose vals, n of them, are allocated
 // with it: one allocation instead of two, and a reader of the object finds
-// its values next to it in memory. The cases are the largest arrays that
-// fit each of the runtime's size classes (with an 88-byte Object), so
-// that no rounding is wasted.
+// its values next to it in memory. One case per count: the runtime
+// rounds each to its size class.
 func withVals(n int) *Object {
-	switch {
-	case n <= 1:
+	switch n {
+	case 0:
+		return &Object{vals: []any{}}
+	case 1:
 		return objectOf(n, func(v *[1]any) []any { return v[:] })
-	case n <= 2:
+	case 2:
 		return objectOf(n, func(v *[2]any) []any { return v[:] })
-	case n <= 3:
+	case 3:
 		return objectOf(n, func(v *[3]any) []any { return v[:] })
-	case n <= 4:
+	case 4:
 		return objectOf(n, func(v *[4]any) []any { return v[:] })
-	case n <= 5:
+	case 5:
 		return objectOf(n, func(v *[5]any) []any { return v[:] })
-	case n <= 6:
+	case 6:
 		return objectOf(n, func(v *[6]any) []any { return v[:] })
-	case n <= 7:
+	case 7:
 		return objectOf(n, func(v *[7]any) []any { return v[:] })
-	case n <= 8:
+	case 8:
 		return objectOf(n, func(v *[8]any) []any { return v[:] })
-	case n <= 9:
+	case 9:
 		return objectOf(n, func(v *[9]any) []any { return v[:] })
-	case n <= 10:
+	case 10:
 		return objectOf(n, func(v *[10]any) []any { return v[:] })
-	case n <= 12:
+	case 11:
+		return objectOf(n, func(v *[11]any) []any { return v[:] })
+	case 12:
 		return objectOf(n, func(v *[12]any) []any { return v[:] })
-	case n <= 14:
+	case 13:
+		return objectOf(n, func(v *[13]any) []any { return v[:] })
+	case 14:
 		return objectOf(n, func(v *[14]any) []any { return v[:] })
-	case n <= 16:
+	case 15:
+		return objectOf(n, func(v *[15]any) []any { return v[:] })
+	case 16:
 		return objectOf(n, func(v *[16]any) []any { return v[:] })
-	case n <= 18:
+	case 17:
+		return objectOf(n, func(v *[17]any) []any { return v[:] })
+	case 18:
 		return objectOf(n, func(v *[18]any) []any { return v[:] })
-	case n <= 20:
+	case 19:
+		return objectOf(n, func(v *[19]any) []any { return v[:] })
+	case 20:
 		return objectOf(n, func(v *[20]any) []any { return v[:] })
-	case n <= 22:
+	case 21:
+		return objectOf(n, func(v *[21]any) []any { return v[:] })
+	case 22:
 		return objectOf(n, func(v *[22]any) []any { return v[:] })
-	case n <= 24:
+	case 23:
+		return objectOf(n, func(v *[23]any) []any { return v[:] })
+	case 24:
 		return objectOf(n, func(v *[24]any) []any { return v[:] })
-	case n <= 26:
+	case 25:
+		return objectOf(n, func(v *[25]any) []any { return v[:] })
+	case 26:
 		return objectOf(n, func(v *[26]any) []any { return v[:] })
-	case n <= 30:
+	case 27:
+		return objectOf(n, func(v *[27]any) []any { return v[:] })
+	case 28:
+		return objectOf(n, func(v *[28]any) []any { return v[:] })
+	case 29:
+		return objectOf(n, func(v *[29]any) []any { return v[:] })
+	case 30:
 		return objectOf(n, func(v *[30]any) []any { return v[:] })
-	case n <= 34:
+	case 31:
+		return objectOf(n, func(v *[31]any) []any { return v[:] })
+	case 32:
+		return objectOf(n, func(v *[32]any) []any { return v[:] })
+	case 33:
+		return objectOf(n, func(v *[33]any) []any { return v[:] })
+	case 34:
 		return objectOf(n, func(v *[34]any) []any { return v[:] })
-	case n <= 38:
+	case 35:
+		return objectOf(n, func(v *[35]any) []any { return v[:] })
+	case 36:
+		return objectOf(n, func(v *[36]any) []any { return v[:] })
+	case 37:
+		return objectOf(n, func(v *[37]any) []any { return v[:] })
+	case 38:
 		return objectOf(n, func(v *[38]any) []any { return v[:] })
-	case n <= 42:
+	case 39:
+		return objectOf(n, func(v *[39]any) []any { return v[:] })
+	case 40:
+		return objectOf(n, func(v *[40]any) []any { return v[:] })
+	case 41:
+		return objectOf(n, func(v *[41]any) []any { return v[:] })
+	case 42:
 		return objectOf(n, func(v *[42]any) []any { return v[:] })
-	case n <= 50:
+	case 43:
+		return objectOf(n, func(v *[43]any) []any { return v[:] })
+	case 44:
+		return objectOf(n, func(v *[44]any) []any { return v[:] })
+	case 45:
+		return objectOf(n, func(v *[45]any) []any { return v[:] })
+	case 46:
+		return objectOf(n, func(v *[46]any) []any { return v[:] })
+	case 47:
+		return objectOf(n, func(v *[47]any) []any { return v[:] })
+	case 48:
+		return objectOf(n, func(v *[48]any) []any { return v[:] })
+	case 49:
+		return objectOf(n, func(v *[49]any) []any { return v[:] })
+	case 50:
 		return objectOf(n, func(v *[50]any) []any { return v[:] })
-	case n <= 58:
+	case 51:
+		return objectOf(n, func(v *[51]any) []any { return v[:] })
+	case 52:
+		return objectOf(n, func(v *[52]any) []any { return v[:] })
+	case 53:
+		return objectOf(n, func(v *[53]any) []any { return v[:] })
+	case 54:
+		return objectOf(n, func(v *[54]any) []any { return v[:] })
+	case 55:
+		return objectOf(n, func(v *[55]any) []any { return v[:] })
+	case 56:
+		return objectOf(n, func(v *[56]any) []any { return v[:] })
+	case 57:
+		return objectOf(n, func(v *[57]any) []any { return v[:] })
+	case 58:
 		return objectOf(n, func(v *[58]any) []any { return v[:] })
-	case n <= 64:
+	case 59:
+		return objectOf(n, func(v *[59]any) []any { return v[:] })
+	case 60:
+		return objectOf(n, func(v *[60]any) []any { return v[:] })
+	case 61:
+		return objectOf(n, func(v *[61]any) []any { return v[:] })
+	case 62:
+		return objectOf(n, func(v *[62]any) []any { return v[:] })
+	case 63:
+		return objectOf(n, func(v *[63]any) []any { return v[:] })
+	case 64:
 		return objectOf(n, func(v *[64]any) []any { return v[:] })
 	}
 	return &Object{vals: make([]any, n)}
