@@ -50,14 +50,30 @@ func validBase64(s string) bool {
 	}
 	body := strings.TrimSuffix(s, "=")
 	body = strings.TrimSuffix(body, "=")
-	for i := 0; i < len(body); i++ {
-		c := body[i]
+	// One table lookup per byte, eight to an iteration: images are
+	// megabytes of this.
+	var bad byte
+	i := 0
+	for ; i+8 <= len(body); i += 8 {
+		b := body[i : i+8]
+		bad |= notBase64[b[0]] | notBase64[b[1]] | notBase64[b[2]] | notBase64[b[3]] |
+			notBase64[b[4]] | notBase64[b[5]] | notBase64[b[6]] | notBase64[b[7]]
+	}
+	for ; i < len(body); i++ {
+		bad |= notBase64[body[i]]
+	}
+	return bad == 0
+}
+
+// notBase64 is 1 for the bytes outside the standard base64 alphabet.
+var notBase64 = func() (t [256]byte) {
+	for c := range t {
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
-			return false
+			t[c] = 1
 		}
 	}
-	return true
-}
+	return t
+}()
 
 // checkAttachment checks one member of `files`: it must be an object whose
 // id equals its key, whose dataURL is an image data URL and whose mimeType

@@ -22,6 +22,24 @@ func TestValidBase64(t *testing.T) {
 	}
 }
 
+// TestValidBase64EveryByte: any byte outside the alphabet, anywhere in
+// the words or the tail, makes a string invalid.
+func TestValidBase64EveryByte(t *testing.T) {
+	alphabet := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for c := range 256 {
+		in := strings.IndexByte(alphabet, byte(c)) >= 0
+		for _, n := range []int{4, 8, 12, 20, 36} {
+			for pos := range n - 2 {
+				s := []byte(strings.Repeat("QUJD", n/4))
+				s[pos] = byte(c)
+				if got := validBase64(string(s)); got != in {
+					t.Fatalf("byte %#x at %d of %d: valid %v", c, pos, n, got)
+				}
+			}
+		}
+	}
+}
+
 func TestParseDataURL(t *testing.T) {
 	for _, m := range []string{"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"} {
 		got, err := parseDataURL("data:" + m + ";base64,AAAA")

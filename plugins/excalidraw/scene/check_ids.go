@@ -19,7 +19,7 @@ func (v *validator) checkIDs() {
 		if el == nil {
 			continue
 		}
-		raw, present := el.Get("id")
+		raw, present := v.member(i, "id")
 		id, isString := raw.(string)
 		switch {
 		case !present || raw == nil:

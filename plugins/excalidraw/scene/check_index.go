@@ -16,7 +16,7 @@ func (v *validator) checkIndices() {
 		if el == nil {
 			continue
 		}
-		raw, present := el.Get("index")
+		raw, present := v.member(i, "index")
 		if !present || raw == nil {
 			continue
 		}

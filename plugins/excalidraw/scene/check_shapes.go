@@ -12,7 +12,7 @@ func (v *validator) checkShapes() {
 		if v.doc.sealedUnder(e.el, v.lim) {
 			continue // checked when it was written (fork.go)
 		}
-		t, present := e.el.Get("type")
+		t, present := v.member(i, "type")
 		switch {
 		case !present || t == nil:
 			v.errorf(CodeMissingField, elementPointer(i, "type"), e.id, "element has no type")

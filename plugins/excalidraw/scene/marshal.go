@@ -200,9 +200,13 @@ func rawVersion(el *ojson.Object) int64 {
 }
 
 // sizeHint guesses the encoded size: what was read, or a typical element
-// size times the count, so the output buffer rarely has to grow.
+// size times the count, so the output buffer rarely has to grow (and is
+// not much larger than needed: it is zeroed when allocated).
 func (d *Document) sizeHint() int {
-	return max(d.readBytes+d.readBytes/8, 1024*len(d.elements)+4096)
+	if d.readBytes > 0 {
+		return max(d.readBytes+d.readBytes/8, 512*len(d.elements)) + 4096
+	}
+	return 1024*len(d.elements) + 4096
 }
 
 func (d *Document) filesValue() *ojson.Object {

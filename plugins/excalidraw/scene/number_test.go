@@ -3,6 +3,8 @@ package scene
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -30,6 +32,34 @@ func TestToNumber(t *testing.T) {
 		got, st := toNumber(c.in)
 		if st != c.state || (st == numOK && got != c.want) {
 			t.Errorf("toNumber(%#v) = %v, %v; want %v, %v", c.in, got, st, c.want, c.state)
+		}
+	}
+}
+
+// TestSimpleNumberIsParseFloat: the fast path reads what ParseFloat reads.
+func TestSimpleNumberIsParseFloat(t *testing.T) {
+	cases := []string{"0", "-0", "1", "-1", "0.5", "1.25", "123456789012345", "-123456789.012345", "0.000000000000001",
+		"1.", ".5", "-.5", "99999999999999.9", "0.1", "0.2", "0.3", "1234.5678", "1e3", "1234567890123456", "-", ".", "", "1.2.3", "+1", "1_0"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		n := rng.Uint64N(1_000_000_000_000_000)
+		s := strconv.FormatUint(n, 10)
+		if k := rng.IntN(len(s) + 1); k < len(s) {
+			s = s[:k] + "." + s[k:]
+		}
+		if rng.IntN(2) == 0 {
+			s = "-" + s
+		}
+		cases = append(cases, s)
+	}
+	for _, s := range cases {
+		f, ok := simpleNumber(s)
+		if !ok {
+			continue
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(f) != math.Float64bits(want) {
+			t.Fatalf("%q: %v, ParseFloat %v %v", s, f, want, err)
 		}
 	}
 }

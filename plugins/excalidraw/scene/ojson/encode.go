@@ -2,41 +2,30 @@ package ojson
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
+	"strings"
 )
 
 // Marshal writes v compactly.
 func Marshal(v any) ([]byte, error) {
-	e := encoder{}
-	if err := e.value(v, 0); err != nil {
-		return nil, err
-	}
-	return e.buf, nil
+	return appendValue(nil, v, 0, false)
 }
 
 // MarshalIndent writes v the way Excalidraw saves files
 // (JSON.stringify(v, null, 2)): two-space indent, one member per line,
 // empty containers as {} and [].
 func MarshalIndent(v any) ([]byte, error) {
-	e := encoder{indent: true}
-	if err := e.value(v, 0); err != nil {
-		return nil, err
-	}
-	return e.buf, nil
+	return appendValue(nil, v, 0, true)
 }
 
 // AppendIndent is MarshalIndent into dst, for callers that know roughly
 // how large the output will be (growing a multi-megabyte buffer by
 // doubling costs more than writing it).
 func AppendIndent(dst []byte, v any) ([]byte, error) {
-	e := encoder{buf: dst, indent: true}
-	if err := e.value(v, 0); err != nil {
-		return nil, err
-	}
-	return e.buf, nil
+	return appendValue(dst, v, 0, true)
 }
 
 // AppendIndentAt is AppendIndent for a value nested depth levels deep in
@@ -44,99 +33,136 @@ func AppendIndent(dst []byte, v any) ([]byte, error) {
 // its closing bracket by depth, so that a caller writing a document's
 // outer levels itself can write the values inside them here.
 func AppendIndentAt(dst []byte, v any, depth int) ([]byte, error) {
-	e := encoder{buf: dst, indent: true}
-	if err := e.value(v, depth); err != nil {
-		return nil, err
-	}
-	return e.buf, nil
+	return appendValue(dst, v, depth, true)
 }
 
-type encoder struct {
-	buf    []byte
-	indent bool
-}
+// The encoder appends to a slice held in local variables, not in a
+// struct on the heap: a store to a heap field costs a write barrier
+// while the collector runs, and writing a large scene makes it run.
 
-func (e *encoder) newline(depth int) {
-	if !e.indent {
-		return
-	}
-	e.buf = append(e.buf, '\n')
-	for range depth {
-		e.buf = append(e.buf, ' ', ' ')
-	}
-}
+var errEmptyNumber = errors.New("ojson: empty number")
 
-func (e *encoder) value(v any, depth int) error {
+// appendValue appends v at the given depth; on error the bytes are
+// dropped.
+func appendValue(b []byte, v any, depth int, indent bool) ([]byte, error) {
 	switch t := v.(type) {
-	case nil:
-		e.buf = append(e.buf, "null"...)
-	case bool:
-		e.buf = strconv.AppendBool(e.buf, t)
 	case string:
-		e.str(t)
+		return appendString(b, t), nil
 	case json.Number:
 		if t == "" {
-			return fmt.Errorf("ojson: empty number")
+			return nil, errEmptyNumber
 		}
-		e.buf = append(e.buf, t...)
+		return append(b, t...), nil
+	case *Object:
+		return appendObject(b, t, depth, indent)
+	case []any:
+		return appendArray(b, t, depth, indent)
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, t), nil
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			// JSON.stringify writes null for these; so do we.
-			e.buf = append(e.buf, "null"...)
-			return nil
+			// JavaScript's JSON.stringify writes null for these; so do we.
+			return append(b, "null"...), nil
 		}
-		e.buf = appendJSFloat(e.buf, t)
+		return appendJSFloat(b, t), nil
 	case int:
-		e.buf = strconv.AppendInt(e.buf, int64(t), 10)
+		return strconv.AppendInt(b, int64(t), 10), nil
 	case int64:
-		e.buf = strconv.AppendInt(e.buf, t, 10)
-	case *Object:
-		if t == nil {
-			e.buf = append(e.buf, "null"...)
-			return nil
-		}
-		if len(t.keys) == 0 {
-			e.buf = append(e.buf, '{', '}')
-			return nil
-		}
-		e.buf = append(e.buf, '{')
-		for i, k := range t.keys {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			e.newline(depth + 1)
-			e.str(k)
-			e.buf = append(e.buf, ':')
-			if e.indent {
-				e.buf = append(e.buf, ' ')
-			}
-			if err := e.value(t.vals[i], depth+1); err != nil {
-				return err
-			}
-		}
-		e.newline(depth)
-		e.buf = append(e.buf, '}')
-	case []any:
-		if len(t) == 0 {
-			e.buf = append(e.buf, '[', ']')
-			return nil
-		}
-		e.buf = append(e.buf, '[')
-		for i, x := range t {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			e.newline(depth + 1)
-			if err := e.value(x, depth+1); err != nil {
-				return err
-			}
-		}
-		e.newline(depth)
-		e.buf = append(e.buf, ']')
-	default:
-		return fmt.Errorf("ojson: cannot encode %T", v)
+		return strconv.AppendInt(b, t, 10), nil
 	}
-	return nil
+	return nil, fmt.Errorf("ojson: cannot encode %T", v)
+}
+
+func appendObject(b []byte, o *Object, depth int, indent bool) ([]byte, error) {
+	if o == nil {
+		return append(b, "null"...), nil
+	}
+	if len(o.keys) == 0 {
+		return append(b, '{', '}'), nil
+	}
+	b = append(b, '{')
+	var quoted []string // the keys written already, when the list has them
+	if o.list != nil {
+		quoted = o.list.quoted
+	}
+	var err error
+	for i, k := range o.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch {
+		case quoted != nil && indent:
+			b = newline(b, depth+1)
+			b = append(b, quoted[i]...)
+		case quoted != nil:
+			b = append(b, quoted[i][:len(quoted[i])-1]...)
+		case indent:
+			b = newline(b, depth+1)
+			b = appendString(b, k)
+			b = append(b, ':', ' ')
+		default:
+			b = appendString(b, k)
+			b = append(b, ':')
+		}
+		switch v := o.vals[i].(type) {
+		case string: // the common cases without a call
+			b = appendString(b, v)
+		case json.Number:
+			if v == "" {
+				return nil, errEmptyNumber
+			}
+			b = append(b, v...)
+		default:
+			if b, err = appendValue(b, v, depth+1, indent); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if indent {
+		b = newline(b, depth)
+	}
+	return append(b, '}'), nil
+}
+
+func appendArray(b []byte, a []any, depth int, indent bool) ([]byte, error) {
+	if len(a) == 0 {
+		return append(b, '[', ']'), nil
+	}
+	b = append(b, '[')
+	var err error
+	for i, x := range a {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if indent {
+			b = newline(b, depth+1)
+		}
+		if b, err = appendValue(b, x, depth+1, indent); err != nil {
+			return nil, err
+		}
+	}
+	if indent {
+		b = newline(b, depth)
+	}
+	return append(b, ']'), nil
+}
+
+// indentation is a newline and the spaces of the deepest indent newline
+// writes at once.
+var indentation = "\n" + strings.Repeat(" ", 2*64)
+
+// newline starts a line indented for depth.
+func newline(b []byte, depth int) []byte {
+	if n := 1 + 2*depth; n <= len(indentation) {
+		return append(b, indentation[:n]...)
+	}
+	b = append(b, '\n')
+	for range depth {
+		b = append(b, ' ', ' ')
+	}
+	return b
 }
 
 // appendJSFloat formats like JavaScript's Number#toString for the values
@@ -162,42 +188,75 @@ func appendJSFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// str escapes like JSON.stringify: quote, backslash and control
+// plain marks the bytes appendString copies as they are: all but quote,
+// backslash and control characters (bytes of multi-byte characters
+// included).
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// special8 is not zero when one of the eight bytes of x is not plain
+// (a quote, a backslash, a control character): its lowest set bit is the
+// high bit of the first such byte (bytes after it may be flagged too).
+func special8(x uint64) uint64 {
+	return ((x - ' '*lsb) | ((x ^ '"'*lsb) - lsb) | ((x ^ '\\'*lsb) - lsb)) &^ x & msb
+}
+
+// load8 reads eight bytes of s from i, little-endian.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// appendString escapes like JSON.stringify: quote, backslash and control
 // characters only (no HTML escaping).
-func (e *encoder) str(s string) {
-	e.buf = append(e.buf, '"')
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if special8(load8(s, i)) != 0 {
+			break
+		}
+	}
+	if i < len(s) && i+8 > len(s) && i >= 8 && special8(load8(s, len(s)-8)) == 0 {
+		// no word flagged: the tail is the last eight bytes' end
+		i = len(s)
+	}
+	for ; i < len(s) && plain[s[i]]; i++ {
+	}
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for ; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			if c < utf8.RuneSelf {
-				i++
-				continue
-			}
-			_, size := utf8.DecodeRuneInString(s[i:])
-			i += size
+		if plain[c] {
 			continue
 		}
-		e.buf = append(e.buf, s[start:i]...)
+		b = append(b, s[start:i]...)
 		switch c {
 		case '"', '\\':
-			e.buf = append(e.buf, '\\', c)
+			b = append(b, '\\', c)
 		case '\n':
-			e.buf = append(e.buf, '\\', 'n')
+			b = append(b, '\\', 'n')
 		case '\r':
-			e.buf = append(e.buf, '\\', 'r')
+			b = append(b, '\\', 'r')
 		case '\t':
-			e.buf = append(e.buf, '\\', 't')
+			b = append(b, '\\', 't')
 		case '\b':
-			e.buf = append(e.buf, '\\', 'b')
+			b = append(b, '\\', 'b')
 		case '\f':
-			e.buf = append(e.buf, '\\', 'f')
+			b = append(b, '\\', 'f')
 		default:
-			e.buf = append(e.buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
-		i++
-		start = i
+		start = i + 1
 	}
-	e.buf = append(e.buf, s[start:]...)
-	e.buf = append(e.buf, '"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -2,9 +2,12 @@ package ojson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -222,5 +225,96 @@ func TestConcurrentReadsOfALargeObject(t *testing.T) {
 			})
 		}
 		wg.Wait()
+	}
+}
+
+// TestSharedMemberNames: decoded objects with the same members share their
+// keys, and changing one of them (Set of a new member, Delete) leaves the
+// others as they were.
+func TestSharedMemberNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 400 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"e%d","type":"rectangle","x":%d,"y":1.5,"a":1,"b":2,"c":3,"d":4,"e":5,"f":"solid"}`, i, i)
+	}
+	b.WriteString("]")
+	v, err := Decode([]byte(b.String()), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := v.([]any)
+	first, second, third := els[0].(*Object), els[1].(*Object), els[2].(*Object)
+	if &first.keys[0] != &second.keys[0] {
+		t.Fatal("member names not shared")
+	}
+	want, _ := Marshal(third)
+	second.Set("z", "new")
+	first.Delete("x")
+	first.Delete("id")
+	if got, _ := Marshal(third); !bytes.Equal(got, want) {
+		t.Fatalf("a change to a sibling changed it:\n%s\n%s", got, want)
+	}
+	if s := strings.Join(first.Keys(), ","); s != "type,y,a,b,c,d,e,f" {
+		t.Fatalf("after deletes: %s", s)
+	}
+	if s := strings.Join(second.Keys(), ","); s != "id,type,x,y,a,b,c,d,e,f,z" {
+		t.Fatalf("after set: %s", s)
+	}
+	for _, o := range []*Object{first, second, third} {
+		for i, k := range o.Keys() {
+			if o.find(k) != i || o.find(k+"?") != -1 {
+				t.Fatalf("%q not found at %d in %v", k, i, o.Keys())
+			}
+		}
+	}
+}
+
+// TestSpecial8: the first byte special8 flags is the first byte that is
+// not plain, for every byte value at every position among plain bytes and
+// random ones.
+func TestSpecial8(t *testing.T) {
+	first := func(w [8]byte) int {
+		for i, c := range w {
+			if !plain[c] {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(w [8]byte) {
+		x := binary.LittleEndian.Uint64(w[:])
+		got := 8
+		if m := special8(x); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(w); got != want {
+			t.Fatalf("%q: flagged %d, want %d", w, got, want)
+		}
+		if load8(string(w[:]), 0) != x {
+			t.Fatalf("load8 %q", w)
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			for _, fill := range []byte{'a', 0x80, 0xff, 0x21, 0x23, 0x5b, 0x5d, 0x20} {
+				var w [8]byte
+				for i := range w {
+					w[i] = fill
+				}
+				w[pos] = byte(c)
+				check(w)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var w [8]byte
+		for i := range w {
+			w[i] = byte(rng.Uint32())
+		}
+		check(w)
 	}
 }
