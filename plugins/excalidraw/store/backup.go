@@ -63,8 +63,8 @@ func (t *txn) backup(cur *current) (linked string, err error) {
 
 // linkBackup links the scene file as the backup of cur's revision, and
 // keeps the link only if the file is still the one cur read (its inode,
-// size and mtime: a write changes the mtime, cur.stamp being settled)
-// and the backups directory is fsynced. A backup of that name already
+// size and mtime: a write changes the mtime, cur.stamp being settled);
+// the backups directory is then fsynced. A backup of that name already
 // linked to the file (a commit that failed or crashed before its rename)
 // is kept as it is.
 func (t *txn) linkBackup(cur *current) (string, bool) {
@@ -85,12 +85,9 @@ func (t *txn) linkBackup(cur *current) (string, bool) {
 		}
 		return "", false
 	}
-	if err := t.s.fs.Sync(t.dirs.backups); err != nil {
-		if created {
-			t.s.removeQuietly(t.dirs.backups, name)
-		}
-		return "", false
-	}
+	// The link's directory entry made durable as a copy's would be (best
+	// effort, the fsync shared with concurrent commits: see syncDir).
+	t.s.syncDir(t.dirs.backups)
 	if !created {
 		name = "" // not this commit's to remove
 	}
