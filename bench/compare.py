@@ -14,8 +14,9 @@ each figure and the ratios the goals are stated in:
 
 Usage: bench/compare.py OLD_REV [NEW_REV] [--rounds N] [--overlay PATH ...]
 
---overlay copies test files from NEW into OLD before building (for
-benchmarks OLD lacks but can run). Nothing outside a temporary directory
+--overlay copies more test files from NEW into OLD before building (for
+benchmarks OLD lacks but can run); the floor and concurrency benchmarks
+are copied whenever OLD lacks them. Nothing outside a temporary directory
 is written; the worktrees are removed at the end.
 """
 import argparse, os, re, shutil, statistics, subprocess, sys, tempfile
@@ -25,6 +26,12 @@ PKGS = {
     "concurrency": ("./plugins/excalidraw/service/", r"ConcurrentWriters|OneScene", "4x"),
     "scene": ("./plugins/excalidraw/scene/", r"ParseValidateMarshal", "20x"),
 }
+# Benchmark files an older revision gets from this one when it lacks them
+# (they build into any revision since the element tools).
+DEFAULT_OVERLAY = [
+    "plugins/excalidraw/service/floor_bench_test.go",
+    "plugins/excalidraw/service/concurrency_bench_test.go",
+]
 LINE = re.compile(r"^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$")
 
 
@@ -35,7 +42,7 @@ def sh(*args, cwd=None):
 def build(repo, rev, tmp, name, overlay):
     wt = os.path.join(tmp, name)
     sh("git", "worktree", "add", "--detach", "-q", wt, rev, cwd=repo)
-    for path in overlay:
+    for path in overlay + [p for p in DEFAULT_OVERLAY if not os.path.exists(os.path.join(wt, p))]:
         shutil.copy(os.path.join(repo, path), os.path.join(wt, path))
     bins, built = {}, {}
     for pkg, (path, _, _) in PKGS.items():
