@@ -96,13 +96,42 @@ func (o Options) enabled(code string) bool {
 // the elements and never changes them; the same input gives the same
 // output, in the same order.
 func Run(elements []*ojson.Object, o Options) []Finding {
-	s := newScene(elements, o)
+	return newScene(elements, o).run()
+}
+
+// run applies the enabled rules to a scene read already.
+func (s *scene) run() []Finding {
 	for _, r := range rules {
-		if o.enabled(r.Code) {
+		if s.opts.enabled(r.Code) {
 			r.run(s)
 		}
 	}
 	return s.finish()
+}
+
+// DeltaOptions are Delta's: the canvas colour of each version, and All
+// to lint every element rather than what the write touched.
+type DeltaOptions struct {
+	BackgroundBefore, BackgroundAfter string
+	All                               bool
+}
+
+// Delta lints a write: the findings involving the changed ids and their
+// Neighbours (in either version), before and after, compared as Diff
+// compares them. It is Neighbours, Run and Diff as a write would call
+// them, reading each version once instead of twice.
+func Delta(before, after []*ojson.Object, changed []string, o DeltaOptions) (added, resolved, persisting []Finding) {
+	was := newScene(before, Options{ViewBackgroundColor: o.BackgroundBefore})
+	now := newScene(after, Options{ViewBackgroundColor: o.BackgroundAfter})
+	if !o.All {
+		scope := was.neighbours(changed)
+		for id := range now.neighbours(changed) {
+			scope[id] = true
+		}
+		was.scope(scope)
+		now.scope(scope)
+	}
+	return Diff(was.run(), now.run())
 }
 
 // sortFindings orders findings by severity, code, ids, then message.

@@ -94,7 +94,7 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 		if obj == nil {
 			continue
 		}
-		e := parseEl(pos, obj)
+		e := parsed(pos, obj)
 		id := e.id
 		if id == "" {
 			continue
@@ -125,10 +125,26 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 		}
 	}
 	s.zLabels()
-	if o.Scope != nil {
+	s.scope(o.Scope)
+	return s
+}
+
+// scope limits the findings of the rules run next to those involving
+// these ids (nil: all), as Options.Scope does.
+func (s *scene) scope(ids map[string]bool) {
+	s.opts.Scope, s.near = ids, nil
+	if ids != nil {
 		s.near = s.nearScope()
 	}
-	return s
+}
+
+// parsed is parseEl of o at pos, from o's derived record when o is frozen
+// (a sealed document's element: the same for every lint of every write
+// that shares it), copied so that this scene may set its own fields.
+func parsed(pos int, o *ojson.Object) *el {
+	e := *ojson.Derived(o, func(o *ojson.Object) *el { return parseEl(0, o) })
+	e.pos = pos
+	return &e
 }
 
 func parseEl(pos int, o *ojson.Object) *el {

@@ -15,7 +15,11 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 // staged write lints before and after with the union of both scenes'
 // Neighbours and reports Diff of the two runs.
 func Neighbours(elements []*ojson.Object, ids []string) map[string]bool {
-	s := newScene(elements, Options{})
+	return newScene(elements, Options{}).neighbours(ids)
+}
+
+// neighbours is Neighbours on a scene read already.
+func (s *scene) neighbours(ids []string) map[string]bool {
 	out := make(map[string]bool, len(ids)*4)
 	touched := make(map[string]bool, len(ids))
 	for _, id := range ids {

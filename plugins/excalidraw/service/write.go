@@ -508,13 +508,6 @@ func isDeleted(el *ojson.Object) bool {
 // lintDelta lints the touched region (the changed elements and their
 // neighbours, before and after) or the whole scene, and diffs.
 func lintDelta(before, after *scene.Document, changed []string, all bool) *LintDelta {
-	var scope map[string]bool
-	if !all {
-		scope = lint.Neighbours(before.Elements(), changed)
-		for id := range lint.Neighbours(after.Elements(), changed) {
-			scope[id] = true
-		}
-	}
 	bg := func(doc *scene.Document) string {
 		if a := doc.AppState(); a != nil {
 			if c, ok := a.String("viewBackgroundColor"); ok {
@@ -523,11 +516,9 @@ func lintDelta(before, after *scene.Document, changed []string, all bool) *LintD
 		}
 		return ""
 	}
-	was := lint.Run(before.Elements(), lint.Options{Scope: scope, ViewBackgroundColor: bg(before)})
-	now := lint.Run(after.Elements(), lint.Options{Scope: scope, ViewBackgroundColor: bg(after)})
-	added, resolved, persisting := lint.Diff(was, now)
-	d := &LintDelta{New: capFindings(added), Resolved: capFindings(resolved), Persisting: len(persisting)}
-	return d
+	added, resolved, persisting := lint.Delta(before.Elements(), after.Elements(), changed,
+		lint.DeltaOptions{BackgroundBefore: bg(before), BackgroundAfter: bg(after), All: all})
+	return &LintDelta{New: capFindings(added), Resolved: capFindings(resolved), Persisting: len(persisting)}
 }
 
 func capFindings(f []lint.Finding) []lint.Finding {

@@ -24,6 +24,19 @@ func moveOne(id string, dx float64) Plan {
 func BenchmarkWriteOneLintTouched(b *testing.B) { benchWriteOne(b, LintTouched) }
 func BenchmarkWriteOneLintOff(b *testing.B)     { benchWriteOne(b, LintOff) }
 
+// BenchmarkWriteOne10k is the default write (lint of the touched region)
+// on a 10,000-element scene: compare BenchmarkApplyOne/10000.
+func BenchmarkWriteOne10k(b *testing.B) {
+	s, _ := benchN(b, 10000)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := s.Write(ctx, WriteRequest{Name: "big"}, moveOne("r500", float64(1-2*(i%2)))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchReport(b, s)
+}
+
 func benchWriteOne(b *testing.B, lint string) {
 	s, _ := bench1000(b)
 	b.ResetTimer()

@@ -69,3 +69,25 @@ func AsFrozenPanic(r any) (*FrozenError, bool) {
 	e, ok := r.(*FrozenError)
 	return e, ok
 }
+
+// Derived returns fn(o), computed once for a frozen object and kept with
+// it: what a reader works out from an element that cannot change (its
+// geometry, say) need not be worked out again by the next reader. One
+// value is kept per object, for the one type T of the caller's; another
+// type's value is replaced. For an object that is not frozen, fn runs
+// every time. fn must not write o, and its result is shared by every
+// caller: read only.
+func Derived[T any](o *Object, fn func(*Object) T) T {
+	if !o.Frozen() {
+		return fn(o)
+	}
+	if p := o.derived.Load(); p != nil {
+		if v, ok := (*p).(T); ok {
+			return v
+		}
+	}
+	v := fn(o)
+	var a any = v
+	o.derived.Store(&a)
+	return v
+}

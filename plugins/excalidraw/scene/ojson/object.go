@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // Object is a JSON object that remembers the order of its members.
@@ -44,8 +45,9 @@ type Object struct {
 	tags []uint8 // nil, or tagOf of each key (len(tags) == len(keys))
 	// frozen objects refuse writes (see Freeze); root is the object
 	// whose Freeze froze this one.
-	frozen bool
-	root   *Object
+	frozen  bool
+	root    *Object
+	derived atomic.Pointer[any] // see Derived
 }
 
 const sharedTag = 0xff
@@ -530,6 +532,6 @@ func (o *Object) UnmarshalJSON(b []byte) error {
 	if !ok {
 		return &Error{Code: ErrNotObject, Offset: 0}
 	}
-	*o = *c
+	o.keys, o.vals, o.index, o.list, o.tags = c.keys, c.vals, c.index, c.list, c.tags
 	return nil
 }
