@@ -76,6 +76,9 @@ func (tx *Txn) block(els []*ojson.Object) []*ojson.Object {
 	}
 	var out []*ojson.Object
 	for _, el := range tx.doc.Elements() {
+		if len(frames) == 0 {
+			break // no frame among them: no children to add
+		}
 		if el == nil || deleted(el) {
 			continue
 		}

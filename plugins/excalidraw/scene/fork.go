@@ -526,3 +526,35 @@ func (e *encoding) ptrPos(el *ojson.Object) (int, bool) {
 	}
 	return 0, false
 }
+
+// IndexOf returns the position of the first element with the id: from
+// the sealed index for a sealed document still as sealed, by a scan
+// otherwise.
+func (d *Document) IndexOf(id string) (int, bool) {
+	if e := d.enc; e != nil && len(e.els) == len(d.elements) {
+		if j, ok := e.positions()[id]; ok && d.elements[j] == e.els[j] {
+			return j, true
+		} else if !ok && slicesEqualPtr(d.elements, e.els) {
+			return 0, false
+		}
+	}
+	for i, el := range d.elements {
+		if el != nil && elementID(el) == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// slicesEqualPtr reports whether a and b hold the same objects.
+func slicesEqualPtr(a, b []*ojson.Object) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

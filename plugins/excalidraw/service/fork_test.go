@@ -250,3 +250,40 @@ func reportForks(b *testing.B, s *Service) {
 	b.ReportMetric(float64(s.forks.retried.Load())/n, "retries/write")
 	b.ReportMetric(float64(s.forks.copied.Load())/n, "copies/write")
 }
+
+// A write's diff of a fork against its sealed base, which looks only at
+// what the fork does not share, is the diff of private copies: created,
+// updated, deleted and revived alike.
+func TestDiffOfAForkIsTheFullDiff(t *testing.T) {
+	s, _ := newTestService(t, scene.Limits{})
+	if _, err := s.Create(ctx, CreateRequest{Name: "d", Elements: flowInputs()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(ctx, CreateRequest{Name: "e", Elements: raws(rects(8)...)}); err != nil {
+		t.Fatal(err)
+	}
+	base, err := s.viewStored(storedBytes(t, s, "e"))
+	if err != nil || !base.Sealed() {
+		t.Fatalf("not sealed: %v", err)
+	}
+	fork := base.Fork()
+	fork.OwnRelated([]string{"r1", "r2", "r3"})
+	_, r1 := fork.Find("r1")
+	r1.Set("x", 999)
+	_, r2 := fork.Find("r2")
+	r2.Set("isDeleted", true)
+	_, r3 := fork.Find("r3")
+	r3.Set("strokeColor", "#e03131")
+	fork.SetElements(append(fork.Elements(), r1.Clone().Set("id", "n1").Set("x", 5)))
+	if _, err := s.finish(fork); err != nil {
+		t.Fatal(err)
+	}
+	fast, fastIDs := diff(base, fork)
+	slow, slowIDs := diff(base.Clone(), fork.Clone())
+	if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastIDs, slowIDs) {
+		t.Fatalf("fork diff %+v %v, full %+v %v", fast, fastIDs, slow, slowIDs)
+	}
+	if len(fast.Created) != 1 || len(fast.Deleted) != 1 || len(fast.Updated) < 2 {
+		t.Fatalf("diff %+v", fast)
+	}
+}

@@ -369,6 +369,9 @@ func prefixPointer(err error, pointer string) error {
 
 // diff compares two versions of a scene by id and version.
 func diff(before, after *scene.Document) (Changes, []string) {
+	if ch, changed, ok := diffShared(before, after); ok {
+		return ch, changed
+	}
 	was := byID(before)
 	ch := Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}
 	var changed []string
@@ -379,24 +382,7 @@ func diff(before, after *scene.Document) (Changes, []string) {
 			continue
 		}
 		seen[id] = true
-		old := was[id]
-		switch {
-		case old == nil:
-			if !isDeleted(el) {
-				ch.Created = append(ch.Created, id)
-				changed = append(changed, id)
-			}
-		case old == el || ojson.Equal(old, el, true): // a fork shares what it left alone
-		case isDeleted(old) && !isDeleted(el):
-			ch.Revived = append(ch.Revived, id)
-			changed = append(changed, id)
-		case !isDeleted(old) && isDeleted(el):
-			ch.Deleted = append(ch.Deleted, id)
-			changed = append(changed, id)
-		case !isDeleted(el):
-			ch.Updated = append(ch.Updated, id)
-			changed = append(changed, id)
-		}
+		changed = ch.add(changed, id, was[id], el)
 	}
 	return ch, changed
 }
@@ -554,6 +540,67 @@ func strictCheck(env *Envelope) error {
 		e = e.With("ignoredFields", env.IgnoredFields)
 	}
 	return e
+}
+
+// add classifies element id, old in the document before (nil: absent)
+// and el after, into ch, and appends id to changed if it changed.
+func (ch *Changes) add(changed []string, id string, old, el *ojson.Object) []string {
+	switch {
+	case old == nil:
+		if !isDeleted(el) {
+			ch.Created = append(ch.Created, id)
+			changed = append(changed, id)
+		}
+	case old == el || ojson.Equal(old, el, true): // a fork shares what it left alone
+	case isDeleted(old) && !isDeleted(el):
+		ch.Revived = append(ch.Revived, id)
+		changed = append(changed, id)
+	case !isDeleted(old) && isDeleted(el):
+		ch.Deleted = append(ch.Deleted, id)
+		changed = append(changed, id)
+	case !isDeleted(el):
+		ch.Updated = append(ch.Updated, id)
+		changed = append(changed, id)
+	}
+	return changed
+}
+
+// diffShared is diff for an after that shares most elements with a
+// sealed before (a fork of it): an element at the position it had,
+// the same object, did not change, so only the others are looked at
+// (ids are unique in both, which finish and Seal assure). ok is false
+// when the documents are not so alike.
+func diffShared(before, after *scene.Document) (Changes, []string, bool) {
+	b, a := before.Elements(), after.Elements()
+	if !before.Sealed() || !after.Sealed() || len(a) < len(b) {
+		return Changes{}, nil, false
+	}
+	var cand []int
+	for i, el := range a {
+		if i >= len(b) || el != b[i] {
+			cand = append(cand, i)
+		}
+	}
+	if len(cand) > len(a)/4+8 {
+		return Changes{}, nil, false
+	}
+	ch := Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}
+	var changed []string
+	for _, i := range cand {
+		el := a[i]
+		id, _ := el.String("id")
+		if id == "" {
+			continue
+		}
+		var old *ojson.Object
+		if i < len(b) && strOrEmpty(b[i], "id") == id {
+			old = b[i]
+		} else if j, ok := before.IndexOf(id); ok {
+			old = b[j]
+		}
+		changed = ch.add(changed, id, old, el)
+	}
+	return ch, changed, true
 }
 
 // snapChanged rounds the position and size of every element that changed
