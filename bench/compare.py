@@ -29,6 +29,7 @@ PKGS = {
 # Benchmark files an older revision gets from this one when it lacks them
 # (they build into any revision since the element tools).
 DEFAULT_OVERLAY = [
+    "internal/benchkit/benchkit.go",
     "plugins/excalidraw/service/floor_bench_test.go",
     "plugins/excalidraw/service/concurrency_bench_test.go",
 ]
@@ -43,6 +44,7 @@ def build(repo, rev, tmp, name, overlay):
     wt = os.path.join(tmp, name)
     sh("git", "worktree", "add", "--detach", "-q", wt, rev, cwd=repo)
     for path in overlay + [p for p in DEFAULT_OVERLAY if not os.path.exists(os.path.join(wt, p))]:
+        os.makedirs(os.path.dirname(os.path.join(wt, path)), exist_ok=True)
         shutil.copy(os.path.join(repo, path), os.path.join(wt, path))
     bins, built = {}, {}
     for pkg, (path, _, _) in PKGS.items():

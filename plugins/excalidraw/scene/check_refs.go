@@ -10,31 +10,6 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 // held by deleted elements are not checked: tombstones are kept only for
 // collaboration and are never drawn.
 func (v *validator) checkRefs() {
-	if v.errorsOnly {
-		v.checkForwardRefs()
-		return
-	}
-	for i, e := range v.info {
-		if e.el == nil || e.deleted || !IsSupported(e.typ) {
-			continue
-		}
-		v.checkFrameRef(i, e.id, e.el)
-		if e.typ == "text" {
-			v.checkContainerRef(i, e.id, e.el)
-		}
-		if e.typ == "arrow" {
-			v.checkArrowRef(i, e.id, e.el, "startBinding")
-			v.checkArrowRef(i, e.id, e.el, "endBinding")
-		}
-		v.checkBoundElements(i, e.id, e.el)
-	}
-}
-
-// checkForwardRefs is checkRefs for Errors: the forward references
-// alone (back-references only warn), of every element or, scoped, of
-// those around what changed. The warning cases it meets are reported as
-// always, then dropped by Errors.
-func (v *validator) checkForwardRefs() {
 	visit := func(i int) {
 		e := v.info[i]
 		if e.el == nil || e.deleted || !IsSupported(e.typ) {
@@ -48,8 +23,11 @@ func (v *validator) checkForwardRefs() {
 			v.checkArrowRef(i, e.id, e.el, "startBinding")
 			v.checkArrowRef(i, e.id, e.el, "endBinding")
 		}
+		if !v.errorsOnly { // back-references only warn
+			v.checkBoundElements(i, e.id, e.el)
+		}
 	}
-	if v.scoped {
+	if v.scoped { // Errors on a fork: around what changed (normalize_scope.go)
 		for _, i := range v.cand {
 			visit(i)
 		}

@@ -20,17 +20,7 @@ func Validate(d *Document, lim Limits) Report {
 		d = NewDocument()
 	}
 	v := newValidator(d, lim.Effective())
-	v.checkVersion()
-	v.checkShapes()
-	v.checkLimits()
-	v.checkTypes()
-	v.checkIDs()
-	v.checkFields()
-	v.checkIndices()
-	v.checkRefs()
-	v.checkAttachments()
-	v.checkImageFiles()
-	v.checkAppState()
+	v.run()
 	return v.report()
 }
 
@@ -51,16 +41,7 @@ func Errors(d *Document, lim Limits) []Diagnostic {
 	if d.enc != nil && d.enc.limits == lim {
 		v.dirty, v.scoped = d.forkDirty()
 	}
-	v.checkVersion()
-	v.checkShapes()
-	v.checkLimits()
-	v.checkTypes()
-	v.checkIDs()
-	v.checkFields()
-	v.checkRefs()
-	v.checkAttachments()
-	v.checkImageFiles()
-	v.checkAppState()
+	v.run()
 	var errs []Diagnostic
 	for _, dg := range v.diags {
 		if dg.Severity == SeverityError {
@@ -68,6 +49,24 @@ func Errors(d *Document, lim Limits) []Diagnostic {
 		}
 	}
 	return errs
+}
+
+// run runs the checks in order; the index check only warns, so Errors
+// skips it.
+func (v *validator) run() {
+	v.checkVersion()
+	v.checkShapes()
+	v.checkLimits()
+	v.checkTypes()
+	v.checkIDs()
+	v.checkFields()
+	if !v.errorsOnly {
+		v.checkIndices()
+	}
+	v.checkRefs()
+	v.checkAttachments()
+	v.checkImageFiles()
+	v.checkAppState()
 }
 
 // ValidateBytes decodes and validates a serialized scene. Unlike [Parse]

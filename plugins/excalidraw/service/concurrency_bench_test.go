@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/internal/benchkit"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -66,16 +66,16 @@ func BenchmarkConcurrentWriters(b *testing.B) {
 	var diskN, dshN int
 	b.ResetTimer()
 	for r := 0; b.Loop(); r++ {
-		diskTime += concurrently(b, concurrentWriters, func(g int) error {
+		diskTime += benchkit.Together(b, concurrentWriters, func(g int) error {
 			for range writesPerRound {
-				if err := durableWrite(d, filepath.Join(dir, fmt.Sprintf(".floor%02d.tmp", g)), filepath.Join(dir, fmt.Sprintf("floor%02d.bin", g)), data); err != nil {
+				if err := benchkit.DurableWrite(d, filepath.Join(dir, fmt.Sprintf(".floor%02d.tmp", g)), filepath.Join(dir, fmt.Sprintf("floor%02d.bin", g)), data); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 		diskN += concurrentWriters * writesPerRound
-		dshTime += concurrently(b, concurrentWriters, func(g int) error {
+		dshTime += benchkit.Together(b, concurrentWriters, func(g int) error {
 			for i := range writesPerRound {
 				res, err := s.Apply(ctx, ApplyRequest{Name: names[g], ExpectedRevision: revs[g],
 					Operations: updateX(r*writesPerRound + i + 2)})
@@ -134,10 +134,10 @@ func BenchmarkOneScene(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		var won, lost atomic.Int64
-		aloneTime += concurrently(b, 1, func(int) error { return agent(successes, &won, &lost) })
+		aloneTime += benchkit.Together(b, 1, func(int) error { return agent(successes, &won, &lost) })
 		aloneN += won.Load()
 		won.Store(0)
-		sharedTime += concurrently(b, agents, func(int) error { return agent(successes, &won, &lost) })
+		sharedTime += benchkit.Together(b, agents, func(int) error { return agent(successes, &won, &lost) })
 		sharedN += won.Load() // may pass successes by the agents already past the check
 		conflicts += lost.Load()
 	}
@@ -147,54 +147,6 @@ func BenchmarkOneScene(b *testing.B) {
 	b.ReportMetric(shared, "shared-writes/s")
 	b.ReportMetric(shared/alone, "shared/alone")
 	b.ReportMetric(float64(conflicts)/float64(sharedN), "conflicts/success")
-}
-
-// concurrently runs fn(0..n-1) on n goroutines started together and
-// returns how long they took, failing b on the first error.
-func concurrently(b *testing.B, n int, fn func(g int) error) time.Duration {
-	var start, done sync.WaitGroup
-	start.Add(1)
-	errs := make([]error, n)
-	for g := range n {
-		done.Go(func() {
-			start.Wait()
-			errs[g] = fn(g)
-		})
-	}
-	t0 := time.Now()
-	start.Done()
-	done.Wait()
-	d := time.Since(t0)
-	for _, err := range errs {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	return d
-}
-
-// durableWrite is the floor of one write: data to a temp file, fsynced,
-// renamed over target, the directory fsynced.
-func durableWrite(dir *os.File, tmp, target string, data []byte) error {
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		return err
-	}
-	return dir.Sync()
 }
 
 // boxes are the inputs of benchN's scene: n rectangles r0, r1, ...

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/dshgo/dsh/internal/benchkit"
 )
 
 // BenchmarkConcurrentSaves is the store's share of issue 13's "16
@@ -39,15 +40,15 @@ func BenchmarkConcurrentSaves(b *testing.B) {
 	var n int
 	b.ResetTimer()
 	for b.Loop() {
-		diskTime += together(b, writers, func(g int) error {
+		diskTime += benchkit.Together(b, writers, func(g int) error {
 			for i := range perRound {
-				if err := floorWrite(d, filepath.Join(dir, fmt.Sprintf(".floor%02d.tmp", g)), filepath.Join(dir, fmt.Sprintf("floor%02d.bin", g)), docs[i%2]); err != nil {
+				if err := benchkit.DurableWrite(d, filepath.Join(dir, fmt.Sprintf(".floor%02d.tmp", g)), filepath.Join(dir, fmt.Sprintf("floor%02d.bin", g)), docs[i%2]); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
-		storeTime += together(b, writers, func(g int) error {
+		storeTime += benchkit.Together(b, writers, func(g int) error {
 			for range perRound {
 				res, err := s.Save(bg, SaveRequest{Name: fmt.Sprintf("w%02d", g), ExpectedRevision: revs[g], Data: docs[revs[g]%2], Actor: ActorAgent})
 				if err != nil {
@@ -64,51 +65,4 @@ func BenchmarkConcurrentSaves(b *testing.B) {
 	b.ReportMetric(disk, "disk-writes/s")
 	b.ReportMetric(store, "store-writes/s")
 	b.ReportMetric(store/disk, "store/disk")
-}
-
-// together runs fn(0..n-1) on n goroutines released at once and returns
-// how long they took, failing b on the first error.
-func together(b *testing.B, n int, fn func(g int) error) time.Duration {
-	var start, done sync.WaitGroup
-	start.Add(1)
-	errs := make([]error, n)
-	for g := range n {
-		done.Go(func() {
-			start.Wait()
-			errs[g] = fn(g)
-		})
-	}
-	t0 := time.Now()
-	start.Done()
-	done.Wait()
-	d := time.Since(t0)
-	for _, err := range errs {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	return d
-}
-
-// floorWrite is data to tmp, fsynced, renamed over target, dir fsynced.
-func floorWrite(dir *os.File, tmp, target string, data []byte) error {
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		return err
-	}
-	return dir.Sync()
 }

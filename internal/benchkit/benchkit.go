@@ -1,0 +1,59 @@
+// Package benchkit is what benchmarks that compare dsh with the disk
+// share: the durable-write floor and goroutines released together.
+package benchkit
+
+import (
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// DurableWrite is the floor of one write: data to the file tmp, fsynced,
+// renamed over target, and dir (the directory of both) fsynced.
+func DurableWrite(dir *os.File, tmp, target string, data []byte) error {
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		return err
+	}
+	return dir.Sync()
+}
+
+// Together runs fn(0..n-1) on n goroutines released at once and returns
+// how long they took, failing tb on the first error.
+func Together(tb testing.TB, n int, fn func(g int) error) time.Duration {
+	tb.Helper()
+	var start, done sync.WaitGroup
+	start.Add(1)
+	errs := make([]error, n)
+	for g := range n {
+		done.Go(func() {
+			start.Wait()
+			errs[g] = fn(g)
+		})
+	}
+	t0 := time.Now()
+	start.Done()
+	done.Wait()
+	d := time.Since(t0)
+	for _, err := range errs {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return d
+}
