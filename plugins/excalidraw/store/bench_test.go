@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dshgo/dsh/internal/benchkit"
 )
 
 // countCodec counts elements by their `{"id":` prefix: cheap, so the
@@ -80,30 +82,12 @@ func BenchmarkBareWrite(b *testing.B) {
 }
 
 func bareWrite(dir, target string, data []byte) error {
-	f, err := os.CreateTemp(dir, ".bench.tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), target); err != nil {
-		return err
-	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	return d.Sync()
+	return benchkit.DurableWrite(d, filepath.Join(dir, ".bench.tmp"), target, data)
 }
 
 func TestBenchDocCountsElements(t *testing.T) {
