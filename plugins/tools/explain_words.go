@@ -142,65 +142,11 @@ func (x *explainer) schemaOf(e *jsonschema.ValidationError, keyword string) *jso
 // the largest tool schemas).
 func indexSchemas(root *jsonschema.Schema) map[string]*jsonschema.Schema {
 	idx := map[string]*jsonschema.Schema{}
-	var visit func(*jsonschema.Schema)
-	visitAll := func(ss []*jsonschema.Schema) {
-		for _, s := range ss {
-			visit(s)
+	walkSchemas(root, func(s *jsonschema.Schema) {
+		if _, seen := idx[s.Location]; !seen {
+			idx[s.Location] = s
 		}
-	}
-	visit = func(s *jsonschema.Schema) {
-		if s == nil {
-			return
-		}
-		if _, seen := idx[s.Location]; seen {
-			return
-		}
-		idx[s.Location] = s
-		visit(s.Ref)
-		visit(s.RecursiveRef)
-		visit(s.DynamicRef)
-		visit(s.Not)
-		visitAll(s.AllOf)
-		visitAll(s.AnyOf)
-		visitAll(s.OneOf)
-		visit(s.If)
-		visit(s.Then)
-		visit(s.Else)
-		for _, p := range s.Properties {
-			visit(p)
-		}
-		visit(s.PropertyNames)
-		for _, p := range s.PatternProperties {
-			visit(p)
-		}
-		if p, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			visit(p)
-		}
-		for _, d := range s.Dependencies {
-			if p, ok := d.(*jsonschema.Schema); ok {
-				visit(p)
-			}
-		}
-		for _, p := range s.DependentSchemas {
-			visit(p)
-		}
-		visit(s.UnevaluatedProperties)
-		switch items := s.Items.(type) {
-		case *jsonschema.Schema:
-			visit(items)
-		case []*jsonschema.Schema:
-			visitAll(items)
-		}
-		if p, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
-			visit(p)
-		}
-		visitAll(s.PrefixItems)
-		visit(s.Items2020)
-		visit(s.Contains)
-		visit(s.UnevaluatedItems)
-		visit(s.ContentSchema)
-	}
-	visit(root)
+	})
 	return idx
 }
 

@@ -44,8 +44,10 @@ type Document struct {
 	// readBytes is the size of the input Parse read, a hint for Marshal.
 	readBytes int
 	// enc is the encoding of the sealed document this one is (or was
-	// forked from): see Seal and Fork.
-	enc *encoding
+	// forked from): see Seal and Fork; asSealed is true for the sealed
+	// one itself until SetElements or Own.
+	enc      *encoding
+	asSealed bool
 }
 
 // NewDocument returns an empty scene with Excalidraw's member order and the
@@ -71,7 +73,7 @@ func (d *Document) SetElements(els []*ojson.Object) {
 	if els == nil {
 		els = []*ojson.Object{}
 	}
-	d.elements = els
+	d.elements, d.asSealed = els, false
 }
 
 // ElementCount is the length of the elements array, deleted tombstones

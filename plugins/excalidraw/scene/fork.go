@@ -70,6 +70,7 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 		}
 	}
 	enc.inheritPositions(base, sp)
+	d.asSealed = true
 	if base != nil {
 		enc.parent = base.gen
 	}
@@ -126,15 +127,16 @@ func (e *encoding) inheritPositions(base *encoding, sp *Split) {
 	e.idOnce.Do(func() {})
 }
 
-// Sealed reports whether the document was sealed (and so can be forked
-// cheaply).
-func (d *Document) Sealed() bool { return d.enc != nil }
+// Sealed reports whether the document is one Seal sealed, unchanged
+// since (and so can be forked cheaply). A fork is not, until sealed.
+func (d *Document) Sealed() bool { return d.asSealed }
 
 // Fork returns a document equal to d that shares d's frozen elements:
 // its own element slice, members, appState and files, and the elements
-// it Owns. d must be sealed; an unsealed d is cloned.
+// it Owns. d must be sealed; an unsealed d (a fork among them, whose
+// owned elements are not frozen) is cloned.
 func (d *Document) Fork() *Document {
-	if d.enc == nil {
+	if !d.asSealed {
 		return d.Clone()
 	}
 	return &Document{members: d.members.Clone(), elements: append([]*ojson.Object(nil), d.elements...),
@@ -144,19 +146,13 @@ func (d *Document) Fork() *Document {
 // Own returns element i for writing: a frozen element is replaced by a
 // private copy first.
 func (d *Document) Own(i int) *ojson.Object {
+	d.asSealed = false
 	el := d.elements[i]
 	if el.Frozen() {
 		el = el.Clone()
 		d.elements[i] = el
 	}
 	return el
-}
-
-// OwnAll owns every element: a fork that is then a private copy.
-func (d *Document) OwnAll() {
-	for i := range d.elements {
-		d.Own(i)
-	}
 }
 
 // sealedUnder reports whether el is a frozen element of a sealed
@@ -379,7 +375,7 @@ func (d *Document) selectSlow(ids map[string]bool) (els []*ojson.Object, deleted
 
 // sealInfo is infoOf with visible, for the record Seal keeps.
 func sealInfo(i int, el *ojson.Object) elemInfo {
-	in := infoOf(i, el)
+	in, _ := readElement(i, el)
 	in.visible = el != nil && restorableTypes[in.typ] && !invisiblySmall(el)
 	return in
 }
@@ -528,15 +524,12 @@ func (e *encoding) ptrPos(el *ojson.Object) (int, bool) {
 }
 
 // IndexOf returns the position of the first element with the id: from
-// the sealed index for a sealed document still as sealed, by a scan
-// otherwise.
+// the sealed index for the document Seal sealed (read only since, as a
+// sealed document is: its index describes it), by a scan otherwise.
 func (d *Document) IndexOf(id string) (int, bool) {
-	if e := d.enc; e != nil && len(e.els) == len(d.elements) {
-		if j, ok := e.positions()[id]; ok && d.elements[j] == e.els[j] {
-			return j, true
-		} else if !ok && slicesEqualPtr(d.elements, e.els) {
-			return 0, false
-		}
+	if d.asSealed && d.enc != nil {
+		j, ok := d.enc.positions()[id]
+		return j, ok
 	}
 	for i, el := range d.elements {
 		if el != nil && elementID(el) == id {
@@ -544,17 +537,4 @@ func (d *Document) IndexOf(id string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// slicesEqualPtr reports whether a and b hold the same objects.
-func slicesEqualPtr(a, b []*ojson.Object) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -212,3 +212,26 @@ func TestForkIDIndexIsTheScannedOne(t *testing.T) {
 		t.Fatalf("fork index differs from the scan's: %d vs %d entries", len(got), len(wantIdx))
 	}
 }
+
+// Only the sealed document itself forks: a fork of a fork, whose owned
+// elements are not frozen, is a private copy, so editing it cannot
+// reach the first fork's elements.
+func TestForkOfAForkIsACopy(t *testing.T) {
+	d, _, _, _ := sealed(t, syntheticScene(t, 30))
+	first := d.Fork()
+	own(first, "r1").Set("x", 7)
+	if first.Sealed() {
+		t.Fatal("a fork says it is sealed")
+	}
+	second := first.Fork()
+	_, el := second.Find("r1")
+	el.Set("x", 8)
+	if _, was := first.Find("r1"); mustNumber(was, "x") != 7 {
+		t.Fatal("editing a fork of a fork changed the first fork")
+	}
+}
+
+func mustNumber(el *ojson.Object, k string) float64 {
+	f, _ := el.Number(k)
+	return f
+}

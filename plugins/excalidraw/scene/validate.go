@@ -176,11 +176,6 @@ func (v *validator) member(i int, k string) (any, bool) {
 	return v.doc.elements[i].Get(k)
 }
 
-// infoOf reads what the checks ask of element i.
-func infoOf(i int, el *ojson.Object) elemInfo {
-	return elemInfo{pos: i, el: el, id: elementID(el), typ: elementType(el), deleted: isDeleted(el)}
-}
-
 // files returns the attachments, empty for a hand-built document without.
 func (v *validator) files() *ojson.Object {
 	if v.doc.files == nil {

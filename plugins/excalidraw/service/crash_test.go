@@ -100,7 +100,7 @@ type ack struct {
 // it acknowledged and the one it would have made next.
 func crashRound(t *testing.T, dir string, first int, d time.Duration) ([]ack, ack) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd := exec.Command(os.Args[0]) // TestMain runs the helper (runCrashChild)
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir+"|"+strconv.Itoa(first))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -129,7 +129,7 @@ func crashRound(t *testing.T, dir string, first int, d time.Duration) ([]ack, ac
 			}
 			var a ack
 			if _, err := fmt.Sscanf(line, "ack %d %s %d", &a.rev, &a.id, &a.x); err != nil {
-				continue // test framework output
+				continue
 			}
 			acks = append(acks, a)
 			if timer == nil {
@@ -151,20 +151,24 @@ func crashRound(t *testing.T, dir string, first int, d time.Duration) ([]ack, ac
 	return acks, ack{id: fmt.Sprintf("r%d", k%4), x: k}
 }
 
-// TestCrashChild is the helper of the kill test; it does nothing unless
-// started by it. It moves box r(k mod 4) to x = k for k = first, first+1,
-// ..., printing "ack <revision> <id> <x>" after each Apply returns.
-func TestCrashChild(t *testing.T) {
-	env := os.Getenv(crashChildEnv)
-	if env == "" {
-		t.Skip("helper process for TestKillDuringFastWritesLosesNoAcknowledgedWrite")
-	}
+// runCrashChild is the helper of the kill test, run by TestMain when the
+// test binary is started with crashChildEnv set: it moves box r(k mod 4)
+// to x = k for k = first, first+1, ..., printing "ack <revision> <id>
+// <x>" after each Apply returns, until it is killed. It returns the
+// process's exit code.
+func runCrashChild(env string) int {
 	dir, firstS, _ := strings.Cut(env, "|")
 	first, _ := strconv.Atoi(firstS)
-	s := openAt(t, dir, scene.Limits{})
+	s, err := New(Config{DrawingsDir: dir, LockTimeout: 2 * time.Second})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer s.Close()
 	h, err := s.Head(ctx, "k")
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	rev := h.Revision
 	w := bufio.NewWriter(os.Stdout)
@@ -173,12 +177,14 @@ func TestCrashChild(t *testing.T) {
 		op := json.RawMessage(fmt.Sprintf(`{"op":"update","id":%q,"patch":{"x":%d}}`, id, k))
 		res, err := s.Apply(ctx, ApplyRequest{Name: "k", ExpectedRevision: rev, Operations: []json.RawMessage{op}})
 		if err != nil {
-			t.Fatal(err)
+			fmt.Fprintln(os.Stderr, err)
+			return 1
 		}
 		rev = res.Revision
 		fmt.Fprintf(w, "ack %d %s %d\n", rev, id, k)
 		w.Flush()
 	}
+	return 0
 }
 
 // boxesX reads the x of every box of scene k.

@@ -117,9 +117,6 @@ func (c *docCache) find(data []byte) *docEntry {
 	return nil
 }
 
-// codec is the store codec that answers from c.
-func (c *docCache) codec() *storeCodec { return &storeCodec{cache: c} }
-
 // split is scene.SplitDocument of data, remembered.
 func (c *docCache) split(data []byte) (*scene.Split, error) {
 	if e, ok := c.lookup(data); ok && e.sp != nil {
@@ -137,12 +134,6 @@ func (c *docCache) split(data []byte) (*scene.Split, error) {
 func (c *docCache) counted(data []byte) (int, bool) {
 	e, ok := c.lookup(data)
 	return e.count, ok && e.vouched
-}
-
-// vouch records that data is a valid scene of count elements (tombstones
-// included).
-func (c *docCache) vouch(data []byte, count int) {
-	c.with(data, func(e *docEntry) { e.count, e.vouched = count, true })
 }
 
 // finished records what finish made: data is a valid scene of doc's
