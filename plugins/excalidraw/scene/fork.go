@@ -71,6 +71,7 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 	}
 	enc.inheritPositions(base, sp)
 	d.asSealed = true
+	d.readBytes = sp.size() // the hint for its forks' Marshal
 	if base != nil {
 		enc.parent = base.gen
 	}

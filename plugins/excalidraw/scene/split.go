@@ -36,6 +36,19 @@ type Split struct {
 	From []int
 }
 
+// size is about the length of the document sp was cut from: its
+// elements' and members' bytes and the separators between them.
+func (sp *Split) size() int {
+	n := 0
+	for _, e := range sp.Elements {
+		n += len(e.Raw) + 6 // ",\n    "
+	}
+	for _, m := range sp.Members {
+		n += len(m.Raw) + 4
+	}
+	return n
+}
+
 // SplitElements is Split's elements.
 func SplitElements(data []byte) ([]RawElement, error) {
 	sp, err := SplitDocument(data)

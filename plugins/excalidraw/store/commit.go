@@ -51,9 +51,11 @@ type change struct {
 //
 // Only then is the write reported successful. Work that does not depend on
 // each other overlaps, without changing what is durable before what: the
-// backup is written while the temp file is (both finish before the rename),
-// the read-back and the sidecar's temp file run while the drawings
-// directory is fsynced (all finish before the sidecar's rename), and the
+// backup, the journal entry and the sidecar's temp file are written while
+// the scene's temp file is (all finish before the rename; the sidecar's
+// is renamed into place only after the read-back), the read-back runs
+// while the drawings directory is fsynced (both finish before the
+// sidecar's rename), and the
 // metadata directory is fsynced while an old backup is pruned (both finish
 // before returning). A directory fsync may be shared with concurrent
 // commits of other scenes, but only one that starts after this commit's
@@ -74,10 +76,12 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// entry whose revision never reached the file is discarded by the
 	// next load). The new bytes' SHA-256 is computed while the temp file
 	// is written; the journal entry, which records it, waits for it.
-	var backupErr, journalErr error
-	var linked string
+	var backupErr, journalErr, sideErr error
+	var linked, sideTmp string
 	var frame *journal.Frame
 	var sha string
+	var sc *sidecar
+	var raw []byte
 	var wg, hashed sync.WaitGroup
 	hashed.Go(func() { sha = sha256Hex(ch.data) })
 	if cur.exists {
@@ -90,26 +94,41 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 			frame, journalErr = t.appendEntry(e, im)
 		})
 	}
+	// The sidecar's temporary file too: it is only renamed into place
+	// once the read-back has proven the scene file (step 5 below).
+	wg.Go(func() {
+		hashed.Wait()
+		sc = t.nextSidecar(cur, ch, sha, now)
+		raw = sc.encode()
+		sideTmp, sideErr = t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600)
+	})
 	tmp, err := t.s.prepareTemp(t.s.root, scene, ch.data, perm)
 	hashed.Wait()
 	wg.Wait()
 	// A commit that fails before its rename leaves no link of its own
-	// to the file it did not replace.
+	// to the file it did not replace, and no temporary sidecar.
 	unlink := func() {
 		if linked != "" {
 			t.s.removeQuietly(t.dirs.backups, linked)
 		}
+		if sideErr == nil {
+			t.s.removeQuietly(t.dirs.meta, sideTmp)
+		}
 	}
-	if backupErr != nil || journalErr != nil {
+	if backupErr != nil || journalErr != nil || sideErr != nil {
 		if err == nil {
 			t.s.removeQuietly(t.s.root, tmp)
 		}
 		t.unappend(frame)
 		unlink()
-		if backupErr != nil {
+		switch {
+		case backupErr != nil:
 			return nil, wrapCommit(backupErr, "backup", false)
+		case journalErr != nil:
+			return nil, wrapCommit(journalErr, "journal", false)
 		}
-		return nil, wrapCommit(journalErr, "journal", false)
+		// Nothing was replaced yet: the scene is as it was (rolledBack).
+		return nil, wrapCommit(sideErr, "sidecar", true)
 	}
 	if err != nil {
 		t.unappend(frame)
@@ -129,24 +148,17 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		return nil, wrapCommit(err, "", false)
 	}
 
-	// Step 4c (the directory fsync), step 6 (the read-back) and the
-	// sidecar's temporary file, at once. The read-back comes before the
-	// sidecar is installed: reads take no lock and trust a file only when
-	// the sidecar describes it (readPair), so a revision is visible only
-	// once its bytes are proven, and a failed one, rolled back here, was
-	// never seen by anyone (its number is reused by the next commit).
-	sc := t.nextSidecar(cur, ch, sha, now)
-	raw := sc.encode()
-	var sideTmp string
-	var sideErr error
+	// Step 4c (the directory fsync) and step 6 (the read-back), at once.
+	// The read-back comes before the sidecar is installed: reads take no
+	// lock and trust a file only when the sidecar describes it (readPair),
+	// so a revision is visible only once its bytes are proven, and a
+	// failed one, rolled back here, was never seen by anyone (its number
+	// is reused by the next commit).
 	wg.Go(func() { t.s.syncDir(t.s.root) })
-	wg.Go(func() { sideTmp, sideErr = t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600) })
 	verified, verifiedAt, verifyErr := t.verify(sc, ch.data)
 	wg.Wait()
 	if verifyErr != nil {
-		if sideErr == nil {
-			t.s.removeQuietly(t.dirs.meta, sideTmp)
-		}
+		t.s.removeQuietly(t.dirs.meta, sideTmp)
 		t.unappend(frame)
 		return nil, t.rollback(cur, false, "verify", verifyErr)
 	}
@@ -157,11 +169,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if ch.actor != ActorRecovery {
 		t.s.mine.Store(t.name, mineRecord{revision: sc.Revision, sha: sc.SHA256})
 	}
-	err = sideErr
-	if err == nil {
-		err = t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false)
-	}
-	if err != nil {
+	if err := t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false); err != nil {
 		t.unappend(frame)
 		return nil, t.rollback(cur, false, "sidecar", err)
 	}

@@ -26,7 +26,7 @@ func faultStore(t *testing.T) (*Store, *faultFS) {
 
 // expectRolledBack runs a save that must fail with io_error at stage and
 // leave scene and sidecar byte-identical, then checks the store still works.
-func expectRolledBack(t *testing.T, s *Store, ffs *faultFS, stage string) {
+func expectRolledBack(t *testing.T, s *Store, ffs *faultFS, stage string) *Error {
 	t.Helper()
 	before := takeSnapshot(t, s, "a")
 	_, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 2, Data: doc(3, "three"), Actor: ActorAgent, RequestID: "r3"})
@@ -46,6 +46,7 @@ func expectRolledBack(t *testing.T, s *Store, ffs *faultFS, stage string) {
 	if err != nil || res.Duplicate || res.Revision != 3 {
 		t.Fatalf("retry: %+v %v", res, err)
 	}
+	return e
 }
 
 // Step 3: the backup cannot be linked (a filesystem without hard links)
@@ -106,11 +107,15 @@ func TestSaveSurvivesDirectoryFsyncFailure(t *testing.T) {
 	}
 }
 
-// Step 5: the sidecar cannot be written → the new scene bytes are rolled back.
-func TestSaveRollsBackWhenSidecarWriteFails(t *testing.T) {
+// Step 5: the sidecar's temp file cannot be written → the scene file is
+// never replaced, and the error says the scene is as it was.
+func TestSaveFailsWhenSidecarWriteFails(t *testing.T) {
 	s, ffs := faultStore(t)
 	ffs.set(failOnce("write", isSidecarTemp("a")))
-	expectRolledBack(t, s, ffs, "sidecar")
+	e := expectRolledBack(t, s, ffs, "sidecar")
+	if e.Details["rolledBack"] != true {
+		t.Fatalf("details %v: the scene was never touched", e.Details)
+	}
 }
 
 func TestSaveRollsBackWhenSidecarRenameFails(t *testing.T) {

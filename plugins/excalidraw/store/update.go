@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 )
 
@@ -20,6 +19,9 @@ type UpdateRequest struct {
 	// Mutate returns the new document for the current one. It runs under the
 	// scene's locks, so it must be quick and must not call the store for the
 	// same scene. Its error is returned unchanged and nothing is written.
+	// current.Data is the store's own copy of the bytes (it backs the
+	// store's record of the file): read it, return it to change nothing,
+	// but never modify it.
 	Mutate func(current *Scene) ([]byte, error)
 }
 
@@ -29,7 +31,7 @@ type UpdateRequest struct {
 //  2. A remembered request id returns the original commit; Mutate is not
 //     called again.
 //  3. Check the revision fence (unless AnyRevision).
-//  4. Call Mutate with a copy of the current scene.
+//  4. Call Mutate with the current scene.
 //  5. Validate the new document and commit it as the next revision (or,
 //     if Mutate returned the current bytes, nothing: Unchanged).
 func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
@@ -54,7 +56,7 @@ func (s *Store) Update(ctx context.Context, r UpdateRequest) (*Result, error) {
 	if !r.AnyRevision && r.ExpectedRevision != cur.meta.Revision {
 		return nil, conflictError(cur, r.ExpectedRevision)
 	}
-	data, err := r.Mutate(&Scene{Meta: cur.meta, Data: bytes.Clone(cur.data)})
+	data, err := r.Mutate(&Scene{Meta: cur.meta, Data: cur.data})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync"
 )
 
 const (
@@ -58,9 +59,18 @@ func Encode(e *Entry, images *Images) ([]byte, error) {
 	return append(out, tailMagic...), nil
 }
 
+// writers keeps flate writers between entries: a new one allocates about
+// a megabyte of tables, far more than a one-element entry compresses.
+var writers = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: cannot fail
+	return w
+}}
+
 func compress(im *Images) ([]byte, error) {
 	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestSpeed) // a valid level: cannot fail
+	w := writers.Get().(*flate.Writer)
+	defer writers.Put(w)
+	w.Reset(&buf)
 	if err := json.NewEncoder(w).Encode(im); err != nil {
 		return nil, err
 	}
