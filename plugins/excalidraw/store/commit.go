@@ -45,7 +45,8 @@ type change struct {
 //     count and the SHA-256 with what is being reported. (Done before 5,
 //     not after, so that lock-free readers, who trust a file only once the
 //     sidecar describes it, never see a revision that is then rolled back.)
-//  5. Write the sidecar atomically the same way.
+//  5. Write the sidecar atomically the same way (its directory fsync
+//     only where the journal cannot complete the commit: see below).
 //  7. If 6 or 5 fails, put the previous bytes (and the previous sidecar) back
 //     and fail with io_error. If 3 or 4 fails, the target was never touched.
 //
@@ -180,8 +181,14 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	t.s.queue.moved(t.name, sc)
 
 	// The sidecar's directory fsync, and pruning the backup that fell out
-	// of the KeepBackups window.
-	wg.Go(func() { t.s.syncDir(t.dirs.meta) })
+	// of the KeepBackups window. A journaled commit over a sidecar does
+	// not wait for its sidecar's rename to be durable: its journal entry
+	// is, and so are the file and the previous sidecar, from which the
+	// next load completes it (rollForward). Such a power loss costs no
+	// acknowledged write and no attribution.
+	if t.journal == nil || cur.side.parsed == nil || ch.create {
+		wg.Go(func() { t.s.syncDir(t.dirs.meta) })
+	}
 	if cur.exists {
 		wg.Go(func() { t.pruneBackups(cur.meta.Revision) })
 	}

@@ -69,10 +69,12 @@ func TestStaleWriteIsRefusedWithoutTheLock(t *testing.T) {
 // queueBehind starts a commit of "a" (at revision 1) that stops in its
 // Mutate until the returned go is called, and then, once it has made
 // its revision visible, in the fsync of the metadata directory until
-// finish is called: a commit ahead that holds the scene's turn.
+// finish is called: a commit ahead that holds the scene's turn. (Without
+// a journal, so that the commit has that fsync: a journaled one need not
+// wait for its sidecar's rename to be durable.)
 func queueBehind(t *testing.T) (s *Store, start func(), finish func() *Result) {
 	ffs := newFaultFS()
-	s = testStore(t, func(o *Options) { o.FS = ffs })
+	s = testStore(t, func(o *Options) { o.FS = ffs; o.Journal.Disabled = true })
 	mustCreate(t, s, "a", 1, "one")
 	var armed atomic.Bool
 	synced, release := make(chan struct{}), make(chan struct{})

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 	"io/fs"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -112,26 +114,32 @@ func (t *txn) load() (*current, error) {
 	return cur, t.reconcile(cur, count)
 }
 
-// rollForward completes a commit that was interrupted after its file was
-// renamed into place but before its sidecar was: the journal's newest
-// entry is of a later revision than the sidecar's and describes exactly
-// the file's bytes. The sidecar is written from the entry, keeping its
-// writer and request id (a retry of it is then a duplicate), instead of
+// rollForward completes commits that were interrupted after their file
+// was renamed into place but before their sidecar's rename was durable:
+// the journal's newest entries are of later revisions than the
+// sidecar's, one after another from it, and the newest describes exactly
+// the file's bytes. (A commit does not wait for its sidecar's rename to
+// be durable, the journal entry being: see commit. After a power loss
+// the sidecar may be one, rarely a few, revisions behind.) The sidecar
+// is written from the newest entry, keeping its writer and the entries'
+// request ids (a retry of them is then a duplicate), instead of
 // recording the file as a change by recovery.
 func (t *txn) rollForward(cur *current, count int) (bool, error) {
 	if t.journal == nil || t.journal.last == nil {
 		return false, nil
 	}
-	e := t.journal.last.Entry
 	prev := cur.side.parsed
-	switch {
-	case prev == nil:
+	if prev == nil {
 		// A lost sidecar is the contract's recovery case, whatever the
 		// journal says.
 		return false, nil
-	case e.SHA256 != cur.sha || e.ByteLength != int64(len(cur.data)) || e.ElementCount != count:
+	}
+	e := t.journal.last.Entry
+	if e.SHA256 != cur.sha || e.ByteLength != int64(len(cur.data)) || e.ElementCount != count {
 		return false, nil
-	case e.Revision != prev.Revision+1 || e.PreviousRevision != prev.Revision:
+	}
+	chain, ok := t.entriesAfter(prev.Revision, maxRollForward)
+	if !ok {
 		return false, nil
 	}
 	sc := &sidecar{
@@ -143,20 +151,61 @@ func (t *txn) rollForward(cur *current, count int) (bool, error) {
 		return false, nil
 	}
 	sc.PreviousRevision, sc.PreviousSHA256 = prev.Revision, prev.SHA256
+	if n := len(chain); n > 1 {
+		sc.PreviousRevision, sc.PreviousSHA256 = chain[n-2].Revision, chain[n-2].SHA256
+	}
 	sc.RecentRequests = prev.RecentRequests
-	if e.RequestID != "" {
-		sc.RecentRequests = remember(sc.RecentRequests, requestRecord{ID: e.RequestID, Revision: e.Revision,
-			SHA256: e.SHA256, ByteLength: e.ByteLength, ElementCount: count, At: e.At})
+	for _, c := range chain {
+		if c.RequestID != "" {
+			sc.RecentRequests = remember(sc.RecentRequests, requestRecord{ID: c.RequestID, Revision: c.Revision,
+				SHA256: c.SHA256, ByteLength: c.ByteLength, ElementCount: c.ElementCount, At: c.At})
+		}
 	}
 	raw := sc.encode()
 	if err := t.s.writeAtomic(t.dirs.meta, sidecarFile(t.name), raw, 0o600, false); err != nil {
 		return false, err
 	}
 	t.s.log.Warn("completed an interrupted commit from its journal entry", zap.String("name", t.name),
-		zap.Int64("revision", sc.Revision), zap.String("commit", e.Commit))
+		zap.Int64("revision", sc.Revision), zap.String("commit", e.Commit), zap.Int("entries", len(chain)))
 	cur.side = sidecarState{raw: raw, parsed: sc}
 	cur.meta = sc.meta()
 	return true, nil
+}
+
+// maxRollForward bounds how far behind its journal a sidecar is rolled
+// forward; further behind, the file is recorded by recovery.
+const maxRollForward = 64
+
+// entriesAfter reads the journal's entries of the revisions after rev,
+// oldest first, if they follow each other from rev (each the next
+// revision, its previous revision the one before) and are at most max.
+func (t *txn) entriesAfter(rev int64, max int) ([]journal.Entry, bool) {
+	j := t.journal
+	var chain []journal.Entry
+	for f := j.last; f.Entry.Revision > rev; {
+		if len(chain) == max {
+			return nil, false
+		}
+		chain = append(chain, f.Entry)
+		if f.Offset == 0 {
+			break
+		}
+		var err error
+		if f, err = journal.Last(j.f, f.Offset); err != nil {
+			return nil, false
+		}
+	}
+	slices.Reverse(chain)
+	for i, c := range chain {
+		want := rev
+		if i > 0 {
+			want = chain[i-1].Revision
+		}
+		if c.Revision != want+1 || c.PreviousRevision != want {
+			return nil, false
+		}
+	}
+	return chain, len(chain) > 0
 }
 
 // readScene is step 2 of load; its fs.ErrNotExist means the scene is absent.
