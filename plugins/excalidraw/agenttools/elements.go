@@ -89,9 +89,9 @@ type writeArgs struct {
 	Options          service.WriteOptions `json:"options"`
 }
 
-func (a writeArgs) request(ctx context.Context) service.WriteRequest {
+func (a writeArgs) request(ctx context.Context, named []string) service.WriteRequest {
 	return service.WriteRequest{Name: a.Name, ExpectedRevision: a.ExpectedRevision, RequestID: a.RequestID, Options: a.Options,
-		Actor: store.ActorAgent, Attribution: attribution(ctx)}
+		Actor: store.ActorAgent, Attribution: attribution(ctx), Named: named}
 }
 
 // attribution is what the journal keeps of a tool call: the caller's
@@ -244,8 +244,10 @@ type elementHandlers struct {
 	svc *service.Service
 }
 
-func (h elementHandlers) write(ctx context.Context, a writeArgs, plan service.Plan) (any, error) {
-	env, err := h.svc.Write(ctx, a.request(ctx), plan)
+// write runs plan; named are the ids the call names (see
+// service.WriteRequest.Named).
+func (h elementHandlers) write(ctx context.Context, a writeArgs, plan service.Plan, named ...string) (any, error) {
+	env, err := h.svc.Write(ctx, a.request(ctx, named), plan)
 	if err != nil {
 		return nil, toolError(err)
 	}

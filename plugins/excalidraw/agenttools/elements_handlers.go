@@ -117,6 +117,15 @@ type updateOp struct {
 	} `json:"updates"`
 }
 
+// ids are the ids the updates name.
+func (o updateOp) ids() []string {
+	ids := make([]string, len(o.Updates))
+	for i, u := range o.Updates {
+		ids[i] = u.ID
+	}
+	return ids
+}
+
 func (o updateOp) plan(at string) service.Plan {
 	return func(tx *engine.Txn, _ *scene.Document) (service.PlanResult, error) {
 		raws := make([]json.RawMessage, len(o.Updates))
@@ -148,7 +157,7 @@ func runOps(tx *engine.Txn, raws []json.RawMessage, at string) error {
 }
 
 func (h elementHandlers) update(ctx context.Context, a updateArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.updateOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.updateOp.plan(""), a.updateOp.ids()...)
 }
 
 type moveArgs struct {
@@ -194,7 +203,7 @@ func (o moveOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) move(ctx context.Context, a moveArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.moveOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.moveOp.plan(""), a.moveOp.IDs...)
 }
 
 type deleteArgs struct {
@@ -220,7 +229,7 @@ func (o deleteOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) delete(ctx context.Context, a deleteArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.deleteOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.deleteOp.plan(""), a.deleteOp.IDs...)
 }
 
 type replaceTextArgs struct {
@@ -254,7 +263,7 @@ func (o replaceTextOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) replaceText(ctx context.Context, a replaceTextArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.replaceTextOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.replaceTextOp.plan(""), a.replaceTextOp.IDs...)
 }
 
 type copyArgs struct {
@@ -427,7 +436,7 @@ func (o groupOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) group(ctx context.Context, a groupArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.groupOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.groupOp.plan(""), a.groupOp.IDs...)
 }
 
 type ungroupArgs struct {
@@ -456,7 +465,7 @@ func (o ungroupOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) ungroup(ctx context.Context, a ungroupArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.ungroupOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.ungroupOp.plan(""), a.ungroupOp.IDs...)
 }
 
 type reorderArgs struct {
@@ -483,7 +492,7 @@ func (o reorderOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) reorder(ctx context.Context, a reorderArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.reorderOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.reorderOp.plan(""), a.reorderOp.IDs...)
 }
 
 type createFrameArgs struct {
@@ -512,7 +521,7 @@ func (o createFrameOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) createFrame(ctx context.Context, a createFrameArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.createFrameOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.createFrameOp.plan(""), a.createFrameOp.IDs...)
 }
 
 type frameAddArgs struct {
@@ -538,7 +547,7 @@ func (o frameAddOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) frameAdd(ctx context.Context, a frameAddArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.frameAddOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.frameAddOp.plan(""), a.frameAddOp.IDs...)
 }
 
 type arrangeArgs struct {
@@ -570,7 +579,7 @@ func (o arrangeOp) plan(at string) service.Plan {
 }
 
 func (h elementHandlers) arrange(ctx context.Context, a arrangeArgs) (any, error) {
-	return h.write(ctx, a.writeArgs, a.arrangeOp.plan(""))
+	return h.write(ctx, a.writeArgs, a.arrangeOp.plan(""), a.arrangeOp.IDs...)
 }
 
 type repairArgs struct {

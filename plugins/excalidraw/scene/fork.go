@@ -445,6 +445,16 @@ func (d *Document) scopedIDs(cand []int, lookup func(id string) (int, bool), kee
 	return byID
 }
 
+// ByID is IDIndex to read, not to change: the document sealed (and
+// unchanged since, as sealed documents are) answers with the index it
+// keeps, without building one. Ids are the first element with each.
+func (d *Document) ByID() map[string]*ojson.Object {
+	if d.asSealed && d.enc != nil && len(d.enc.els) == len(d.elements) {
+		return d.enc.pointers()
+	}
+	return d.IDIndex()
+}
+
 // IDIndex maps the ids of the elements (string ids, "" included, the
 // first element with each) to the elements: a new map, the caller's. A fork copies the
 // sealed base's index and corrects it where it differs (owned, added or

@@ -213,6 +213,28 @@ func TestForkIDIndexIsTheScannedOne(t *testing.T) {
 	}
 }
 
+// ByID of the sealed document is its kept index, and answers as a scan
+// of its elements does (non-empty ids, the first element with each).
+func TestSealedByIDIsTheScannedOne(t *testing.T) {
+	d, _, _, _ := sealed(t, syntheticScene(t, 40))
+	want := map[string]*ojson.Object{}
+	for _, el := range d.Elements() {
+		if id, _ := el.String("id"); id != "" {
+			if _, dup := want[id]; !dup {
+				want[id] = el
+			}
+		}
+	}
+	if got := d.ByID(); !maps.Equal(got, want) {
+		t.Fatalf("sealed ByID differs from the scan: %d vs %d entries", len(got), len(want))
+	}
+	fork := d.Fork()
+	own(fork, "r3").Set("id", "moved")
+	if got := fork.ByID(); got["moved"] == nil || got["r3"] != nil || got["r1"] != want["r1"] {
+		t.Fatal("a fork's ByID is not its own elements'")
+	}
+}
+
 // Only the sealed document itself forks: a fork of a fork, whose owned
 // elements are not frozen, is a private copy, so editing it cannot
 // reach the first fork's elements.

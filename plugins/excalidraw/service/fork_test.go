@@ -287,3 +287,24 @@ func TestDiffOfAForkIsTheFullDiff(t *testing.T) {
 		t.Fatalf("diff %+v", fast)
 	}
 }
+
+// A write tool names the ids it changes (WriteRequest.Named, as
+// update_elements does): its plan then runs once, on a fork owning them;
+// without the hint the same move runs twice.
+func TestNamedWriteRunsItsPlanOnce(t *testing.T) {
+	for _, named := range [][]string{{"r5"}, nil} {
+		s, _ := newTestService(t, scene.Limits{})
+		if _, err := s.Create(ctx, CreateRequest{Name: "n", Elements: boxes(20)}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if _, err := s.Write(ctx, WriteRequest{Name: "n", Named: named}, moveOne("r5", float64(1-2*(i%2)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		retried, forked := s.forks.retried.Load(), s.forks.forked.Load()
+		if forked == 0 || named != nil && retried != 0 || named == nil && retried == 0 {
+			t.Fatalf("named %v: %d forked writes, %d retried", named, forked, retried)
+		}
+	}
+}

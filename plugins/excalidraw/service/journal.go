@@ -89,6 +89,8 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 		oldOf = func(id string) *scene.RawElement { return old[id] }
 	}
 	seen := make(map[string]bool)
+	var unhashed []int // the After states whose Hash is still to compute, and their bytes
+	var unhashedRaw [][]byte
 	for i := range now {
 		if from != nil && from[i] >= 0 {
 			continue // before's own bytes: unchanged
@@ -128,9 +130,13 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 		}
 		c.Images.Before = append(c.Images.Before, im)
 		if hash == "" {
-			hash = journal.Fingerprint(el.Raw)
+			// fingerprinted below, all at once
+			unhashed, unhashedRaw = append(unhashed, len(c.Images.After)), append(unhashedRaw, el.Raw)
 		}
 		c.Images.After = append(c.Images.After, journal.State{ID: el.ID, Version: el.Version, Deleted: el.Deleted, Hash: hash})
+	}
+	for k, h := range journal.Fingerprints(unhashedRaw) {
+		c.Images.After[unhashed[k]].Hash = h
 	}
 	for i := range was {
 		o := &was[i]

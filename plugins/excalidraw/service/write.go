@@ -81,6 +81,11 @@ type WriteRequest struct {
 	// Attribution is kept in the journal; its Note defaults to
 	// Options.Note.
 	Attribution store.Attribution
+	// Named are the ids the call names, a hint: the plan runs on a fork
+	// of the stored scene that owns them (and what they reference) from
+	// the start. One it changes but is not named costs a second run of
+	// the plan, never a wrong write.
+	Named []string
 }
 
 // Plan is a write's work on the transaction: it returns the ids the call
@@ -215,7 +220,7 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID, Attribution: attr,
 		AnyRevision: r.ExpectedRevision == nil,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
-			out, doc, ids, err := s.plan(cur, o, plan, env)
+			out, doc, ids, err := s.plan(cur, o, plan, env, r.Named)
 			planned, changedIDs = doc, ids
 			if err != nil || o.DryRun {
 				if err == nil {
@@ -253,7 +258,7 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 
 // plan is Write's work under the lock: it returns the bytes to store, the
 // planned document and the ids that changed, and fills env.
-func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope) ([]byte, *scene.Document, []string, error) {
+func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string) ([]byte, *scene.Document, []string, error) {
 	before, err := s.viewStored(cur.Data) // read only: the plan edits a fork
 	if err != nil {
 		return nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
@@ -263,7 +268,7 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	}
 	var pr PlanResult
 	var out []byte
-	after, err := s.editStored(cur.Data, nil, func(after *scene.Document, sd seed) error {
+	after, err := s.editStored(cur.Data, named, func(after *scene.Document, sd seed) error {
 		if _, err := s.editSeeded(after, sd, func(tx *engine.Txn) error {
 			var err error
 			pr, err = plan(tx, after)
@@ -372,7 +377,7 @@ func diff(before, after *scene.Document) (Changes, []string) {
 	if ch, changed, ok := diffShared(before, after); ok {
 		return ch, changed
 	}
-	was := byID(before)
+	was := before.ByID()
 	ch := Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}
 	var changed []string
 	seen := map[string]bool{}
@@ -397,7 +402,7 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 	for _, id := range env.Changed.Created {
 		named[id] = true
 	}
-	afterByID, beforeIdx := byID(after), byID(before)
+	afterByID, beforeIdx := after.ByID(), before.ByID()
 	labels := map[string]string{}
 	for _, id := range changed {
 		el := afterByID[id]
@@ -431,19 +436,6 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 	if len(labels) > 0 {
 		env.Labels = labels
 	}
-}
-
-// byID maps ids to elements (the first occurrence).
-func byID(doc *scene.Document) map[string]*ojson.Object {
-	m := map[string]*ojson.Object{}
-	for _, el := range doc.Elements() {
-		if id, _ := el.String("id"); id != "" {
-			if _, ok := m[id]; !ok {
-				m[id] = el
-			}
-		}
-	}
-	return m
 }
 
 // labelOf is what an element says: a text's text, a container's label,
@@ -606,7 +598,7 @@ func diffShared(before, after *scene.Document) (Changes, []string, bool) {
 // snapChanged rounds the position and size of every element that changed
 // to the grid (arrows and labels are left to follow their shapes).
 func snapChanged(before, after *scene.Document, grid float64) {
-	was := byID(before)
+	was := before.ByID()
 	round := func(f float64) float64 { return math.Round(f/grid) * grid }
 	for _, el := range after.Elements() {
 		id, _ := el.String("id")
@@ -640,7 +632,7 @@ func (s *Service) verifyWrite(ctx context.Context, name string, planned *scene.D
 	if err != nil {
 		return false, nil
 	}
-	want, got := byID(planned), byID(doc)
+	want, got := planned.ByID(), doc.ByID()
 	sorted := slices.Clone(ids)
 	sort.Strings(sorted)
 	for _, id := range sorted {

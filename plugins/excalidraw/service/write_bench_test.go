@@ -30,7 +30,7 @@ func BenchmarkWriteOne10k(b *testing.B) {
 	s, _ := benchN(b, 10000)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := s.Write(ctx, WriteRequest{Name: "big"}, moveOne("r500", float64(1-2*(i%2)))); err != nil {
+		if _, err := s.Write(ctx, WriteRequest{Name: "big", Named: []string{"r500"}}, moveOne("r500", float64(1-2*(i%2)))); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,7 +45,7 @@ func benchWriteOne(b *testing.B, lint string) {
 		if i%2 == 1 {
 			dx = -1
 		}
-		if _, err := s.Write(ctx, WriteRequest{Name: "big", Options: WriteOptions{Lint: lint}}, moveOne("r500", dx)); err != nil {
+		if _, err := s.Write(ctx, WriteRequest{Name: "big", Options: WriteOptions{Lint: lint}, Named: []string{"r500"}}, moveOne("r500", dx)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,12 +21,13 @@ import (
 func Build(inputs []json.RawMessage, ctx Context) (*Result, error) {
 	sc := indexScene(ctx.Existing)
 	items := make([]*checked, len(inputs))
-	for i, raw := range inputs {
-		in, err := decodeInput(i, raw)
-		if err != nil {
-			return nil, err
+	decoded, errs := decodeInputs(inputs)
+	for i := range inputs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if items[i], err = checkInput(i, in, ctx, sc); err != nil {
+		var err error
+		if items[i], err = checkInput(i, decoded[i], ctx, sc); err != nil {
 			return nil, err
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -41,6 +43,46 @@ var branchValidators = sync.OnceValue(func() map[string]*jsonschema.Schema {
 
 // decodeInput parses and validates input number index against its type's
 // schema branch and returns it typed.
+// decodeInputs is decodeInput of every input, on every processor for
+// many inputs (each is independent). Once an input fails, inputs after it
+// are not decoded: Build reports the first failure, as a loop would.
+func decodeInputs(inputs []json.RawMessage) ([]*input, []error) {
+	out, errs := make([]*input, len(inputs)), make([]error, len(inputs))
+	workers := min(runtime.GOMAXPROCS(0), len(inputs)/parallelInputs)
+	if workers < 2 {
+		for i, raw := range inputs {
+			if out[i], errs[i] = decodeInput(i, raw); errs[i] != nil {
+				break
+			}
+		}
+		return out, errs
+	}
+	var next atomic.Int64
+	var failed atomic.Int64 // the lowest index that failed, len(inputs) if none
+	failed.Store(int64(len(inputs)))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(inputs) || int64(i) > failed.Load() {
+					return
+				}
+				if out[i], errs[i] = decodeInput(i, inputs[i]); errs[i] != nil {
+					for f := failed.Load(); int64(i) < f && !failed.CompareAndSwap(f, int64(i)); f = failed.Load() {
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out, errs
+}
+
+// parallelInputs is how many inputs make another decoding goroutine
+// worth starting.
+const parallelInputs = 32
+
 func decodeInput(index int, raw json.RawMessage) (*input, error) {
 	doc, err := ojson.Decode(raw, ojson.Limits{MaxBytes: maxInputBytes, MaxDepth: 8})
 	if err != nil {

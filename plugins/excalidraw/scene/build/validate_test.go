@@ -2,6 +2,8 @@ package build
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -51,5 +53,30 @@ func TestDecodeInputRejectsDeepNesting(t *testing.T) {
 	deep := `{"type":"rectangle","x":0,"y":0,"label":{"text":[[[[[[[[[[["x"]]]]]]]]]]]}}`
 	if _, err := decodeInput(0, json.RawMessage(deep)); err == nil {
 		t.Fatal("deeply nested input accepted")
+	}
+}
+
+// Many inputs are decoded in parallel; the error is still the first bad
+// input's, as a loop over them would report, whichever fails first.
+func TestDecodeInputsReportsTheFirstBadInput(t *testing.T) {
+	inputs := make([]json.RawMessage, 400)
+	for i := range inputs {
+		inputs[i] = json.RawMessage(fmt.Sprintf(`{"type":"rectangle","x":%d,"y":0,"width":10,"height":10}`, i))
+	}
+	inputs[351] = json.RawMessage(`{"type":"rectangle","x":"far"}`)
+	inputs[97] = json.RawMessage(`{"type":"nonsense"}`)
+	inputs[260] = json.RawMessage(`[1]`)
+	for range 20 {
+		out, errs := decodeInputs(inputs)
+		first := slices.IndexFunc(errs, func(err error) bool { return err != nil })
+		_, want := decodeInput(97, inputs[97])
+		if first != 97 || errs[97].Error() != want.Error() {
+			t.Fatalf("first error at %d (%v), want 97 (%v)", first, errs[first], want)
+		}
+		for i := range 97 {
+			if out[i] == nil {
+				t.Fatalf("input %d before the first bad one was not decoded", i)
+			}
+		}
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -149,6 +152,30 @@ func (c *Changes) ImageBytes() int {
 		n += len(im.Element) + len(im.ID)
 	}
 	return n
+}
+
+// Fingerprints is Fingerprint of each of raws, on every processor when
+// there are many (a create of a thousand elements).
+func Fingerprints(raws [][]byte) []string {
+	out := make([]string, len(raws))
+	workers := min(runtime.GOMAXPROCS(0), len(raws)/64)
+	if workers < 2 {
+		for i, raw := range raws {
+			out[i] = Fingerprint(raw)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(raws); i = int(next.Add(1) - 1) {
+				out[i] = Fingerprint(raws[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // Fingerprint is State.Hash of an element's JSON: the first 16 hex digits
