@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -121,17 +122,47 @@ type DeltaOptions struct {
 // compares them. It is Neighbours, Run and Diff as a write would call
 // them, reading each version once instead of twice.
 func Delta(before, after []*ojson.Object, changed []string, o DeltaOptions) (added, resolved, persisting []Finding) {
-	was := newScene(before, Options{ViewBackgroundColor: o.BackgroundBefore})
-	now := newScene(after, Options{ViewBackgroundColor: o.BackgroundAfter})
+	// The two versions are read, and then linted, side by side: they
+	// share nothing but the scope, which both only read.
+	var was, now *scene
+	var scope, near map[string]bool
+	sideBySide(func() {
+		was = newScene(before, Options{ViewBackgroundColor: o.BackgroundBefore})
+		if !o.All {
+			scope = was.neighbours(changed)
+		}
+	}, func() {
+		now = newScene(after, Options{ViewBackgroundColor: o.BackgroundAfter})
+		if !o.All {
+			near = now.neighbours(changed)
+		}
+	})
 	if !o.All {
-		scope := was.neighbours(changed)
-		for id := range now.neighbours(changed) {
+		for id := range near {
 			scope[id] = true
 		}
-		was.scope(scope)
-		now.scope(scope)
 	}
-	return Diff(was.run(), now.run())
+	var found, finds []Finding
+	sideBySide(func() {
+		if !o.All {
+			was.scope(scope)
+		}
+		found = was.run()
+	}, func() {
+		if !o.All {
+			now.scope(scope)
+		}
+		finds = now.run()
+	})
+	return Diff(found, finds)
+}
+
+// sideBySide runs a and b at once and returns when both have.
+func sideBySide(a, b func()) {
+	var wg sync.WaitGroup
+	wg.Go(a)
+	b()
+	wg.Wait()
 }
 
 // sortFindings orders findings by severity, code, ids, then message.
