@@ -177,7 +177,8 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// The new revision is visible: Head knows it, and writers of this
 	// scene queued behind this one re-check their expected revision now
 	// (see beginExisting).
-	t.s.rememberData(t.name, raw, sc.meta(), verified, verifiedAt, ch.data)
+	sideInfo, _ := t.s.fs.Lstat(t.dirs.meta, sidecarFile(t.name))
+	t.s.rememberData(t.name, raw, sc.meta(), verified, verifiedAt, ch.data, sc, sideInfo)
 	t.s.queue.moved(t.name, sc)
 
 	// The sidecar's directory fsync, and pruning the backup that fell out

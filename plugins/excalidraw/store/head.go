@@ -64,6 +64,13 @@ type knownScene struct {
 	side  []byte
 	meta  Meta
 	stamp fileStamp
+	// parsed is side's record; sideStamp, when sideStamped, the sidecar
+	// file's identity with those bytes (only on a filesystem whose ctimes
+	// show any later change, and only for a sidecar this Store renamed
+	// into place): then a stat of the sidecar stands for reading it.
+	parsed      *sidecar
+	sideStamp   fileStamp
+	sideStamped bool
 	// data is the file's content when this Store committed it (nil
 	// otherwise, or once dropped to bound memory: see heldBytes): a load
 	// that finds the pair unchanged takes it instead of reading and
@@ -78,13 +85,11 @@ func (s *Store) stillKnown(name string, k *knownScene) bool {
 		return false
 	}
 	defer s.leave()
-	meta, ok := s.metaQuick()
+	meta, ok := s.keptMeta()
 	if !ok {
 		return false
 	}
-	defer meta.Close()
-	raw, _, err := s.fs.ReadFile(meta, sidecarFile(name), maxSidecarBytes)
-	if err != nil || !bytes.Equal(raw, k.side) {
+	if !s.sidecarStill(meta, name, k) {
 		return false
 	}
 	if base, ok := s.inflight.Load(name); ok && bytes.Equal(base.([]byte), k.side) {
@@ -102,22 +107,79 @@ func (s *Store) stillKnown(name string, k *knownScene) bool {
 	return ok && st == k.stamp
 }
 
+// keptMeta is the metadata directory for stillKnown's checks: a handle
+// kept open and used while the directory's name still leads to it (one
+// lstat, where opening and checking it anew takes five calls). The
+// caller is inside enter/leave, so Close has not closed it.
+func (s *Store) keptMeta() (*os.File, bool) {
+	info, err := s.fs.Lstat(s.root, metaDir)
+	if err != nil || !info.IsDir() {
+		return nil, false
+	}
+	st, ok := stampOf(info)
+	if !ok {
+		return nil, false
+	}
+	id := [2]uint64{st.dev, st.ino}
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
+	if s.checkDir != nil && s.checkDirID == id {
+		return s.checkDir, true
+	}
+	meta, ok := s.metaQuick()
+	if !ok {
+		return nil, false
+	}
+	if info, err := meta.Stat(); err != nil {
+		meta.Close()
+		return nil, false
+	} else if got, ok := stampOf(info); !ok || [2]uint64{got.dev, got.ino} != id {
+		meta.Close() // replaced meanwhile
+		return nil, false
+	}
+	if s.checkDir != nil {
+		s.checkDirOld = append(s.checkDirOld, s.checkDir)
+	}
+	s.checkDir, s.checkDirID = meta, id
+	return meta, true
+}
+
+// sidecarStill reports whether name's sidecar in meta still has k's
+// bytes: by its stat where k has the sidecar's stamp, else by reading it.
+func (s *Store) sidecarStill(meta *os.File, name string, k *knownScene) bool {
+	if k.sideStamped {
+		info, err := s.fs.Lstat(meta, sidecarFile(name))
+		if err != nil {
+			return false
+		}
+		st, ok := stampOf(info)
+		return ok && st == k.sideStamp
+	}
+	raw, _, err := s.fs.ReadFile(meta, sidecarFile(name), maxSidecarBytes)
+	return err == nil && bytes.Equal(raw, k.side)
+}
+
 // remember records that the sidecar side (its record meta) described the
 // scene file whose stat is info, proven by reading the file's content
 // after readAt. Kept only if that proof holds for later: see Head.
-func (s *Store) remember(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time) {
-	s.rememberData(name, side, meta, info, readAt, nil)
+func (s *Store) remember(name string, side []byte, parsed *sidecar, info fs.FileInfo, readAt time.Time) {
+	s.rememberData(name, side, parsed.meta(), info, readAt, nil, parsed)
 }
 
 // rememberData is remember for a commit of this Store, which also keeps
-// the bytes it wrote and read back (data) for its next load.
-func (s *Store) rememberData(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time, data []byte) {
+// the bytes it wrote and read back (data) for its next load, and the
+// sidecar it renamed into place (its record sc and its stat sideInfo).
+func (s *Store) rememberData(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time, data []byte, sc *sidecar, sideInfo ...fs.FileInfo) {
 	st, ok := stampOf(info)
 	if !ok || st.nlink != 1 || !s.settled(st, readAt) || int64(len(data)) > s.opts.MaxSceneBytes {
 		s.known.Delete(name)
 		return
 	}
-	s.known.Store(name, &knownScene{side: bytes.Clone(side), meta: meta, stamp: st, data: data})
+	k := &knownScene{side: bytes.Clone(side), meta: meta, stamp: st, data: data, parsed: sc}
+	if len(sideInfo) == 1 && sideInfo[0] != nil && s.fineCtimes() {
+		k.sideStamp, k.sideStamped = stampOf(sideInfo[0])
+	}
+	s.known.Store(name, k)
 	if data != nil {
 		s.held.add(s, name, int64(len(data)))
 	}

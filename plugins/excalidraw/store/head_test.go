@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -95,11 +96,37 @@ func TestHeadSeesEveryChangeOfItsFiles(t *testing.T) {
 			t.Fatalf("after an edit in place: %+v", h)
 		}
 
+		// The sidecar edited in place at once after a commit, same
+		// length: its record is no longer the one this store keeps.
+		mustSave(t, s, "a", 4, doc(2, "fiv"))
+		side := readFile(t, sidecarPathOf(s, "a"))
+		edited := bytes.Replace(side, []byte(`"updatedBy": "agent"`), []byte(`"updatedBy": "ui"   `), 1)
+		if bytes.Equal(edited, side) {
+			t.Fatalf("no updatedBy in %s", side)
+		}
+		g, err := os.OpenFile(sidecarPathOf(s, "a"), os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.WriteAt(edited, 0); err != nil {
+			t.Fatal(err)
+		}
+		g.Close()
+		if h, err := s.Head(bg, "a"); err != nil || h.Revision != 5 || h.UpdatedBy != ActorUI {
+			t.Fatalf("after the sidecar was edited in place: %+v %v", h, err)
+		}
+		wantHead(t, s, "a")
+		// A write expecting the revision the edit kept is not refused
+		// from what this store knew, and one expecting another is.
+		if _, err := s.Save(bg, SaveRequest{Name: "a", ExpectedRevision: 4, Data: doc(1, "x"), Actor: ActorAgent}); err == nil {
+			t.Fatal("a stale save went through")
+		}
+
 		if err := os.Remove(sidecarPathOf(s, "a")); err != nil {
 			t.Fatal(err)
 		}
-		// Rebuilt one past the newest backup (3), as Read would.
-		if h, err := s.Head(bg, "a"); err != nil || h.Revision != 4 || h.UpdatedBy != ActorRecovery || h.PreviousRevision != 0 {
+		// Rebuilt one past the newest backup, as Read would.
+		if h, err := s.Head(bg, "a"); err != nil || h.Revision != 6 || h.UpdatedBy != ActorRecovery || h.PreviousRevision != 0 {
 			t.Fatalf("after the sidecar was lost: %+v %v", h, err)
 		}
 		wantHead(t, s, "a")
@@ -109,7 +136,7 @@ func TestHeadSeesEveryChangeOfItsFiles(t *testing.T) {
 		if err := os.Rename(tmp, scenePathOf(s, "a")); err != nil {
 			t.Fatal(err)
 		}
-		if h := wantHead(t, s, "a"); h.Revision != 5 || h.ElementCount != 4 {
+		if h := wantHead(t, s, "a"); h.Revision != 7 || h.ElementCount != 4 {
 			t.Fatalf("after an edit by rename: %+v", h)
 		}
 	})
@@ -186,5 +213,28 @@ func TestFineCtimeProbeLeavesNothing(t *testing.T) {
 	t.Logf("fine ctimes: %v", probeFineCtimes(d))
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("probe left %v", entries)
+	}
+}
+
+// The metadata directory replaced by another (moved away, a copy with an
+// edited sidecar put in its place): the kept handle of the old one is not
+// used, so Head reads the new sidecar.
+func TestHeadFollowsAReplacedMetadataDirectory(t *testing.T) {
+	s := testStore(t)
+	mustCreate(t, s, "a", 2, "one")
+	mustSave(t, s, "a", 1, doc(2, "two"))
+	wantHead(t, s, "a")
+	meta := filepath.Join(s.dir, metaDir)
+	if err := os.Rename(meta, meta+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(meta, os.DirFS(meta+".old")); err != nil {
+		t.Fatal(err)
+	}
+	side := readFile(t, sidecarPathOf(s, "a"))
+	edited := bytes.Replace(side, []byte(`"updatedBy": "agent"`), []byte(`"updatedBy": "ui"   `), 1)
+	writeFile(t, sidecarPathOf(s, "a"), edited)
+	if h, err := s.Head(bg, "a"); err != nil || h.Revision != 2 || h.UpdatedBy != ActorUI {
+		t.Fatalf("after the metadata directory was replaced: %+v %v", h, err)
 	}
 }

@@ -129,7 +129,7 @@ func (s *Store) readSettle(ctx context.Context, dirs *metaDirs, name string) (*S
 			return nil, err
 		case p.agrees():
 			m := p.side.parsed.meta()
-			s.remember(name, p.side.raw, m, p.info, p.at)
+			s.remember(name, p.side.raw, p.side.parsed, p.info, p.at)
 			return &Scene{Meta: m, Data: p.data}, nil
 		case waits == readWaits:
 			return s.readHeld(dirs, name, p)

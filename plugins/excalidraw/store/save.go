@@ -142,6 +142,13 @@ func (s *Store) refuseUnlocked(name, requestID string, stale func(*sidecar) bool
 		return nil
 	}
 	defer s.leave()
+	if v, ok := s.known.Load(name); ok {
+		// The pair this Store last saw agree, if it still stands: its
+		// sidecar's record, without reading and parsing it again.
+		if k := v.(*knownScene); k.parsed != nil && s.stillKnown(name, k) {
+			return s.staleFrom(sidecarState{raw: k.side, parsed: k.parsed}, name, requestID, stale, expected)
+		}
+	}
 	meta, ok := s.metaQuick()
 	if !ok {
 		return nil

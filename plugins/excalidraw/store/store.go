@@ -46,6 +46,13 @@ type Store struct {
 	held       heldBytes // bounds the bytes known records keep
 	ctimeProbe sync.Once
 	fineCtime  bool
+	// checkDir is the metadata directory kept open for the known pair's
+	// checks (see keptMeta), with its dev and inode; the handles it
+	// replaced stay open (a check may be using them) until Close.
+	checkMu     sync.Mutex
+	checkDir    *os.File
+	checkDirID  [2]uint64
+	checkDirOld []*os.File
 	// inflight holds, for each scene a commit of this Store has renamed
 	// into place and not yet returned from, the sidecar it commits over.
 	inflight sync.Map
@@ -152,6 +159,11 @@ func (s *Store) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	s.active.Wait()
+	for _, d := range append(s.checkDirOld, s.checkDir) {
+		if d != nil {
+			d.Close()
+		}
+	}
 	return s.root.Close()
 }
 
