@@ -9,6 +9,9 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
+
+	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/lint"
@@ -212,6 +215,7 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 	env := &Envelope{Name: r.Name, Note: o.Note, Changed: Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}}
 	var planned *scene.Document
 	var changedIDs []string
+	var lintPending func() *LintDelta // the lint running beside the commit
 	attr := r.Attribution
 	if attr.Note == "" {
 		attr.Note = o.Note
@@ -220,8 +224,8 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID, Attribution: attr,
 		AnyRevision: r.ExpectedRevision == nil,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
-			out, doc, ids, err := s.plan(cur, o, plan, env, r.Named)
-			planned, changedIDs = doc, ids
+			out, doc, ids, pending, err := s.plan(cur, o, plan, env, r.Named)
+			planned, changedIDs, lintPending = doc, ids, pending
 			if err != nil || o.DryRun {
 				if err == nil {
 					return cur.Data, nil // no change: nothing is written
@@ -235,6 +239,9 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 		req.ExpectedRevision = *r.ExpectedRevision
 	}
 	res, err := s.store.Update(ctx, req)
+	if lintPending != nil {
+		env.Lint = lintPending()
+	}
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -258,13 +265,18 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 
 // plan is Write's work under the lock: it returns the bytes to store, the
 // planned document and the ids that changed, and fills env.
-func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string) ([]byte, *scene.Document, []string, error) {
+//
+// The lint of a write that is not strict runs beside the commit (both
+// documents are sealed, so nothing changes under it): plan returns a
+// function that waits for it. A strict write's lint decides whether it
+// commits, so it runs first.
+func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string) ([]byte, *scene.Document, []string, func() *LintDelta, error) {
 	before, err := s.viewStored(cur.Data) // read only: the plan edits a fork
 	if err != nil {
-		return nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
+		return nil, nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}
 	if err := checkExpect(o.Expect, cur.Revision, before); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	var pr PlanResult
 	var out []byte
@@ -284,7 +296,7 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 		return err
 	})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	ch, changedIDs := diff(before, after)
 	env.Changed = ch
@@ -294,18 +306,41 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	if pr.Collateral != nil {
 		env.Collateral = pr.Collateral
 	}
+	var pending func() *LintDelta
 	if o.Lint != LintOff && len(changedIDs) > 0 {
-		env.Lint = lintDelta(before, after, changedIDs, o.Lint == LintAll)
+		all := o.Lint == LintAll
+		if o.Strict {
+			env.Lint = lintDelta(before, after, changedIDs, all)
+		} else {
+			pending = s.lintBeside(before, after, changedIDs, all)
+		}
 	}
 	if o.Strict {
 		if err := strictCheck(env); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 	}
 	if bytes.Equal(out, cur.Data) {
-		return cur.Data, after, changedIDs, nil
+		return cur.Data, after, changedIDs, pending, nil
 	}
-	return out, after, changedIDs, nil
+	return out, after, changedIDs, pending, nil
+}
+
+// lintBeside starts lintDelta and returns a function that waits for its
+// result (nil, logged, if it panicked: a lint fault must not end the
+// process or fail a write it does not decide).
+func (s *Service) lintBeside(before, after *scene.Document, changed []string, all bool) func() *LintDelta {
+	done := make(chan *LintDelta, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("lint failed", zap.Any("panic", r))
+				done <- nil
+			}
+		}()
+		done <- lintDelta(before, after, changed, all)
+	}()
+	return sync.OnceValue(func() *LintDelta { return <-done })
 }
 
 // checkExpect checks the preconditions on the scene as stored.
