@@ -25,6 +25,18 @@ func FuzzBuild(f *testing.F) {
 		if err := json.Unmarshal(data, &inputs); err != nil {
 			inputs = []json.RawMessage{data}
 		}
+		// The prover's yes is the validator's (prove.go).
+		for _, raw := range inputs {
+			v, err := ojson.Decode(raw, ojson.Limits{MaxBytes: maxInputBytes, MaxDepth: 8})
+			obj, ok := v.(*ojson.Object)
+			if err != nil || !ok {
+				continue
+			}
+			typ, _ := obj.String("type")
+			if p := provers()[typ]; p != nil && p.accepts(obj) && branchValidators()[typ].Validate(toGeneric(obj)) != nil {
+				t.Fatalf("the prover accepts %s, which the schema refuses", raw)
+			}
+		}
 		old := parseObject(t, `{"id":"old","type":"rectangle","x":0,"y":0,"width":100,"height":80,"index":"a5","boundElements":null,"version":3}`)
 		res, err := Build(inputs, testContext(old))
 		if err != nil {
