@@ -66,12 +66,15 @@ func (tx *Txn) Create(inputs []json.RawMessage, pointer string) (CreateResult, e
 
 // createItem is one input of a Create call.
 type createItem struct {
-	obj   *ojson.Object // nil when the input is no JSON object: the builder says why
-	raw   json.RawMessage
-	typ   string
-	ref   string
-	id    string // given or built
-	place *placement
+	obj *ojson.Object // nil when the input is no JSON object: the builder says why
+	raw json.RawMessage
+	// edited: obj is no longer what raw says (a ref or place taken out,
+	// an end bound to a ref's id), so the builder gets obj encoded anew.
+	edited bool
+	typ    string
+	ref    string
+	id     string // given or built
+	place  *placement
 }
 
 // placement is a checked "place".
@@ -162,6 +165,7 @@ func (c *creation) read(inputs []json.RawMessage) error {
 			c.refs[ref] = i
 			it.ref = ref
 			obj.Delete("ref")
+			it.edited = true
 		}
 		if v, ok := obj.Get("place"); ok {
 			if it.place, err = c.readPlace(i, it, v); err != nil {
@@ -169,6 +173,7 @@ func (c *creation) read(inputs []json.RawMessage) error {
 			}
 			obj.Delete("place")
 			obj.Set("x", 0).Set("y", 0) // placed once built (placeItem)
+			it.edited = true
 		}
 	}
 	return nil
@@ -251,7 +256,7 @@ func (c *creation) build(picks func(*createItem) bool) error {
 			continue
 		}
 		raw := it.raw
-		if it.obj != nil {
+		if it.obj != nil && it.edited {
 			b, err := ojson.Marshal(it.obj)
 			if err != nil {
 				return opError(c.at(i), "input does not encode: %v", err)
@@ -395,7 +400,10 @@ func (c *creation) bindRefs(i int, it *createItem) error {
 				"%q names an arrow of this call; arrows bind to rectangles, ellipses, diamonds, text and images", name).
 				With("pointer", c.at(i)+"/"+k)
 		}
-		it.obj.Set(k, c.items[j].id)
+		if id := c.items[j].id; id != name {
+			it.obj.Set(k, id)
+			it.edited = true
+		}
 	}
 	return nil
 }
