@@ -145,8 +145,10 @@ func (s *Store) refuseUnlocked(name, requestID string, stale func(*sidecar) bool
 	if v, ok := s.known.Load(name); ok {
 		// The pair this Store last saw agree, if it still stands: its
 		// sidecar's record, without reading and parsing it again.
+		// (stillKnown saw the scene file as the pair has it: no need for
+		// staleFrom's look at its size.)
 		if k := v.(*knownScene); k.parsed != nil && s.stillKnown(name, k) {
-			return s.staleFrom(sidecarState{raw: k.side, parsed: k.parsed}, name, requestID, stale, expected)
+			return staleAgainst(k.parsed, requestID, stale, expected)
 		}
 	}
 	meta, ok := s.metaQuick()
