@@ -122,39 +122,7 @@ type DeltaOptions struct {
 // compares them. It is Neighbours, Run and Diff as a write would call
 // them, reading each version once instead of twice.
 func Delta(before, after []*ojson.Object, changed []string, o DeltaOptions) (added, resolved, persisting []Finding) {
-	// The two versions are read, and then linted, side by side: they
-	// share nothing but the scope, which both only read.
-	var was, now *scene
-	var scope, near map[string]bool
-	sideBySide(func() {
-		was = newScene(before, Options{ViewBackgroundColor: o.BackgroundBefore})
-		if !o.All {
-			scope = was.neighbours(changed)
-		}
-	}, func() {
-		now = newScene(after, Options{ViewBackgroundColor: o.BackgroundAfter})
-		if !o.All {
-			near = now.neighbours(changed)
-		}
-	})
-	if !o.All {
-		for id := range near {
-			scope[id] = true
-		}
-	}
-	var found, finds []Finding
-	sideBySide(func() {
-		if !o.All {
-			was.scope(scope)
-		}
-		found = was.run()
-	}, func() {
-		if !o.All {
-			now.scope(scope)
-		}
-		finds = now.run()
-	})
-	return Diff(found, finds)
+	return DeltaModels(NewModel(before, o.BackgroundBefore), NewModel(after, o.BackgroundAfter), changed, o.All)
 }
 
 // sideBySide runs a and b at once and returns when both have.

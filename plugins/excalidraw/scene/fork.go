@@ -42,6 +42,7 @@ type encoding struct {
 	ids         map[string]int
 	ptrOnce     sync.Once // builds ptrs
 	ptrs        map[string]*ojson.Object
+	kept        sync.Map // Kept's values, by key
 }
 
 // Seal freezes the document's elements and remembers their bytes in sp,
@@ -443,6 +444,23 @@ func (d *Document) scopedIDs(cand []int, lookup func(id string) (int, bool), kee
 		}
 	}
 	return byID
+}
+
+// Kept returns build's value for the document, made once and kept with
+// it while the document is the one Seal sealed (unchanged since): what a
+// reader works out from elements that cannot change (lint's model of
+// them, say) need not be worked out again by the next reader. key tells
+// one kind of value from another. Any other document runs build every
+// time. The value is shared: read only, or safe for concurrent use.
+func (d *Document) Kept(key any, build func() any) any {
+	if !d.asSealed || d.enc == nil || len(d.enc.els) != len(d.elements) {
+		return build()
+	}
+	if v, ok := d.enc.kept.Load(key); ok {
+		return v
+	}
+	v, _ := d.enc.kept.LoadOrStore(key, build())
+	return v
 }
 
 // ByID is IDIndex to read, not to change: the document sealed (and

@@ -257,3 +257,22 @@ func mustNumber(el *ojson.Object, k string) float64 {
 	f, _ := el.Number(k)
 	return f
 }
+
+// Kept makes a sealed document's value once; a fork, which can change,
+// makes it every time.
+func TestKeptIsMadeOnceForASealedDocument(t *testing.T) {
+	d, _, _, _ := sealed(t, syntheticScene(t, 10))
+	type key struct{}
+	made := 0
+	build := func() any { made++; return new(int) }
+	first, second := d.Kept(key{}, build), d.Kept(key{}, build)
+	if first != second || made != 1 {
+		t.Fatalf("sealed: made %d times, same value %v", made, first == second)
+	}
+	fork := d.Fork()
+	fork.Kept(key{}, build)
+	fork.Kept(key{}, build)
+	if made != 3 {
+		t.Fatalf("a fork's value was kept (%d makes)", made)
+	}
+}

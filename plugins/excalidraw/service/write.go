@@ -529,10 +529,17 @@ func lintDelta(before, after *scene.Document, changed []string, all bool) *LintD
 		}
 		return ""
 	}
-	added, resolved, persisting := lint.Delta(before.Elements(), after.Elements(), changed,
-		lint.DeltaOptions{BackgroundBefore: bg(before), BackgroundAfter: bg(after), All: all})
+	model := func(doc *scene.Document) *lint.Model {
+		return doc.Kept(lintModelKey{}, func() any { return lint.NewModel(doc.Elements(), bg(doc)) }).(*lint.Model)
+	}
+	added, resolved, persisting := lint.DeltaModels(model(before), model(after), changed, all)
 	return &LintDelta{New: capFindings(added), Resolved: capFindings(resolved), Persisting: len(persisting)}
 }
+
+// lintModelKey keys a sealed document's lint model (scene.Document.Kept):
+// the model of a write's result is the next write's model of what it
+// starts from.
+type lintModelKey struct{}
 
 func capFindings(f []lint.Finding) []lint.Finding {
 	if f == nil {

@@ -1,0 +1,89 @@
+package lint
+
+import (
+	"sync"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
+
+// Model is one version of a scene read for Delta, to keep with elements
+// that do not change (a sealed document's): the next write's Delta then
+// reads the version before it from the model, its spatial index built,
+// instead of reading every element again. The caller must not change the
+// elements while the model is in use. A Delta that finds the model in use
+// by another reads the elements anew, so a Model is safe for concurrent
+// use.
+type Model struct {
+	mu       sync.Mutex
+	elements []*ojson.Object
+	opts     Options
+	s        *scene // nil until first used
+}
+
+// NewModel is the model of elements on a canvas of the given background
+// colour ("" for white). It reads nothing until a Delta uses it.
+func NewModel(elements []*ojson.Object, background string) *Model {
+	return &Model{elements: elements, opts: Options{ViewBackgroundColor: background}}
+}
+
+// take returns a scene of the model for one Delta, with no findings and
+// no scope, and the function that gives it back.
+func (m *Model) take() (*scene, func()) {
+	if !m.mu.TryLock() {
+		return newScene(m.elements, m.opts), func() {}
+	}
+	if m.s == nil {
+		m.s = newScene(m.elements, m.opts)
+	}
+	s := m.s
+	s.out, s.near, s.visits = nil, nil, 0
+	s.opts.Scope = nil
+	return s, m.mu.Unlock
+}
+
+// DeltaModels is Delta on two models (see Model): before and after are
+// the versions of the scene, changed the ids the write changed; all lints
+// every element rather than what the write touched.
+func DeltaModels(before, after *Model, changed []string, all bool) (added, resolved, persisting []Finding) {
+	var was, now *scene
+	var scope, near map[string]bool
+	var giveBack [2]func()
+	defer func() {
+		for _, g := range giveBack {
+			if g != nil {
+				g()
+			}
+		}
+	}()
+	// The two versions are read, and then linted, side by side: they
+	// share nothing but the scope, which both only read.
+	sideBySide(func() {
+		was, giveBack[0] = before.take()
+		if !all {
+			scope = was.neighbours(changed)
+		}
+	}, func() {
+		now, giveBack[1] = after.take()
+		if !all {
+			near = now.neighbours(changed)
+		}
+	})
+	if !all {
+		for id := range near {
+			scope[id] = true
+		}
+	}
+	var found, finds []Finding
+	sideBySide(func() {
+		if !all {
+			was.scope(scope)
+		}
+		found = was.run()
+	}, func() {
+		if !all {
+			now.scope(scope)
+		}
+		finds = now.run()
+	})
+	return Diff(found, finds)
+}
