@@ -15,17 +15,7 @@ import (
 // one element moved onto another (so findings come and go), frozen
 // (shared, as a sealed document's elements are) and not.
 func TestDeltaIsNeighboursRunDiff(t *testing.T) {
-	compared := 0
-	for _, path := range testcorpus.Files(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := model.Parse(data, model.DefaultLimits())
-		if err != nil || len(doc.Elements()) < 2 {
-			continue
-		}
-		before := doc.Elements()
+	compared := eachCorpusScene(t, 2, func(path string, before []*ojson.Object) {
 		after := make([]*ojson.Object, len(before))
 		copy(after, before)
 		i := len(after) / 2
@@ -52,9 +42,29 @@ func TestDeltaIsNeighboursRunDiff(t *testing.T) {
 				t.Fatalf("%s (frozen %v): Delta differs", path, freeze)
 			}
 		}
-		compared++
-	}
+	})
 	if compared < 40 {
 		t.Fatalf("only %d scenes compared", compared)
 	}
+}
+
+// eachCorpusScene calls fn with the elements of every corpus scene that
+// parses and has at least min of them, and says how many it called fn
+// for.
+func eachCorpusScene(t *testing.T, min int, fn func(path string, elements []*ojson.Object)) int {
+	t.Helper()
+	n := 0
+	for _, path := range testcorpus.Files(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := model.Parse(data, model.DefaultLimits())
+		if err != nil || len(doc.Elements()) < min {
+			continue
+		}
+		fn(path, doc.Elements())
+		n++
+	}
+	return n
 }

@@ -1,13 +1,10 @@
 package lint
 
 import (
-	"os"
 	"reflect"
 	"sync"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/testcorpus"
-	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -16,17 +13,7 @@ import (
 // next write's model of what it starts from (as the service keeps them),
 // with some Deltas run on one model at once.
 func TestKeptModelsAreFreshReads(t *testing.T) {
-	compared := 0
-	for _, path := range testcorpus.Files(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := model.Parse(data, model.DefaultLimits())
-		if err != nil || len(doc.Elements()) < 3 {
-			continue
-		}
-		cur := doc.Elements()
+	compared := eachCorpusScene(t, 3, func(path string, cur []*ojson.Object) {
 		for _, el := range cur {
 			el.Freeze()
 		}
@@ -56,8 +43,7 @@ func TestKeptModelsAreFreshReads(t *testing.T) {
 			wg.Wait()
 			cur, kept = next, nextModel
 		}
-		compared++
-	}
+	})
 	if compared < 40 {
 		t.Fatalf("only %d scenes compared", compared)
 	}
