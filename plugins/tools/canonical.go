@@ -28,7 +28,8 @@ func CanonicalJSON(v any) ([]byte, error) {
 }
 
 // canonicalize marshals v, decodes it into its generic form (map[string]any,
-// []any, string, json.Number, bool, nil) and re-encodes that canonically.
+// []any, string, json.Number, bool, nil) and writes the marshalled bytes
+// canonically.
 // The decoded form is returned too because callers usually need both.
 func canonicalize(v any) (any, []byte, error) {
 	raw, err := marshalNoEscape(v)
@@ -39,7 +40,7 @@ func canonicalize(v any) (any, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := encodeCanonical(decoded)
+	out, err := canonicalBytes(raw)
 	if err != nil {
 		return nil, nil, err
 	}

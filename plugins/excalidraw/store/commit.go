@@ -177,8 +177,11 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// The new revision is visible: Head knows it, and writers of this
 	// scene queued behind this one re-check their expected revision now
 	// (see beginExisting).
-	sideInfo, _ := t.s.fs.Lstat(t.dirs.meta, sidecarFile(t.name))
-	t.s.rememberData(t.name, raw, sc.meta(), verified, verifiedAt, ch.data, sc, sideInfo)
+	sideInfo, err := t.s.fs.Lstat(t.dirs.meta, sidecarFile(t.name))
+	if err != nil {
+		sideInfo = nil // known by its bytes only
+	}
+	t.s.rememberData(t.name, raw, sc, verified, verifiedAt, ch.data, sideInfo)
 	t.s.queue.moved(t.name, sc)
 
 	// The sidecar's directory fsync, and pruning the backup that fell out

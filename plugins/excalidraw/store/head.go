@@ -159,25 +159,26 @@ func (s *Store) sidecarStill(meta *os.File, name string, k *knownScene) bool {
 	return err == nil && bytes.Equal(raw, k.side)
 }
 
-// remember records that the sidecar side (its record meta) described the
+// remember records that the sidecar side (its record parsed) described the
 // scene file whose stat is info, proven by reading the file's content
 // after readAt. Kept only if that proof holds for later: see Head.
 func (s *Store) remember(name string, side []byte, parsed *sidecar, info fs.FileInfo, readAt time.Time) {
-	s.rememberData(name, side, parsed.meta(), info, readAt, nil, parsed)
+	s.rememberData(name, side, parsed, info, readAt, nil, nil)
 }
 
 // rememberData is remember for a commit of this Store, which also keeps
 // the bytes it wrote and read back (data) for its next load, and the
-// sidecar it renamed into place (its record sc and its stat sideInfo).
-func (s *Store) rememberData(name string, side []byte, meta Meta, info fs.FileInfo, readAt time.Time, data []byte, sc *sidecar, sideInfo ...fs.FileInfo) {
+// sidecar it renamed into place (its record sc and its stat sideInfo,
+// nil if unknown).
+func (s *Store) rememberData(name string, side []byte, sc *sidecar, info fs.FileInfo, readAt time.Time, data []byte, sideInfo fs.FileInfo) {
 	st, ok := stampOf(info)
 	if !ok || st.nlink != 1 || !s.settled(st, readAt) || int64(len(data)) > s.opts.MaxSceneBytes {
 		s.known.Delete(name)
 		return
 	}
-	k := &knownScene{side: bytes.Clone(side), meta: meta, stamp: st, data: data, parsed: sc}
-	if len(sideInfo) == 1 && sideInfo[0] != nil && s.fineCtimes() {
-		k.sideStamp, k.sideStamped = stampOf(sideInfo[0])
+	k := &knownScene{side: bytes.Clone(side), meta: sc.meta(), stamp: st, data: data, parsed: sc}
+	if sideInfo != nil && s.fineCtimes() {
+		k.sideStamp, k.sideStamped = stampOf(sideInfo)
 	}
 	s.known.Store(name, k)
 	if data != nil {

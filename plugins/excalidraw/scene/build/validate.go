@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
+
+	"github.com/dshgo/dsh/internal/parallel"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -48,34 +48,10 @@ var branchValidators = sync.OnceValue(func() map[string]*jsonschema.Schema {
 // are not decoded: Build reports the first failure, as a loop would.
 func decodeInputs(inputs []json.RawMessage) ([]*input, []error) {
 	out, errs := make([]*input, len(inputs)), make([]error, len(inputs))
-	workers := min(runtime.GOMAXPROCS(0), len(inputs)/parallelInputs)
-	if workers < 2 {
-		for i, raw := range inputs {
-			if out[i], errs[i] = decodeInput(i, raw); errs[i] != nil {
-				break
-			}
-		}
-		return out, errs
-	}
-	var next atomic.Int64
-	var failed atomic.Int64 // the lowest index that failed, len(inputs) if none
-	failed.Store(int64(len(inputs)))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(inputs) || int64(i) > failed.Load() {
-					return
-				}
-				if out[i], errs[i] = decodeInput(i, inputs[i]); errs[i] != nil {
-					for f := failed.Load(); int64(i) < f && !failed.CompareAndSwap(f, int64(i)); f = failed.Load() {
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(len(inputs), parallelInputs, func(i int) bool {
+		out[i], errs[i] = decodeInput(i, inputs[i])
+		return errs[i] == nil
+	})
 	return out, errs
 }
 

@@ -5,9 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/dshgo/dsh/internal/parallel"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -158,23 +157,10 @@ func (c *Changes) ImageBytes() int {
 // there are many (a create of a thousand elements).
 func Fingerprints(raws [][]byte) []string {
 	out := make([]string, len(raws))
-	workers := min(runtime.GOMAXPROCS(0), len(raws)/64)
-	if workers < 2 {
-		for i, raw := range raws {
-			out[i] = Fingerprint(raw)
-		}
-		return out
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(raws); i = int(next.Add(1) - 1) {
-				out[i] = Fingerprint(raws[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(len(raws), 64, func(i int) bool {
+		out[i] = Fingerprint(raws[i])
+		return true
+	})
 	return out
 }
 
