@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,31 +47,36 @@ func TestEchoRaceChild(t *testing.T) {
 	e := echo.New()
 	e.GET("/r0", func(c echo.Context) error { return c.NoContent(http.StatusOK) })
 
+	// The server counts the requests it has finished. The adder only loads
+	// the count, and a load orders nothing from the adder to the server, so
+	// every request served after an add reads the router unordered with it.
+	var finished atomic.Int64
 	stop := make(chan struct{})
 	served := make(chan struct{})
-	started := make(chan struct{})
 	go func() {
 		defer close(served)
-		for n := 0; ; n++ {
-			if n == 1 {
-				close(started)
-			}
+		for {
 			select {
 			case <-stop:
 				return
 			default:
 			}
 			e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/r0", nil))
+			finished.Add(1)
 		}
 	}()
 	// Adding routes while the goroutine above is serving: the racy pattern.
-	// The adds start once the server is running and go on for a while of
-	// wall time, so a loaded machine that schedules the server late still
-	// lets the two overlap (the detector needs them unordered, not timed).
-	<-started
+	// Each add also registers /r0 again, which writes the very node the
+	// server reads on every request. The adds go on until the server has
+	// finished requests after them, however late a loaded machine schedules
+	// it: the detector needs the accesses unordered, not timed. The wall-time
+	// cap only keeps a broken child from hanging the parent.
 	begin := time.Now()
-	for i := 1; time.Since(begin) < 300*time.Millisecond; i++ {
-		e.GET("/r"+strconv.Itoa(i), func(c echo.Context) error { return c.NoContent(http.StatusOK) })
+	base := finished.Load()
+	for i := 1; finished.Load() < base+64 && time.Since(begin) < time.Minute; i++ {
+		h := func(c echo.Context) error { return c.NoContent(http.StatusOK) }
+		e.GET("/r"+strconv.Itoa(i), h)
+		e.GET("/r0", h)
 		runtime.Gosched()
 	}
 	close(stop)
