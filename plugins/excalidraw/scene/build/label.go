@@ -1,6 +1,7 @@
 package build
 
 import (
+	"github.com/dshgo/dsh/internal/jsmath"
 	"math"
 
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -91,9 +92,9 @@ func layoutShapeLabel(typ string, c box, original string, ts textStyle) shapeLab
 func boundTextMaxHeight(typ string, h float64) float64 {
 	switch typ {
 	case "ellipse":
-		return jsRound(h/2*math.Sqrt2) - boundTextPadding*2
+		return jsmath.Round(h/2*math.Sqrt2) - boundTextPadding*2
 	case "diamond":
-		return jsRound(h/2) - boundTextPadding*2
+		return jsmath.Round(h/2) - boundTextPadding*2
 	}
 	return h - boundTextPadding*2
 }
@@ -105,7 +106,7 @@ func containerDimensionForText(size float64, typ string) float64 {
 	padding := float64(boundTextPadding * 2)
 	switch typ {
 	case "ellipse":
-		return jsRound((size + padding) / math.Sqrt2 * 2)
+		return jsmath.Round((size + padding) / math.Sqrt2 * 2)
 	case "diamond":
 		return 2 * (size + padding)
 	case "arrow":
@@ -128,9 +129,6 @@ func containerInnerOffset(typ string, w, h float64) (float64, float64) {
 	}
 	return ox, oy
 }
-
-// jsRound is JavaScript's Math.round (halves round up).
-func jsRound(x float64) float64 { return math.Floor(x + 0.5) }
 
 // arrowLabel lays out an arrow's label as LinearElementEditor does: wrapped
 // to 70% of the arrow's width (at least 11 × fontSize) and centred on the

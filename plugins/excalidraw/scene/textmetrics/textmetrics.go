@@ -1,6 +1,7 @@
 package textmetrics
 
 import (
+	"github.com/dshgo/dsh/internal/jsmath"
 	"math"
 	"strconv"
 	"strings"
@@ -186,21 +187,12 @@ func BoundTextMaxWidth(containerType string, width, fontSize float64) float64 {
 	case "arrow":
 		return math.Max(arrowLabelWidthFraction*width, fontSize*arrowLabelFontSizeToMinWidthRatio)
 	case "ellipse":
-		return jsRound(width/2*math.Sqrt2) - boundTextPadding*2
+		return jsmath.Round(width/2*math.Sqrt2) - boundTextPadding*2
 	case "diamond":
-		return jsRound(width/2) - boundTextPadding*2
+		return jsmath.Round(width/2) - boundTextPadding*2
 	default:
 		return width - boundTextPadding*2
 	}
-}
-
-// jsRound is JavaScript's Math.round: the nearest integer, halves up.
-func jsRound(x float64) float64 {
-	f := math.Floor(x)
-	if x-f >= 0.5 {
-		return f + 1
-	}
-	return f
 }
 
 // NormalizeText is text as Excalidraw stores it (its normalizeText): CRLF
