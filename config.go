@@ -3,8 +3,10 @@ package dsh
 import (
 	_ "embed"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dshgo/dsh/app"
@@ -134,4 +136,20 @@ func ensureDataDir(dir string) error {
 		return fmt.Errorf("data dir: %w", err)
 	}
 	return nil
+}
+
+// baseURL is where people reach the web server: the publicURL, else
+// http:// and the listen address; empty when the port is chosen at start.
+func baseURL(h HostConfig) string {
+	if h.PublicURL != "" {
+		return strings.TrimRight(h.PublicURL, "/")
+	}
+	host, port, err := net.SplitHostPort(h.Listen)
+	if err != nil || port == "0" || port == "" {
+		return ""
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

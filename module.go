@@ -127,7 +127,8 @@ var RuntimeModule = fx.Module("runtime",
 		return rt
 	}),
 	fx.Invoke(func(rt *app.Runtime, c *LoadedConfig) error {
-		return rt.Root().Provide(hostinfo.ServiceName, hostinfo.Info{DataDir: c.Host.DataDir, Version: Version, LoginCommand: LoginCommand(c.Source.Path)})
+		return rt.Root().Provide(hostinfo.ServiceName, hostinfo.Info{DataDir: c.Host.DataDir, Version: Version,
+			LoginCommand: LoginCommand(c.Source.Path), BaseURL: baseURL(c.Host)})
 	}),
 )
 

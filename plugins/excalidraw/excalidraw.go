@@ -29,6 +29,7 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
+	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -53,6 +54,17 @@ type Config struct {
 	MaxFiles      int     `json:"maxFiles"`
 	MaxTextLength int     `json:"maxTextLength"`
 	History       History `json:"history"`
+	Exports       Exports `json:"exports"`
+}
+
+// Exports is the `exports:` section: where exported files go and how
+// their links are signed.
+type Exports struct {
+	Dir            string `json:"dir"`
+	Secret         string `json:"secret"`
+	LinkTTLMinutes int    `json:"linkTTLMinutes"`
+	MaxTTLHours    int    `json:"maxTTLHours"`
+	KeepHours      int    `json:"keepHours"`
 }
 
 // History is the `history:` section: how much of each scene's journal is
@@ -83,6 +95,20 @@ var ConfigSchema = []byte(`{
           "description": "Commits older than this are dropped (0: kept however old); the newest is always kept."},
         "maxImageBytes": {"type": "integer", "minimum": 0, "maximum": 268435456, "default": 8388608,
           "description": "A commit whose changed elements take more than this is journaled without them (it cannot be restored from)."}
+      }},
+    "exports": {"type": "object", "additionalProperties": false, "default": {},
+      "description": "Files the export tool writes, behind signed links that expire (GET /exports/<id>).",
+      "properties": {
+        "dir": {"type": "string", "minLength": 1, "default": "exports",
+          "description": "Where exports are written; relative to the host's data directory."},
+        "secret": {"type": "string", "default": "",
+          "description": "Signs export links (HMAC-SHA256); at least 32 characters. Empty: a key of this process, so links stop working when dsh restarts."},
+        "linkTTLMinutes": {"type": "integer", "minimum": 1, "maximum": 10080, "default": 60,
+          "description": "How long a link works when the caller does not say."},
+        "maxTTLHours": {"type": "integer", "minimum": 1, "maximum": 720, "default": 168,
+          "description": "The longest a caller may ask a link to work."},
+        "keepHours": {"type": "integer", "minimum": 1, "maximum": 8760, "default": 24,
+          "description": "Exported files older than this (and than maxTTLHours) are removed."}
       }}
   }
 }`)
@@ -113,9 +139,22 @@ func apply(ctx *app.Context, raw app.Config) error {
 		hub.Close()
 		return err
 	}
+	if cfg.Exports.Secret != "" && len(cfg.Exports.Secret) < 32 {
+		return fmt.Errorf("excalidraw: exports.secret must be at least 32 characters (or empty for a key of this process)")
+	}
+	ex, err := exports.Open(exports.Config{Dir: host.Resolve(cfg.Exports.Dir), Secret: []byte(cfg.Exports.Secret),
+		LinkTTL: time.Duration(cfg.Exports.LinkTTLMinutes) * time.Minute, MaxTTL: time.Duration(cfg.Exports.MaxTTLHours) * time.Hour,
+		Keep: time.Duration(cfg.Exports.KeepHours) * time.Hour, Logger: ctx.Logger()})
+	if err != nil {
+		return err
+	}
+	if err := ctx.Go("sweep old exports", func(c context.Context) { ex.Run(c.Done()) }); err != nil {
+		return err
+	}
 	svc, err := service.New(service.Config{
 		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(), Journal: cfg.History.journal(),
 		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
+		Fonts:    editor.Fonts(), Exports: ex,
 	})
 	if err != nil {
 		return err
@@ -141,7 +180,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 	}
 	// The tools refuse an oversized call from its raw size and counts,
 	// before any per-element work, under the same limits as the service.
-	for _, t := range agenttools.Tools(svc, agenttools.WithLimits(func() scene.Limits { return limits })) {
+	for _, t := range agenttools.Tools(svc, agenttools.WithLimits(func() scene.Limits { return limits }), agenttools.WithBaseURL(host.BaseURL)) {
 		if err := tools.Use(ctx, t); err != nil {
 			return err
 		}
@@ -151,7 +190,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		stop := make(chan struct{})
 		if err := webserver.Use(web, httpapi.Routes(httpapi.Options{
 			Service: svc, Evidence: evidence, Hub: hub, Stop: stop, Version: Version, DrawingsDir: dir, Limits: limits,
-			Assets: editor.Assets(), LoginCommand: host.LoginCommand,
+			Assets: editor.Assets(), LoginCommand: host.LoginCommand, Exports: ex,
 		})...); err != nil {
 			return err
 		}

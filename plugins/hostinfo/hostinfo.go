@@ -18,6 +18,10 @@ type Info struct {
 	// ("dsh login --config /abs/dsh.yaml"); pages show it when a session
 	// has ended.
 	LoginCommand string
+	// BaseURL is where people reach the web server (the configured
+	// publicURL, else http:// and the listen address), for links the
+	// host hands out; empty when the address is chosen at start (port 0).
+	BaseURL string
 }
 
 // Resolve makes path absolute against the data directory (an absolute

@@ -24,6 +24,9 @@ type Result struct {
 	// case OK mirrors it so that OK and the JSON never disagree.
 	OK   bool
 	JSON []byte
+	// Images are the pictures a handler returned with its value
+	// (WithImages); none for a failure.
+	Images []Image
 }
 
 // Value decodes JSON into map[string]any / []any / string / json.Number /
@@ -118,6 +121,10 @@ func (r *Registry) toolError(e *entry, err error) *Error {
 // canonical, with "ok" added, in one pass over those bytes (see
 // canonicalResult), never decoded into a tree.
 func (r *Registry) success(name string, v any) Result {
+	var images []Image
+	if wi, ok := v.(WithImages); ok {
+		v, images = wi.Value, wi.Images
+	}
 	raw, err := marshalNoEscape(v)
 	if err != nil {
 		r.log.Error("tool result is not JSON-marshalable", zap.String("tool", name), zap.Error(err))
@@ -128,7 +135,10 @@ func (r *Registry) success(name string, v any) Result {
 		r.log.Error("tool result is not valid JSON", zap.String("tool", name), zap.Error(err))
 		return r.failure(name, errInternal)
 	}
-	return Result{OK: ok, JSON: out}
+	if !ok {
+		images = nil
+	}
+	return Result{OK: ok, JSON: out, Images: images}
 }
 
 // failure renders a tool error. It cannot fail: details that do not

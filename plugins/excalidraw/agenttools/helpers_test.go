@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/tools"
@@ -36,7 +37,7 @@ func newEnvAt(t testing.TB, dir string, lim scene.Limits) *env {
 	t.Helper()
 	svc, err := service.New(service.Config{
 		DrawingsDir: dir, Limits: lim, LockTimeout: 5 * time.Second,
-		Rand: rand.New(rand.NewPCG(1, 2)),
+		Rand: rand.New(rand.NewPCG(1, 2)), Fonts: editor.Fonts(),
 	})
 	if err != nil {
 		t.Fatal(err)

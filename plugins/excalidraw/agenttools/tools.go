@@ -26,7 +26,14 @@ const invalidArguments = string(sceneerr.InvalidOperation)
 type Option func(*options)
 
 type options struct {
-	limits func() scene.Limits
+	limits  func() scene.Limits
+	baseURL string
+}
+
+// WithBaseURL makes the links export returns absolute: base (the host's
+// URL, no trailing slash) before each path.
+func WithBaseURL(base string) Option {
+	return func(o *options) { o.baseURL = base }
 }
 
 // WithLimits tells the tools which limits the service enforces, so that
@@ -52,7 +59,7 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	}
 	h := handlers{svc: svc}
 	lim := func() scene.Limits { return o.limits().Effective() }
-	return append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...)
+	return append(append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...), renderTools(svc, o.baseURL)...)
 }
 
 // contractTools are the five tools of the capability contract.

@@ -27,3 +27,18 @@ func Assets() fs.FS {
 	}
 	return sub
 }
+
+// Fonts returns Excalidraw's font files from the built page (fonts/,
+// laid out as the package's dist/prod/fonts), or nil when the page has
+// not been built.
+func Fonts() fs.FS {
+	a := Assets()
+	if a == nil {
+		return nil
+	}
+	sub, err := fs.Sub(a, "fonts")
+	if err != nil {
+		return nil
+	}
+	return sub
+}

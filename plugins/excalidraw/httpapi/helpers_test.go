@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/editor"
+	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -32,6 +34,7 @@ type env struct {
 	client   *http.Client
 	evidence *Evidence
 	dir      string
+	svc      *service.Service
 }
 
 var testLimits = scene.Limits{MaxElements: 500}
@@ -39,9 +42,13 @@ var testLimits = scene.Limits{MaxElements: 500}
 func newEnv(t *testing.T, assetFS fs.FS) *env {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "drawings")
+	ex, err := exports.Open(exports.Config{Dir: filepath.Join(filepath.Dir(dir), "exports"), Secret: []byte("a test secret of at least 32 bytes")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc, err := service.New(service.Config{
 		DrawingsDir: dir, Limits: testLimits, LockTimeout: 2 * time.Second,
-		Rand: rand.New(rand.NewPCG(1, 2)),
+		Rand: rand.New(rand.NewPCG(1, 2)), Fonts: editor.Fonts(), Exports: ex,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -60,14 +67,14 @@ func newEnv(t *testing.T, assetFS fs.FS) *env {
 	ev := NewEvidence()
 	routes := Routes(Options{
 		Service: svc, Evidence: ev, Version: "0.1.0-test", DrawingsDir: dir,
-		Limits: testLimits.Effective(), Assets: assetFS,
+		Limits: testLimits.Effective(), Assets: assetFS, Exports: ex,
 	})
 	if _, err := srv.Mount("excalidraw", routes...); err != nil {
 		t.Fatal(err)
 	}
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &env{t: t, base: srv.URL(), client: &http.Client{Transport: tr}, evidence: ev, dir: dir}
+	return &env{t: t, base: srv.URL(), client: &http.Client{Transport: tr}, evidence: ev, dir: dir, svc: svc}
 }
 
 // with returns e reporting to t, for use inside subtests.

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"net/http"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -39,12 +40,15 @@ type Options struct {
 	// LoginCommand is shown by the page when the session has ended (see
 	// hostinfo.Info.LoginCommand); empty means "dsh login".
 	LoginCommand string
+	// Exports serves export links (GET /exports/:id); nil serves none.
+	Exports *exports.Store
 }
 
-// Routes returns the plugin's routes for webserver.Mount. None is Public:
-// the host's connection service admits every request, since these routes
-// read and write the user's drawings. Their failures are the web server's
-// to render (see contract).
+// Routes returns the plugin's routes for webserver.Mount. Only the export
+// links are Public, since their signature is their credential; the host's
+// connection service admits every other request, since these routes read
+// and write the user's drawings. Their failures are the web server's to
+// render (see contract).
 func Routes(o Options) []webserver.Route {
 	if o.Evidence == nil {
 		o.Evidence = NewEvidence()
@@ -63,6 +67,8 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodPut, Path: api + "/scenes/:name", Handler: h.save},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/events", Handler: SceneEvents(o.Service, o.Hub, o.Stop)},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/log", Handler: h.log},
+		{Method: http.MethodGet, Path: api + "/scenes/:name/render.png", Handler: h.render(service.RenderPNG)},
+		{Method: http.MethodGet, Path: api + "/scenes/:name/render.svg", Handler: h.render(service.RenderSVG)},
 		{Method: http.MethodPost, Path: api + "/scenes/:name/restore", Handler: h.restore},
 		{Method: http.MethodGet, Path: api + "/events", Handler: SceneListEvents(o.Service, o.Hub, o.Stop)},
 		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
@@ -73,6 +79,12 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: Prefix + "/", Handler: page(o.Assets, o.LoginCommand)},
 		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
 		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
+	}
+	if o.Exports != nil {
+		serve := exportLink(o.Exports)
+		routes = append(routes,
+			webserver.Route{Method: http.MethodGet, Path: exports.PathPrefix + ":id", Handler: serve, Public: true},
+			webserver.Route{Method: http.MethodHead, Path: exports.PathPrefix + ":id", Handler: serve, Public: true})
 	}
 	for i := range routes {
 		routes[i].Handler = contract(routes[i].Handler)

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"io/fs"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
+	"github.com/dshgo/dsh/plugins/excalidraw/exports"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
@@ -39,6 +42,12 @@ type Config struct {
 	// nothing. It runs on the writer's goroutine after the scene's lock is
 	// released, so it must be quick (e.g. live.Hub.Publish).
 	OnCommit func(Head)
+	// Fonts is the folder of Excalidraw's font files (the editor build's
+	// fonts/) that Render draws text with; nil draws no text.
+	Fonts fs.FS
+	// Exports is where Export writes files and signs their links; nil
+	// refuses exports.
+	Exports *exports.Store
 }
 
 // Service is safe for concurrent use: writes to one scene are serialized
@@ -58,6 +67,9 @@ type Service struct {
 	randMu   sync.Mutex
 	rand     *rand.Rand
 	onCommit func(Head)
+	fonts    *fonts.Set
+	exports  *exports.Store
+	tiling   tiling
 	log      *zap.Logger
 	forks    forkStats
 	noForks  bool // every write edits a private copy (tests compare)
@@ -98,7 +110,7 @@ func New(cfg Config) (*Service, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Service{store: st, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log}, nil
+	return &Service{store: st, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
 }
 
 // Close closes the store; calls after Close fail.

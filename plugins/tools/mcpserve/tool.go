@@ -64,11 +64,15 @@ func (m *Server) toolHandler(name string) mcp.ToolHandler {
 // decode, for clients that read the text anyway. A tool that declares an
 // outputSchema one day must send both, structuredContent as the bytes
 // already encoded (a json.RawMessage), not a second encoding.
+//
+// Images a tool returned follow the text, one image content each.
 func callToolResult(res tools.Result) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
-		IsError: !res.OK,
+	content := make([]mcp.Content, 0, 1+len(res.Images))
+	content = append(content, &mcp.TextContent{Text: string(res.JSON)})
+	for _, im := range res.Images {
+		content = append(content, &mcp.ImageContent{Data: im.Data, MIMEType: im.MIME})
 	}
+	return &mcp.CallToolResult{Content: content, IsError: !res.OK}
 }
 
 // caller is who sends req: its HTTP session's credential name, and the

@@ -55,3 +55,21 @@ func TestCallToolResult(t *testing.T) {
 		}
 	}
 }
+
+// A tool's pictures follow its text as image content, in order.
+func TestCallToolResultSendsImagesAfterTheText(t *testing.T) {
+	res := callToolResult(tools.Result{OK: true, JSON: []byte(`{"ok":true}`),
+		Images: []tools.Image{{MIME: "image/png", Data: []byte{1}}, {MIME: "image/svg+xml", Data: []byte("<svg/>")}}})
+	if len(res.Content) != 3 || res.IsError {
+		t.Fatalf("%d blocks", len(res.Content))
+	}
+	if res.Content[0].(*mcp.TextContent).Text != `{"ok":true}` {
+		t.Fatal("text is not first")
+	}
+	for i, want := range []string{"image/png", "image/svg+xml"} {
+		im, ok := res.Content[i+1].(*mcp.ImageContent)
+		if !ok || im.MIMEType != want {
+			t.Fatalf("block %d is %T %v", i+1, res.Content[i+1], im)
+		}
+	}
+}

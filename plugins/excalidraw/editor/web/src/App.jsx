@@ -3,6 +3,7 @@ import { ApiError, createScene, describe, listEventsURL } from "./api.js";
 import { LINK_TEXT, LoginHint, SceneEditor } from "./SceneEditor.jsx";
 import { ago, useNow, who } from "./History.jsx";
 import { openStream } from "./stream.js";
+import { Thumbnail } from "./Thumbnail.jsx";
 
 // The scene named in the URL (#name), so a link opens a scene.
 const sceneFromHash = () => decodeURIComponent(location.hash.replace(/^#\/?/, ""));
@@ -60,6 +61,10 @@ export function App() {
   const [problem, setProblem] = useState(null);
   const [switching, setSwitching] = useState("");
   const editor = useRef(null);
+  // Excalidraw's theme, as the open editor last reported it: the list's
+  // thumbnails are drawn in it, and the next scene opens in it.
+  const [theme, setTheme] = useState(null);
+  const dark = theme === "dark";
   const now = useNow();
   const currentRef = useRef(current);
   currentRef.current = current;
@@ -125,7 +130,7 @@ export function App() {
   };
 
   return (
-    <div className="dsh-layout">
+    <div className={dark ? "dsh-layout dsh-dark" : "dsh-layout"}>
       <aside className="dsh-sidebar">
         <h1>Scenes</h1>
         <form onSubmit={create} className="dsh-create">
@@ -153,6 +158,7 @@ export function App() {
                 title={s.valid === false ? s.problem || "this file cannot be read" : `revision ${s.revision}, ${s.elementCount} elements`}
                 data-scene={s.name}
               >
+                <Thumbnail scene={s} dark={dark} />
                 <span className="dsh-scene-line">
                   <span className="dsh-scene-name">{s.name}</span>
                   <span className="dsh-rev" data-testid="rev">
@@ -178,7 +184,7 @@ export function App() {
       </aside>
       <main className="dsh-main">
         {current ? (
-          <SceneEditor key={current} ref={editor} name={current} />
+          <SceneEditor key={current} ref={editor} name={current} theme={theme} onTheme={setTheme} />
         ) : (
           <div className="dsh-empty">Pick a scene or create one.</div>
         )}

@@ -66,7 +66,11 @@ export const LINK_TEXT = {
 // save that fails for a reason that can pass (offline, the plugin
 // unloaded, the session ended) is retried with backoff, and the canvas
 // keeps the edits meanwhile.
-export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref) {
+//
+// theme is the Excalidraw theme to open in (the one the person used on the
+// previous scene; null: the scene's own, or Excalidraw's default), and
+// onTheme hears the theme whenever it changes.
+export const SceneEditor = forwardRef(function SceneEditor({ name, onHead, theme = null, onTheme }, ref) {
   const [initial, setInitial] = useState(null);
   const [loadError, setLoadError] = useState(null);
   const [status, setStatus] = useState("saved");
@@ -96,6 +100,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
   // and the revisions this tab wrote (no need to look at those).
   const checked = useRef(0);
   const ownRevisions = useRef(new Set());
+  const openTheme = useRef(theme);
+  const themeSeen = useRef("");
+  const onThemeRef = useRef(onTheme);
+  onThemeRef.current = onTheme;
 
   const signature = useCallback(() => {
     const api = apiRef.current;
@@ -145,7 +153,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
         setHead(base.current);
         setInitial({
           elements: res.scene.elements || [],
-          appState: { ...(res.scene.appState || {}) },
+          appState: { ...(res.scene.appState || {}), ...(openTheme.current ? { theme: openTheme.current } : {}) },
           files: res.scene.files || {},
           scrollToContent: true,
         });
@@ -651,7 +659,11 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead }, ref
     touched.current = true;
   }, []);
 
-  const onChange = useCallback(() => {
+  const onChange = useCallback((_elements, appState) => {
+    if (appState?.theme && appState.theme !== themeSeen.current) {
+      themeSeen.current = appState.theme;
+      onThemeRef.current?.(appState.theme);
+    }
     if (!apiRef.current || !savedSig.current || inConflict.current) return;
     if (signature() === savedSig.current) {
       // Back to what is on disk (an undo, say): nothing to save.

@@ -62,6 +62,19 @@ export const saveScene = (name, scene, expectedRevision, { force = false, keepal
     { keepalive },
   );
 
+// renderURL is the scene drawn by dsh itself (GET /scenes/:name/render.png
+// or render.svg): fitted into maxPixels, in the dark theme when dark. rev
+// is not read by the route; it makes each revision its own URL, so a
+// thumbnail reloads when its scene changes and the browser's cache never
+// shows an old one.
+export function renderURL(name, { format = "png", maxPixels, dark = false, rev } = {}) {
+  const q = new URLSearchParams();
+  if (maxPixels) q.set("max_pixels", String(Math.round(maxPixels)));
+  q.set("dark", dark ? "true" : "false");
+  if (rev !== undefined) q.set("rev", String(rev));
+  return `${API}/scenes/${encodeURIComponent(name)}/render.${format}?${q}`;
+}
+
 export const sceneEventsURL = (name) => `${API}/scenes/${encodeURIComponent(name)}/events`;
 export const listEventsURL = () => `${API}/events`;
 

@@ -1,0 +1,131 @@
+package agenttools
+
+import (
+	"context"
+	"time"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/tools"
+)
+
+// The picture tools.
+const (
+	RenderTool = "render"
+	ExportTool = "export"
+)
+
+const exportDescription = "Write a scene's picture (png, svg) or file (excalidraw) under the host's exports/ and return a signed link that expires, instead of bytes in the conversation. " +
+	"Same selection as render (ids, target, region) at scale 1 by default; a PNG over 32 Mpx comes as 4096 px tiles with an index."
+
+const renderDescription = "See a scene as the editor draws it (hand-drawn look, real fonts), as a PNG: the whole board, a region, a target (e.g. frame_name) or ids. " +
+	"Numbered badges mark elements; legend maps number → [n, id, type, label]. Pixel → scene: x = origin[0] + px/scale. " +
+	"Default size is about 1.5k image tokens; raise max_pixels or scale for detail."
+
+// renderTools are the tools that draw scenes.
+func renderTools(svc *service.Service, baseURL string) []tools.Tool {
+	h := renderHandlers{svc: svc, baseURL: baseURL}
+	region := `"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":` + sNum + `,"y":` + sNum +
+		`,"width":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"height":{"type":"number","exclusiveMinimum":0,"maximum":1000000}}}`
+	return []tools.Tool{
+		{Name: RenderTool, Description: renderDescription,
+			InputSchema: schema([]string{"name"}, sName, sIDs, sTarget, region,
+				`"scale":{"type":"number","exclusiveMinimum":0,"maximum":4}`,
+				`"max_pixels":{"type":"integer","minimum":10000,"maximum":4000000}`,
+				`"padding":{"type":"number","minimum":0,"maximum":1000}`,
+				`"dark":{"type":"boolean"}`, `"background":{"type":"boolean"}`, `"badges":{"type":"boolean"}`),
+			Annotations: tools.Annotations{Title: "Render a scene", ReadOnly: true, Idempotent: true}, Handler: tools.Typed(h.render)},
+		{Name: ExportTool, Description: exportDescription,
+			InputSchema: schema([]string{"name"}, sName, sIDs, sTarget, region, `"format":{"enum":["png","svg","excalidraw"]}`,
+				`"scale":{"type":"number","exclusiveMinimum":0,"maximum":8}`,
+				`"padding":{"type":"number","minimum":0,"maximum":1000}`,
+				`"dark":{"type":"boolean"}`, `"background":{"type":"boolean"}`,
+				`"ttl_seconds":{"type":"integer","minimum":60,"maximum":2592000}`),
+			Annotations: tools.Annotations{Title: "Export a scene", ReadOnly: true}, Handler: tools.Typed(h.export)},
+	}
+}
+
+type renderHandlers struct {
+	svc     *service.Service
+	baseURL string // prefixes links; empty leaves them relative to the host
+}
+
+type renderRegion struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+type renderArgs struct {
+	Name       string        `json:"name"`
+	IDs        []string      `json:"ids,omitempty"`
+	Target     query.Target  `json:"target"`
+	Region     *renderRegion `json:"region,omitempty"`
+	Scale      float64       `json:"scale,omitempty"`
+	MaxPixels  int           `json:"max_pixels,omitempty"`
+	Padding    *float64      `json:"padding,omitempty"`
+	Dark       bool          `json:"dark,omitempty"`
+	Background *bool         `json:"background,omitempty"`
+	Badges     *bool         `json:"badges,omitempty"`
+}
+
+func (h renderHandlers) render(ctx context.Context, a renderArgs) (any, error) {
+	t := a.Target
+	if len(a.IDs) > 0 {
+		t.IDs = append(append([]string{}, t.IDs...), a.IDs...)
+	}
+	req := service.RenderRequest{Name: a.Name, Target: t, Format: service.RenderPNG, Scale: a.Scale,
+		MaxPixels: a.MaxPixels, MaxEdge: service.AgentLongEdge, Padding: a.Padding, Dark: a.Dark,
+		NoBackground: a.Background != nil && !*a.Background, Badges: a.Badges == nil || *a.Badges}
+	if req.MaxPixels == 0 {
+		req.MaxPixels = service.AgentPixels
+	}
+	if g := a.Region; g != nil {
+		req.Region = &render.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
+	}
+	res, err := h.svc.Render(ctx, req)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return tools.WithImages{Value: res, Images: []tools.Image{{MIME: res.MIME, Data: res.Data}}}, nil
+}
+
+type exportArgs struct {
+	Name       string        `json:"name"`
+	IDs        []string      `json:"ids,omitempty"`
+	Target     query.Target  `json:"target"`
+	Region     *renderRegion `json:"region,omitempty"`
+	Format     string        `json:"format,omitempty"`
+	Scale      float64       `json:"scale,omitempty"`
+	Padding    *float64      `json:"padding,omitempty"`
+	Dark       bool          `json:"dark,omitempty"`
+	Background *bool         `json:"background,omitempty"`
+	TTLSeconds int           `json:"ttl_seconds,omitempty"`
+}
+
+func (h renderHandlers) export(ctx context.Context, a exportArgs) (any, error) {
+	t := a.Target
+	if len(a.IDs) > 0 {
+		t.IDs = append(append([]string{}, t.IDs...), a.IDs...)
+	}
+	if a.Format == "" {
+		a.Format = service.RenderPNG
+	}
+	req := service.ExportRequest{RenderRequest: service.RenderRequest{Name: a.Name, Target: t, Format: a.Format, Scale: a.Scale,
+		Padding: a.Padding, Dark: a.Dark, NoBackground: a.Background != nil && !*a.Background},
+		TTL: time.Duration(a.TTLSeconds) * time.Second}
+	if g := a.Region; g != nil {
+		req.Region = &render.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
+	}
+	res, err := h.svc.Export(ctx, req)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	res.Link.URL = h.baseURL + res.Link.URL
+	for i := range res.Tiles {
+		res.Tiles[i].Link.URL = h.baseURL + res.Tiles[i].Link.URL
+	}
+	return res, nil
+}

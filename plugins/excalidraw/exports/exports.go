@@ -1,0 +1,268 @@
+// Package exports keeps exported pictures and scenes in a folder of the
+// data directory and hands out links to them that are signed (HMAC-SHA256)
+// and expire; a sweep removes files older than the retention.
+package exports
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Formats and their media types.
+var mimes = map[string]string{
+	"png":        "image/png",
+	"svg":        "image/svg+xml",
+	"excalidraw": "application/vnd.excalidraw+json",
+	"json":       "application/json",
+}
+
+// PathPrefix is where links point: GET /exports/<id>?exp=…&sig=….
+const PathPrefix = "/exports/"
+
+// Config configures a Store.
+type Config struct {
+	// Dir is the exports folder (created if missing).
+	Dir string
+	// Secret signs links. Empty: a random key for this process, so links
+	// stop working when it restarts (Open logs a warning).
+	Secret []byte
+	// LinkTTL is how long a link works unless the caller asks for less
+	// (0: an hour). MaxTTL bounds what a caller may ask (0: a week).
+	LinkTTL, MaxTTL time.Duration
+	// Keep is how long a file stays before the sweep removes it (0: a day,
+	// and never less than MaxTTL would need).
+	Keep   time.Duration
+	Now    func() time.Time
+	Logger *zap.Logger
+}
+
+// Store is an exports folder. It is safe for concurrent use.
+type Store struct {
+	dir    string
+	secret []byte
+	ttl    time.Duration
+	maxTTL time.Duration
+	keep   time.Duration
+	now    func() time.Time
+	log    *zap.Logger
+	// ephemeral: signed with a key of this process only.
+	ephemeral bool
+}
+
+// Ephemeral reports whether links are signed with a key of this process
+// only (no secret configured): they stop working when it restarts.
+func (s *Store) Ephemeral() bool { return s.ephemeral }
+
+// Open prepares the folder.
+func Open(cfg Config) (*Store, error) {
+	s := &Store{dir: cfg.Dir, secret: cfg.Secret, ttl: cfg.LinkTTL, maxTTL: cfg.MaxTTL, keep: cfg.Keep, now: cfg.Now, log: cfg.Logger}
+	if s.log == nil {
+		s.log = zap.NewNop()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.ttl <= 0 {
+		s.ttl = time.Hour
+	}
+	if s.maxTTL <= 0 {
+		s.maxTTL = 7 * 24 * time.Hour
+	}
+	if s.ttl > s.maxTTL {
+		s.ttl = s.maxTTL
+	}
+	if s.keep <= 0 {
+		s.keep = 24 * time.Hour
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("exports: %w", err)
+	}
+	if len(s.secret) == 0 {
+		s.secret = make([]byte, 32)
+		if _, err := rand.Read(s.secret); err != nil {
+			return nil, err
+		}
+		s.ephemeral = true
+		s.log.Warn("export links are signed with a key of this process only: they stop working when dsh restarts; set exports.secret in the excalidraw plugin's config to keep them")
+	}
+	return s, nil
+}
+
+// Link is a signed, expiring link to one exported file.
+type Link struct {
+	ID        string    `json:"id"`
+	URL       string    `json:"url"` // path and query; the caller prefixes the host's URL
+	ExpiresAt time.Time `json:"expiresAt"`
+	Bytes     int       `json:"bytes"`
+	MIME      string    `json:"mime"`
+}
+
+// idPattern is what a file's id looks like: 32 hex digits, an optional
+// tile suffix, and the format.
+var idPattern = regexp.MustCompile(`^[0-9a-f]{32}(-[0-9a-z]{1,16})?\.(png|svg|excalidraw|json)$`)
+
+// NewID is a fresh random id stem (32 hex digits).
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Put writes data as the file id (stem + "." + format, see NewID),
+// durably (a temporary file, fsync, rename), and links to it for ttl (0:
+// the store's default; more than the maximum is refused).
+func (s *Store) Put(id string, data []byte, ttl time.Duration) (Link, error) {
+	if !idPattern.MatchString(id) {
+		return Link{}, fmt.Errorf("exports: bad id %q", id)
+	}
+	if ttl <= 0 {
+		ttl = s.ttl
+	}
+	if ttl > s.maxTTL {
+		return Link{}, &TTLError{Max: s.maxTTL}
+	}
+	f, err := os.CreateTemp(s.dir, ".tmp-*")
+	if err != nil {
+		return Link{}, fmt.Errorf("exports: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, filepath.Join(s.dir, id))
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return Link{}, fmt.Errorf("exports: %w", werr)
+	}
+	if d, err := os.Open(s.dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return s.Sign(id, ttl, len(data)), nil
+}
+
+// TTLError is a link lifetime over the maximum.
+type TTLError struct{ Max time.Duration }
+
+func (e *TTLError) Error() string {
+	return fmt.Sprintf("a link may last at most %d seconds", int(e.Max.Seconds()))
+}
+
+// Sign is the link to id for ttl.
+func (s *Store) Sign(id string, ttl time.Duration, size int) Link {
+	exp := s.now().Add(ttl).Truncate(time.Second)
+	e := strconv.FormatInt(exp.Unix(), 10)
+	q := url.Values{"exp": {e}, "sig": {s.sig(id, e)}}
+	return Link{ID: id, URL: PathPrefix + id + "?" + q.Encode(), ExpiresAt: exp.UTC(), Bytes: size, MIME: MIME(id)}
+}
+
+func (s *Store) sig(id, exp string) string {
+	m := hmac.New(sha256.New, s.secret)
+	m.Write([]byte(id + "\n" + exp))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// MIME is the media type of a file id.
+func MIME(id string) string {
+	return mimes[id[strings.LastIndexByte(id, '.')+1:]]
+}
+
+// Refusals of a link, in the order they are checked.
+var (
+	ErrBadLink      = errors.New("exports: the link is not one dsh made (bad id, signature or expiry)")
+	ErrExpired      = errors.New("exports: the link has expired")
+	ErrNoLongerKept = errors.New("exports: the file is no longer kept")
+)
+
+// Open checks a link's id, expiry time and signature, then opens its file.
+// A tampered link is ErrBadLink whatever else is wrong with it; a genuine
+// one past its time is ErrExpired; a genuine, live one whose file was
+// swept is ErrNoLongerKept.
+func (s *Store) Open(id, exp, sig string) (*os.File, error) {
+	if !idPattern.MatchString(id) || len(exp) > 20 || len(sig) != 64 {
+		return nil, ErrBadLink
+	}
+	if !hmac.Equal([]byte(s.sig(id, exp)), []byte(strings.ToLower(sig))) {
+		return nil, ErrBadLink
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil {
+		return nil, ErrBadLink
+	}
+	if !s.now().Before(time.Unix(e, 0)) {
+		return nil, ErrExpired
+	}
+	f, err := os.Open(filepath.Join(s.dir, id))
+	if err != nil {
+		return nil, ErrNoLongerKept
+	}
+	return f, nil
+}
+
+// Sweep removes exported files older than the retention and temporary
+// files left by a crash. It returns how many it removed.
+func (s *Store) Sweep() (int, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return 0, err
+	}
+	cutoff := s.now().Add(-s.retention())
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || (!idPattern.MatchString(name) && !strings.HasPrefix(name, ".tmp-")) {
+			continue // not ours: never touched
+		}
+		info, err := e.Info()
+		if err != nil || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if os.Remove(filepath.Join(s.dir, name)) == nil {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// retention keeps a file at least as long as the longest link to it.
+func (s *Store) retention() time.Duration { return max(s.keep, s.maxTTL) }
+
+// SweepEvery is how often Run sweeps.
+const SweepEvery = 10 * time.Minute
+
+// Run sweeps now and every SweepEvery until stop is closed.
+func (s *Store) Run(stop <-chan struct{}) {
+	t := time.NewTicker(SweepEvery)
+	defer t.Stop()
+	for {
+		if n, err := s.Sweep(); err != nil {
+			s.log.Warn("export sweep failed", zap.Error(err))
+		} else if n > 0 {
+			s.log.Info("removed old exports", zap.Int("files", n))
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,4 @@
+package raster
+
+// EncodePNGForTest exposes the PNG writer to the external tests.
+var EncodePNGForTest = encodePNG

@@ -1,0 +1,400 @@
+// Package raster paints a render.Picture into pixels and encodes them as
+// PNG: strokes and fills with rasterx's stroker and scanx's anti-aliased
+// scanner, glyphs from Excalidraw's fonts, images resampled into place.
+package raster
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	_ "image/gif" // image elements may hold GIFs
+	_ "image/jpeg"
+	"io"
+	"math"
+	"runtime"
+
+	"github.com/srwiley/rasterx"
+	"github.com/srwiley/scanx"
+	xdraw "golang.org/x/image/draw"
+	"golang.org/x/image/math/fixed"
+	_ "golang.org/x/image/webp" // and WebP
+
+	"github.com/dshgo/dsh/internal/parallel"
+	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
+)
+
+// Paint draws pic into a new image of pic.PixelSize(). Horizontal bands
+// of the image are painted at once on every processor, each painting the
+// items that reach it, in order, so overlaps blend as they would in one
+// pass.
+func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
+	w, h := pic.PixelSize()
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("raster: empty picture")
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if pic.Background != nil {
+		p := newPainter(img, pic, fs)
+		c := p.color(*pic.Background, false, 1)
+		draw.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
+	}
+	bands := 1
+	if h >= 256 {
+		bands = min(runtime.GOMAXPROCS(0), h/128)
+	}
+	rows := (h + bands - 1) / bands
+	parallel.For(bands, 1, func(i int) bool {
+		p := newPainter(img, pic, fs)
+		p.band = image.Rect(0, i*rows, w, min(h, (i+1)*rows))
+		for j := range pic.Items {
+			p.item(&pic.Items[j])
+		}
+		return true
+	})
+	return img, nil
+}
+
+// PNG paints pic and writes it as a PNG (fast compression: the picture is
+// flat colour and compresses well anyway).
+func PNG(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
+	img, err := Paint(pic, fs)
+	if err != nil {
+		return err
+	}
+	return encodePNG(out, img)
+}
+
+type painter struct {
+	img     *image.RGBA     // the picture
+	target  *image.RGBA     // where shapes go now: the picture or a layer
+	band    image.Rectangle // the rows this painter paints
+	clip    image.Rectangle
+	pic     *render.Picture
+	fonts   *fonts.Set
+	base    render.Affine // scene → pixels
+	spanner *scanx.ImgSpanner
+	scanner *scanx.Scanner
+	filler  *rasterx.Filler
+	dasher  *rasterx.Dasher
+	path    devicePath // reused between shapes
+}
+
+func newPainter(img *image.RGBA, pic *render.Picture, fs *fonts.Set) *painter {
+	sp := scanx.NewImgSpanner(img)
+	sc := scanx.NewScanner(sp, 1, 1)
+	return &painter{
+		img: img, target: img, pic: pic, fonts: fs, spanner: sp, scanner: sc,
+		filler: rasterx.NewFiller(1, 1, sc), dasher: rasterx.NewDasher(1, 1, sc),
+		base: render.Affine{A: pic.Scale, D: pic.Scale, E: -pic.View.MinX * pic.Scale, F: -pic.View.MinY * pic.Scale},
+	}
+}
+
+func (p *painter) color(c render.Color, noFilter bool, opacity float64) color.NRGBA {
+	if p.pic.Dark && !noFilter {
+		c = render.ThemeFilter(c)
+	}
+	return color.NRGBA{c.R, c.G, c.B, uint8(math.Round(float64(c.A) * opacity))}
+}
+
+func (p *painter) item(it *render.Item) {
+	m := p.base.Mul(it.Transform)
+	p.clip = p.band
+	if b, ok := p.pic.Bounds[it.ID]; ok {
+		// Strokes wander a little outside an element's box: rough's
+		// offsets, half the stroke width, round caps.
+		pad := int(24*p.pic.Scale) + 4
+		if !p.boxPixels(p.base, b).Inset(-pad).Overlaps(p.clip) {
+			return
+		}
+	}
+	if it.Clip != nil {
+		p.clip = p.clip.Intersect(p.boxPixels(p.base.Mul(it.Clip.Transform), it.Clip.Box))
+		if p.clip.Empty() {
+			return
+		}
+	}
+	if it.Knockout != nil {
+		p.knockedOut(it, m)
+		return
+	}
+	p.paintItem(it, m)
+}
+
+// knockedOut paints an item into a layer the size of its box, clears its
+// knockout box there and composites the layer: an arrow with a gap where
+// its label is.
+func (p *painter) knockedOut(it *render.Item, m render.Affine) {
+	r := p.clip
+	if b, ok := p.pic.Bounds[it.ID]; ok {
+		r = r.Intersect(p.boxPixels(p.base, b).Inset(-8))
+	}
+	if r.Empty() {
+		return
+	}
+	layer := image.NewRGBA(r)
+	p.target, p.clip = layer, r
+	p.paintItem(it, m)
+	p.target = p.img
+	hole := p.boxPixels(p.base, *it.Knockout)
+	draw.Draw(layer, hole, image.Transparent, image.Point{}, draw.Src)
+	draw.Draw(p.img, r, layer, r.Min, draw.Over)
+}
+
+// boxPixels is the pixel box covering box under m.
+func (p *painter) boxPixels(m render.Affine, box render.Rect) image.Rectangle {
+	pts := []render.Point{m.Apply(render.Point{X: box.MinX, Y: box.MinY}), m.Apply(render.Point{X: box.MaxX, Y: box.MinY}),
+		m.Apply(render.Point{X: box.MaxX, Y: box.MaxY}), m.Apply(render.Point{X: box.MinX, Y: box.MaxY})}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range pts {
+		minX, minY = math.Min(minX, q.X), math.Min(minY, q.Y)
+		maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
+	}
+	return pixelRect(minX, minY, maxX, maxY)
+}
+
+// pixelRect is the whole pixels covering a box, kept within int range.
+func pixelRect(minX, minY, maxX, maxY float64) image.Rectangle {
+	const lim = 1 << 28
+	c := func(v float64) int { return int(math.Max(-lim, math.Min(lim, v))) }
+	return image.Rect(c(math.Floor(minX)), c(math.Floor(minY)), c(math.Ceil(maxX)), c(math.Ceil(maxY)))
+}
+
+func (p *painter) paintItem(it *render.Item, m render.Affine) {
+	scale := math.Sqrt(math.Abs(m.A*m.D - m.B*m.C))
+	for _, s := range it.Shapes {
+		if s.Paint.Fill != nil {
+			p.path.reset()
+			p.path.addPath(s.Path, m)
+			p.fill(p.color(*s.Paint.Fill, it.NoFilter, it.Opacity), !s.Paint.EvenOdd)
+		}
+		if s.Paint.Stroke != nil && s.Paint.Width > 0 {
+			p.path.reset()
+			p.path.addPath(s.Path, m)
+			p.stroke(p.color(*s.Paint.Stroke, it.NoFilter, it.Opacity), s.Paint.Width*scale, s.Paint.Dash, scale)
+		}
+	}
+	if it.Text != nil {
+		p.text(it.Text, m, it.Opacity, it.NoFilter)
+	}
+	if it.Image != nil {
+		p.image(it.Image, m, it.Opacity)
+	}
+}
+
+// devicePath is a path in pixels, with its bounds, ready for the scanner.
+type devicePath struct {
+	segs                   []deviceSeg
+	minX, minY, maxX, maxY float64
+}
+
+type deviceSeg struct {
+	op render.SegOp
+	p  [3]render.Point
+}
+
+func (d *devicePath) reset() {
+	d.segs = d.segs[:0]
+	d.minX, d.minY, d.maxX, d.maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+}
+
+func (d *devicePath) add(op render.SegOp, pts ...render.Point) {
+	var s deviceSeg
+	s.op = op
+	for i, q := range pts {
+		s.p[i] = q
+		d.minX, d.minY = math.Min(d.minX, q.X), math.Min(d.minY, q.Y)
+		d.maxX, d.maxY = math.Max(d.maxX, q.X), math.Max(d.maxY, q.Y)
+	}
+	d.segs = append(d.segs, s)
+}
+
+// addPath adds path mapped by m. The bounds hold every control point, so
+// they hold the curves.
+func (d *devicePath) addPath(path render.Path, m render.Affine) {
+	for _, s := range path {
+		switch s.Op {
+		case render.MoveTo, render.LineTo:
+			d.add(s.Op, m.Apply(s.P[0]))
+		case render.QuadTo:
+			d.add(s.Op, m.Apply(s.P[0]), m.Apply(s.P[1]))
+		case render.CubicTo:
+			d.add(s.Op, m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2]))
+		case render.Close:
+			d.add(s.Op)
+		}
+	}
+}
+
+// begin points the scanner at the part of the target the path can touch
+// (its bounds grown by pad pixels, within the clip): the scanner's cost is
+// that box's, not the picture's. It returns the box's origin, or false
+// when the path touches nothing visible.
+func (p *painter) begin(pad float64, a interface {
+	SetBounds(w, h int)
+	Clear()
+}) (image.Point, bool) {
+	d := &p.path
+	if len(d.segs) == 0 || math.IsInf(d.minX, 0) || math.IsNaN(d.minX+d.minY+d.maxX+d.maxY) {
+		return image.Point{}, false
+	}
+	r := pixelRect(d.minX-pad, d.minY-pad, d.maxX+pad, d.maxY+pad).Intersect(p.clip).Intersect(p.target.Bounds())
+	if r.Empty() {
+		return image.Point{}, false
+	}
+	p.spanner.SetImage(p.target.SubImage(r))
+	a.SetBounds(r.Dx(), r.Dy())
+	a.Clear()
+	return r.Min, true
+}
+
+func fx(pt render.Point, o image.Point) fixed.Point26_6 {
+	return fixed.Point26_6{X: fixed.Int26_6(math.Round((pt.X - float64(o.X)) * 64)), Y: fixed.Int26_6(math.Round((pt.Y - float64(o.Y)) * 64))}
+}
+
+// adder is what rasterx's filler and dasher have in common.
+type adder interface {
+	Start(a fixed.Point26_6)
+	Line(b fixed.Point26_6)
+	QuadBezier(b, c fixed.Point26_6)
+	CubeBezier(b, c, d fixed.Point26_6)
+	Stop(closeLoop bool)
+}
+
+// trace feeds the device path, relative to o, to a.
+func (d *devicePath) trace(a adder, o image.Point) {
+	open := false
+	for _, s := range d.segs {
+		switch s.op {
+		case render.MoveTo:
+			if open {
+				a.Stop(false)
+			}
+			a.Start(fx(s.p[0], o))
+			open = true
+		case render.LineTo:
+			a.Line(fx(s.p[0], o))
+		case render.QuadTo:
+			a.QuadBezier(fx(s.p[0], o), fx(s.p[1], o))
+		case render.CubicTo:
+			a.CubeBezier(fx(s.p[0], o), fx(s.p[1], o), fx(s.p[2], o))
+		case render.Close:
+			if open {
+				a.Stop(true)
+				open = false
+			}
+		}
+	}
+	if open {
+		a.Stop(false)
+	}
+}
+
+func (p *painter) fill(c color.NRGBA, nonZero bool) {
+	if c.A == 0 {
+		return
+	}
+	o, ok := p.begin(1, p.filler)
+	if !ok {
+		return
+	}
+	f := p.filler
+	f.SetWinding(nonZero)
+	f.SetColor(c)
+	p.path.trace(f, o)
+	f.Draw()
+}
+
+func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale float64) {
+	if c.A == 0 {
+		return
+	}
+	o, ok := p.begin(width/2+2, p.dasher)
+	if !ok {
+		return
+	}
+	d := p.dasher
+	var dashes []float64
+	for _, v := range dash {
+		dashes = append(dashes, v*scale)
+	}
+	d.SetStroke(fixed.Int26_6(math.Round(width*64)), 4<<6, rasterx.RoundCap, nil, rasterx.RoundGap, rasterx.Round, dashes, 0)
+	d.SetColor(c)
+	p.path.trace(d, o)
+	d.Draw()
+}
+
+// text fills the glyphs of every line with one pass of the filler.
+func (p *painter) text(t *render.Text, m render.Affine, opacity float64, noFilter bool) {
+	if p.fonts == nil {
+		return
+	}
+	p.path.reset()
+	for _, line := range t.Lines {
+		if line.Text == "" {
+			continue
+		}
+		l, err := p.fonts.Layout(line.Text, t.Family, t.Size)
+		if err != nil {
+			continue
+		}
+		x := line.X
+		switch t.Anchor {
+		case render.AnchorMiddle:
+			x -= l.Width / 2
+		case render.AnchorEnd:
+			x -= l.Width
+		}
+		for _, g := range l.Glyphs {
+			gm := m.Mul(render.Translate(x+g.X, line.Y+g.Y))
+			open := false
+			pt := func(q [2]float64) render.Point { return gm.Apply(render.Point{X: q[0], Y: q[1]}) }
+			for _, s := range g.Outline(t.Size) {
+				switch s.Op {
+				case fonts.MoveTo:
+					if open {
+						p.path.add(render.Close)
+					}
+					p.path.add(render.MoveTo, pt(s.P[0]))
+					open = true
+				case fonts.LineTo:
+					p.path.add(render.LineTo, pt(s.P[0]))
+				case fonts.QuadTo:
+					p.path.add(render.QuadTo, pt(s.P[0]), pt(s.P[1]))
+				case fonts.CubeTo:
+					p.path.add(render.CubicTo, pt(s.P[0]), pt(s.P[1]), pt(s.P[2]))
+				}
+			}
+			if open {
+				p.path.add(render.Close)
+			}
+		}
+	}
+	p.fill(p.color(t.Color, noFilter, opacity), true)
+}
+
+// image resamples an image file into its box (0, 0)–(W, H) under m.
+func (p *painter) image(im *render.Image, m render.Affine, opacity float64) {
+	src, _, err := image.Decode(bytes.NewReader(im.Data))
+	if err != nil {
+		return // an SVG or broken file: nothing, as a failed load in the browser
+	}
+	b := src.Bounds()
+	sr := b
+	if im.Src.W() > 0 && im.Src.H() > 0 {
+		sr = image.Rect(b.Min.X+int(im.Src.MinX), b.Min.Y+int(im.Src.MinY), b.Min.X+int(math.Ceil(im.Src.MaxX)), b.Min.Y+int(math.Ceil(im.Src.MaxY))).Intersect(b)
+	}
+	if sr.Empty() {
+		return
+	}
+	// Source pixels → the item's box → the image.
+	k := m.Mul(render.Affine{A: im.W / float64(sr.Dx()), D: im.H / float64(sr.Dy())}).Mul(render.Translate(-float64(sr.Min.X), -float64(sr.Min.Y)))
+	var mask image.Image
+	if opacity < 1 {
+		mask = image.NewUniform(color.Alpha{uint8(math.Round(opacity * 255))})
+	}
+	dst := p.target.SubImage(p.clip).(*image.RGBA)
+	xdraw.ApproxBiLinear.Transform(dst, [6]float64{k.A, k.C, k.E, k.B, k.D, k.F}, src, sr, xdraw.Over, &xdraw.Options{SrcMask: mask})
+}

@@ -1,0 +1,158 @@
+package raster_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/plugins/excalidraw/editor"
+	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/raster"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+)
+
+func picture(t testing.TB, dark bool, elements ...string) *render.Picture {
+	t.Helper()
+	d, err := scene.Parse([]byte(`{"type":"excalidraw","version":2,"source":"t","elements":[`+strings.Join(elements, ",")+
+		`],"appState":{"viewBackgroundColor":"#ffffff"},"files":{}}`), scene.Limits{}.ForReading())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := render.DefaultOptions()
+	o.Dark = dark
+	pic, err := render.Draw(d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pic
+}
+
+func fontSet(t testing.TB) *fonts.Set {
+	t.Helper()
+	f := editor.Fonts()
+	if f == nil {
+		testenv.Missing(t, "the editor is not built (its fonts are Excalidraw's); run make editor")
+	}
+	return fonts.New(f)
+}
+
+const box = `{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60,"seed":1,"strokeColor":"#1e1e1e","backgroundColor":"#ffc9c9","fillStyle":"solid","roughness":0,"strokeWidth":2}`
+
+// ink counts pixels far from the background in a box of the image.
+func ink(img image.Image, r image.Rectangle, bg color.Color) int {
+	br, bgc, bb, _ := bg.RGBA()
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if d := absDiff(cr, br) + absDiff(cg, bgc) + absDiff(cb, bb); d > 3*0x2000 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func TestPaintFillsAndStrokesOnThePaper(t *testing.T) {
+	img, err := raster.Paint(picture(t, false, box), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 120 || b.Dy() != 80 {
+		t.Fatalf("size %v", b)
+	}
+	if c := img.RGBAAt(2, 2); c != (color.RGBA{255, 255, 255, 255}) {
+		t.Fatalf("paper %v, want white", c)
+	}
+	if c := img.RGBAAt(60, 40); c != (color.RGBA{0xff, 0xc9, 0xc9, 0xff}) {
+		t.Fatalf("fill %v, want #ffc9c9", c)
+	}
+	// The outline at x = 10 (local 0): dark ink on the left edge.
+	if c := img.RGBAAt(10, 40); c.R > 0x60 {
+		t.Fatalf("stroke %v, want dark", c)
+	}
+}
+
+func TestPaintDarkIsExcalidrawsDarkTheme(t *testing.T) {
+	img, err := raster.Paint(picture(t, true, box), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := img.RGBAAt(2, 2); c != (color.RGBA{0x12, 0x12, 0x12, 255}) {
+		t.Fatalf("dark paper %v, want #121212", c)
+	}
+	if c := img.RGBAAt(10, 40); c.R < 0xa0 {
+		t.Fatalf("dark stroke %v, want light", c)
+	}
+}
+
+func TestPaintDrawsGlyphs(t *testing.T) {
+	set := fontSet(t)
+	text := `{"type":"text","id":"t","x":0,"y":0,"width":120,"height":25,"seed":3,"text":"Hello","originalText":"Hello","fontSize":20,"fontFamily":5,"textAlign":"left","verticalAlign":"top","lineHeight":1.25}`
+	img, err := raster.Paint(picture(t, false, text), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ink(img, image.Rect(10, 10, 70, 35), color.White); n < 60 {
+		t.Fatalf("%d inked pixels where Hello is", n)
+	}
+	if n := ink(img, image.Rect(80, 10, 130, 35), color.White); n != 0 {
+		t.Fatalf("%d inked pixels right of the word", n)
+	}
+}
+
+func TestPNGIsAPNG(t *testing.T) {
+	var b bytes.Buffer
+	if err := raster.PNG(&b, picture(t, false, box), nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(&b)
+	if err != nil || cfg.Width != 120 || cfg.Height != 80 {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+}
+
+// The PNG writer's output is what image/png decodes back, pixel for
+// pixel, for opaque and translucent pictures of any height (one band or
+// many).
+func TestEncodedPNGDecodesToThePicture(t *testing.T) {
+	for _, h := range []int{1, 63, 64, 300, 1031} {
+		img := image.NewRGBA(image.Rect(0, 0, 97, h))
+		for y := range h {
+			for x := range 97 {
+				a := uint8((x*7 + y*3) % 256)
+				img.SetRGBA(x, y, color.RGBA{R: uint8(uint32(x*13%256) * uint32(a) / 255), G: uint8(uint32(y%256) * uint32(a) / 255), B: 0, A: a})
+			}
+		}
+		var b bytes.Buffer
+		if err := raster.EncodePNGForTest(&b, img); err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&b)
+		if err != nil {
+			t.Fatalf("height %d: %v", h, err)
+		}
+		for y := range h {
+			for x := range 97 {
+				want := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+				if c := color.NRGBAModel.Convert(got.At(x, y)).(color.NRGBA); c != want {
+					if d := int(c.R) - int(want.R); d > 1 || d < -1 || c.A != want.A {
+						t.Fatalf("height %d (%d, %d): %v, want %v", h, x, y, c, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package svg_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/plugins/excalidraw/editor"
+	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/svg"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+)
+
+func write(t *testing.T, dark bool, fs *fonts.Set, elements ...string) string {
+	t.Helper()
+	d, err := scene.Parse([]byte(`{"type":"excalidraw","version":2,"source":"t","elements":[`+strings.Join(elements, ",")+
+		`],"appState":{"viewBackgroundColor":"#ffffff"},"files":{}}`), scene.Limits{}.ForReading())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := render.DefaultOptions()
+	o.Dark = dark
+	pic, err := render.Draw(d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := svg.Write(&b, pic, fs); err != nil {
+		t.Fatal(err)
+	}
+	// Well-formed XML, whatever the text held.
+	dec := xml.NewDecoder(bytes.NewReader(b.Bytes()))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("not XML: %v\n%s", err, b.String())
+		}
+	}
+	return b.String()
+}
+
+const (
+	frame  = `{"type":"frame","id":"f","x":0,"y":0,"width":300,"height":200,"seed":1,"name":"A & <B>"}`
+	inside = `{"type":"rectangle","id":"r","x":20,"y":20,"width":100,"height":60,"seed":2,"frameId":"f"}`
+	label  = `{"type":"text","id":"t","x":20,"y":100,"width":120,"height":25,"seed":3,"text":"x < y & \"z\"","originalText":"x < y","fontSize":20,"fontFamily":5,"textAlign":"left","verticalAlign":"top","lineHeight":1.25}`
+)
+
+func TestSVGHasFramesClipsAndEscapedText(t *testing.T) {
+	s := write(t, false, nil, frame, inside, label)
+	for _, want := range []string{`<clipPath id="clip-f">`, `clip-path="url(#clip-f)"`, `A &amp; &lt;B&gt;`, `x &lt; y &amp; "z"`,
+		`font-family="Excalifont, Xiaolai, Segoe UI Emoji"`, `<rect x="0" y="0" width="320"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %s in\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "filter=") {
+		t.Error("a light picture has a filter")
+	}
+}
+
+func TestSVGDarkHasTheThemeFilter(t *testing.T) {
+	if s := write(t, true, nil, inside); !strings.Contains(s, `filter="invert(93%) hue-rotate(180deg)"`) {
+		t.Fatalf("no theme filter:\n%s", s)
+	}
+}
+
+func TestSVGEmbedsTheFontsItsTextUses(t *testing.T) {
+	f := editor.Fonts()
+	if f == nil {
+		testenv.Missing(t, "the editor is not built (its fonts are Excalidraw's); run make editor")
+	}
+	s := write(t, false, fonts.New(f), label)
+	if n := strings.Count(s, "@font-face"); n != 1 || !strings.Contains(s, `font-family: "Excalifont"`) || !strings.Contains(s, "data:font/woff2;base64,") {
+		t.Fatalf("%d font faces:\n%.400s", n, s)
+	}
+	// A picture without text embeds none.
+	if s := write(t, false, fonts.New(f), inside); strings.Contains(s, "@font-face") {
+		t.Fatal("a picture without text embeds a font")
+	}
+}
+
+func TestNumbersHaveTwoDecimalsAtMost(t *testing.T) {
+	for f, want := range map[float64]string{0: "0", -0.001: "0", 12: "12", -0.5: "-0.5", 3.256: "3.26", 1e20: "100000000000000000000", 7.1: "7.1", -12.345: "-12.35"} {
+		if got := svg.NumberForTest(f); got != want {
+			t.Errorf("%v → %q, want %q", f, got, want)
+		}
+	}
+}
