@@ -275,4 +275,3 @@ func TestRenderErrors(t *testing.T) {
 		t.Errorf("after the errors: %v, %d", err, out.Width)
 	}
 }
-
