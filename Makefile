@@ -75,8 +75,14 @@ browser:
 
 # DSH_REQUIRE_ALL=1: a test whose prerequisite is missing fails instead of
 # skipping (internal/testenv), since everything above installed them.
+# The second pass runs, without the race detector, what measures pictures
+# and time rather than concurrency: dsh's pictures against Excalidraw's own
+# in headless Chromium, their speed, and the whole font set's decoding
+# (verbose, so the figures are in the log).
 test: deps node-deps editor browser vet
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -race -count=1 -timeout 15m ./...
+	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m -v \
+	  -run 'AgainstExcalidraw|EditorFonts|Tdewolff|DecodeStructure' ./plugins/excalidraw/render/ ./plugins/excalidraw/render/fonts/woff2/
 
 # Runs the README's commands from a clean clone (CI does this too).
 readme-check:

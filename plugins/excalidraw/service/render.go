@@ -34,7 +34,7 @@ const (
 	MaxRenderPixels  = render.DefaultMaxPixels
 	maxBadges        = 99
 	badgeDiameterPx  = 18
-	minAutoScale     = 0.05
+	minAutoScale     = 0.01
 	defaultExportPad = render.DefaultPadding
 )
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package woff2
+
+const raceEnabled = false
