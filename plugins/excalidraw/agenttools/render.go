@@ -58,32 +58,44 @@ type renderRegion struct {
 	Height float64 `json:"height"`
 }
 
-type renderArgs struct {
+// pictureArgs are what render and export share: which part of which
+// scene, and how it looks.
+type pictureArgs struct {
 	Name       string        `json:"name"`
 	IDs        []string      `json:"ids,omitempty"`
 	Target     query.Target  `json:"target"`
 	Region     *renderRegion `json:"region,omitempty"`
 	Scale      float64       `json:"scale,omitempty"`
-	MaxPixels  int           `json:"max_pixels,omitempty"`
 	Padding    *float64      `json:"padding,omitempty"`
 	Dark       bool          `json:"dark,omitempty"`
 	Background *bool         `json:"background,omitempty"`
-	Badges     *bool         `json:"badges,omitempty"`
 }
 
-func (h renderHandlers) render(ctx context.Context, a renderArgs) (any, error) {
+// request is the service's request for a in format: ids join the target.
+func (a pictureArgs) request(format string) service.RenderRequest {
 	t := a.Target
 	if len(a.IDs) > 0 {
 		t.IDs = append(append([]string{}, t.IDs...), a.IDs...)
 	}
-	req := service.RenderRequest{Name: a.Name, Target: t, Format: service.RenderPNG, Scale: a.Scale,
-		MaxPixels: a.MaxPixels, MaxEdge: service.AgentLongEdge, Padding: a.Padding, Dark: a.Dark,
-		NoBackground: a.Background != nil && !*a.Background, Badges: a.Badges == nil || *a.Badges}
+	r := service.RenderRequest{Name: a.Name, Target: t, Format: format, Scale: a.Scale, Padding: a.Padding, Dark: a.Dark,
+		NoBackground: a.Background != nil && !*a.Background}
+	if g := a.Region; g != nil {
+		r.Region = &render.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
+	}
+	return r
+}
+
+type renderArgs struct {
+	pictureArgs
+	MaxPixels int   `json:"max_pixels,omitempty"`
+	Badges    *bool `json:"badges,omitempty"`
+}
+
+func (h renderHandlers) render(ctx context.Context, a renderArgs) (any, error) {
+	req := a.request(service.RenderPNG)
+	req.MaxPixels, req.MaxEdge, req.Badges = a.MaxPixels, service.AgentLongEdge, a.Badges == nil || *a.Badges
 	if req.MaxPixels == 0 {
 		req.MaxPixels = service.AgentPixels
-	}
-	if g := a.Region; g != nil {
-		req.Region = &render.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
 	}
 	res, err := h.svc.Render(ctx, req)
 	if err != nil {
@@ -93,32 +105,16 @@ func (h renderHandlers) render(ctx context.Context, a renderArgs) (any, error) {
 }
 
 type exportArgs struct {
-	Name       string        `json:"name"`
-	IDs        []string      `json:"ids,omitempty"`
-	Target     query.Target  `json:"target"`
-	Region     *renderRegion `json:"region,omitempty"`
-	Format     string        `json:"format,omitempty"`
-	Scale      float64       `json:"scale,omitempty"`
-	Padding    *float64      `json:"padding,omitempty"`
-	Dark       bool          `json:"dark,omitempty"`
-	Background *bool         `json:"background,omitempty"`
-	TTLSeconds int           `json:"ttl_seconds,omitempty"`
+	pictureArgs
+	Format     string `json:"format,omitempty"`
+	TTLSeconds int    `json:"ttl_seconds,omitempty"`
 }
 
 func (h renderHandlers) export(ctx context.Context, a exportArgs) (any, error) {
-	t := a.Target
-	if len(a.IDs) > 0 {
-		t.IDs = append(append([]string{}, t.IDs...), a.IDs...)
-	}
 	if a.Format == "" {
 		a.Format = service.RenderPNG
 	}
-	req := service.ExportRequest{RenderRequest: service.RenderRequest{Name: a.Name, Target: t, Format: a.Format, Scale: a.Scale,
-		Padding: a.Padding, Dark: a.Dark, NoBackground: a.Background != nil && !*a.Background},
-		TTL: time.Duration(a.TTLSeconds) * time.Second}
-	if g := a.Region; g != nil {
-		req.Region = &render.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
-	}
+	req := service.ExportRequest{RenderRequest: a.request(a.Format), TTL: time.Duration(a.TTLSeconds) * time.Second}
 	res, err := h.svc.Export(ctx, req)
 	if err != nil {
 		return nil, toolError(err)
