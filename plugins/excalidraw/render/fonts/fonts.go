@@ -33,6 +33,8 @@ type Set struct {
 	mu    sync.Mutex
 	faces map[string]*Face // by file
 	chain map[int][]*Face  // by fontFamily id, in fallback order
+	// fallbacks are tried when no face of a family has a character.
+	fallbacks []*Face
 
 	shapeMu sync.Mutex // HarfbuzzShaper keeps buffers between calls
 	shaper  shaping.HarfbuzzShaper
@@ -51,6 +53,8 @@ type Face struct {
 	Ranges []Range // empty: every character
 	Family string  // the CSS family Excalidraw registers the file under
 	set    *Set
+	ttf    []byte          // a fallback font's TrueType file (no woff2)
+	script func(rune) bool // a fallback font answers only for these; nil: all
 	once   sync.Once
 	mu     sync.Mutex // go-text's Face caches lookups without a lock
 	face   *font.Face
@@ -75,7 +79,7 @@ func (f *Face) covers(r rune) bool {
 
 // Has reports whether the face draws r.
 func (f *Face) Has(r rune) bool {
-	if !f.covers(r) || !f.parsed() {
+	if !f.covers(r) || (f.script != nil && !f.script(r)) || !f.parsed() {
 		return false
 	}
 	f.mu.Lock()
@@ -137,14 +141,25 @@ func (s *Set) Faces(family int) []*Face {
 }
 
 // fallback is the faces tried for a character no face of its family has:
-// Xiaolai's, which Excalidraw ships for CJK.
+// Xiaolai's, which Excalidraw ships for CJK, then the fallback fonts the
+// text is measured with (textmetrics: Liberation Serif for Latin, Greek
+// and Cyrillic, DejaVu Sans for other scripts, as Debian's Chromium).
 func (s *Set) fallback() []*Face {
-	var out []*Face
-	for _, f := range s.Faces(int(textmetrics.Excalifont)) {
-		if f.Family == "Xiaolai" {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fallbacks != nil {
+		return s.fallbacks
+	}
+	out := []*Face{}
+	for _, src := range textmetrics.Sources(textmetrics.Excalifont) {
+		if f := s.faces[src.File]; f != nil && f.Family == "Xiaolai" {
 			out = append(out, f)
 		}
 	}
+	for _, ff := range textmetrics.FallbackFontFiles() {
+		out = append(out, &Face{File: ff.Name, Family: ff.Name, set: s, ttf: ff.TTF, script: ff.Covers})
+	}
+	s.fallbacks = out
 	return out
 }
 
@@ -152,6 +167,13 @@ func (s *Set) fallback() []*Face {
 // or does not parse draws nothing, and Err says why.
 func (f *Face) parsed() bool {
 	f.once.Do(func() {
+		if f.ttf != nil {
+			f.face, f.err = parseTTF(f.ttf)
+			if f.err == nil {
+				f.upem = float64(f.face.Upem())
+			}
+			return
+		}
 		fsys := f.set.fsys
 		if fsys == nil {
 			f.err = fmt.Errorf("fonts: no fonts folder (build the editor: make editor)")
@@ -187,6 +209,16 @@ func parseWOFF2(b []byte) (face *font.Face, err error) {
 		return nil, err
 	}
 	return font.ParseTTF(bytes.NewReader(sfnt))
+}
+
+// parseTTF parses a TrueType file, a panic of the parser being an error.
+func parseTTF(b []byte) (face *font.Face, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			face, err = nil, fmt.Errorf("malformed font: %v", r)
+		}
+	}()
+	return font.ParseTTF(bytes.NewReader(b))
 }
 
 // Err is why the face draws nothing, nil once it has parsed.
@@ -225,6 +257,7 @@ func (s *Set) Layout(text string, family int, size float64) (Line, error) {
 	rs := []rune(text)
 	pen := 0.0
 	used := map[*Face]bool{}
+	s.Faces(int(textmetrics.Excalifont)) // Xiaolai's faces, for the fallback
 	fallback := s.fallback()
 	faceOf := func(r rune) *Face {
 		for _, f := range faces {

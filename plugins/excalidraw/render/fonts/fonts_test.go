@@ -38,6 +38,9 @@ func TestLayoutWidthIsTheMeasuredWidth(t *testing.T) {
 		{"Hello, world", 5}, {"Kerning AVATAR Type", 5}, {"Nunito fi fl", 6}, {"Lilita One", 7},
 		{"Comic Shanns 0123", 8}, {"Liberation Sans", 9}, {"Virgil draws", 1}, {"Cascadia()", 3}, {"Helvetica", 2},
 		{"Привет мир", 5}, {"Ελληνικά", 5},
+		// No family has these: Excalidraw's CJK font, and the fallback
+		// fonts the text is measured with, draw them.
+		{"שלום עולם", 5}, {"مرحبا", 6}, {"频道 and 获取", 3},
 	} {
 		line, err := set.Layout(c.text, c.family, 20)
 		if err != nil {

@@ -138,3 +138,38 @@ func shapeWidth(rs []rune, f fallbackFace, size float64, round bool) float64 {
 	}
 	return total
 }
+
+// FallbackFont is one declared fallback font file, for a renderer that
+// draws what it measures.
+type FallbackFont struct {
+	Name string
+	TTF  []byte
+	// Covers reports whether the browser draws r with this font when the
+	// family lacks it: Liberation Serif answers only for Latin, Greek and
+	// Cyrillic (and script-neutral characters), DejaVu Sans for the rest.
+	Covers func(r rune) bool
+}
+
+// FallbackFontFiles are the declared fallback fonts, in the order they are
+// tried (see FallbackFonts).
+func FallbackFontFiles() []FallbackFont {
+	out := make([]FallbackFont, 0, 2)
+	for i, name := range []string{"fonts/LiberationSerif-Regular.ttf", "fonts/DejaVuSans.ttf"} {
+		b, err := fallbackFonts.ReadFile(name)
+		if err != nil {
+			panic("textmetrics: embedded fallback font missing: " + name)
+		}
+		covers := func(rune) bool { return true }
+		if i == 0 {
+			covers = func(r rune) bool {
+				switch language.LookupScript(r) {
+				case language.Latin, language.Greek, language.Cyrillic, language.Common, language.Inherited:
+					return true
+				}
+				return false
+			}
+		}
+		out = append(out, FallbackFont{Name: FallbackFonts[i], TTF: b, Covers: covers})
+	}
+	return out
+}
