@@ -116,6 +116,13 @@ type compiled struct {
 	re     *regexp.Regexp
 }
 
+// IsZero reports whether t selects by nothing (so, every live element).
+func (t Target) IsZero() bool {
+	return len(t.IDs) == 0 && len(t.FrameIDs) == 0 && t.FrameName == "" && t.GroupID == "" && t.Region == nil &&
+		len(t.Types) == 0 && t.Role == "" && t.TextContains == "" && t.TextRegex == "" && t.HasLink == nil &&
+		t.ChangedIDs == nil && !t.IncludeDeleted
+}
+
 // Check reports whether the target is well formed: known types and role,
 // a region with finite numbers and no negative size, a known region mode,
 // a regular expression that compiles within MaxRegexLength. Its errors

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // arrowheadSize and arrowheadAngle are Excalidraw's per-head constants
@@ -44,11 +45,11 @@ func curveOps(d rough.Drawable) []rough.Op {
 	return nil
 }
 
-// rotateAbout turns p by angle radians about c, as Excalidraw's
-// pointRotateRads does.
+// rotateAbout turns (px, py) by angle radians about (cx, cy): the plane
+// geometry's rotation (geom.Rotate, Excalidraw's pointRotateRads).
 func rotateAbout(px, py, cx, cy, angle float64) (float64, float64) {
-	s, c := math.Sincos(angle)
-	return (px-cx)*c - (py-cy)*s + cx, (px-cx)*s + (py-cy)*c + cy
+	v := geom.Rotate(geom.V(px, py), geom.V(cx, cy), angle)
+	return v.X, v.Y
 }
 
 // arrowheadPoints is Excalidraw's getArrowheadPoints: the points a head is

@@ -39,12 +39,12 @@ type parsedColor struct {
 // times.
 var colorCache sync.Map
 
-// themeFilter is Excalidraw's dark theme, the CSS filter
+// ThemeFilter is Excalidraw's dark theme, the CSS filter
 // "invert(93%) hue-rotate(180deg)" applied to every colour drawn (images
 // excepted): invert mixes each channel with its complement, and the hue
 // rotation is the Filter Effects matrix for 180°, both in sRGB and clamped
 // after each step, as the browser's filter chain is.
-func themeFilter(c Color) Color {
+func ThemeFilter(c Color) Color {
 	const amount = 0.93
 	inv := func(v uint8) float64 {
 		f := float64(v) / 255
@@ -63,7 +63,3 @@ func themeFilter(c Color) Color {
 	}
 	return Color{out(m[0]), out(m[1]), out(m[2]), c.A}
 }
-
-// ThemeFilter is the dark-theme colour transform (see themeFilter), for
-// outputs that apply it per pixel.
-func ThemeFilter(c Color) Color { return themeFilter(c) }

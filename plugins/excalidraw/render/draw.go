@@ -113,7 +113,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 			if e.frameID != "" && d.frames[e.frameID] != nil && !e.isFrame() {
 				continue // clipped by its frame: the frame bounds it
 			}
-			b := elementBounds(e, d.shapes[e])
+			b := d.boundsOf(e)
 			if first {
 				view, first = b, false
 			} else {
@@ -140,7 +140,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 			embeds = append(embeds, e)
 			continue
 		}
-		b := elementBounds(e, d.shapes[e])
+		b := d.boundsOf(e)
 		if o.Region != nil && !b.Intersects(view) {
 			continue
 		}
@@ -162,13 +162,14 @@ type drawing struct {
 	byID           map[string]*element
 	frames         map[string]*element
 	shapes         map[*element][]drawable
+	abs, bounds    map[*element]Rect // absoluteCoords and elementBounds, once each
 	files          *ojson.Object
 	viewBackground string
 }
 
 func newDrawing(doc *scene.Document, o Options) *drawing {
 	d := &drawing{o: o, byID: map[string]*element{}, frames: map[string]*element{}, shapes: map[*element][]drawable{},
-		files: doc.Files(), viewBackground: "#ffffff"}
+		abs: map[*element]Rect{}, bounds: map[*element]Rect{}, files: doc.Files(), viewBackground: "#ffffff"}
 	if as := doc.AppState(); as != nil {
 		if s, ok := as.String("viewBackgroundColor"); ok {
 			d.viewBackground = s
@@ -257,10 +258,31 @@ func (d *drawing) shapesOf(e *element) []drawable {
 	return s
 }
 
+// absOf and boundsOf are absoluteCoords and elementBounds of e, computed
+// once: they follow its rough curves. Arrow labels are placed before the
+// first call.
+func (d *drawing) absOf(e *element) Rect {
+	if r, ok := d.abs[e]; ok {
+		return r
+	}
+	r := absoluteCoords(e, d.shapesOf(e))
+	d.abs[e] = r
+	return r
+}
+
+func (d *drawing) boundsOf(e *element) Rect {
+	if r, ok := d.bounds[e]; ok {
+		return r
+	}
+	r := elementBounds(e, d.shapesOf(e))
+	d.bounds[e] = r
+	return r
+}
+
 // transform is how Excalidraw places an element: rotated by its angle
 // about the centre of its absolute box, its local origin at (x, y).
 func (d *drawing) transform(e *element) Affine {
-	abs := absoluteCoords(e, d.shapes[e])
+	abs := d.absOf(e)
 	cx, cy := (abs.MinX+abs.MaxX)/2, (abs.MinY+abs.MaxY)/2
 	return Rotate(e.angle, cx, cy).Mul(Translate(e.x, e.y))
 }
@@ -346,7 +368,7 @@ func (d *drawing) emit(pic *Picture, e *element) {
 	}
 	pic.Items = append(pic.Items, it)
 	if !e.frameLabel {
-		pic.Bounds[e.id] = elementBounds(e, shapes)
+		pic.Bounds[e.id] = d.boundsOf(e)
 		pic.Order = append(pic.Order, e.id)
 	}
 }

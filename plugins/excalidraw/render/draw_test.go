@@ -165,7 +165,7 @@ func TestThemeFilterIsExcalidrawsDarkTheme(t *testing.T) {
 		{0, 0, 0, 255}:       {0xed, 0xed, 0xed, 255},
 		{255, 0, 0, 128}:     {255, 144, 144, 128}, // invert, then the hue back: a lighter red
 	} {
-		got := themeFilter(in)
+		got := ThemeFilter(in)
 		if d := math.Abs(float64(got.R)-float64(want.R)) + math.Abs(float64(got.G)-float64(want.G)) + math.Abs(float64(got.B)-float64(want.B)); d > 3 || got.A != want.A {
 			t.Errorf("dark(%v) = %v, want %v", in, got, want)
 		}

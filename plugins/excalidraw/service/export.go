@@ -74,7 +74,7 @@ func (s *Service) Export(ctx context.Context, r ExportRequest) (*ExportResult, e
 		return nil, opError("/ttl_seconds", "ttl_seconds must be positive")
 	}
 	if r.Format == ExportExcalidraw {
-		if !targetIsZero(r.Target) || r.Region != nil {
+		if !r.Target.IsZero() || r.Region != nil {
 			return nil, opError("/format", "an excalidraw export is the whole scene; leave out target, ids and region")
 		}
 		if err := store.ValidName(r.Name); err != nil {

@@ -147,7 +147,7 @@ func (s *Service) draw(ctx context.Context, r RenderRequest) (*render.Picture, *
 	if r.Padding != nil {
 		o.Padding = *r.Padding
 	}
-	if !targetIsZero(r.Target) {
+	if !r.Target.IsZero() {
 		els, err := query.Select(doc.Elements(), r.Target)
 		if err != nil {
 			return nil, nil, prefixPointer(err, "/target")
@@ -237,11 +237,6 @@ func finiteRect(r render.Rect) bool {
 		}
 	}
 	return true
-}
-
-func targetIsZero(t query.Target) bool {
-	return len(t.IDs) == 0 && len(t.FrameIDs) == 0 && t.FrameName == "" && t.GroupID == "" && t.Region == nil &&
-		len(t.Types) == 0 && t.Role == "" && t.TextContains == "" && t.TextRegex == "" && t.HasLink == nil && t.ChangedIDs == nil
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/go-text/typesetting/di"
 	"github.com/go-text/typesetting/font"
 	ot "github.com/go-text/typesetting/font/opentype"
 	"github.com/go-text/typesetting/language"
@@ -145,14 +144,15 @@ func (s *Set) Faces(family int) []*Face {
 // text is measured with (textmetrics: Liberation Serif for Latin, Greek
 // and Cyrillic, DejaVu Sans for other scripts, as Debian's Chromium).
 func (s *Set) fallback() []*Face {
+	excalifont := s.Faces(int(textmetrics.Excalifont))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fallbacks != nil {
 		return s.fallbacks
 	}
 	out := []*Face{}
-	for _, src := range textmetrics.Sources(textmetrics.Excalifont) {
-		if f := s.faces[src.File]; f != nil && f.Family == "Xiaolai" {
+	for _, f := range excalifont {
+		if f.Family == "Xiaolai" {
 			out = append(out, f)
 		}
 	}
@@ -257,7 +257,6 @@ func (s *Set) Layout(text string, family int, size float64) (Line, error) {
 	rs := []rune(text)
 	pen := 0.0
 	used := map[*Face]bool{}
-	s.Faces(int(textmetrics.Excalifont)) // Xiaolai's faces, for the fallback
 	fallback := s.fallback()
 	faceOf := func(r rune) *Face {
 		for _, f := range faces {
@@ -308,18 +307,7 @@ func (s *Set) Layout(text string, family int, size float64) (Line, error) {
 }
 
 func (s *Set) shape(line *Line, rs []rune, f *Face, size, pen float64) float64 {
-	script := language.Common
-	for _, r := range rs {
-		if sc := language.LookupScript(r); sc != language.Common && sc != language.Inherited {
-			script = sc
-			break
-		}
-	}
-	dir := di.DirectionLTR
-	switch script {
-	case language.Arabic, language.Hebrew, language.Syriac, language.Thaana, language.Nko:
-		dir = di.DirectionRTL
-	}
+	script, dir := textmetrics.ShapingScript(rs)
 	s.shapeMu.Lock()
 	f.mu.Lock()
 	out := s.shaper.Shape(shaping.Input{

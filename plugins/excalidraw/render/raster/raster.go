@@ -37,8 +37,7 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	if pic.Background != nil {
-		p := newPainter(img, pic, fs)
-		c := p.color(*pic.Background, false, 1)
+		c := paint(pic, *pic.Background, false, 1)
 		draw.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
 	}
 	bands := 1
@@ -93,7 +92,13 @@ func newPainter(img *image.RGBA, pic *render.Picture, fs *fonts.Set) *painter {
 }
 
 func (p *painter) color(c render.Color, noFilter bool, opacity float64) color.NRGBA {
-	if p.pic.Dark && !noFilter {
+	return paint(p.pic, c, noFilter, opacity)
+}
+
+// paint is the colour c is drawn in: the dark theme applied (unless
+// noFilter: a raster image), its alpha times opacity.
+func paint(pic *render.Picture, c render.Color, noFilter bool, opacity float64) color.NRGBA {
+	if pic.Dark && !noFilter {
 		c = render.ThemeFilter(c)
 	}
 	return color.NRGBA{c.R, c.G, c.B, uint8(math.Round(float64(c.A) * opacity))}

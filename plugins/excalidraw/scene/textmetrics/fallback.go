@@ -112,18 +112,7 @@ func fallbackRun(rs []rune, size float64, round bool) float64 {
 // runs at one unit per font unit (Size = unitsPerEm), so advances come
 // out exact and are scaled afterwards, as Chromium's float positions are.
 func shapeWidth(rs []rune, f fallbackFace, size float64, round bool) float64 {
-	script := language.Common
-	for _, r := range rs {
-		if s := language.LookupScript(r); s != language.Common && s != language.Inherited {
-			script = s
-			break
-		}
-	}
-	dir := di.DirectionLTR
-	switch script {
-	case language.Arabic, language.Hebrew, language.Syriac, language.Thaana, language.Nko:
-		dir = di.DirectionRTL
-	}
+	script, dir := ShapingScript(rs)
 	shaperMu.Lock()
 	out := shaper.Shape(shaping.Input{
 		Text: rs, RunStart: 0, RunEnd: len(rs),
@@ -172,4 +161,22 @@ func FallbackFontFiles() []FallbackFont {
 		out = append(out, FallbackFont{Name: FallbackFonts[i], TTF: b, Covers: covers})
 	}
 	return out
+}
+
+// ShapingScript is the script and direction a run of characters is shaped
+// with, as the browser itemizes it: the first character's script that is
+// not Common or Inherited, right to left for the scripts written so.
+func ShapingScript(rs []rune) (language.Script, di.Direction) {
+	script := language.Common
+	for _, r := range rs {
+		if s := language.LookupScript(r); s != language.Common && s != language.Inherited {
+			script = s
+			break
+		}
+	}
+	switch script {
+	case language.Arabic, language.Hebrew, language.Syriac, language.Thaana, language.Nko:
+		return script, di.DirectionRTL
+	}
+	return script, di.DirectionLTR
 }
