@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkPicture draws synthetic scenes (those of the speed comparison
-// with Excalidraw) as a Picture, an SVG and a PNG.
+// with Excalidraw) as a Picture, an SVG, pixels and a PNG.
 func BenchmarkPicture(b *testing.B) {
 	set := editorFonts(b)
 	for _, n := range []int{100, 1000, 5000} {
@@ -38,6 +38,13 @@ func BenchmarkPicture(b *testing.B) {
 		b.Run(fmt.Sprintf("svg/%d", n), func(b *testing.B) {
 			for b.Loop() {
 				if err := svg.Write(io.Discard, pic, set); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("paint/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := raster.Paint(pic, set); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dshgo/dsh/internal/parallel"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/freehand"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -95,9 +96,15 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 		withLabels = append(withLabels, e)
 	}
 	// Shapes first: the bounds of arrows depend on their rough curves,
-	// and the labels of arrows are placed on them.
-	for _, e := range withLabels {
-		d.shapesOf(e)
+	// and the labels of arrows are placed on them. Each element's come
+	// from it alone (its seed), so they are made on every processor.
+	shapes := make([][]drawable, len(withLabels))
+	parallel.For(len(withLabels), 64, func(i int) bool {
+		shapes[i] = elementShapes(withLabels[i], d.viewBackground)
+		return true
+	})
+	for i, e := range withLabels {
+		d.shapes[e] = shapes[i]
 	}
 	for _, e := range withLabels {
 		if c := d.byID[e.containerID]; e.typ == "text" && c != nil && c.isLinear() {

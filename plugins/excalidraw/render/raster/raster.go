@@ -1,6 +1,7 @@
 // Package raster paints a render.Picture into pixels and encodes them as
-// PNG: strokes and fills with rasterx's stroker and scanx's anti-aliased
-// scanner, glyphs from Excalidraw's fonts, images resampled into place.
+// PNG: fills and round-joined strokes by exact signed-area coverage
+// (coverage, stroker), glyphs from Excalidraw's fonts, images resampled
+// into place.
 package raster
 
 import (
@@ -15,10 +16,7 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/srwiley/rasterx"
-	"github.com/srwiley/scanx"
 	xdraw "golang.org/x/image/draw"
-	"golang.org/x/image/math/fixed"
 	_ "golang.org/x/image/webp" // and WebP
 
 	"github.com/dshgo/dsh/internal/parallel"
@@ -40,10 +38,7 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 		c := paint(pic, *pic.Background, false, 1)
 		draw.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
 	}
-	bands := 1
-	if h >= 256 {
-		bands = min(runtime.GOMAXPROCS(0), h/128)
-	}
+	bands := max(1, min(runtime.GOMAXPROCS(0), h/32))
 	rows := (h + bands - 1) / bands
 	parallel.For(bands, 1, func(i int) bool {
 		p := newPainter(img, pic, fs)
@@ -63,7 +58,9 @@ func PNG(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
 	if err != nil {
 		return err
 	}
-	return encodePNG(out, img)
+	// On an opaque background every pixel stays opaque (all painting is
+	// source-over): RGB, a quarter less to filter and compress.
+	return encodePNG(out, img, pic.Background != nil && pic.Background.A == 255)
 }
 
 type painter struct {
@@ -74,19 +71,14 @@ type painter struct {
 	pic     *render.Picture
 	fonts   *fonts.Set
 	base    render.Affine // scene → pixels
-	spanner *scanx.ImgSpanner
-	scanner *scanx.Scanner
-	filler  *rasterx.Filler
-	dasher  *rasterx.Dasher
+	cov     coverage
+	stroker stroker
 	path    devicePath // reused between shapes
 }
 
 func newPainter(img *image.RGBA, pic *render.Picture, fs *fonts.Set) *painter {
-	sp := scanx.NewImgSpanner(img)
-	sc := scanx.NewScanner(sp, 1, 1)
 	return &painter{
-		img: img, target: img, pic: pic, fonts: fs, spanner: sp, scanner: sc,
-		filler: rasterx.NewFiller(1, 1, sc), dasher: rasterx.NewDasher(1, 1, sc),
+		img: img, target: img, pic: pic, fonts: fs,
 		base: render.Affine{A: pic.Scale, D: pic.Scale, E: -pic.View.MinX * pic.Scale, F: -pic.View.MinY * pic.Scale},
 	}
 }
@@ -233,102 +225,93 @@ func (d *devicePath) addPath(path render.Path, m render.Affine) {
 	}
 }
 
-// begin points the scanner at the part of the target the path can touch
-// (its bounds grown by pad pixels, within the clip): the scanner's cost is
-// that box's, not the picture's. It returns the box's origin, or false
-// when the path touches nothing visible.
-func (p *painter) begin(pad float64, a interface {
-	SetBounds(w, h int)
-	Clear()
-}) (image.Point, bool) {
+// begin readies the coverage for the part of the target the path can
+// touch (its bounds grown by pad pixels, within the clip): the cost is
+// that box's, not the picture's. It returns the box, or false when the
+// path touches nothing visible.
+func (p *painter) begin(pad float64) (image.Rectangle, bool) {
 	d := &p.path
 	if len(d.segs) == 0 || math.IsInf(d.minX, 0) || math.IsNaN(d.minX+d.minY+d.maxX+d.maxY) {
-		return image.Point{}, false
+		return image.Rectangle{}, false
 	}
 	r := pixelRect(d.minX-pad, d.minY-pad, d.maxX+pad, d.maxY+pad).Intersect(p.clip).Intersect(p.target.Bounds())
 	if r.Empty() {
-		return image.Point{}, false
+		return image.Rectangle{}, false
 	}
-	p.spanner.SetImage(p.target.SubImage(r))
-	a.SetBounds(r.Dx(), r.Dy())
-	a.Clear()
-	return r.Min, true
+	p.cov.reset(r.Dx(), r.Dy())
+	return r, true
 }
 
-func fx(pt render.Point, o image.Point) fixed.Point26_6 {
-	return fixed.Point26_6{X: fixed.Int26_6(math.Round((pt.X - float64(o.X)) * 64)), Y: fixed.Int26_6(math.Round((pt.Y - float64(o.Y)) * 64))}
-}
-
-// adder is what rasterx's filler and dasher have in common.
-type adder interface {
-	Start(a fixed.Point26_6)
-	Line(b fixed.Point26_6)
-	QuadBezier(b, c fixed.Point26_6)
-	CubeBezier(b, c, d fixed.Point26_6)
-	Stop(closeLoop bool)
-}
-
-// trace feeds the device path, relative to o, to a.
-func (d *devicePath) trace(a adder, o image.Point) {
-	open := false
+// subpaths calls each with every subpath of the device path as points,
+// its curves flattened, and whether it is closed. The points are reused
+// between calls (buf in, buf out).
+func (d *devicePath) subpaths(buf []render.Point, each func(pts []render.Point, closed bool)) []render.Point {
+	pts := buf[:0]
+	var first render.Point
 	for _, s := range d.segs {
+		if s.op != render.MoveTo && s.op != render.Close && len(pts) == 0 {
+			pts = append(pts, first) // drawing on after a Close starts from the subpath's start
+		}
 		switch s.op {
 		case render.MoveTo:
-			if open {
-				a.Stop(false)
+			if len(pts) > 0 {
+				each(pts, false)
 			}
-			a.Start(fx(s.p[0], o))
-			open = true
+			pts = append(pts[:0], s.p[0])
+			first = s.p[0]
 		case render.LineTo:
-			a.Line(fx(s.p[0], o))
+			pts = append(pts, s.p[0])
 		case render.QuadTo:
-			a.QuadBezier(fx(s.p[0], o), fx(s.p[1], o))
+			flattenQuad(pts[len(pts)-1], s.p[0], s.p[1], func(q render.Point) { pts = append(pts, q) })
 		case render.CubicTo:
-			a.CubeBezier(fx(s.p[0], o), fx(s.p[1], o), fx(s.p[2], o))
+			flattenCubic(pts[len(pts)-1], s.p[0], s.p[1], s.p[2], func(q render.Point) { pts = append(pts, q) })
 		case render.Close:
-			if open {
-				a.Stop(true)
-				open = false
+			if len(pts) > 0 {
+				each(pts, true)
 			}
+			pts = pts[:0]
 		}
 	}
-	if open {
-		a.Stop(false)
+	if len(pts) > 0 {
+		each(pts, false)
 	}
+	return pts
 }
 
 func (p *painter) fill(c color.NRGBA, nonZero bool) {
 	if c.A == 0 {
 		return
 	}
-	o, ok := p.begin(1, p.filler)
+	r, ok := p.begin(1)
 	if !ok {
 		return
 	}
-	f := p.filler
-	f.SetWinding(nonZero)
-	f.SetColor(c)
-	p.path.trace(f, o)
-	f.Draw()
+	ox, oy := float64(r.Min.X), float64(r.Min.Y)
+	p.stroker.pts = p.path.subpaths(p.stroker.pts, func(pts []render.Point, _ bool) {
+		for i, a := range pts { // every subpath is filled closed
+			b := pts[(i+1)%len(pts)]
+			p.cov.line(a.X-ox, a.Y-oy, b.X-ox, b.Y-oy)
+		}
+	})
+	p.cov.paint(p.target.SubImage(r).(*image.RGBA), c, nonZero)
 }
 
 func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale float64) {
-	if c.A == 0 {
+	if c.A == 0 || !(width > 0) {
 		return
 	}
-	o, ok := p.begin(width/2+2, p.dasher)
+	r, ok := p.begin(width/2 + 2)
 	if !ok {
 		return
 	}
-	d := p.dasher
-	var dashes []float64
-	for _, v := range dash {
-		dashes = append(dashes, v*scale)
-	}
-	d.SetStroke(fixed.Int26_6(math.Round(width*64)), 4<<6, rasterx.RoundCap, nil, rasterx.RoundGap, rasterx.Round, dashes, 0)
-	d.SetColor(c)
-	p.path.trace(d, o)
-	d.Draw()
+	d := &p.path
+	s := &p.stroker
+	s.cov = &p.cov
+	s.setWidth(width)
+	s.ox, s.oy = float64(r.Min.X), float64(r.Min.Y)
+	s.dash = usableDash(dash, scale, 4*(d.maxX-d.minX+d.maxY-d.minY)*float64(len(d.segs)))
+	s.pts = d.subpaths(s.pts, s.subpath)
+	p.cov.paint(p.target.SubImage(r).(*image.RGBA), c, true)
 }
 
 // text fills the glyphs of every line with one pass of the filler.

@@ -125,19 +125,28 @@ func TestPNGIsAPNG(t *testing.T) {
 }
 
 // The PNG writer's output is what image/png decodes back, pixel for
-// pixel, for opaque and translucent pictures of any height (one band or
-// many).
+// pixel, for opaque pictures (written as RGB) and translucent ones (RGBA,
+// with rows that are all opaque among them), of any width and height (one
+// band or many).
 func TestEncodedPNGDecodesToThePicture(t *testing.T) {
-	for _, h := range []int{1, 63, 64, 300, 1031} {
-		img := image.NewRGBA(image.Rect(0, 0, 97, h))
+	for _, c := range []struct {
+		w, h   int
+		opaque bool
+	}{{97, 1, false}, {97, 63, false}, {98, 64, false}, {97, 300, false}, {97, 1031, false},
+		{97, 1, true}, {98, 300, true}, {97, 1031, true}, {3000, 200, true}} {
+		w, h := c.w, c.h
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		for y := range h {
-			for x := range 97 {
+			for x := range w {
 				a := uint8((x*7 + y*3) % 256)
-				img.SetRGBA(x, y, color.RGBA{R: uint8(uint32(x*13%256) * uint32(a) / 255), G: uint8(uint32(y%256) * uint32(a) / 255), B: 0, A: a})
+				if c.opaque || y%3 == 1 {
+					a = 255
+				}
+				img.SetRGBA(x, y, color.RGBA{R: uint8(uint32(x*13%256) * uint32(a) / 255), G: uint8(uint32(y%256) * uint32(a) / 255), B: uint8(uint32(x/40) * uint32(a) / 255), A: a})
 			}
 		}
 		var b bytes.Buffer
-		if err := raster.EncodePNGForTest(&b, img); err != nil {
+		if err := raster.EncodePNGForTest(&b, img, c.opaque); err != nil {
 			t.Fatal(err)
 		}
 		got, err := png.Decode(&b)
@@ -145,11 +154,12 @@ func TestEncodedPNGDecodesToThePicture(t *testing.T) {
 			t.Fatalf("height %d: %v", h, err)
 		}
 		for y := range h {
-			for x := range 97 {
+			for x := range w {
 				want := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
-				if c := color.NRGBAModel.Convert(got.At(x, y)).(color.NRGBA); c != want {
-					if d := int(c.R) - int(want.R); d > 1 || d < -1 || c.A != want.A {
-						t.Fatalf("height %d (%d, %d): %v, want %v", h, x, y, c, want)
+				if g := color.NRGBAModel.Convert(got.At(x, y)).(color.NRGBA); g != want {
+					near := func(a, b uint8) bool { return int(a)-int(b) <= 1 && int(b)-int(a) <= 1 }
+					if !near(g.R, want.R) || !near(g.G, want.G) || !near(g.B, want.B) || g.A != want.A {
+						t.Fatalf("%d × %d, opaque %v, (%d, %d): %v, want %v", w, h, c.opaque, x, y, g, want)
 					}
 				}
 			}

@@ -1,5 +1,7 @@
 package rough
 
+import "slices"
+
 // polygon is a list of points the fillers may move. rough.js's hachure
 // filler rotates the polygons it fills in place and back again, which
 // leaves the points off by an ulp or so; whatever uses them next (the
@@ -68,6 +70,7 @@ func (s *state) patternFill(polys []polygon) Set {
 // strokeLines is the hachure filler's renderLines: a double line (as a
 // fill line) along each segment.
 func (s *state) strokeLines(ops []Op, lines []segment) []Op {
+	ops = slices.Grow(ops, 4*len(lines)) // two sketchy lines of a move and a curve each
 	for _, l := range lines {
 		ops = s.doubleLine(ops, l[0][0], l[0][1], l[1][0], l[1][1], true)
 	}

@@ -74,7 +74,7 @@ func (s *state) doubleLine(ops []Op, x1, y1, x2, y2 float64, filling bool) []Op 
 // points, and back to the first when closed. Two points make one line
 // (never closed), fewer make nothing.
 func (s *state) linearPath(points []Point, closed bool) Set {
-	var ops []Op
+	ops := make([]Op, 0, 4*len(points))
 	switch n := len(points); {
 	case n > 2:
 		for i := 0; i < n-1; i++ {
