@@ -11,8 +11,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -149,7 +147,7 @@ func Start(t testing.TB) *Harness {
 	if missing != "" {
 		testenv.Missing(t, missing+"; install with: bash "+filepath.Join(restorecheck.Dir(), "setup.sh")+" (npm ci), or run make node-deps")
 	}
-	exe := chromiumPath(t)
+	exe := testenv.Chromium(t)
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if shared.h == nil {
@@ -192,28 +190,6 @@ func Main(m *testing.M) int {
 		h.close()
 	}
 	return code
-}
-
-// chromiumPaths are where Debian and Ubuntu install Chromium.
-var chromiumPaths = []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"}
-
-// chromiumPath finds Chromium: DSH_CHROMIUM (make test sets it), then
-// Debian's paths, then PATH.
-func chromiumPath(t testing.TB) string {
-	t.Helper()
-	for _, p := range append([]string{os.Getenv("DSH_CHROMIUM")}, chromiumPaths...) {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	testenv.Missing(t, "chromium is not installed (apt-get install chromium, or make test, which installs it)")
-	return ""
 }
 
 func start(exe string) (*Harness, error) {

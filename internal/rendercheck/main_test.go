@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,7 +34,6 @@ func TestMissingPrerequisites(t *testing.T) {
 		Start(t)
 		t.Fatal("Start returned without the packages")
 	case "chromium":
-		chromiumPaths = nil
 		Start(t)
 		t.Fatal("Start returned without Chromium")
 	case "":
@@ -49,7 +49,7 @@ func TestMissingPrerequisites(t *testing.T) {
 		}
 		for _, strict := range []bool{false, true} {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestMissingPrerequisites$", "-test.v")
-			cmd.Env = append(os.Environ(), "RENDERCHECK_CHILD="+tc.child, "CI=", "DSH_REQUIRE_ALL=", "DSH_CHROMIUM=", "PATH=")
+			cmd.Env = append(os.Environ(), "RENDERCHECK_CHILD="+tc.child, "CI=", "DSH_REQUIRE_ALL=", "DSH_CHROMIUM="+filepath.Join(t.TempDir(), "no-chromium"), "PATH=")
 			if strict {
 				cmd.Env = append(cmd.Env, "DSH_REQUIRE_ALL=1")
 			}

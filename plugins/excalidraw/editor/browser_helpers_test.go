@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,26 +29,6 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 )
-
-// chromiumPath finds Debian's chromium. Browser tests skip without it on a
-// developer's machine, and fail under make test and CI (testenv.Strict),
-// where it is installed.
-func chromiumPath(t testing.TB) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("DSH_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	testenv.Missing(t, "chromium is not installed (apt-get install chromium, or make test, which installs it)")
-	return ""
-}
 
 // requireEditor skips (or, strict, fails) when the page was not built.
 func requireEditor(t testing.TB) {
@@ -92,7 +71,7 @@ func withPluginConfig(yaml string) worldOption {
 func newWorld(t testing.TB, opts ...worldOption) *world {
 	t.Helper()
 	requireEditor(t)
-	exe := chromiumPath(t)
+	exe := testenv.Chromium(t)
 	var wc worldConfig
 	for _, o := range opts {
 		o(&wc)

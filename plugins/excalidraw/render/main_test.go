@@ -8,9 +8,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/dsh/internal/rendercheck"
-	"github.com/dshgo/dsh/internal/testenv"
-	"github.com/dshgo/dsh/plugins/excalidraw/editor"
-	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/rendertest"
 )
 
 // TestMain keeps one browser for the package's comparisons with
@@ -27,13 +25,5 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// editorFonts is Excalidraw's fonts from the built editor, or the test
-// ends (skip-or-fail, see testenv).
-func editorFonts(t testing.TB) *fonts.Set {
-	t.Helper()
-	f := editor.Fonts()
-	if f == nil {
-		testenv.Missing(t, "the editor is not built (its fonts are Excalidraw's); run make editor")
-	}
-	return fonts.New(f)
-}
+// editorFonts is Excalidraw's fonts from the built editor (rendertest).
+var editorFonts = rendertest.Fonts

@@ -5,41 +5,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/testenv"
-	"github.com/dshgo/dsh/plugins/excalidraw/editor"
-	"github.com/dshgo/dsh/plugins/excalidraw/render"
-	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/raster"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/rendertest"
 )
-
-func picture(t testing.TB, dark bool, elements ...string) *render.Picture {
-	t.Helper()
-	d, err := scene.Parse([]byte(`{"type":"excalidraw","version":2,"source":"t","elements":[`+strings.Join(elements, ",")+
-		`],"appState":{"viewBackgroundColor":"#ffffff"},"files":{}}`), scene.Limits{}.ForReading())
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := render.DefaultOptions()
-	o.Dark = dark
-	pic, err := render.Draw(d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pic
-}
-
-func fontSet(t testing.TB) *fonts.Set {
-	t.Helper()
-	f := editor.Fonts()
-	if f == nil {
-		testenv.Missing(t, "the editor is not built (its fonts are Excalidraw's); run make editor")
-	}
-	return fonts.New(f)
-}
 
 const box = `{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60,"seed":1,"strokeColor":"#1e1e1e","backgroundColor":"#ffc9c9","fillStyle":"solid","roughness":0,"strokeWidth":2}`
 
@@ -66,7 +36,7 @@ func absDiff(a, b uint32) uint32 {
 }
 
 func TestPaintFillsAndStrokesOnThePaper(t *testing.T) {
-	img, err := raster.Paint(picture(t, false, box), nil)
+	img, err := raster.Paint(rendertest.Picture(t, false, box), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +56,7 @@ func TestPaintFillsAndStrokesOnThePaper(t *testing.T) {
 }
 
 func TestPaintDarkIsExcalidrawsDarkTheme(t *testing.T) {
-	img, err := raster.Paint(picture(t, true, box), nil)
+	img, err := raster.Paint(rendertest.Picture(t, true, box), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +69,9 @@ func TestPaintDarkIsExcalidrawsDarkTheme(t *testing.T) {
 }
 
 func TestPaintDrawsGlyphs(t *testing.T) {
-	set := fontSet(t)
+	set := rendertest.Fonts(t)
 	text := `{"type":"text","id":"t","x":0,"y":0,"width":120,"height":25,"seed":3,"text":"Hello","originalText":"Hello","fontSize":20,"fontFamily":5,"textAlign":"left","verticalAlign":"top","lineHeight":1.25}`
-	img, err := raster.Paint(picture(t, false, text), set)
+	img, err := raster.Paint(rendertest.Picture(t, false, text), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +85,7 @@ func TestPaintDrawsGlyphs(t *testing.T) {
 
 func TestPNGIsAPNG(t *testing.T) {
 	var b bytes.Buffer
-	if err := raster.PNG(&b, picture(t, false, box), nil); err != nil {
+	if err := raster.PNG(&b, rendertest.Picture(t, false, box), nil); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := png.DecodeConfig(&b)

@@ -7,27 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/testenv"
-	"github.com/dshgo/dsh/plugins/excalidraw/editor"
-	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
+	"github.com/dshgo/dsh/plugins/excalidraw/render/rendertest"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/svg"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 func write(t *testing.T, dark bool, fs *fonts.Set, elements ...string) string {
 	t.Helper()
-	d, err := scene.Parse([]byte(`{"type":"excalidraw","version":2,"source":"t","elements":[`+strings.Join(elements, ",")+
-		`],"appState":{"viewBackgroundColor":"#ffffff"},"files":{}}`), scene.Limits{}.ForReading())
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := render.DefaultOptions()
-	o.Dark = dark
-	pic, err := render.Draw(d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pic := rendertest.Picture(t, dark, elements...)
 	var b bytes.Buffer
 	if err := svg.Write(&b, pic, fs); err != nil {
 		t.Fatal(err)
@@ -70,16 +57,13 @@ func TestSVGDarkHasTheThemeFilter(t *testing.T) {
 }
 
 func TestSVGEmbedsTheFontsItsTextUses(t *testing.T) {
-	f := editor.Fonts()
-	if f == nil {
-		testenv.Missing(t, "the editor is not built (its fonts are Excalidraw's); run make editor")
-	}
-	s := write(t, false, fonts.New(f), label)
+	set := rendertest.Fonts(t)
+	s := write(t, false, set, label)
 	if n := strings.Count(s, "@font-face"); n != 1 || !strings.Contains(s, `font-family: "Excalifont"`) || !strings.Contains(s, "data:font/woff2;base64,") {
 		t.Fatalf("%d font faces:\n%.400s", n, s)
 	}
 	// A picture without text embeds none.
-	if s := write(t, false, fonts.New(f), inside); strings.Contains(s, "@font-face") {
+	if s := write(t, false, set, inside); strings.Contains(s, "@font-face") {
 		t.Fatal("a picture without text embeds a font")
 	}
 }
