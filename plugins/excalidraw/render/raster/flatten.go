@@ -11,9 +11,6 @@ import (
 // tolerance too).
 const tolerance = 0.25
 
-// ends is where in a segment's points its end is.
-var ends = [...]int{render.MoveTo: 0, render.LineTo: 0, render.QuadTo: 1, render.CubicTo: 2, render.Close: 0}
-
 // flattenQuad calls line with the ends of the n equal steps in t that keep
 // the quadratic from p0 via c to p within tolerance: its second
 // derivative is constant, 2(p0 - 2c + p), and n steps stray at most a

@@ -73,7 +73,8 @@ type painter struct {
 	base    render.Affine // scene → pixels
 	cov     coverage
 	stroker stroker
-	path    devicePath // reused between shapes
+	path    devicePath     // reused between shapes
+	flat    []render.Point // a subpath flattened, reused
 }
 
 func newPainter(img *image.RGBA, pic *render.Picture, fs *fonts.Set) *painter {
@@ -287,7 +288,7 @@ func (p *painter) fill(c color.NRGBA, nonZero bool) {
 		return
 	}
 	ox, oy := float64(r.Min.X), float64(r.Min.Y)
-	p.stroker.pts = p.path.subpaths(p.stroker.pts, func(pts []render.Point, _ bool) {
+	p.flat = p.path.subpaths(p.flat, func(pts []render.Point, _ bool) {
 		for i, a := range pts { // every subpath is filled closed
 			b := pts[(i+1)%len(pts)]
 			p.cov.line(a.X-ox, a.Y-oy, b.X-ox, b.Y-oy)
@@ -310,7 +311,7 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 	s.setWidth(width)
 	s.ox, s.oy = float64(r.Min.X), float64(r.Min.Y)
 	s.dash = usableDash(dash, scale, 4*(d.maxX-d.minX+d.maxY-d.minY)*float64(len(d.segs)))
-	s.pts = d.subpaths(s.pts, s.subpath)
+	p.flat = d.subpaths(p.flat, s.subpath)
 	p.cov.paint(p.target.SubImage(r).(*image.RGBA), c, true)
 }
 

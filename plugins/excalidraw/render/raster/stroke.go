@@ -18,10 +18,9 @@ import (
 // rectangles overlap), a half circle round each end.
 type stroker struct {
 	cov    *coverage
-	r      float64   // half the width, in pixels
-	dash   []float64 // on, off, … in pixels; nil is solid
-	ox, oy float64   // the box's origin
-	pts    []render.Point
+	r      float64        // half the width, in pixels
+	dash   []float64      // on, off, … in pixels; nil is solid
+	ox, oy float64        // the box's origin
 	units  []render.Point // each segment's direction
 	dashed []render.Point // the dash being cut
 	pen    render.Point
