@@ -23,7 +23,13 @@ $(CONFORMANCE)/node_modules/.installed: $(CONFORMANCE)/package-lock.json
 	bash $(CONFORMANCE)/setup.sh
 	touch $@
 
-node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.installed
+# The MCP TypeScript SDK's OAuth client, run against a test host.
+OAUTHCHECK := internal/oauthcheck
+$(OAUTHCHECK)/node_modules/.installed: $(OAUTHCHECK)/package-lock.json
+	bash $(OAUTHCHECK)/setup.sh
+	touch $@
+
+node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.installed $(OAUTHCHECK)/node_modules/.installed
 
 # The browser editor: React + Vite + Excalidraw 0.18.1 from the npm registry,
 # built into plugins/excalidraw/editor/dist/app, which dsh embeds.

@@ -33,11 +33,24 @@ type HostConfig struct {
 	// whatever the credential; session cookies count only from the host's
 	// own origins.
 	AllowedOrigins []string `json:"allowedOrigins"`
+	// Owner is the login name of the owner account the first start
+	// creates ("": the OS user's name, else "owner").
+	Owner string `json:"owner"`
+	// TrustedProxy names a reverse proxy whose identity header counts.
+	TrustedProxy TrustedProxyConfig `json:"trustedProxy"`
 	// Tokens are bearer tokens (hashed) accepted besides the token file.
 	Tokens []connection.TokenRecord `json:"tokens"`
 	Log    LogConfig                `json:"log"`
 	HTTP   HTTPConfig               `json:"http"`
 	MCP    MCPConfig                `json:"mcp"`
+}
+
+// TrustedProxyConfig is the `trustedProxy:` section: a reverse proxy
+// that has authenticated the person and says who in a header.
+type TrustedProxyConfig struct {
+	Addresses   []string `json:"addresses"`
+	UserHeader  string   `json:"userHeader"`
+	EmailHeader string   `json:"emailHeader"`
 }
 
 // LogConfig chooses the log level and format.

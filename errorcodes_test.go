@@ -37,6 +37,7 @@ type surfaceCase struct {
 	path       string
 	body       any
 	concurrent bool // both calls wait out something slow (the lock timeout)
+	bot        bool // made by a connect token (the rate-limited bot) instead of the host token
 }
 
 // TestErrorCodesThroughBothSurfaces drives every contract error code
@@ -120,7 +121,25 @@ func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 	longText := []any{map[string]any{"type": "text", "x": 0, "y": 0, "text": strings.Repeat("long words ", 900)}}
 	badFile := map[string]any{"f": map[string]any{"id": "f", "mimeType": "image/png", "dataURL": "nope"}}
 
+	// A bot that may create boards, its hourly ten used up.
+	var minted struct{ Token string }
+	if st, out := api.with(t).call(http.MethodPost, "/mcp/tokens", map[string]any{"boards": []string{"flow"}, "role": "editor", "canCreateBoards": true, "name": "quota"}); st != 201 {
+		t.Fatalf("mint: %d %v", st, out)
+	} else {
+		minted.Token, _ = out["token"].(string)
+	}
+	botAPI := apiClient{t: t, c: client(t), base: h.URL() + "/dsh-excalidraw/api", token: minted.Token}
+	botSess := mcpSessionWith(t, h, minted.Token)
+	for i := range 10 {
+		if out := callJSON(t, botSess, "create_board", map[string]any{"name": fmt.Sprintf("quota-%d", i)}); errorCode(out) != "" {
+			t.Fatalf("create %d: %v", i, out)
+		}
+	}
+
 	cases := []surfaceCase{
+		{code: sceneerr.RateLimited, what: "a bot's eleventh board in an hour", bot: true,
+			tool: "excalidraw_scene_create", args: map[string]any{"name": "one-too-many"},
+			method: http.MethodPost, path: "/scenes", body: map[string]any{"name": "one-too-many"}},
 		{code: sceneerr.InvalidName, what: "a name with a path in it",
 			tool: "excalidraw_scene_read", args: map[string]any{"name": "../etc"},
 			method: http.MethodPost, path: "/scenes", body: map[string]any{"name": "../etc"}},
@@ -197,6 +216,12 @@ func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 				status, httpOut = api.with(t).call(tc.method, tc.path, tc.body)
 				wg.Wait()
 				toolOut = decodeToolResult(t, tc.tool, res, err)
+			} else if tc.bot {
+				toolOut = callJSON(t, botSess, tc.tool, tc.args)
+				status, httpOut = botAPI.with(t).call(tc.method, tc.path, tc.body)
+				if d, _ := toolOut["error"].(map[string]any); d["retryable"] != true || d["retryAfterSec"] == nil {
+					t.Fatalf("%s: the tool error does not say when to retry: %v", tc.what, toolOut)
+				}
 			} else {
 				toolOut = callJSON(t, sess, tc.tool, tc.args)
 				status, httpOut = api.with(t).call(tc.method, tc.path, tc.body)

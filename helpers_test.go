@@ -98,18 +98,32 @@ func mcpSession(t *testing.T, h *dsh.Host) (*mcp.ClientSession, <-chan struct{},
 			}
 		},
 	})
+	sess, closeAll := connectMCP(t, h, c, h.Token())
+	return sess, changed, closeAll
+}
+
+// mcpSessionWith connects the SDK client to the host's /mcp with token
+// (a connect token, say); the session ends with the test.
+func mcpSessionWith(t *testing.T, h *dsh.Host, token string) *mcp.ClientSession {
+	t.Helper()
+	s, _ := connectMCP(t, h, mcp.NewClient(&mcp.Implementation{Name: "test-bot", Version: "1"}, nil), token)
+	return s
+}
+
+func connectMCP(t *testing.T, h *dsh.Host, c *mcp.Client, token string) (*mcp.ClientSession, func()) {
+	t.Helper()
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	sess, err := c.Connect(testCtx(t), &mcp.StreamableClientTransport{
 		Endpoint:   h.URL() + "/mcp",
-		HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: h.Token(), Base: tr}},
+		HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: token, Base: tr}},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	closeAll := func() { _ = sess.Close(); tr.CloseIdleConnections() }
 	t.Cleanup(closeAll)
-	return sess, changed, closeAll
+	return sess, closeAll
 }
 
 func toolNames(t *testing.T, s *mcp.ClientSession) []string {

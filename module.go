@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"time"
@@ -151,11 +153,24 @@ var ConnectionModule = fx.Module("connection",
 			return nil, "", err
 		}
 		hosts := append([]string(nil), c.Host.AllowedHosts...)
+		people := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{Logger: log})
+		owner, created, err := people.EnsureOwner(OwnerName(c.Host.Owner))
+		if err != nil {
+			return nil, "", err
+		}
+		if created {
+			log.Info("owner account created: the login links dsh prints sign in as them", zap.String("owner", owner.Name))
+		}
 		svc, err := connection.New(connection.Config{
-			AllowedHosts:   hosts,
-			AllowedOrigins: append([]string(nil), c.Host.AllowedOrigins...),
-			TokenFile:      TokenFile(c.Host.DataDir),
-			Tokens:         append(append([]connection.TokenRecord(nil), c.Host.Tokens...), rec),
+			Accounts:         people,
+			QueryTokenPaths:  []string{mcpserve.Path},
+			TrustedProxies:   append([]string(nil), c.Host.TrustedProxy.Addresses...),
+			ProxyUserHeader:  c.Host.TrustedProxy.UserHeader,
+			ProxyEmailHeader: c.Host.TrustedProxy.EmailHeader,
+			AllowedHosts:     hosts,
+			AllowedOrigins:   append([]string(nil), c.Host.AllowedOrigins...),
+			TokenFile:        TokenFile(c.Host.DataDir),
+			Tokens:           append(append([]connection.TokenRecord(nil), c.Host.Tokens...), rec),
 			// Browser sessions outlive the process (hashes only, 0600).
 			SessionFile:  connection.SessionFile(c.Host.DataDir),
 			LoginCommand: LoginCommand(c.Source.Path),
@@ -170,6 +185,21 @@ var ConnectionModule = fx.Module("connection",
 		return rt.Root().Provide(connection.ServiceName, svc)
 	}),
 )
+
+// OwnerName is the owner account's login name: configured, else the OS
+// user's name when it is a valid login name, else "owner".
+func OwnerName(configured string) string {
+	if configured != "" {
+		return configured
+	}
+	if u, err := user.Current(); err == nil {
+		name := strings.ToLower(u.Username)
+		if accounts.ValidName(name) == nil {
+			return name
+		}
+	}
+	return "owner"
+}
 
 // TokenFile is where `dsh token` keeps hashed bearer tokens.
 func TokenFile(dataDir string) string { return filepath.Join(dataDir, "tokens.json") }

@@ -137,6 +137,11 @@ func adminCall(cmd *cobra.Command, method, path string, in, out any) error {
 // as the JSON body, the JSON answer into out. A refusal is returned as
 // "code: message".
 func (t hostTarget) call(ctx context.Context, method, path string, in, out any) error {
+	return t.send(ctx, method, kernel.AdminPrefix+path, in, out)
+}
+
+// send is call for any path of the host (a plugin's API).
+func (t hostTarget) send(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -145,7 +150,7 @@ func (t hostTarget) call(ctx context.Context, method, path string, in, out any) 
 		}
 		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, t.URL+kernel.AdminPrefix+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, t.URL+path, body)
 	if err != nil {
 		return err
 	}

@@ -13,5 +13,6 @@
 //	exit := p.Stop(syscall.SIGINT)     // code, elapsed, stdout, stderr
 //
 // Clients: Bearer adds a token to every request (an MCP client or
-// http.Client talking to a host as a program does).
+// http.Client talking to a host as a program does); MCPStream opens an
+// MCP session's event stream with a token, to watch it end.
 package dshtest

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -21,12 +22,19 @@ import (
 // AdminPrefix is where the admin API is mounted.
 const AdminPrefix = "/api/admin"
 
-// AdminAPI is the built-in plugin behind `dsh plugins …`, `dsh login` and
-// `dsh sessions …`: it lists scopes and entries and loads, unloads or
-// reloads entries at runtime, mints login links, and lists and revokes
-// browser sessions. Its routes are admitted like any other (a bearer token
-// or a browser session); minting login links additionally needs a bearer
-// token (see connection.Service.RequireBearer).
+// CodeAdminRequired is the admin API's refusal of a principal that is not
+// an admin: a person other than the host's owner, or a bot.
+const CodeAdminRequired = "admin_required"
+
+// AdminAPI is the built-in plugin behind `dsh plugins …`, `dsh login`,
+// `dsh sessions …`, `dsh user rm` and `dsh token revoke`: it lists scopes
+// and entries and loads, unloads or reloads entries at runtime, mints
+// login links, lists and revokes browser sessions, removes people and
+// revokes tokens. Its routes are admitted like any other (a bearer token
+// or a browser session), and then serve admins only: the host's owner in
+// person or a host token, never another person nor a bot (connect token),
+// whatever their rights on boards (see adminOnly). Minting login links
+// additionally needs a bearer token (see connection.Service.RequireBearer).
 func AdminAPI(entries *Entries, rt *app.Runtime) app.Plugin {
 	return app.Plugin{
 		Name:   "admin",
@@ -41,17 +49,38 @@ func AdminAPI(entries *Entries, rt *app.Runtime) app.Plugin {
 				return err
 			}
 			a := &admin{entries: entries, rt: rt, web: web, conn: conn, log: ctx.Logger()}
-			return webserver.Use(ctx,
-				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/plugins", Handler: a.listEntries},
-				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/scopes", Handler: a.listScopes},
-				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/services", Handler: a.listServices},
-				webserver.Route{Method: http.MethodPost, Path: AdminPrefix + "/plugins/:id/:action", Handler: a.act},
-				webserver.Route{Method: http.MethodPost, Path: AdminPrefix + "/login-links", Handler: a.mintLoginLink},
-				webserver.Route{Method: http.MethodGet, Path: AdminPrefix + "/sessions", Handler: a.listSessions},
-				webserver.Route{Method: http.MethodDelete, Path: AdminPrefix + "/sessions", Handler: a.revokeAllSessions},
-				webserver.Route{Method: http.MethodDelete, Path: AdminPrefix + "/sessions/:id", Handler: a.revokeSession},
-			)
+			routes := []webserver.Route{
+				{Method: http.MethodGet, Path: AdminPrefix + "/plugins", Handler: a.listEntries},
+				{Method: http.MethodGet, Path: AdminPrefix + "/scopes", Handler: a.listScopes},
+				{Method: http.MethodGet, Path: AdminPrefix + "/services", Handler: a.listServices},
+				{Method: http.MethodPost, Path: AdminPrefix + "/plugins/:id/:action", Handler: a.act},
+				{Method: http.MethodPost, Path: AdminPrefix + "/login-links", Handler: a.mintLoginLink},
+				{Method: http.MethodGet, Path: AdminPrefix + "/sessions", Handler: a.listSessions},
+				{Method: http.MethodDelete, Path: AdminPrefix + "/sessions", Handler: a.revokeAllSessions},
+				{Method: http.MethodDelete, Path: AdminPrefix + "/sessions/:id", Handler: a.revokeSession},
+				{Method: http.MethodDelete, Path: AdminPrefix + "/people/:name", Handler: a.removePerson},
+				{Method: http.MethodDelete, Path: AdminPrefix + "/tokens/:id", Handler: a.revokeToken},
+			}
+			for i := range routes {
+				routes[i].Handler = adminOnly(routes[i].Handler)
+			}
+			return webserver.Use(ctx, routes...)
 		},
+	}
+}
+
+// adminOnly lets through only an admin that is not a bot: the host's
+// owner (their session), a host token, the process itself. Anyone else
+// admission let in — a member's session, any connect token, the owner's
+// own bots included — gets 403 admin_required. A request no admission
+// marked with its principal is refused too: the admin API fails closed.
+func adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		p, ok := identity.From(c.Request().Context())
+		if !ok || !p.Admin || p.Grant != nil {
+			return webserver.NewError(http.StatusForbidden, CodeAdminRequired, "this needs the host's owner or a host token")
+		}
+		return next(c)
 	}
 }
 
@@ -210,4 +239,58 @@ func (a *admin) revokeAllSessions(c echo.Context) error {
 func sessionsUnavailable(err error) error {
 	return webserver.NewError(http.StatusInternalServerError, "sessions_unavailable",
 		"the sessions file could not be read or written; see the host's log").Wrap(err)
+}
+
+// PersonInfo is what the admin API tells about a person: never their
+// password's hash nor their invite's.
+type PersonInfo struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email,omitempty"`
+	Owner bool   `json:"owner,omitempty"`
+}
+
+// RemovedPersonResponse is what DELETE /api/admin/people/:name returns.
+type RemovedPersonResponse struct {
+	Removed PersonInfo `json:"removed"`
+}
+
+// removePerson is `dsh user rm`: the account goes, and at once every
+// request and MCP session of the person's and of their bots ends. An
+// unknown name is 404 not_found, the owner 400 invalid_operation (the
+// accounts' own codes).
+func (a *admin) removePerson(c echo.Context) error {
+	p, err := a.conn.RemovePerson(c.Param("name"))
+	if err != nil {
+		return err
+	}
+	a.log.Info("person removed through the admin API", zap.String("name", p.Name), zap.String("id", p.ID))
+	return c.JSON(http.StatusOK, RemovedPersonResponse{Removed: PersonInfo{ID: p.ID, Name: p.Name, Email: p.Email, Owner: p.Owner}})
+}
+
+// TokenInfo is what the admin API tells about a token: never its hash.
+type TokenInfo struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Person string `json:"person,omitempty"`
+	Bot    bool   `json:"bot,omitempty"`
+}
+
+// RevokedTokenResponse is what DELETE /api/admin/tokens/:id returns.
+type RevokedTokenResponse struct {
+	Revoked TokenInfo `json:"revoked"`
+}
+
+// revokeToken is `dsh token revoke` with a host running: the token (by id
+// or name) is deleted and its open requests and MCP sessions end at once.
+func (a *admin) revokeToken(c echo.Context) error {
+	rec, err := a.conn.RevokeToken(c.Param("id"))
+	switch {
+	case errors.Is(err, connection.ErrTokenNotFound):
+		return webserver.NewError(http.StatusNotFound, "unknown_token", "no token has the id or name "+strconv.Quote(c.Param("id")))
+	case err != nil:
+		return webserver.NewError(http.StatusInternalServerError, "tokens_unavailable",
+			"the token file could not be read or written; see the host's log").Wrap(err)
+	}
+	return c.JSON(http.StatusOK, RevokedTokenResponse{Revoked: TokenInfo{ID: rec.ID, Name: rec.Name, Person: rec.Person, Bot: rec.Bot()}})
 }

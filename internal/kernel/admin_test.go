@@ -7,8 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +21,10 @@ import (
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -297,5 +304,185 @@ func TestRuntimeFileMissingIsNoHost(t *testing.T) {
 	}
 	if _, err := kernel.ReadRuntimeFile(dir); err == nil || errors.Is(err, kernel.ErrNoHost) {
 		t.Fatalf("a corrupt runtime file is not \"no host\": %v", err)
+	}
+}
+
+// signIn signs name in with password on the login form, as a browser
+// posting the host's own page does, and returns the session cookie.
+func signIn(t *testing.T, c *http.Client, h testHost, name, password string) string {
+	t.Helper()
+	form := url.Values{"name": {name}, "password": {password}}
+	r := send(t, c, http.MethodPost, h.URL()+"/login", form.Encode(),
+		"Content-Type", "application/x-www-form-urlencoded", "Origin", h.URL())
+	if r.status != http.StatusSeeOther {
+		t.Fatalf("sign in as %s: %d %s", name, r.status, r.body)
+	}
+	cookie, _, _ := strings.Cut(r.header.Get("Set-Cookie"), ";")
+	return cookie
+}
+
+// member adds a person with a password to h's accounts.
+func member(t *testing.T, h testHost, name, password string) accounts.Person {
+	t.Helper()
+	_, secret, err := h.Connection.Accounts().Add(name, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := h.Connection.Accounts().AcceptInvite(secret, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAdminAPIIsForAdmins: every admin route (as mounted: a route added
+// later is covered too) refuses a member's session and any bot, the
+// owner's own included, with 403 admin_required before doing anything;
+// the owner's session and a host token get past that check.
+func TestAdminAPIIsForAdmins(t *testing.T) {
+	h := startHost(t, t.TempDir())
+	c := client(t)
+	bob := member(t, h, "bob", "correct horse battery")
+	owner, ok, err := h.Connection.Accounts().Owner()
+	if err != nil || !ok {
+		t.Fatalf("owner: %v %v", ok, err)
+	}
+	mintBot := func(name, person string) string {
+		plain, _, err := h.Connection.Tokens().Mint(connection.TokenSpec{Name: name, Person: person,
+			Grant: &identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return plain
+	}
+	hostToken, _, err := h.Connection.Tokens().Create("ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, _ := h.LoginLink()
+	ownerCookie, _ := useLink(t, c, link, "owner-browser")
+	memberCookie := signIn(t, c, h, "bob", "correct horse battery")
+	session := func(cookie string) []string {
+		return []string{"Cookie", cookie, "Origin", h.URL(), "Sec-Fetch-Site", "same-origin"}
+	}
+	bearer := func(token string) []string { return []string{"Authorization", "Bearer " + token} }
+
+	var routes []webserver.RouteInfo
+	for _, ri := range h.Web.Routes() {
+		if strings.HasPrefix(ri.Path, kernel.AdminPrefix+"/") {
+			routes = append(routes, ri)
+		}
+	}
+	if len(routes) < 10 {
+		t.Fatalf("admin routes: %+v", routes)
+	}
+	// Revoking every session goes last: it ends the owner's too.
+	revokeAll := slices.IndexFunc(routes, func(ri webserver.RouteInfo) bool {
+		return ri.Method == http.MethodDelete && ri.Path == kernel.AdminPrefix+"/sessions"
+	})
+	last := routes[revokeAll]
+	routes = append(slices.Delete(routes, revokeAll, revokeAll+1), last)
+	param := regexp.MustCompile(`:[^/]+`)
+	target := func(ri webserver.RouteInfo) string { return h.URL() + param.ReplaceAllString(ri.Path, "nobody") }
+
+	for _, who := range []struct {
+		name string
+		hdr  []string
+	}{
+		{"member's session", session(memberCookie)},
+		{"member's bot", bearer(mintBot("bob-bot", bob.ID))},
+		{"owner's bot", bearer(mintBot("olga-bot", owner.ID))},
+	} {
+		for _, ri := range routes {
+			r := send(t, c, ri.Method, target(ri), "", who.hdr...)
+			if r.status != http.StatusForbidden || r.code != kernel.CodeAdminRequired || !strings.Contains(r.body, "this needs the host's owner or a host token") {
+				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.status, r.body)
+			}
+		}
+	}
+	// Nothing of that did anything: the sessions are all there.
+	if n := h.Connection.Sessions(); n != 2 {
+		t.Fatalf("%d sessions, want 2", n)
+	}
+
+	for _, who := range []struct {
+		name string
+		hdr  []string
+	}{
+		{"owner's session", session(ownerCookie)},
+		{"host token", bearer(hostToken)},
+		{"the CLI's token", bearer(h.Token())},
+	} {
+		for _, ri := range routes {
+			r := send(t, c, ri.Method, target(ri), "", who.hdr...)
+			if r.code == kernel.CodeAdminRequired || r.status == http.StatusUnauthorized || r.status >= 500 {
+				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.status, r.body)
+			}
+		}
+	}
+}
+
+// TestAdminLoginLinksStillNeedABearer: the owner's session passes the
+// admin check but still may not mint login links.
+func TestAdminLoginLinksStillNeedABearer(t *testing.T) {
+	h := startHost(t, t.TempDir())
+	c := client(t)
+	link, _ := h.LoginLink()
+	owner, _ := useLink(t, c, link, "owner-browser")
+	r := send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", "", "Cookie", owner, "Origin", h.URL())
+	if r.status != http.StatusForbidden || r.code != "bearer_required" {
+		t.Fatalf("login link for the owner's session: %d %s", r.status, r.body)
+	}
+}
+
+// TestAdminRemovesPeopleAndRevokesTokens: DELETE /api/admin/people/:name
+// and /api/admin/tokens/:id end the person's sessions and the token's
+// open streams at once.
+func TestAdminRemovesPeopleAndRevokesTokens(t *testing.T) {
+	h := startHost(t, t.TempDir())
+	c := client(t)
+	bearer := []string{"Authorization", "Bearer " + h.Token()}
+	member(t, h, "bob", "correct horse battery")
+	bob := signIn(t, c, h, "bob", "correct horse battery")
+	if statusWith(t, c, h, bob) != http.StatusOK {
+		t.Fatal("bob's session not admitted")
+	}
+
+	r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/Bob", "", bearer...)
+	if r.status != http.StatusOK || !strings.Contains(r.body, `"name":"bob"`) || strings.Contains(r.body, "argon2") || strings.Contains(r.body, "sha256") {
+		t.Fatalf("remove bob: %d %s", r.status, r.body)
+	}
+	if got := statusWith(t, c, h, bob); got != http.StatusUnauthorized {
+		t.Fatalf("removed person's session: %d, want 401", got)
+	}
+	if r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/bob", "", bearer...); r.status != http.StatusNotFound || r.code != "not_found" {
+		t.Fatalf("remove twice: %d %s", r.status, r.body)
+	}
+	owner, _, _ := h.Connection.Accounts().Owner()
+	if r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/"+owner.Name, "", bearer...); r.status != http.StatusBadRequest || r.code != "invalid_operation" {
+		t.Fatalf("remove the owner: %d %s", r.status, r.body)
+	}
+
+	// A token's open MCP stream ends the moment it is revoked.
+	agent, rec, err := h.Connection.Tokens().Create("agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := dshtest.MCPStream(t, c, h.URL()+"/mcp", agent)
+
+	r = send(t, c, http.MethodDelete, h.URL()+"/api/admin/tokens/agent", "", bearer...)
+	if r.status != http.StatusOK || !strings.Contains(r.body, rec.ID) || strings.Contains(r.body, rec.SHA256) {
+		t.Fatalf("revoke: %d %s", r.status, r.body)
+	}
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the revoked token's stream is still open")
+	}
+	if r := send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Authorization", "Bearer "+agent); r.status != http.StatusUnauthorized {
+		t.Fatalf("revoked token: %d", r.status)
+	}
+	if r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/tokens/"+rec.ID, "", bearer...); r.status != http.StatusNotFound || r.code != "unknown_token" {
+		t.Fatalf("revoke twice: %d %s", r.status, r.body)
 	}
 }

@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dshgo/dsh/internal/statefile"
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // RuntimeInfo is what `dsh serve` leaves in its data directory so that
@@ -36,7 +35,7 @@ func WriteRuntimeFile(dir string, info RuntimeInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := connection.WriteFileAtomic(path, b, 0o600); err != nil {
+	if err := statefile.WriteAtomic(path, b, 0o600); err != nil {
 		return "", fmt.Errorf("runtime file: %w", err)
 	}
 	return path, nil

@@ -200,22 +200,13 @@ func start(exe string) (*Harness, error) {
 	h := &Harness{scenes: map[string][]byte{}, results: map[string]map[string][]byte{}}
 	h.srv = httptest.NewServer(h.handler(out))
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox, // CI runs as root, where Chromium's sandbox cannot start
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("no-first-run", true),
+	opts := append(testenv.BrowserOptions(exe),
 		// The same pixels on every machine: no hinting, no device scaling.
 		chromedp.Flag("font-render-hinting", "none"),
 		chromedp.Flag("force-device-scale-factor", "1"),
 		// Only the loopback server: Excalidraw's fallback font URLs
 		// (esm.sh) fail at once instead of waiting for the network.
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-		chromedp.WindowSize(1280, 800),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)

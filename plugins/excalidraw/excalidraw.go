@@ -24,20 +24,26 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
+	"github.com/dshgo/dsh/plugins/excalidraw/boards"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
+	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
+	"github.com/dshgo/dsh/plugins/excalidraw/oauth"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // ServiceName is the name the scene service is provided under.
@@ -55,6 +61,14 @@ type Config struct {
 	MaxTextLength int     `json:"maxTextLength"`
 	History       History `json:"history"`
 	Exports       Exports `json:"exports"`
+	Files         Files   `json:"files"`
+}
+
+// Files is the `files:` section: where the boards' and share links'
+// files (PUT/GET /files/…) are kept, and the largest one accepted.
+type Files struct {
+	Dir          string `json:"dir"`
+	MaxFileBytes int64  `json:"maxFileBytes"`
 }
 
 // Exports is the `exports:` section: where exported files go and how
@@ -109,6 +123,14 @@ var ConfigSchema = []byte(`{
           "description": "The longest a caller may ask a link to work."},
         "keepHours": {"type": "integer", "minimum": 1, "maximum": 8760, "default": 24,
           "description": "Exported files older than this (and than maxTTLHours) are removed."}
+      }},
+    "files": {"type": "object", "additionalProperties": false, "default": {},
+      "description": "The boards' and share links' files (PUT/GET /files/rooms/<board>/… with the board's access, /files/shareLinks/… open): opaque bytes kept verbatim.",
+      "properties": {
+        "dir": {"type": "string", "minLength": 1, "default": "excalidraw/files",
+          "description": "Where files are kept; relative to the host's data directory."},
+        "maxFileBytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 4194304,
+          "description": "The largest file accepted, in bytes (the host's http.maxBodyBytes bounds it too)."}
       }}
   }
 }`)
@@ -116,7 +138,7 @@ var ConfigSchema = []byte(`{
 // Plugin is the Excalidraw plugin.
 var Plugin = app.Plugin{
 	Name:         "excalidraw",
-	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName)},
+	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName)},
 	ConfigSchema: ConfigSchema,
 	Apply:        apply,
 }
@@ -151,10 +173,27 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := ctx.Go("sweep old exports", func(c context.Context) { ex.Run(c.Done()) }); err != nil {
 		return err
 	}
+	fileStore, err := files.Open(files.Config{Dir: host.Resolve(cfg.Files.Dir), MaxFileBytes: cfg.Files.MaxFileBytes})
+	if err != nil {
+		return fmt.Errorf("excalidraw: files: %w", err)
+	}
+	if _, err := ctx.Effect("close file store", func(context.Context) error { return fileStore.Close() }); err != nil {
+		_ = fileStore.Close()
+		return err
+	}
+	// Who may do what to which board: board metadata beside the scenes,
+	// people and bots from the host's connection service (none when it
+	// has no such service: then only the process itself calls).
+	conn, _ := app.Get[*connection.Service](ctx, connection.ServiceName)
+	meta := boards.Open(boards.File(dir), boards.Options{Logger: ctx.Logger()})
+	var binder access.Binder
+	if conn != nil && conn.Tokens() != nil {
+		binder = tokenBinder{conn.Tokens()}
+	}
 	svc, err := service.New(service.Config{
 		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(), Journal: cfg.History.journal(),
 		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
-		Fonts:    editor.Fonts(), Exports: ex,
+		Fonts:    editor.Fonts(), Exports: ex, Guard: access.NewGuard(meta, binder, ownerOf(conn)),
 	})
 	if err != nil {
 		return err
@@ -190,14 +229,86 @@ func apply(ctx *app.Context, raw app.Config) error {
 		stop := make(chan struct{})
 		if err := webserver.Use(web, httpapi.Routes(httpapi.Options{
 			Service: svc, Evidence: evidence, Hub: hub, Stop: stop, Version: Version, DrawingsDir: dir, Limits: limits,
-			Assets: editor.Assets(), LoginCommand: host.LoginCommand, Exports: ex,
+			Assets: editor.Assets(), LoginCommand: host.LoginCommand, Exports: ex, Bots: bots(conn), People: people(conn),
+			Files: fileStore,
 		})...); err != nil {
 			return err
+		}
+		// Remote agents sign in with OAuth: the authorization server
+		// mints connect tokens, so it needs the host's token file.
+		if conn != nil && conn.Tokens() != nil {
+			if err := useOAuth(web, svc, conn, host.Resolve("oauth-clients.json")); err != nil {
+				return err
+			}
 		}
 		// Registered after the routes, so it runs before their unmount:
 		// open event streams end here instead of holding up the drain.
 		_, err := web.Effect("end scene event streams", func(context.Context) error { close(stop); return nil })
 		return err
+	})
+	return err
+}
+
+// useOAuth mounts the authorization server for remote MCP clients and
+// makes every 401 point them at it.
+func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, clientsFile string) error {
+	srv, err := app.Get[*webserver.Server](web, webserver.ServiceName)
+	if err != nil {
+		return err
+	}
+	as, err := oauth.New(oauth.Options{Service: svc, Conn: conn, ClientsFile: clientsFile, Logger: web.Logger()})
+	if err != nil {
+		return err
+	}
+	if err := webserver.Use(web, as.Routes()...); err != nil {
+		return err
+	}
+	_, err = web.Acquire("point 401s at the OAuth metadata", func() (app.Disposer, error) {
+		undo := srv.SetBearerChallenge(as.Challenge)
+		return func(context.Context) error { undo(); return nil }, nil
+	})
+	return err
+}
+
+// ownerOf is the host owner's person id, from the connection service.
+func ownerOf(conn *connection.Service) func() string {
+	if conn == nil {
+		return nil
+	}
+	return conn.OwnerID
+}
+
+// bots is the connection service as the token routes' Bots (nil: none).
+func bots(conn *connection.Service) httpapi.Bots {
+	if conn == nil || conn.Tokens() == nil {
+		return nil
+	}
+	return conn
+}
+
+// people is the connection service as the members routes' People.
+func people(conn *connection.Service) httpapi.People {
+	if conn == nil || conn.Accounts() == nil {
+		return nil
+	}
+	return conn
+}
+
+// tokenBinder binds the boards a bot creates to it, in the host's token
+// file.
+type tokenBinder struct{ ts *connection.TokenStore }
+
+func (b tokenBinder) BindBoard(tokenID, board string) error {
+	_, err := b.ts.Update(tokenID, func(r *connection.TokenRecord) error {
+		if r.Grant == nil {
+			return nil
+		}
+		g := *r.Grant
+		if !slices.Contains(g.Created, board) {
+			g.Created = append(slices.Clone(g.Created), board)
+		}
+		r.Grant = &g
+		return nil
 	})
 	return err
 }

@@ -20,6 +20,39 @@ func (s *Server) rejection(r *http.Request) *connection.Rejection {
 	return a.RequestRejection(r)
 }
 
+// admit is rejection with the admitted request marked with its principal
+// and bound to its credential (connection.Binder), when the admission
+// service can; otherwise the request as it came.
+func (s *Server) admit(r *http.Request) (*http.Request, func(), *connection.Rejection) {
+	if s.admission == nil {
+		return nil, nil, connection.Unavailable()
+	}
+	a := s.admission()
+	if a == nil {
+		return nil, nil, connection.Unavailable()
+	}
+	if b, ok := a.(connection.Binder); ok {
+		return b.Admit(r)
+	}
+	if rej := a.RequestRejection(r); rej != nil {
+		return nil, nil, rej
+	}
+	return r, func() {}, nil
+}
+
+// hostRejection is the admission service's Host check alone, for public
+// routes (none when the service cannot tell, or there is none: a public
+// route needs nothing else).
+func (s *Server) hostRejection(r *http.Request) *connection.Rejection {
+	if s.admission == nil {
+		return nil
+	}
+	if h, ok := s.admission().(connection.HostChecker); ok {
+		return h.HostRejection(r)
+	}
+	return nil
+}
+
 // guard wraps a route's handler with what every plugin request needs:
 // in-flight tracking for the mount (so Unmount can drain it) and, unless the
 // route is public, admission. The gate is entered first: a request that
@@ -32,9 +65,16 @@ func (s *Server) guard(m *Mount, rt Route) echo.HandlerFunc {
 		}
 		defer m.gate.leave()
 		if !rt.Public {
-			if rej := s.rejection(c.Request()); rej != nil {
+			r, done, rej := s.admit(c.Request())
+			if rej != nil {
 				return rej
 			}
+			defer done()
+			c.SetRequest(r)
+		} else if rej := s.hostRejection(c.Request()); rej != nil {
+			// Public needs no credential, but still only the host's own
+			// names: a rebound DNS name must not reach even an open route.
+			return rej
 		}
 		return rt.Handler(c)
 	}

@@ -88,3 +88,36 @@ func TestAdmissionSeesTheRequest(t *testing.T) {
 		t.Fatalf("admitted request: %d %q", r.status, r.body)
 	}
 }
+
+// A public route needs no credential, but a request addressed to a name
+// the host does not answer to (a rebound DNS name) does not reach it.
+func TestPublicRouteStillChecksHost(t *testing.T) {
+	conn, err := connection.New(connection.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	s := startServer(t, Config{}, func() connection.Admitter { return conn })
+	c := newClient(t)
+	var called atomic.Bool
+	if _, err := s.Mount("open", Route{Method: "GET", Path: "/open", Handler: func(c echo.Context) error {
+		called.Store(true)
+		return c.String(http.StatusOK, "ok")
+	}, Public: true}); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(t, c, s.URL()+"/open"); r.status != http.StatusOK {
+		t.Fatalf("public route on the host's own name: %d", r.status)
+	}
+	called.Store(false)
+	req, _ := http.NewRequest(http.MethodGet, s.URL()+"/open", nil)
+	req.Host = "attacker.example:80"
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden || called.Load() {
+		t.Fatalf("a rebound name reached a public route: %d, handler ran %v", resp.StatusCode, called.Load())
+	}
+}

@@ -2,6 +2,7 @@ package webserver
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 	"github.com/dshgo/dsh/plugins/webserver/page"
@@ -14,9 +15,11 @@ func pageFor(status int, code, message, path, loginCommand string) page.Page {
 	switch code {
 	case connection.CodeUnauthenticated, connection.CodeInvalidToken:
 		return page.Page{
-			Title:   "Not logged in",
-			Body:    "This browser has no dsh session, or its session ended. Get a new login link by running this on the machine where dsh runs, then open the link here:",
-			Command: loginCommand,
+			Title:    "Not logged in",
+			Body:     "This browser has no dsh session, or its session ended. Sign in with your name and password, or, on the machine where dsh runs, get a login link with:",
+			Command:  loginCommand,
+			Link:     "/login?next=" + url.QueryEscape(path),
+			LinkText: "Sign in",
 		}
 	case connection.CodeForbiddenHost:
 		return page.Page{Title: "Unknown address", Body: message + ". Open dsh at the address `dsh serve` printed, or add this host to host.allowedHosts."}

@@ -113,7 +113,7 @@ func snakeCase(s string) string {
 //
 // A person's browser navigating to a page gets an HTML page that says what
 // happened and what to do (errorpage.go); everyone else gets the JSON body.
-func errorHandler(log *zap.Logger, loginCommand string) echo.HTTPErrorHandler {
+func errorHandler(log *zap.Logger, loginCommand string, challenge ...func(*http.Request) string) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		p := classify(err)
 		if p.logged {
@@ -125,7 +125,13 @@ func errorHandler(log *zap.Logger, loginCommand string) echo.HTTPErrorHandler {
 			return
 		}
 		if p.status == http.StatusUnauthorized {
-			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="dsh"`)
+			h := `Bearer realm="dsh"`
+			for _, fn := range challenge {
+				if extra := fn(c.Request()); extra != "" {
+					h += ", " + extra
+				}
+			}
+			c.Response().Header().Set("WWW-Authenticate", h)
 		}
 		if page.WantsHTML(c.Request()) {
 			pg := pageFor(p.status, p.code, p.message, c.Request().URL.Path, loginCommand)

@@ -34,6 +34,10 @@ type Server struct {
 	streamsEnded context.Context
 	endStreams   context.CancelFunc
 
+	// challenge adds parameters to a 401's WWW-Authenticate (an OAuth
+	// protected resource's resource_metadata); see SetBearerChallenge.
+	challenge atomic.Pointer[func(*http.Request) string]
+
 	mountMu sync.Mutex // serialises table rebuilds
 	mounts  []*Mount
 
@@ -56,7 +60,7 @@ func New(cfg Config, log *zap.Logger, admission func() connection.Admitter) *Ser
 	log = log.Named("webserver")
 	s := &Server{cfg: cfg.withDefaults(), log: log, admission: admission, active: newGate()}
 	s.streamsEnded, s.endStreams = context.WithCancel(context.Background())
-	s.onError = errorHandler(log, s.cfg.LoginCommand)
+	s.onError = errorHandler(log, s.cfg.LoginCommand, s.bearerChallenge)
 	s.table.Store(buildTable(nil, s.onError))
 
 	e := newRouter(s.onError)
@@ -200,4 +204,22 @@ func (s *Server) hostPortLocked() (host, port string, ok bool) {
 		ip = net.IPv6loopback
 	}
 	return ip.String(), strconv.Itoa(tcp.Port), true
+}
+
+// SetBearerChallenge makes every 401 carry fn's parameters in its
+// WWW-Authenticate header after `Bearer realm="dsh"` (for example
+// `resource_metadata="…"`, which tells an MCP client where to start
+// OAuth). It returns the function that takes them away again; a plugin
+// registers that as an effect.
+func (s *Server) SetBearerChallenge(fn func(*http.Request) string) (undo func()) {
+	p := &fn
+	s.challenge.Store(p)
+	return func() { s.challenge.CompareAndSwap(p, nil) }
+}
+
+func (s *Server) bearerChallenge(r *http.Request) string {
+	if p := s.challenge.Load(); p != nil {
+		return (*p)(r)
+	}
+	return ""
 }

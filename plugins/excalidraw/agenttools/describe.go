@@ -6,22 +6,33 @@ package agenttools
 // short for the tools/list budget (see TestToolsListBudget); the detail
 // is the agent guide's (docs/agent-guide-draft.md).
 
-const listDescription = `List the Excalidraw scenes with name, revision, elementCount, updatedAt and valid (a file that cannot be read is listed, with problem saying why). ` +
-	`Use it to find a scene's name and current revision.`
+const listDescription = `Scenes you reach: name, revision, elementCount, updatedAt, valid (an unreadable one is listed; problem says why).`
 
-const readDescription = `Read one Excalidraw scene with its revision. ` +
-	`include "summary" returns only id, type, geometry and text per element, much cheaper than "full" (the whole document): prefer it unless you need every field. ` +
+const readDescription = `Read one scene with its revision. ` +
+	`include "summary" (id, type, geometry, text per element) is far cheaper than "full" (the whole document): prefer it. ` +
 	`excalidraw_scene_apply needs this revision as expected_revision.`
 
-const createDescription = `Create a new Excalidraw scene at revision 1; already_exists if the name is taken (edit with excalidraw_scene_apply). ` +
+const createDescription = `Create a scene at revision 1 (already_exists if the name is taken). ` +
 	`Elements come out complete: labels fitted, arrows bound to the ids given in the same call (startElementId/endElementId), omitted styles at Excalidraw's defaults. ` +
-	`The result is save evidence (revision, sha256, verified, summary). request_id makes a retry safe.`
+	`Returns save evidence (revision, sha256, verified, summary); request_id makes retries safe.`
 
-const applyDescription = `Edit an existing Excalidraw scene with 1-500 operations, all-or-nothing: ` +
+const applyDescription = `Edit a scene with 1-500 operations, all-or-nothing: ` +
 	`{"op":"add","element":{...}} (an element as in excalidraw_scene_create), {"op":"update","id":"...","patch":{...}}, {"op":"delete","id":"..."}; adds run first. ` +
 	`expected_revision must be the revision of your last read, list or write, else revision_conflict: read again and redo. ` +
-	`request_id makes a retry safe (duplicate:true); unchanged:true means nothing changed or was written. ` +
-	`Over a limit: too_many_elements or too_large, details {limit, max, actual}; deleting gets back under.`
+	`request_id makes a retry safe (duplicate:true); unchanged:true: nothing to write. ` +
+	`Over a limit: too_many_elements or too_large, details {limit, max, actual}.`
 
-const validateDescription = `Check a complete .excalidraw document without saving it: valid, diagnostics (code, severity, pointer, message) and stats. ` +
-	`Scenes the other tools write are valid already.`
+const validateDescription = `Check a .excalidraw document without saving it: valid, diagnostics (code, severity, pointer, message), stats.`
+
+// The board tools' descriptions (boards.go) each say who may call them;
+// read_me's "Boards and folders" has the rest.
+const (
+	listBoardsDescription    = `Boards you reach with your role, title, description, folder; trash:true: your trash.`
+	createBoardDescription   = `Create an empty board, yours, bound to you with write. Needs canCreateBoards; 10/hour per bot.`
+	renameBoardDescription   = `Set a board's title (one line, 1-120 chars): its owner, or their bot where it writes.`
+	describeBoardDescription = `Set a board's description (a paragraph, ≤300 chars; "" removes it); who: as rename_board.`
+	listFoldersDescription   = `Your folders (grouping only) with the boards you reach in each. Bots: canCreateFolders and canCreateBoards.`
+	createFolderDescription  = `Create a folder or get yours of that name, any case (see created). 20/hour per bot, 100 per person.`
+	moveBoardDescription     = `File a board your person owns into one of your folders (folderId null: out of all).`
+	botInfoDescription       = `What you may do: permissions, boards with your role, quotas (used, limit, resetAt).`
+)

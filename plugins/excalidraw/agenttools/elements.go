@@ -176,10 +176,10 @@ func elementTools(svc *service.Service, lim limitsFunc) []tools.Tool {
 		{Name: ValidateLint, Description: "Validate a stored scene (name) or a document (scene) and lint it: findings with codes, element ids and suggested fixes.",
 			InputSchema: schema(nil, sName, `"scene":{"type":"object"}`, `"lint":{"type":"boolean"}`),
 			Annotations: ro("Validate and lint a scene"), Handler: tools.Typed(h.validate)},
-		{Name: ReadMeTool, Description: "The agent guide: which tool for what, selectors, options, the envelope, error codes, examples. Read it first.",
+		{Name: ReadMeTool, Description: "The agent guide: which tool for what, selectors, options, envelope, error codes, examples. Read first.",
 			InputSchema: schema(nil), Annotations: ro("Read the agent guide"), Handler: tools.Typed(h.readMe)},
 
-		{Name: BatchCreateTool, Description: "Create elements in one commit. Each is excalidraw_scene_create's element input, plus ref (an alias other elements of the call may name) and place ({rightOf|leftOf|below|above: ref or id, gap, align}) instead of x/y.",
+		{Name: BatchCreateTool, Description: "Create elements in one commit: excalidraw_scene_create's element inputs, plus ref (an alias others in the call may name) and place ({rightOf|leftOf|below|above: ref or id, gap, align}) instead of x/y.",
 			InputSchema: writeSchema([]string{"elements"}, `"elements":{"type":"array","minItems":1,"maxItems":100000,"items":{"type":"object"}}`),
 			Annotations: rw("Create elements", false), Handler: tools.Typed(h.batchCreate), ArgumentLimits: batchLimits(lim)},
 		{Name: UpdateTool, Description: "Update elements: each {id, patch} with excalidraw_scene_apply's patch fields; labels re-wrap, arrows follow.",

@@ -106,6 +106,16 @@ func toolError(err error) error {
 	if te, ok := tools.FromError(err); ok {
 		c := *te // FromError may hand back an error others hold
 		c.Retryable, c.RetryAfterSec = sceneerr.Code(c.Code).Retry()
+		// An error may know better than its code: a quota says when
+		// (retryAfterSec), a cap that only time will not lift says never.
+		if d, ok := c.Details.(map[string]any); ok {
+			if after, ok := d["retryAfterSec"].(int); ok {
+				c.RetryAfterSec = after
+			}
+			if r, ok := d["retryable"].(bool); ok && !r {
+				c.Retryable, c.RetryAfterSec = false, 0
+			}
+		}
 		return &c
 	}
 	return err

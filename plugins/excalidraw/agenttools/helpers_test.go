@@ -43,13 +43,19 @@ func newEnvAt(t testing.TB, dir string, lim scene.Limits) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	return &env{reg: registry(t, svc), dir: dir, close: func() { svc.Close() }}
+}
+
+// registry is a registry holding the tools over svc.
+func registry(t testing.TB, svc *service.Service) *tools.Registry {
+	t.Helper()
 	reg := tools.NewRegistry(nil)
 	for _, tool := range Tools(svc) {
 		if _, err := reg.Register(tool); err != nil {
 			t.Fatalf("register %s: %v", tool.Name, err)
 		}
 	}
-	return &env{reg: reg, dir: dir, close: func() { svc.Close() }}
+	return reg
 }
 
 // call runs a tool and checks the result is the JSON it claims to be.

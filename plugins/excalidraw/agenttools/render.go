@@ -16,12 +16,12 @@ const (
 	ExportTool = "export"
 )
 
-const exportDescription = "Write a scene's picture (png, svg) or file (excalidraw) under the host's exports/ and return a signed link that expires, instead of bytes in the conversation. " +
+const exportDescription = "Write a scene's picture (png, svg) or file (excalidraw) to exports/ and return an expiring signed link, not bytes. " +
 	"Same selection as render (ids, target, region) at scale 1 by default; a PNG over 32 Mpx comes as 4096 px tiles with an index."
 
-const renderDescription = "See a scene as the editor draws it (hand-drawn look, real fonts), as a PNG: the whole board, a region, a target (e.g. frame_name) or ids. " +
+const renderDescription = "A PNG of the scene as the editor draws it: whole, a region, a target (e.g. frame_name) or ids. " +
 	"Numbered badges mark elements; legend maps number → [n, id, type, label]. Pixel → scene: x = origin[0] + px/scale. " +
-	"Default size is about 1.5k image tokens; raise max_pixels or scale for detail."
+	"Default ≈1.5k image tokens; raise max_pixels or scale for detail."
 
 // renderTools are the tools that draw scenes.
 func renderTools(svc *service.Service, baseURL string) []tools.Tool {

@@ -219,3 +219,31 @@ func marshal(o *ojson.Object) json.RawMessage {
 	}
 	return b
 }
+
+// The board tools' schemas (boards.go). Titles, descriptions and folder
+// names are checked by the service, which says what is allowed.
+const (
+	sTitle    = `"title":{"type":"string"}`
+	sDesc     = `"description":{"type":"string"}`
+	sFolderID = `"folderId":{"type":"string"}`
+)
+
+func listBoardsSchema() json.RawMessage { return schema(nil, `"trash":{"type":"boolean"}`) }
+
+func createBoardSchema() json.RawMessage {
+	return schema([]string{"name"}, sName, sTitle, sDesc, sFolderID)
+}
+
+func renameBoardSchema() json.RawMessage { return schema([]string{"name", "title"}, sName, sTitle) }
+
+func describeBoardSchema() json.RawMessage {
+	return schema([]string{"name", "description"}, sName, sDesc)
+}
+
+func createFolderSchema() json.RawMessage {
+	return schema([]string{"name"}, `"name":{"type":"string","maxLength":200}`)
+}
+
+func moveBoardSchema() json.RawMessage {
+	return schema([]string{"name", "folderId"}, sName, `"folderId":{"type":["string","null"]}`)
+}

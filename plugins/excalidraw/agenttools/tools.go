@@ -51,7 +51,8 @@ func WithLimits(limits func() scene.Limits) Option {
 }
 
 // Tools returns the tool definitions bound to svc: the contract's five
-// (excalidraw_scene_*) and the engine's element-level tools.
+// (excalidraw_scene_*), the engine's element-level tools, history,
+// rendering, and the board and folder tools.
 func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	o := options{limits: func() scene.Limits { return scene.Limits{}.ForReading() }}
 	for _, opt := range opts {
@@ -59,7 +60,8 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	}
 	h := handlers{svc: svc}
 	lim := func() scene.Limits { return o.limits().Effective() }
-	return append(append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...), renderTools(svc, o.baseURL)...)
+	ts := append(append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...), renderTools(svc, o.baseURL)...)
+	return append(ts, boardTools(svc)...)
 }
 
 // contractTools are the five tools of the capability contract.
@@ -67,19 +69,19 @@ func contractTools(h handlers, lim limitsFunc) []tools.Tool {
 	return []tools.Tool{
 		{
 			Name: ListTool, Description: listDescription, InputSchema: marshal(listSchema()),
-			Annotations: tools.Annotations{Title: "List Excalidraw scenes", ReadOnly: true, Idempotent: true},
+			Annotations: tools.Annotations{Title: "List scenes", ReadOnly: true, Idempotent: true},
 			Handler:     tools.Typed(h.list), InvalidArgumentsCode: invalidArguments,
 		},
 		{
 			Name: ReadTool, Description: readDescription, InputSchema: marshal(readSchema()),
-			Annotations: tools.Annotations{Title: "Read an Excalidraw scene", ReadOnly: true, Idempotent: true},
+			Annotations: tools.Annotations{Title: "Read a scene", ReadOnly: true, Idempotent: true},
 			Handler:     tools.Typed(h.read), InvalidArgumentsCode: invalidArguments,
 		},
 		{
 			// Not idempotent: a second create of the same name is
 			// already_exists, not the first result again.
 			Name: CreateTool, Description: createDescription, InputSchema: marshal(createSchema()),
-			Annotations: tools.Annotations{Title: "Create an Excalidraw scene"},
+			Annotations: tools.Annotations{Title: "Create a scene"},
 			Handler:     tools.Typed(h.create), InvalidArgumentsCode: invalidArguments,
 			ArgumentLimits: createLimits(lim),
 		},
@@ -88,13 +90,13 @@ func contractTools(h handlers, lim limitsFunc) []tools.Tool {
 			// idempotent only when the caller supplies request_id, which
 			// an annotation cannot express, so it says false.
 			Name: ApplyTool, Description: applyDescription, InputSchema: marshal(applySchema()),
-			Annotations: tools.Annotations{Title: "Edit an Excalidraw scene", Destructive: true},
+			Annotations: tools.Annotations{Title: "Edit a scene", Destructive: true},
 			Handler:     tools.Typed(h.apply), InvalidArgumentsCode: invalidArguments,
 			ArgumentLimits: applyLimits(),
 		},
 		{
 			Name: ValidateTool, Description: validateDescription, InputSchema: marshal(validateSchema()),
-			Annotations: tools.Annotations{Title: "Validate an Excalidraw document", ReadOnly: true, Idempotent: true},
+			Annotations: tools.Annotations{Title: "Validate a document", ReadOnly: true, Idempotent: true},
 			Handler:     tools.Typed(h.validate), InvalidArgumentsCode: invalidArguments,
 		},
 	}

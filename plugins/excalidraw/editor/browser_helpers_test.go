@@ -111,17 +111,7 @@ func newWorld(t testing.TB, opts ...worldOption) *world {
 	w.http = &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	w.agent = w.connectAgent()
 
-	allocOpts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox, // CI runs as root, where Chromium's sandbox cannot start
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.WindowSize(1280, 800),
-	)
+	allocOpts := testenv.BrowserOptions(exe)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"net/http"
 	"strconv"
 	"time"
@@ -68,6 +69,10 @@ func sceneEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, hear
 			if ch.Revision <= sent {
 				return nil
 			}
+			// Access may have been taken away meanwhile: the stream ends.
+			if err := svc.May(c.Request().Context(), name, access.Read); err != nil {
+				return err
+			}
 			sent = ch.Revision
 			return writeChange(res, ch)
 		})
@@ -110,7 +115,7 @@ func sceneListEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, 
 			return nil
 		}
 		pump(c, sub, stop, heartbeat, func(ch live.Change) error {
-			if ch.Revision <= sent[ch.Name] {
+			if ch.Revision <= sent[ch.Name] || svc.May(c.Request().Context(), ch.Name, access.Read) != nil {
 				return nil
 			}
 			sent[ch.Name] = ch.Revision

@@ -54,8 +54,22 @@ func newEnv(t *testing.T, assetFS fs.FS) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = svc.Close() })
-	srv := webserver.New(webserver.Config{Listen: "127.0.0.1:0", MaxBodyBytes: 1 << 20}, nil,
-		func() connection.Admitter { return admitAll{} })
+	ev := NewEvidence()
+	srv, client := serve(t, 1<<20, admitAll{}, Options{
+		Service: svc, Evidence: ev, Version: "0.1.0-test", DrawingsDir: dir,
+		Limits: testLimits.Effective(), Assets: assetFS, Exports: ex,
+	})
+	return &env{t: t, base: srv.URL(), client: client, evidence: ev, dir: dir, svc: svc}
+}
+
+// serve starts a web server on a free port, admitting requests with
+// admit and bounding bodies at maxBody, with the plugin's routes for o
+// mounted. The server shuts down, and the client it returns drops its
+// connections, when the test ends.
+func serve(t *testing.T, maxBody int64, admit connection.Admitter, o Options) (*webserver.Server, *http.Client) {
+	t.Helper()
+	srv := webserver.New(webserver.Config{Listen: "127.0.0.1:0", MaxBodyBytes: maxBody}, nil,
+		func() connection.Admitter { return admit })
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -64,17 +78,12 @@ func newEnv(t *testing.T, assetFS fs.FS) *env {
 			t.Errorf("shutdown: %v", err)
 		}
 	})
-	ev := NewEvidence()
-	routes := Routes(Options{
-		Service: svc, Evidence: ev, Version: "0.1.0-test", DrawingsDir: dir,
-		Limits: testLimits.Effective(), Assets: assetFS, Exports: ex,
-	})
-	if _, err := srv.Mount("excalidraw", routes...); err != nil {
+	if _, err := srv.Mount("excalidraw", Routes(o)...); err != nil {
 		t.Fatal(err)
 	}
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &env{t: t, base: srv.URL(), client: &http.Client{Transport: tr}, evidence: ev, dir: dir, svc: svc}
+	return srv, &http.Client{Transport: tr}
 }
 
 // with returns e reporting to t, for use inside subtests.

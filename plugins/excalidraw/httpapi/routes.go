@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
+	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -42,10 +43,21 @@ type Options struct {
 	LoginCommand string
 	// Exports serves export links (GET /exports/:id); nil serves none.
 	Exports *exports.Store
+	// Bots mints, lists and revokes connect tokens (/api/mcp/tokens);
+	// nil serves none.
+	Bots Bots
+	// People names the host's people for the members routes; nil serves
+	// none.
+	People People
+	// Files keeps the boards' and share links' files (PUT, GET and HEAD
+	// /files/rooms/{board}/… behind admission and the board's access,
+	// /files/shareLinks/… open to everyone); nil serves none.
+	Files *files.Store
 }
 
 // Routes returns the plugin's routes for webserver.Mount. Only the export
-// links are Public, since their signature is their credential; the host's
+// links are Public, since their signature is their credential, and the
+// share links' files, which seed 001 leaves open; the host's
 // connection service admits every other request, since these routes read
 // and write the user's drawings. Their failures are the web server's to
 // render (see contract).
@@ -57,6 +69,7 @@ func Routes(o Options) []webserver.Route {
 		o.Hub = live.NewHub(nil)
 	}
 	h := scenes{svc: o.Service}
+	b := boardRoutes{svc: o.Service}
 	api := Prefix + "/api"
 	serveAssets := assets(o.Assets)
 	routes := []webserver.Route{
@@ -72,6 +85,15 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodPost, Path: api + "/scenes/:name/restore", Handler: h.restore},
 		{Method: http.MethodGet, Path: api + "/events", Handler: SceneListEvents(o.Service, o.Hub, o.Stop)},
 		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
+		{Method: http.MethodGet, Path: api + "/boards", Handler: b.list},
+		{Method: http.MethodPost, Path: api + "/boards", Handler: b.create},
+		{Method: http.MethodPatch, Path: api + "/boards/:name", Handler: b.update},
+		{Method: http.MethodDelete, Path: api + "/boards/:name", Handler: b.trash},
+		{Method: http.MethodPost, Path: api + "/boards/:name/restore", Handler: b.restore},
+		{Method: http.MethodPut, Path: api + "/boards/:name/folder", Handler: b.move},
+		{Method: http.MethodGet, Path: api + "/folders", Handler: b.folders},
+		{Method: http.MethodPost, Path: api + "/folders", Handler: b.createFolder},
+		{Method: http.MethodGet, Path: api + "/me", Handler: me},
 		{Method: http.MethodGet, Path: Prefix, Handler: toPage},
 		// The host's start page is the editor. Public: a redirect reveals
 		// nothing, and the editor itself asks for a session.
@@ -80,11 +102,27 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
 		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
 	}
+	if o.People != nil {
+		m := members{svc: o.Service, people: o.People}
+		routes = append(routes,
+			webserver.Route{Method: http.MethodGet, Path: api + "/boards/:name/members", Handler: m.list},
+			webserver.Route{Method: http.MethodPut, Path: api + "/boards/:name/members/:person", Handler: m.set})
+	}
+	if o.Bots != nil {
+		t := tokens{svc: o.Service, bots: o.Bots}
+		routes = append(routes,
+			webserver.Route{Method: http.MethodPost, Path: api + "/mcp/tokens", Handler: t.mint},
+			webserver.Route{Method: http.MethodGet, Path: api + "/mcp/tokens", Handler: t.list},
+			webserver.Route{Method: http.MethodDelete, Path: api + "/mcp/tokens/:id", Handler: t.revoke})
+	}
 	if o.Exports != nil {
 		serve := exportLink(o.Exports)
 		routes = append(routes,
 			webserver.Route{Method: http.MethodGet, Path: exports.PathPrefix + ":id", Handler: serve, Public: true},
 			webserver.Route{Method: http.MethodHead, Path: exports.PathPrefix + ":id", Handler: serve, Public: true})
+	}
+	if o.Files != nil {
+		routes = append(routes, fileRoutes(o.Service, o.Files)...)
 	}
 	for i := range routes {
 		routes[i].Handler = contract(routes[i].Handler)

@@ -60,6 +60,8 @@ type LogRow struct {
 	At       string `json:"at"`
 	Actor    string `json:"actor"`
 	Name     string `json:"name,omitempty"`
+	Bot      string `json:"bot,omitempty"`
+	Person   string `json:"person,omitempty"`
 	Via      string `json:"via,omitempty"`
 	Note     string `json:"note,omitempty"`
 	// Summary says it in words: "created 12, moved 3".
@@ -129,7 +131,7 @@ func logTime(pointer, v string) (time.Time, error) {
 
 // logRow renders an entry.
 func logRow(e *journal.Entry, ids string) LogRow {
-	row := LogRow{Commit: e.Commit, Revision: e.Revision, At: e.At, Actor: e.Actor, Name: e.Name, Via: e.Via,
+	row := LogRow{Commit: e.Commit, Revision: e.Revision, At: e.At, Actor: e.Actor, Name: e.Name, Bot: e.Bot, Person: e.Person, Via: e.Via,
 		Note: e.Note, Summary: Summarize(e), Forced: e.Forced, Undoes: e.Undoes, Mode: e.Mode,
 		Restorable: e.Images == journal.ImagesStored, RequestID: e.RequestID, Members: e.Members}
 	if e.Images != journal.ImagesStored {

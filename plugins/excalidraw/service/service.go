@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
+	"github.com/dshgo/dsh/plugins/excalidraw/quota"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -45,6 +46,9 @@ type Config struct {
 	// Fonts is the folder of Excalidraw's font files (the editor build's
 	// fonts/) that Render draws text with; nil draws no text.
 	Fonts fs.FS
+	// Guard decides who may do what to which scene (access.Policy); nil
+	// lets every call through (an embedding program's own store).
+	Guard Guard
 	// Exports is where Export writes files and signs their links; nil
 	// refuses exports.
 	Exports *exports.Store
@@ -53,7 +57,8 @@ type Config struct {
 // Service is safe for concurrent use: writes to one scene are serialized
 // by the store, and the shared random source by randMu.
 type Service struct {
-	store *store.Store
+	// store is the scene store behind the guard: every call checked.
+	store guarded
 	// docs is what is known of documents by their bytes, shared with the
 	// store's codec: finish vouches for what it encodes, writes start
 	// from it.
@@ -72,7 +77,8 @@ type Service struct {
 	tiling   tiling
 	log      *zap.Logger
 	forks    forkStats
-	noForks  bool // every write edits a private copy (tests compare)
+	quotas   *quota.Limiter // bots' hourly limits (create board, create folder)
+	noForks  bool           // every write edits a private copy (tests compare)
 }
 
 // New opens the store with a scene.Codec (and byte bound) under the
@@ -110,7 +116,8 @@ func New(cfg Config) (*Service, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Service{store: st, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
+	quotas := quota.New(now)
+	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
 }
 
 // Close closes the store; calls after Close fail.

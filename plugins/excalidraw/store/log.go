@@ -242,7 +242,7 @@ func resume(f *os.File, size, off int64, commit string) (int64, error) {
 
 // matches applies q's filters to e.
 func (q *LogQuery) matches(e *journal.Entry) bool {
-	if q.Actor != "" && q.Actor != e.Actor && q.Actor != e.Name {
+	if q.Actor != "" && q.Actor != e.Actor && q.Actor != e.Name && q.Actor != e.Bot && q.Actor != e.Person {
 		return false
 	}
 	if q.MinRevision > 0 && e.Revision < q.MinRevision || q.MaxRevision > 0 && e.Revision > q.MaxRevision {

@@ -29,6 +29,9 @@ func (a Actor) Valid() bool {
 type Attribution struct {
 	// Name is the token's, person's or client's name ("claude-desktop").
 	Name string
+	// Bot is the connect token's name when a bot wrote; Person the person
+	// it acts for, or who saved in the editor.
+	Bot, Person string
 	// Via is the tool or route that wrote ("batch_create", "PUT scene").
 	Via string
 	// Note is the writer's note on the change.

@@ -94,6 +94,10 @@ func corruptError(cur *current) *Error {
 		with("name", cur.meta.Name).with("revision", cur.meta.Revision).with("sha256", cur.sha)
 }
 
+// NotFound is the error for a scene that does not exist: also what a
+// caller who may not see a scene is told, so the two cannot be told apart.
+func NotFound(name string) *Error { return notFoundError(name) }
+
 func notFoundError(name string) *Error {
 	return errorf(CodeNotFound, "scene %s does not exist", name).with("name", name)
 }
@@ -104,7 +108,7 @@ func (a Attribution) check() error {
 	for _, f := range []struct {
 		field, v string
 		max      int
-	}{{"name", a.Name, maxAttrName}, {"via", a.Via, maxAttrVia}, {"note", a.Note, maxAttrNote}, {"undoes", a.Undoes, maxAttrVia}, {"mode", a.Mode, maxAttrVia}} {
+	}{{"name", a.Name, maxAttrName}, {"bot", a.Bot, maxAttrName}, {"person", a.Person, maxAttrName}, {"via", a.Via, maxAttrVia}, {"note", a.Note, maxAttrNote}, {"undoes", a.Undoes, maxAttrVia}, {"mode", a.Mode, maxAttrVia}} {
 		if len(f.v) > f.max {
 			return errorf(CodeInvalidRequest, "%s is longer than %d bytes", f.field, f.max).with("field", f.field).with("max", f.max)
 		}

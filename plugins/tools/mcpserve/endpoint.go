@@ -1,6 +1,9 @@
 package mcpserve
 
 import (
+	"context"
+
+	"github.com/dshgo/dsh/plugins/identity"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -38,19 +41,39 @@ func Endpoint(m *Server) app.Plugin {
 			if err != nil {
 				return err
 			}
+			// A revoked credential's sessions close at once (its open
+			// requests end with admission's binding).
+			if r, ok := who.(Revocations); ok {
+				stop := r.OnRevoke(func(p connection.Principal) { m.CloseSessionsOf(p.String()) })
+				if _, err := ctx.Effect("stop closing revoked MCP sessions", func(context.Context) error { stop(); return nil }); err != nil {
+					stop()
+					return err
+				}
+			}
 			h := echo.WrapHandler(withSessionOwner(who, m.HTTPHandler()))
 			return webserver.Use(ctx, webserver.Route{Method: "*", Path: Path, Handler: h})
 		},
 	}
 }
 
+// Revocations tells of revoked credentials; *connection.Service does.
+type Revocations interface {
+	OnRevoke(fn func(connection.Principal)) (stop func())
+}
+
 // withSessionOwner marks each request with its principal before next
-// serves it. Admission has let the request in, so it has one; a request
-// without (which admission would have refused) is left unmarked.
+// serves it: the one admission marked it with (identity.With), else the
+// one its credential names. Admission has let the request in, so it has
+// one; a request without (which admission would have refused) is left
+// unmarked.
 func withSessionOwner(who Principals, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p, ok := who.Principal(r); ok {
-			r = r.WithContext(WithCallerName(WithSessionOwner(r.Context(), p.String()), p.Name))
+		p, ok := identity.From(r.Context())
+		if !ok {
+			p, ok = who.Principal(r)
+		}
+		if ok {
+			r = r.WithContext(identity.With(WithSessionOwner(r.Context(), p.String()), p))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -175,8 +175,8 @@ func exerciseSession(t *testing.T, reg *tools.Registry, cs *mcp.ClientSession, c
 		t.Fatalf("schema = %s, want %s", gotCanon, wantCanon)
 	}
 	a := tool.Annotations
-	if a == nil || a.Title != "Echo" || !a.ReadOnlyHint || !a.IdempotentHint ||
-		a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+	if a == nil || tool.Title != "Echo" || a.Title != "" || !a.ReadOnlyHint || !a.IdempotentHint ||
+		a.DestructiveHint != nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
 		t.Fatalf("annotations = %+v", a)
 	}
 

@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"fmt"
+	"github.com/dshgo/dsh/plugins/identity"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -95,7 +96,7 @@ func (m *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// back and closes nobody.
 	a, refused := m.sessions.admit(owner, m.liveSessions)
 	if a != nil {
-		a.name = callerName(r.Context())
+		a.who, _ = identity.From(r.Context())
 	}
 	if refused != nil {
 		writeHTTPError(w, http.StatusServiceUnavailable, CodeTooManySessions,
@@ -114,6 +115,20 @@ func (m *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// from) gives the slot back.
 	defer func() { m.closeToMakeRoom(m.sessions.finish(a)) }()
 	m.http.ServeHTTP(cw, r)
+}
+
+// CloseSessionsOf closes every HTTP session owner (a principal's
+// "kind:id", see WithSessionOwner) opened: its credential was revoked. It
+// reports how many it closed.
+func (m *Server) CloseSessionsOf(owner string) int {
+	victims := m.sessions.ofOwner(owner)
+	for _, v := range victims {
+		m.log.Info("closing an MCP session: its credential was revoked", zap.String("session", v.id), zap.String("owner", owner))
+		if err := v.ss.Close(); err != nil {
+			m.log.Debug("closing MCP session", zap.String("session", v.id), zap.Error(err))
+		}
+	}
+	return len(victims)
 }
 
 // closeToMakeRoom closes the sessions a new one replaces.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dshgo/dsh/plugins/identity"
 )
 
 // Session caps, when Options leaves them zero. A person's agents open a
@@ -37,20 +39,6 @@ type sessionOwnerKey struct{}
 // share the owner "".
 func WithSessionOwner(ctx context.Context, owner string) context.Context {
 	return context.WithValue(ctx, sessionOwnerKey{}, owner)
-}
-
-type callerNameKey struct{}
-
-// WithCallerName marks ctx with the name of the credential the request
-// came in with (a token's name). The session it opens keeps it, and tool
-// calls of that session carry it as tools.Caller.Name.
-func WithCallerName(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, callerNameKey{}, name)
-}
-
-func callerName(ctx context.Context) string {
-	name, _ := ctx.Value(callerNameKey{}).(string)
-	return name
 }
 
 func sessionOwner(ctx context.Context) string {
@@ -87,7 +75,7 @@ type sessionTable struct {
 // httpSession is one entry of the table.
 type httpSession struct {
 	id, owner string
-	name      string // the credential's name (WithCallerName)
+	who       identity.Principal // who opened it (the request's identity)
 	ss        *mcp.ServerSession
 	seq       uint64 // registration order, for ties and pruning
 	busy      int
@@ -107,7 +95,7 @@ type httpSession struct {
 // sessions that make room for it.
 type admission struct {
 	owner   string
-	name    string // the credential's name, for attribution
+	who     identity.Principal // who opens it: its tool calls act for them
 	victims []*httpSession
 	session *httpSession // set once the SDK opened the session
 	settled bool
@@ -213,7 +201,7 @@ func (t *sessionTable) register(a *admission, id string, ss *mcp.ServerSession) 
 	}
 	t.release(a.owner)
 	t.seq++
-	s := &httpSession{id: id, owner: a.owner, name: a.name, ss: ss, seq: t.seq, busy: 1, lastUsed: t.now(), adm: a}
+	s := &httpSession{id: id, owner: a.owner, who: a.who, ss: ss, seq: t.seq, busy: 1, lastUsed: t.now(), adm: a}
 	t.live[id] = s
 	a.session = s
 }
@@ -340,12 +328,27 @@ func (t *sessionTable) use(id, owner string, busy bool) (done func(), closing []
 	}, closing, false
 }
 
-// nameOf is the credential name of the HTTP session id ("" if unknown).
-func (t *sessionTable) nameOf(id string) string {
+// whoOf is who opened the HTTP session id (ok=false if it is not one).
+func (t *sessionTable) whoOf(id string) (identity.Principal, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s := t.live[id]; s != nil {
-		return s.name
+		return s.who, true
 	}
-	return ""
+	return identity.Principal{}, false
+}
+
+// ofOwner takes out of the table, and returns, the sessions owner opened:
+// its credential was revoked, so they are closed.
+func (t *sessionTable) ofOwner(owner string) []*httpSession {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []*httpSession
+	for id, s := range t.live {
+		if s.owner == owner {
+			delete(t.live, id)
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"errors"
+	"github.com/dshgo/dsh/plugins/identity"
 	"io"
 	"syscall"
 
@@ -28,6 +29,10 @@ func (m *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 
 	runCtx, cancel := m.withBase(ctx)
 	defer cancel()
+	// Whoever runs dsh over stdio started the process: they act as it.
+	if _, ok := identity.From(runCtx); !ok {
+		runCtx = identity.With(runCtx, identity.Local)
+	}
 
 	d := newDrain(runCtx)
 	err := m.server.Run(runCtx, &mcp.IOTransport{

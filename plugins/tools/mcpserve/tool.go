@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"github.com/dshgo/dsh/plugins/identity"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,25 +14,28 @@ import (
 // is passed through as raw JSON so clients see exactly what the plugin
 // declared.
 //
-// Our annotations are plain booleans, so every hint is sent explicitly.
-// Note that MCP's defaults for an absent destructiveHint and openWorldHint
-// are true; a plugin that leaves Destructive or OpenWorld unset therefore
-// declares the tool non-destructive / closed-world.
+// Our annotations are plain booleans. MCP's defaults for an absent
+// destructiveHint and openWorldHint are true, so those are sent
+// explicitly (a plugin that leaves Destructive or OpenWorld unset
+// declares the tool non-destructive / closed-world), except
+// destructiveHint on a read-only tool, where the spec gives it no
+// meaning. The title is the tool's own (the spec's display name since
+// 2025-06-18), not repeated in the annotations: every byte of tools/list
+// is in every agent's context.
 func mcpTool(d tools.Descriptor) *mcp.Tool {
 	a := d.Annotations
-	destructive, openWorld := a.Destructive, a.OpenWorld
+	openWorld := a.OpenWorld
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: a.ReadOnly, IdempotentHint: a.Idempotent, OpenWorldHint: &openWorld}
+	if !a.ReadOnly {
+		destructive := a.Destructive
+		ann.DestructiveHint = &destructive
+	}
 	return &mcp.Tool{
 		Name:        d.Name,
 		Title:       a.Title,
 		Description: d.Description,
 		InputSchema: d.InputSchema,
-		Annotations: &mcp.ToolAnnotations{
-			Title:           a.Title,
-			ReadOnlyHint:    a.ReadOnly,
-			DestructiveHint: &destructive,
-			IdempotentHint:  a.Idempotent,
-			OpenWorldHint:   &openWorld,
-		},
+		Annotations: ann,
 	}
 }
 
@@ -46,7 +50,8 @@ func (m *Server) toolHandler(name string) mcp.ToolHandler {
 		}
 		ctx, cancel := m.withBase(ctx)
 		defer cancel()
-		ctx = tools.WithCaller(ctx, m.caller(req))
+		c, who := m.caller(ctx, req)
+		ctx = identity.With(tools.WithCaller(ctx, c), who)
 		return callToolResult(m.reg.Call(ctx, name, args)), nil
 	}
 }
@@ -75,16 +80,28 @@ func callToolResult(res tools.Result) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: content, IsError: !res.OK}
 }
 
-// caller is who sends req: its HTTP session's credential name, and the
-// name the client gave at initialize.
-func (m *Server) caller(req *mcp.CallToolRequest) tools.Caller {
+// caller is who sends req: the principal its HTTP session was opened
+// with (or, for stdio, the one its connection's context carries: Local),
+// the credential's name, and the name the client gave at initialize. A
+// call that is neither acts for Nobody, which may do nothing.
+func (m *Server) caller(ctx context.Context, req *mcp.CallToolRequest) (tools.Caller, identity.Principal) {
 	var c tools.Caller
+	who := Nobody
 	if req == nil || req.Session == nil {
-		return c
+		return c, who
 	}
 	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 		c.Client = p.ClientInfo.Name
 	}
-	c.Name = m.sessions.nameOf(req.Session.ID())
-	return c
+	if p, ok := m.sessions.whoOf(req.Session.ID()); ok {
+		who = p
+	} else if p, ok := identity.From(ctx); ok {
+		who = p
+	}
+	c.Name = who.Name
+	return c, who
 }
+
+// Nobody is who a tool call acts for when its transport named no one: no
+// rights at all (fail closed).
+var Nobody = identity.Principal{Kind: "none", ID: "nobody", Name: "nobody"}

@@ -24,7 +24,7 @@ func TestMCPToolMapsAnnotations(t *testing.T) {
 		t.Fatalf("schema = %#v", tool.InputSchema)
 	}
 	a := tool.Annotations
-	if a.Title != "Remove" || a.ReadOnlyHint || a.IdempotentHint || !*a.DestructiveHint || !*a.OpenWorldHint {
+	if a.Title != "" || a.ReadOnlyHint || a.IdempotentHint || !*a.DestructiveHint || !*a.OpenWorldHint {
 		t.Fatalf("annotations = %+v", a)
 	}
 	// Unset booleans are sent explicitly as false, not omitted.

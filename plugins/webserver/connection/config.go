@@ -2,6 +2,7 @@ package connection
 
 import (
 	"fmt"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"slices"
 	"strings"
 	"time"
@@ -49,10 +50,29 @@ type Config struct {
 	TokenFile string
 	// Tokens are extra hashed tokens, e.g. from the YAML config.
 	Tokens []TokenRecord
+	// QueryTokenPaths are paths (the MCP endpoint) where a bearer token
+	// may also come as the query parameter `token`.
+	QueryTokenPaths []string
 	// LoginPath is where LoginHandler is mounted. Default "/login".
 	LoginPath string
 	// LoginLinkTTL bounds how long an unused login link works. Default 10m.
 	LoginLinkTTL time.Duration
+	// People resolves the person behind a session or connect token (the
+	// host's accounts); nil: every session is the host's owner and connect
+	// tokens do not work.
+	People People
+	// Accounts are the host's people: the password login page and invite
+	// links use them, and People defaults to them.
+	Accounts *accounts.Store
+	// TrustedProxies are the addresses (IPs or CIDR ranges) of a reverse
+	// proxy whose identity headers count: a request from one of them
+	// carrying ProxyUserHeader (or ProxyEmailHeader) acts for the person
+	// of that name (or email), who must have an account. From anywhere
+	// else the headers are ignored.
+	TrustedProxies []string
+	// ProxyUserHeader and ProxyEmailHeader name those headers. Defaults
+	// X-Forwarded-User, X-Forwarded-Email.
+	ProxyUserHeader, ProxyEmailHeader string
 	// LoginCommand is what the login pages tell a person to run for a new
 	// link ("dsh login --config /srv/dsh.yaml"). Default "dsh login".
 	LoginCommand string
@@ -69,6 +89,15 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.LoginPath == "" {
 		c.LoginPath = DefaultLoginPath
+	}
+	if c.People == nil && c.Accounts != nil {
+		c.People = PeopleOf(c.Accounts)
+	}
+	if c.ProxyUserHeader == "" {
+		c.ProxyUserHeader = "X-Forwarded-User"
+	}
+	if c.ProxyEmailHeader == "" {
+		c.ProxyEmailHeader = "X-Forwarded-Email"
 	}
 	if c.LoginCommand == "" {
 		c.LoginCommand = "dsh login"

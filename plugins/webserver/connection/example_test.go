@@ -24,7 +24,7 @@ func ExampleTokenStore() {
 	_, ok := store.Verify(plaintext)
 	fmt.Println("verifies:", ok)
 
-	_ = store.Revoke("ci")
+	_, _ = store.Revoke("ci")
 	_, ok = store.Verify(plaintext)
 	fmt.Println("after revoke:", ok)
 	// Output:

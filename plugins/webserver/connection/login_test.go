@@ -151,3 +151,53 @@ func TestUsedLoginLinkSaysHowToGetANewOne(t *testing.T) {
 		}
 	}
 }
+
+// TestLogout: a post from the server's own page ends the session its
+// cookie names (the cookie no longer admits, even if the browser kept
+// it), clears the cookie and goes to the login page; other sessions stay.
+func TestLogout(t *testing.T) {
+	p := newPeopleProbe(t)
+	p.member(t, "bob", "correct horse battery")
+	res := p.post(t, "/login", url.Values{"name": {"bob"}, "password": {"correct horse battery"}}, p.fromPage())
+	bob := sessionCookie(t, res)
+	owner := p.login(t)
+
+	form := p.do(t, http.MethodGet, "/logout", nil, bob)
+	if form.status != http.StatusOK || !strings.Contains(form.body, `<form method="post" action="/logout">`) {
+		t.Fatalf("logout page: %d %s", form.status, form.body)
+	}
+	// Another site cannot log a browser out, nor can a post that proves
+	// nothing.
+	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {}} {
+		if res := p.post(t, "/logout", nil, h, bob); res.status != http.StatusForbidden || len(res.resp.Cookies()) != 0 {
+			t.Fatalf("%v: %d %s", h, res.status, res.body)
+		}
+	}
+	if p.admittedAs(t, bob) != "bob" {
+		t.Fatal("a refused logout ended the session")
+	}
+
+	res = p.post(t, "/logout", nil, p.fromPage(), bob)
+	if res.status != http.StatusSeeOther || res.resp.Header.Get("Location") != "/login" {
+		t.Fatalf("logout: %d %q %s", res.status, res.resp.Header.Get("Location"), res.body)
+	}
+	cleared := res.resp.Cookies()
+	if len(cleared) != 1 || cleared[0].Name != DefaultCookieName || cleared[0].Value != "" || cleared[0].MaxAge >= 0 || !cleared[0].HttpOnly {
+		t.Fatalf("cookie not cleared: %+v", cleared)
+	}
+	if who := p.admittedAs(t, bob); who != "" {
+		t.Fatalf("the old cookie still admits, as %q", who)
+	}
+	if who := p.admittedAs(t, owner); who != "olga" {
+		t.Fatalf("another session ended too (%q)", who)
+	}
+	// Logging out again, or with no session at all, just clears the cookie.
+	for _, cookies := range [][]*http.Cookie{{bob}, nil} {
+		if res := p.post(t, "/logout", nil, p.fromPage(), cookies...); res.status != http.StatusSeeOther {
+			t.Fatalf("logout again: %d %s", res.status, res.body)
+		}
+	}
+	if p.svc.Sessions() != 1 {
+		t.Fatalf("%d sessions, want the owner's", p.svc.Sessions())
+	}
+}

@@ -109,7 +109,7 @@ func TestPrincipal(t *testing.T) {
 		}
 		return p.svc.Principal(r)
 	}
-	if got, ok := who(map[string]string{"Authorization": "Bearer " + withID}, nil); !ok || got != (Principal{Kind: PrincipalToken, ID: "tok_a", Name: "agent"}) || got.String() != "token:tok_a" {
+	if got, ok := who(map[string]string{"Authorization": "Bearer " + withID}, nil); !ok || got != (Principal{Kind: PrincipalToken, ID: "tok_a", Name: "agent", Admin: true}) || got.String() != "token:tok_a" {
 		t.Fatalf("token with id: %+v %v", got, ok)
 	}
 	if got, ok := who(map[string]string{"Authorization": "Bearer " + withoutID}, nil); !ok || got.ID != "sha256:"+HashToken(withoutID)[:12] || got.Name != "ci" {

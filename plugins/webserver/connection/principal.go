@@ -3,30 +3,34 @@ package connection
 import (
 	"net/http"
 	"strings"
+
+	"github.com/dshgo/dsh/plugins/identity"
 )
 
-// Principal kinds.
+// Principal kinds (identity's credential kinds).
 const (
-	PrincipalToken   = "token"   // a bearer token
-	PrincipalSession = "session" // a browser session cookie
+	PrincipalToken   = identity.KindToken   // a bearer token
+	PrincipalSession = identity.KindSession // a browser session cookie
 )
 
-// Principal is the credential admission let a request in with: a bearer
-// token or a browser session. Routes use it to account per client; the
-// MCP endpoint caps the sessions each principal may hold open.
-type Principal struct {
-	// Kind is PrincipalToken or PrincipalSession.
-	Kind string
-	// ID is stable and not secret: a token record's ID (for a configured
-	// token without one, "sha256:" and the first 12 hex digits of its
-	// hash), a browser session's ID.
-	ID string
-	// Name is for people: a token's name, a browser session's label.
-	Name string
-}
+// Principal is the credential admission let a request in with, and the
+// person it acts for (see identity.Principal). Routes use it to account
+// per client and to decide; the MCP endpoint caps the sessions each
+// principal may hold open.
+type Principal = identity.Principal
 
-// String is "kind:id", e.g. "token:tok_1a2b3c4d5e6f".
-func (p Principal) String() string { return p.Kind + ":" + p.ID }
+// People resolves the person a session or a connect token acts for. The
+// host gives the connection service its accounts; without People every
+// session acts as the host's owner (there is no one else) and a connect
+// token's person is unknown.
+type People interface {
+	// Person is the person with this id: their name, and whether they are
+	// the host's owner. ok is false for no such person (removed): their
+	// credentials no longer work.
+	Person(id string) (name string, owner bool, ok bool)
+	// OwnerID is the host owner's person id ("" when there is none yet).
+	OwnerID() string
+}
 
 // Principal reports the credential r carries that admission accepts, or
 // ok=false when it carries none that is valid. It verifies the credential
@@ -36,16 +40,11 @@ func (s *Service) Principal(r *http.Request) (p Principal, ok bool) {
 	if s == nil || s.closed.Load() {
 		return Principal{}, false
 	}
-	if token, isBearer := bearerToken(r); isBearer {
-		rec, ok := s.verifyBearer(token)
-		if !ok {
-			return Principal{}, false
-		}
-		id := rec.ID
-		if id == "" {
-			id = "sha256:" + strings.ToLower(rec.SHA256)[:12]
-		}
-		return Principal{Kind: PrincipalToken, ID: id, Name: rec.Name}, true
+	if token, isBearer := s.bearerToken(r); isBearer {
+		return s.tokenPrincipal(token)
+	}
+	if p, named, rej := s.proxyPrincipal(r); named {
+		return p, rej == nil
 	}
 	c, err := r.Cookie(s.cfg.CookieName)
 	if err != nil {
@@ -55,5 +54,66 @@ func (s *Service) Principal(r *http.Request) (p Principal, ok bool) {
 	if err != nil || !ok {
 		return Principal{}, false
 	}
-	return Principal{Kind: PrincipalSession, ID: rec.ID, Name: rec.Label}, true
+	return s.sessionPrincipal(rec)
+}
+
+// tokenPrincipal is who a bearer token acts for. A host token (no grant)
+// is the host's owner in all but name: every right everywhere. A connect
+// token acts for the person who minted it, within its grant; once that
+// person is gone it no longer works.
+func (s *Service) tokenPrincipal(token string) (Principal, bool) {
+	rec, ok := s.verifyBearer(token)
+	if !ok {
+		return Principal{}, false
+	}
+	id := rec.ID
+	if id == "" {
+		id = "sha256:" + strings.ToLower(rec.SHA256)[:12]
+	}
+	p := Principal{Kind: PrincipalToken, ID: id, Name: rec.Name, Person: rec.Person}
+	if rec.ExpiresAt != nil && !s.now().Before(*rec.ExpiresAt) {
+		return Principal{}, false
+	}
+	if rec.Grant == nil {
+		p.Admin = true
+		if p.Person != "" && s.cfg.People != nil {
+			p.PersonName, p.HostOwner, _ = s.cfg.People.Person(p.Person)
+		}
+		s.used(id)
+		return p, true
+	}
+	g := *rec.Grant
+	p.Grant = &g
+	if s.cfg.People == nil || rec.Person == "" {
+		return Principal{}, false
+	}
+	name, owner, ok := s.cfg.People.Person(rec.Person)
+	if !ok {
+		return Principal{}, false
+	}
+	p.PersonName, p.HostOwner = name, owner
+	s.used(id)
+	return p, true
+}
+
+// sessionPrincipal is who a browser session acts for: its person, or the
+// host's owner for a session a login link started (they prove they own
+// the process).
+func (s *Service) sessionPrincipal(rec SessionRecord) (Principal, bool) {
+	p := Principal{Kind: PrincipalSession, ID: rec.ID, Name: rec.Label}
+	people := s.cfg.People
+	if people == nil {
+		p.Admin, p.HostOwner = true, true
+		return p, true
+	}
+	person := rec.Person
+	if person == "" {
+		person = people.OwnerID()
+	}
+	name, owner, ok := people.Person(person)
+	if !ok {
+		return Principal{}, false
+	}
+	p.Person, p.PersonName, p.Name, p.Admin, p.HostOwner = person, name, name, owner, owner
+	return p, true
 }

@@ -17,6 +17,7 @@ const (
 	CodeCSRFRejected         = "csrf_rejected"
 	CodeAdmissionUnavailable = "admission_unavailable"
 	CodeBearerRequired       = "bearer_required"
+	CodeUnknownPerson        = "unknown_person"
 )
 
 // Rejection is why a request is refused. It carries the HTTP status so that

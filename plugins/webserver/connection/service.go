@@ -2,6 +2,7 @@ package connection
 
 import (
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -33,6 +34,10 @@ type Service struct {
 	sessions *SessionStore             // browser sessions, in SessionFile
 	logins   *secretSet                // one-time login-link tokens, in memory
 	closed   atomic.Bool
+
+	tokenStore *TokenStore    // TokenFile's, for minting and revoking
+	proxies    []netip.Prefix // TrustedProxies
+	holds      holds          // admitted requests by credential, cut on revocation
 }
 
 var _ Admitter = (*Service)(nil)
@@ -63,17 +68,22 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, log: log, hosts: hosts, now: time.Now, public: slices.Clone(cfg.PublicOrigins), allowed: allowed}
 	s.origins.Store(set)
+	if s.proxies, err = proxyRanges(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
 	if cfg.TokenFile != "" {
 		if s.tokens, err = newTokenWatch(cfg.TokenFile, log); err != nil {
 			return nil, err
 		}
+		s.tokenStore = OpenTokenStore(cfg.TokenFile)
+		s.tokenStore.now = func() time.Time { return s.now() }
 	}
 	now := func() time.Time { return s.now() }
 	s.sessions = openSessionStore(cfg.SessionFile, now, log)
 	if s.sessions.view != nil {
 		// As with tokens: a broken file is reported at startup, not found
 		// out from a browser's 401s. It is never overwritten.
-		if _, err := s.sessions.view.load(); err != nil {
+		if _, err := s.sessions.view.Load(); err != nil {
 			return nil, err
 		}
 	}
@@ -114,7 +124,7 @@ func (s *Service) RequestRejection(r *http.Request) *Rejection {
 		// A typed-nil *Service inside an Admitter must still fail closed.
 		return Unavailable()
 	}
-	rej := s.decide(r)
+	_, rej := s.decide(r)
 	if rej != nil {
 		s.log.Debug("request rejected",
 			zap.String("method", r.Method), zap.String("path", r.URL.Path),
@@ -137,47 +147,62 @@ func (s *Service) RequestRejection(r *http.Request) *Rejection {
 // with no credentials at all has nothing to forge: unless it says it comes
 // from another site, it is simply unauthenticated (401, which tells an MCP
 // client to send a token).
-func (s *Service) decide(r *http.Request) *Rejection {
+func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 	if s.closed.Load() {
-		return Unavailable()
+		return Principal{}, Unavailable()
 	}
 	if !s.hostAllowed(r.Host) {
-		return reject(http.StatusForbidden, CodeForbiddenHost, "requests for host "+quoteHost(r.Host)+" are not served here")
+		return Principal{}, reject(http.StatusForbidden, CodeForbiddenHost, "requests for host "+quoteHost(r.Host)+" are not served here")
 	}
 	origins := s.origins.Load()
 	fromAllowed, rej := s.checkOrigin(r, origins)
 	if rej != nil {
-		return rej
+		return Principal{}, rej
 	}
-	if token, ok := bearerToken(r); ok {
-		if _, ok := s.verifyBearer(token); ok {
-			return nil
+	if token, ok := s.bearerToken(r); ok {
+		if p, ok := s.tokenPrincipal(token); ok {
+			return p, nil
 		}
-		return reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
+		return Principal{}, reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
+	}
+	// A trusted proxy's person: the proxy signed a browser in, so the
+	// request must prove its provenance like a cookie's.
+	if p, named, rej := s.proxyPrincipal(r); named {
+		if rej != nil {
+			return Principal{}, rej
+		}
+		if rej := checkProvenance(r, origins); rej != nil {
+			return Principal{}, rej
+		}
+		return p, nil
 	}
 	c, err := r.Cookie(s.cfg.CookieName)
 	if err != nil {
 		if fromAllowed {
 			// A page the operator allowed, asking without its token.
-			return unauthenticated()
+			return Principal{}, unauthenticated()
 		}
 		if _, rej := readProvenance(r, origins); rej != nil {
-			return rej
+			return Principal{}, rej
 		}
-		return unauthenticated()
+		return Principal{}, unauthenticated()
 	}
 	if rej := checkProvenance(r, origins); rej != nil {
-		return rej
+		return Principal{}, rej
 	}
-	_, ok, err := s.sessions.lookup(c.Value)
+	rec, ok, err := s.sessions.lookup(c.Value)
 	if err != nil {
 		s.log.Warn("sessions file unreadable; refusing all browser sessions", zap.String("path", s.sessions.Path()), zap.Error(err))
-		return unauthenticated()
+		return Principal{}, unauthenticated()
 	}
 	if !ok {
-		return unauthenticated()
+		return Principal{}, unauthenticated()
 	}
-	return nil
+	p, ok := s.sessionPrincipal(rec)
+	if !ok {
+		return Principal{}, unauthenticated()
+	}
+	return p, nil
 }
 
 // checkOrigin refuses a request whose Origin header (if it has one) is
@@ -230,14 +255,35 @@ func (s *Service) RequireBearer(r *http.Request) *Rejection {
 	if s == nil || s.closed.Load() {
 		return Unavailable()
 	}
-	token, ok := bearerToken(r)
+	token, ok := bearerHeader(r)
 	if !ok {
 		return reject(http.StatusForbidden, CodeBearerRequired, "this needs a bearer token (the CLI's, or one from `dsh token create`); a browser session may not do it")
 	}
-	if _, ok := s.verifyBearer(token); !ok {
+	p, ok := s.tokenPrincipal(token)
+	if !ok {
 		return reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
 	}
+	if !p.Admin {
+		return reject(http.StatusForbidden, CodeBearerRequired, "this needs a host token (the CLI's, or one from `dsh token create NAME`); a connect token may not do it")
+	}
 	return nil
+}
+
+// HostChecker is admission's Host check on its own: the web server asks
+// it for public routes, which need no credential but must still be
+// addressed to the host by one of its names (DNS rebinding).
+type HostChecker interface {
+	HostRejection(r *http.Request) *Rejection
+}
+
+var _ HostChecker = (*Service)(nil)
+
+// HostRejection is nil when r's Host is one the server answers to.
+func (s *Service) HostRejection(r *http.Request) *Rejection {
+	if s == nil || s.hostAllowed(r.Host) {
+		return nil
+	}
+	return reject(http.StatusForbidden, CodeForbiddenHost, "requests for host "+quoteHost(r.Host)+" are not served here")
 }
 
 func (s *Service) hostAllowed(host string) bool {
@@ -272,6 +318,8 @@ func (s *Service) RevokeSession(id string) error {
 	if err := s.sessions.Revoke(id); err != nil {
 		return err
 	}
+	key := PrincipalSession + ":" + id
+	s.cut(func(p Principal) bool { return p.String() == key }, key)
 	s.log.Info("browser session revoked", zap.String("id", id))
 	return nil
 }
@@ -283,6 +331,7 @@ func (s *Service) RevokeAllSessions() (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	s.cut(func(p Principal) bool { return p.Kind == PrincipalSession })
 	s.log.Info("all browser sessions revoked", zap.Int("sessions", n))
 	return n, nil
 }
@@ -300,7 +349,23 @@ func (s *Service) Close() {
 // the Bearer scheme is used, even with an empty token, so that a malformed
 // bearer request is rejected as invalid_token instead of silently falling
 // through to cookie rules.
-func bearerToken(r *http.Request) (token string, ok bool) {
+//
+// On QueryTokenPaths a request without that header may send its token as
+// `?token=` instead, for MCP clients that cannot set headers. It is a
+// bearer token like the header's (CSRF-safe: a page cannot learn it), and
+// no log line carries a query string.
+func (s *Service) bearerToken(r *http.Request) (token string, ok bool) {
+	if token, ok := bearerHeader(r); ok {
+		return token, ok
+	}
+	if r.Header.Get("Authorization") == "" && slices.Contains(s.cfg.QueryTokenPaths, r.URL.Path) && r.URL.Query().Has("token") {
+		return strings.TrimSpace(r.URL.Query().Get("token")), true
+	}
+	return "", false
+}
+
+// bearerHeader is the token of an "Authorization: Bearer" header.
+func bearerHeader(r *http.Request) (token string, ok bool) {
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
 	scheme, rest, _ := strings.Cut(h, " ")
 	if !strings.EqualFold(scheme, "Bearer") {

@@ -89,7 +89,7 @@ func TestRunningServiceSeesRevokedToken(t *testing.T) {
 	if res := p.do(t, http.MethodGet, "/api", auth); res.status != http.StatusOK {
 		t.Fatalf("before revoke: %d %s", res.status, res.body)
 	}
-	if err := store.Revoke(rec.ID); err != nil {
+	if _, err := store.Revoke(rec.ID); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, p.do(t, http.MethodGet, "/api", auth), http.StatusUnauthorized, CodeInvalidToken)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dshgo/dsh/internal/statefile"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,7 +42,10 @@ type SessionInfo struct {
 	ID string `json:"id"`
 	// Label helps a person recognise the session: the browser's
 	// User-Agent, printable characters only, truncated.
-	Label     string    `json:"label"`
+	Label string `json:"label"`
+	// Person is the id of the person signed in ("" for sessions login
+	// links started before there were accounts: the host's owner).
+	Person    string    `json:"person,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	ExpiresAt time.Time `json:"expiresAt"`
 }
@@ -98,9 +102,9 @@ type SessionStore struct {
 	path string
 	now  func() time.Time
 
-	mu   sync.Mutex              // serialises read-modify-write in this process
-	view *fileView[sessionIndex] // path != ""
-	mem  sessionIndex            // path == ""
+	mu   sync.Mutex                    // serialises read-modify-write in this process
+	view *statefile.View[sessionIndex] // path != ""
+	mem  sessionIndex                  // path == ""
 }
 
 // OpenSessionStore returns a store for path ("" keeps sessions in memory).
@@ -115,7 +119,7 @@ func openSessionStore(path string, now func() time.Time, log *zap.Logger) *Sessi
 	}
 	s := &SessionStore{path: path, now: now, mem: indexSessions(nil)}
 	if path != "" {
-		s.view = newFileView(path, "sessions file", parseSessionIndex, log)
+		s.view = statefile.NewView(path, "sessions file", parseSessionIndex, log)
 	}
 	return s
 }
@@ -125,7 +129,7 @@ func (s *SessionStore) Path() string { return s.path }
 
 // create mints a session labelled label that lasts ttl. The secret (the
 // cookie's value) is returned once; only its hash is kept.
-func (s *SessionStore) create(label string, ttl time.Duration) (string, SessionRecord, error) {
+func (s *SessionStore) create(label, person string, ttl time.Duration) (string, SessionRecord, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	recs, err := s.readLocked()
@@ -140,7 +144,7 @@ func (s *SessionStore) create(label string, ttl time.Duration) (string, SessionR
 		secret = newSecret()
 		hash := HashToken(secret)
 		rec = SessionRecord{
-			SessionInfo: SessionInfo{ID: sessionID(hash), Label: sessionLabel(label), CreatedAt: now, ExpiresAt: now.Add(ttl)},
+			SessionInfo: SessionInfo{ID: sessionID(hash), Label: sessionLabel(label), Person: person, CreatedAt: now, ExpiresAt: now.Add(ttl)},
 			SHA256:      hash,
 		}
 		// 48 bits of id: a collision is all but impossible, but the id is
@@ -205,6 +209,26 @@ func (s *SessionStore) Revoke(id string) error {
 	return s.writeLocked(slices.Delete(recs, i, i+1))
 }
 
+// revokeWhere ends the sessions that match and reports how many.
+func (s *SessionStore) revokeWhere(match func(SessionRecord) bool) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recs, err := s.readLocked()
+	if err != nil {
+		return 0, err
+	}
+	kept := recs[:0:0]
+	for _, r := range recs {
+		if !match(r) {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == len(recs) {
+		return 0, nil
+	}
+	return len(recs) - len(kept), s.writeLocked(kept)
+}
+
 // RevokeAll ends every session and reports how many were live.
 func (s *SessionStore) RevokeAll() (int, error) {
 	s.mu.Lock()
@@ -226,7 +250,7 @@ func (s *SessionStore) RevokeAll() (int, error) {
 // current is the index as of now: the cached view of the file, or memory.
 func (s *SessionStore) current() (sessionIndex, error) {
 	if s.view != nil {
-		return s.view.load()
+		return s.view.Load()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -239,7 +263,7 @@ func (s *SessionStore) readLocked() ([]SessionRecord, error) {
 	if s.view == nil {
 		return slices.Clone(s.mem.records), nil
 	}
-	idx, err := readStoreFile(s.path, "sessions file", parseSessionIndex)
+	idx, err := statefile.Read(s.path, "sessions file", parseSessionIndex)
 	return idx.records, err
 }
 
@@ -256,8 +280,8 @@ func (s *SessionStore) writeLocked(recs []SessionRecord) error {
 		s.mem = indexSessions(kept)
 		return nil
 	}
-	defer s.view.invalidate()
-	return writePrivateJSON(s.path, "sessions file", sessionFile{Sessions: kept})
+	defer s.view.Invalidate()
+	return statefile.WriteJSON(s.path, "sessions file", sessionFile{Sessions: kept})
 }
 
 func parseSessionIndex(path string, data []byte) (sessionIndex, error) {

@@ -28,11 +28,11 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("revoking nothing created the file")
 	}
-	secretA, a, err := s.create("Firefox", time.Hour)
+	secretA, a, err := s.create("Firefox", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	secretB, b, err := s.create("Chromium", 2*time.Hour)
+	secretB, b, err := s.create("Chromium", "", 2*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,12 +103,12 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 	if _, ok, _ := s.lookup(secretB); !ok {
 		t.Fatal("B expired early")
 	}
-	_, c, err := s.create("third", time.Hour)
+	_, c, err := s.create("third", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	if _, _, err := s.create("fourth", time.Hour); err != nil {
+	if _, _, err := s.create("fourth", "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ = os.ReadFile(path)
@@ -129,7 +129,7 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 func TestSessionStoreInMemory(t *testing.T) {
 	clk := newFakeClock()
 	s := openSessionStore("", clk.Now, nil)
-	secret, rec, err := s.create("x", time.Minute)
+	secret, rec, err := s.create("x", "", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestSessionStoreCorruptFile(t *testing.T) {
 			if _, err := s.List(); err == nil {
 				t.Fatal("corrupt file listed")
 			}
-			if _, _, err := s.create("x", time.Hour); err == nil {
+			if _, _, err := s.create("x", "", time.Hour); err == nil {
 				t.Fatal("create over a corrupt file")
 			}
 			if _, err := s.RevokeAll(); err == nil {

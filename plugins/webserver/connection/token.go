@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/dshgo/dsh/plugins/identity"
 )
 
 // TokenPrefix marks dsh bearer tokens so that secret scanners and humans can
@@ -16,12 +18,29 @@ const TokenPrefix = "dsh_"
 
 // TokenRecord is what is stored about a bearer token: never the token itself,
 // only its SHA-256, so a leaked token file cannot be replayed.
+//
+// A record with a Grant is a connect token: a bot that acts for Person
+// within the grant's boards and role. A record without one is a host
+// token, with every right (the CLI's, `dsh token create NAME`).
 type TokenRecord struct {
 	ID        string    `json:"id"`
 	Name      string    `json:"name"`
 	SHA256    string    `json:"sha256"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Person is the id of the person who minted it ("" for host tokens
+	// made on the command line).
+	Person string `json:"person,omitempty"`
+	// Grant bounds a connect token; nil for a host token.
+	Grant *identity.Grant `json:"grant,omitempty"`
+	// ExpiresAt, when set, is when the token stops working.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// Client is how it was issued: "" (minted by a person or the CLI) or
+	// "oauth:<client id>" for a token a remote client obtained.
+	Client string `json:"client,omitempty"`
 }
+
+// Bot reports whether the record is a connect token.
+func (r TokenRecord) Bot() bool { return r.Grant != nil }
 
 // HashToken returns the lower-case hex SHA-256 of a plaintext token. A fast
 // hash is enough here because tokens carry 256 bits of randomness; there is

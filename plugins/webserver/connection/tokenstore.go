@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/dshgo/dsh/internal/statefile"
+	"github.com/dshgo/dsh/plugins/identity"
 )
 
 // ErrTokenNotFound is returned by Revoke when nothing matches, so the CLI can
@@ -19,17 +22,14 @@ type tokenFile struct {
 	Tokens []TokenRecord `json:"tokens"`
 }
 
-// TokenStore manages the bearer-token file behind `dsh token create|ls|revoke`.
-// It re-reads the file on every call instead of caching, because the CLI and
-// the running server are different processes sharing the same file.
-//
-// Writes are atomic (see WriteFileAtomic) and serialised within a process;
-// two CLI invocations racing each other can lose one update, which is
-// acceptable for an interactive admin command.
+// TokenStore manages the bearer-token file behind `dsh token create|ls|revoke`
+// and the connect tokens people mint. It re-reads the file on every call
+// instead of caching, because the CLI and the running server are different
+// processes sharing the same file; every change is made under the file's
+// lock (statefile.Update), so none is lost to another process's.
 type TokenStore struct {
 	path string
 	now  func() time.Time
-	mu   sync.Mutex
 }
 
 // OpenTokenStore returns a store for path. Nothing is read or created until
@@ -41,25 +41,29 @@ func OpenTokenStore(path string) *TokenStore {
 // Path is where the store lives, for messages like "tokens are in ...".
 func (t *TokenStore) Path() string { return t.path }
 
-// Create mints a token named name. The plaintext is returned once and never
-// stored; only its hash reaches the disk.
+// TokenSpec is what a new token is: its name and, for a connect token, the
+// person it acts for and its grant.
+type TokenSpec struct {
+	Name      string
+	Person    string
+	Grant     *identity.Grant
+	ExpiresAt *time.Time
+	Client    string
+}
+
+// Create mints a host token named name. The plaintext is returned once and
+// never stored; only its hash reaches the disk.
 func (t *TokenStore) Create(name string) (string, TokenRecord, error) {
-	name = strings.TrimSpace(name)
+	return t.Mint(TokenSpec{Name: name})
+}
+
+// Mint makes a token as spec says; the plaintext is returned once. Names
+// are unique among host tokens and among one person's connect tokens
+// (they are how people tell tokens apart and revoke them).
+func (t *TokenStore) Mint(spec TokenSpec) (string, TokenRecord, error) {
+	name := strings.TrimSpace(spec.Name)
 	if name == "" {
 		return "", TokenRecord{}, errors.New("connection: token name must not be empty")
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	records, err := readTokenFile(t.path)
-	if err != nil {
-		return "", TokenRecord{}, err
-	}
-	for _, r := range records {
-		if r.Name == name {
-			// Names are how people revoke tokens; duplicates would make
-			// "revoke by name" ambiguous.
-			return "", TokenRecord{}, fmt.Errorf("connection: a token named %q already exists (id %s)", name, r.ID)
-		}
 	}
 	plaintext := newPlaintextToken()
 	rec := TokenRecord{
@@ -67,39 +71,99 @@ func (t *TokenStore) Create(name string) (string, TokenRecord, error) {
 		Name:      name,
 		SHA256:    HashToken(plaintext),
 		CreatedAt: t.now().UTC().Truncate(time.Second),
+		Person:    spec.Person,
+		Grant:     spec.Grant,
+		ExpiresAt: spec.ExpiresAt,
+		Client:    spec.Client,
 	}
-	if err := writeTokenFile(t.path, append(records, rec)); err != nil {
+	err := t.update(func(records []TokenRecord) ([]TokenRecord, error) {
+		for _, r := range records {
+			if r.Name == name && r.Person == spec.Person && r.Bot() == rec.Bot() {
+				return nil, fmt.Errorf("%w: a token named %q already exists (id %s)", ErrTokenExists, name, r.ID)
+			}
+		}
+		return append(records, rec), nil
+	})
+	if err != nil {
 		return "", TokenRecord{}, err
 	}
 	return plaintext, rec, nil
 }
 
+// ErrTokenAmbiguous is Revoke's error for a name several tokens have.
+var ErrTokenAmbiguous = errors.New("connection: token name is ambiguous")
+
+// ErrTokenExists is Mint's error for a name already taken.
+var ErrTokenExists = errors.New("connection: token exists")
+
 // List returns the stored records in creation order.
 func (t *TokenStore) List() ([]TokenRecord, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	return readTokenFile(t.path)
 }
 
-// Revoke deletes the token whose ID or name is idOrName.
-func (t *TokenStore) Revoke(idOrName string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	records, err := readTokenFile(t.path)
+// Get is the record with this id.
+func (t *TokenStore) Get(id string) (TokenRecord, bool, error) {
+	recs, err := t.List()
 	if err != nil {
-		return err
+		return TokenRecord{}, false, err
 	}
-	kept := records[:0:0]
-	for _, r := range records {
-		if r.ID == idOrName || r.Name == idOrName {
-			continue
+	for _, r := range recs {
+		if r.ID == id {
+			return r, true, nil
 		}
-		kept = append(kept, r)
 	}
-	if len(kept) == len(records) {
-		return fmt.Errorf("%w: %q", ErrTokenNotFound, idOrName)
-	}
-	return writeTokenFile(t.path, kept)
+	return TokenRecord{}, false, nil
+}
+
+// Update changes the record with this id (its grant, when a bot creates a
+// board it is then bound to); the id and hash stay as they are.
+func (t *TokenStore) Update(id string, change func(*TokenRecord) error) (TokenRecord, error) {
+	var out TokenRecord
+	err := t.update(func(records []TokenRecord) ([]TokenRecord, error) {
+		for i := range records {
+			if records[i].ID != id {
+				continue
+			}
+			r := records[i]
+			if err := change(&r); err != nil {
+				return nil, err
+			}
+			r.ID, r.SHA256 = records[i].ID, records[i].SHA256
+			records[i], out = r, r
+			return records, nil
+		}
+		return nil, fmt.Errorf("%w: %q", ErrTokenNotFound, id)
+	})
+	return out, err
+}
+
+// Revoke deletes the token whose ID or name is idOrName and returns it.
+func (t *TokenStore) Revoke(idOrName string) (TokenRecord, error) {
+	var gone TokenRecord
+	err := t.update(func(records []TokenRecord) ([]TokenRecord, error) {
+		i := slices.IndexFunc(records, func(r TokenRecord) bool { return r.ID == idOrName })
+		if i < 0 {
+			var named []int
+			for j, r := range records {
+				if r.Name == idOrName {
+					named = append(named, j)
+				}
+			}
+			switch len(named) {
+			case 0:
+				return nil, fmt.Errorf("%w: %q", ErrTokenNotFound, idOrName)
+			case 1:
+				i = named[0]
+			default:
+				// People's bots may share a name; revoking all of them
+				// by it would surprise, and cut only one's sessions.
+				return nil, fmt.Errorf("%w: %d tokens are named %q; revoke one by its id (see `dsh token ls`)", ErrTokenAmbiguous, len(named), idOrName)
+			}
+		}
+		gone = records[i]
+		return slices.Delete(records, i, i+1), nil
+	})
+	return gone, err
 }
 
 // Verify reports whether plaintext is a stored token, and which.
@@ -111,8 +175,25 @@ func (t *TokenStore) Verify(plaintext string) (TokenRecord, bool) {
 	return matchToken(plaintext, records)
 }
 
+func (t *TokenStore) update(change func([]TokenRecord) ([]TokenRecord, error)) error {
+	parse := func(path string, data []byte) (tokenFile, error) {
+		recs, err := parseTokenFile(path, data)
+		return tokenFile{Tokens: recs}, err
+	}
+	return statefile.Update(t.path, "token file", parse, func(f tokenFile) (tokenFile, bool, error) {
+		next, err := change(f.Tokens)
+		if err != nil {
+			return tokenFile{}, false, err
+		}
+		if next == nil {
+			next = []TokenRecord{}
+		}
+		return tokenFile{Tokens: next}, true, nil
+	})
+}
+
 func readTokenFile(path string) ([]TokenRecord, error) {
-	return readStoreFile(path, "token file", parseTokenFile)
+	return statefile.Read(path, "token file", parseTokenFile)
 }
 
 func parseTokenFile(path string, data []byte) ([]TokenRecord, error) {
@@ -129,11 +210,4 @@ func parseTokenFile(path string, data []byte) ([]TokenRecord, error) {
 		}
 	}
 	return f.Tokens, nil
-}
-
-func writeTokenFile(path string, records []TokenRecord) error {
-	if records == nil {
-		records = []TokenRecord{}
-	}
-	return writePrivateJSON(path, "token file", tokenFile{Tokens: records})
 }

@@ -66,19 +66,19 @@ func TestTokenStoreRoundTrip(t *testing.T) {
 	}
 
 	// Revoke by name and by id.
-	if err := store.Revoke("laptop"); err != nil {
+	if _, err := store.Revoke("laptop"); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := store.Verify(plainA); ok {
 		t.Fatal("revoked token still verifies")
 	}
-	if err := store.Revoke(recB.ID); err != nil {
+	if _, err := store.Revoke(recB.ID); err != nil {
 		t.Fatal(err)
 	}
 	if recs, _ := store.List(); len(recs) != 0 {
 		t.Fatalf("left %+v", recs)
 	}
-	if err := store.Revoke("laptop"); !errors.Is(err, ErrTokenNotFound) {
+	if _, err := store.Revoke("laptop"); !errors.Is(err, ErrTokenNotFound) {
 		t.Fatalf("second revoke: %v", err)
 	}
 }

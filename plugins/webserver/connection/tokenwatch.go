@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"github.com/dshgo/dsh/internal/statefile"
 	"go.uber.org/zap"
 )
 
@@ -8,15 +9,15 @@ import (
 // so that `dsh token create|revoke` in another process takes effect on the
 // next request.
 type tokenWatch struct {
-	view *fileView[[]TokenRecord]
+	view *statefile.View[[]TokenRecord]
 	log  *zap.Logger
 }
 
 func newTokenWatch(path string, log *zap.Logger) (*tokenWatch, error) {
-	w := &tokenWatch{view: newFileView(path, "token file", parseTokenFile, log), log: log}
+	w := &tokenWatch{view: statefile.NewView(path, "token file", parseTokenFile, log), log: log}
 	// Load once up front so a broken file is reported at startup rather
 	// than showing up as mysterious 401s.
-	if _, err := w.view.load(); err != nil {
+	if _, err := w.view.Load(); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -25,9 +26,9 @@ func newTokenWatch(path string, log *zap.Logger) (*tokenWatch, error) {
 // current returns the records as of now. On a read or parse error it returns
 // none: an unreadable token file must lock clients out, not let them in.
 func (w *tokenWatch) current() []TokenRecord {
-	recs, err := w.view.load()
+	recs, err := w.view.Load()
 	if err != nil {
-		w.log.Warn("token file unreadable; refusing all bearer tokens", zap.String("path", w.view.path), zap.Error(err))
+		w.log.Warn("token file unreadable; refusing all bearer tokens", zap.String("path", w.view.Path()), zap.Error(err))
 		return nil
 	}
 	return recs

@@ -32,7 +32,7 @@ func TestTokenWatchFollowsFile(t *testing.T) {
 	if _, ok := matchToken(plainB, w.current()); !ok {
 		t.Fatal("second token not picked up")
 	}
-	if err := store.Revoke("a"); err != nil {
+	if _, err := store.Revoke("a"); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := matchToken(plain, w.current()); ok {

@@ -57,3 +57,53 @@ func TestWantsHTML(t *testing.T) {
 		}
 	}
 }
+
+func TestFormPage(t *testing.T) {
+	rec := httptest.NewRecorder()
+	if err := Write(rec, http.StatusUnauthorized, Page{
+		Title: "Log in", Error: "Wrong name or password.",
+		Form: &Form{Action: "/login", Submit: "Log in", Fields: []Field{
+			{Name: "name", Label: "Name", Value: `bob"><script>`, Autocomplete: "username", Required: true, Autofocus: true},
+			{Name: "password", Label: "Password", Type: "password", Value: "never shown", Autocomplete: "current-password", MinLength: 8},
+			{Name: "next", Type: "hidden", Value: "/dsh-excalidraw/?scene=a&b"},
+		}},
+		ReferrerPolicy: "same-origin",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	body := rec.Body.String()
+	for _, want := range []string{
+		`<form method="post" action="/login">`,
+		`<p class="error" role="alert">Wrong name or password.</p>`,
+		`name="name" type="text" value="bob&#34;&gt;&lt;script&gt;" autocomplete="username" required autofocus>`,
+		`name="password" type="password" autocomplete="current-password" minlength="8">`,
+		`<input type="hidden" name="next" value="/dsh-excalidraw/?scene=a&amp;b">`,
+		`<button type="submit">Log in</button>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q:\n%s", want, body)
+		}
+	}
+	for _, bad := range []string{"<script", "never shown", "http://", "https://"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("page contains %q:\n%s", bad, body)
+		}
+	}
+	h := rec.Header()
+	if h.Get("Content-Security-Policy") != FormCSP || !strings.Contains(FormCSP, "form-action 'self'") {
+		t.Errorf("CSP %q", h.Get("Content-Security-Policy"))
+	}
+	if h.Get("Referrer-Policy") != "same-origin" || h.Get("Cache-Control") != "no-store" {
+		t.Errorf("headers %v", h)
+	}
+
+	// Without a form: the strict policy, no referrer.
+	rec = httptest.NewRecorder()
+	_ = Write(rec, http.StatusOK, Page{Title: "t", Body: "b"})
+	if rec.Header().Get("Content-Security-Policy") != CSP || !strings.Contains(CSP, "form-action 'none'") || rec.Header().Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("headers %v", rec.Header())
+	}
+	if strings.Contains(rec.Body.String(), "<form") {
+		t.Error("a form on a page without one")
+	}
+}

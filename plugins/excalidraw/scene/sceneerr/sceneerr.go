@@ -29,6 +29,8 @@ const (
 	UnsupportedElement Code = "unsupported_element"
 	DuplicateID        Code = "duplicate_id"
 	InvalidReference   Code = "invalid_reference"
+	// RateLimited: a quota or rate limit; details carry retryAfterSec.
+	RateLimited Code = "rate_limited"
 )
 
 var statuses = map[Code]int{
@@ -47,6 +49,7 @@ var statuses = map[Code]int{
 	UnsupportedElement: http.StatusUnprocessableEntity,
 	DuplicateID:        http.StatusConflict,
 	InvalidReference:   http.StatusUnprocessableEntity,
+	RateLimited:        http.StatusTooManyRequests,
 }
 
 // Codes lists every code, for tests that must reach each one.
@@ -79,6 +82,8 @@ func (c Code) Retry() (retryable bool, afterSec int) {
 		return true, 0
 	case IOError:
 		return true, 2
+	case RateLimited:
+		return true, 60 // the error's own retryAfterSec says when
 	}
 	return false, 0
 }

@@ -14,8 +14,8 @@ import (
 var _ apierr.Coded = (*Error)(nil)
 
 func TestStatusesAndMatching(t *testing.T) {
-	if len(Codes()) != 15 {
-		t.Fatalf("%d codes, the contract has 15", len(Codes()))
+	if len(Codes()) != 16 {
+		t.Fatalf("%d codes, the contract has 15 and boards add rate_limited", len(Codes()))
 	}
 	if SceneBusy.Status() != 423 || InvalidName.Status() != 400 || Code("x").Status() != 500 {
 		t.Fatal("wrong statuses")

@@ -44,6 +44,10 @@ type Entry struct {
 	// person's or client's name where known.
 	Actor string `json:"actor"`
 	Name  string `json:"name,omitempty"`
+	// Bot is the connect token that wrote it (its name), and Person the
+	// person it acts for, or who wrote it in the editor.
+	Bot    string `json:"bot,omitempty"`
+	Person string `json:"person,omitempty"`
 	// Via is the tool or route that wrote it.
 	Via       string `json:"via,omitempty"`
 	Note      string `json:"note,omitempty"`

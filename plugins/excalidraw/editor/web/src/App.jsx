@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, createScene, describe, listEventsURL } from "./api.js";
+import { ApiError, createScene, describe, listEventsURL, trashBoard } from "./api.js";
+import { BoardActions, DeleteDialog, RenameDialog, SignedIn, TrashView, boardTitle, useBoards, useMe } from "./Boards.jsx";
 import { LINK_TEXT, LoginHint, SceneEditor } from "./SceneEditor.jsx";
 import { ago, useNow, who } from "./History.jsx";
+import { ShareDialog } from "./Share.jsx";
 import { openStream } from "./stream.js";
 import { Thumbnail } from "./Thumbnail.jsx";
 
@@ -56,6 +58,13 @@ function useSceneList() {
 
 export function App() {
   const { scenes, link } = useSceneList();
+  const namesKey = scenes.map((s) => s.name).join("\n");
+  const { boards, trash, refresh: refreshBoards } = useBoards(namesKey);
+  const me = useMe();
+  const [view, setView] = useState("boards"); // boards | trash
+  const [renaming, setRenaming] = useState("");
+  const [deleting, setDeleting] = useState("");
+  const [sharing, setSharing] = useState("");
   const [current, setCurrent] = useState(sceneFromHash());
   const [newName, setNewName] = useState("");
   const [problem, setProblem] = useState(null);
@@ -115,6 +124,33 @@ export function App() {
     };
   }, [switchTo]);
 
+  // The list: the stream's scenes with their boards' titles, less what is
+  // in the trash (the stream may not know yet), plus boards the stream has
+  // not brought yet (one just restored).
+  const trashed = new Set((trash || []).map((b) => b.name));
+  const rows = scenes.filter((s) => !trashed.has(s.name)).map((s) => ({ ...s, board: boards?.get(s.name) }));
+  if (boards) {
+    const listed = new Set(scenes.map((s) => s.name));
+    for (const b of boards.values()) {
+      if (listed.has(b.name) || trashed.has(b.name)) continue;
+      rows.push({ name: b.name, revision: b.revision, updatedAt: b.updatedAt, elementCount: b.elementCount ?? 1, valid: true, board: b });
+    }
+    rows.sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+  const currentBoard = boards?.get(current);
+
+  // deleteBoard saves what the open board has pending, moves it to the
+  // trash, and closes it.
+  const deleteBoard = async (name) => {
+    if (currentRef.current === name && editor.current) await editor.current.flush();
+    await trashBoard(name);
+    if (currentRef.current === name) {
+      history.pushState(null, "", location.pathname + location.search);
+      setCurrent("");
+    }
+    await refreshBoards();
+  };
+
   const create = async (e) => {
     e.preventDefault();
     const name = newName.trim();
@@ -132,9 +168,23 @@ export function App() {
   return (
     <div className={dark ? "dsh-layout dsh-dark" : "dsh-layout"}>
       <aside className="dsh-sidebar">
-        <h1>Scenes</h1>
-        <form onSubmit={create} className="dsh-create">
-          <input aria-label="New scene name" placeholder="new-scene-name" value={newName} onChange={(e) => setNewName(e.target.value)} />
+        <div className="dsh-sidebar-head">
+          <h1>{view === "trash" ? "Trash" : "Boards"}</h1>
+          {view === "trash" ? (
+            <button type="button" className="dsh-view" data-action="boards" onClick={() => setView("boards")}>
+              ← Boards
+            </button>
+          ) : (
+            (trash || boards) && (
+              <button type="button" className="dsh-view" data-action="trash" onClick={() => (refreshBoards(), setView("trash"))}>
+                Trash{trash?.length ? ` (${trash.length})` : ""}
+              </button>
+            )
+          )}
+        </div>
+        {view === "trash" && <TrashView trash={trash} onRestored={refreshBoards} />}
+        <form onSubmit={create} className="dsh-create" hidden={view === "trash"}>
+          <input aria-label="New board name" placeholder="new-board-name" value={newName} onChange={(e) => setNewName(e.target.value)} />
           <button type="submit">Create</button>
         </form>
         {problem && (
@@ -149,9 +199,9 @@ export function App() {
             {!current && <LoginHint />}
           </div>
         )}
-        <ul className="dsh-scenes">
-          {scenes.map((s) => (
-            <li key={s.name}>
+        <ul className="dsh-scenes" hidden={view === "trash"}>
+          {rows.map((s) => (
+            <li key={s.name} className="dsh-board" data-board={s.name}>
               <button
                 className={s.name === current ? "dsh-scene dsh-active" : "dsh-scene"}
                 onClick={() => switchTo(s.name)}
@@ -160,11 +210,17 @@ export function App() {
               >
                 <Thumbnail scene={s} dark={dark} />
                 <span className="dsh-scene-line">
-                  <span className="dsh-scene-name">{s.name}</span>
+                  <span className="dsh-scene-name">{boardTitle(s.name, s.board)}</span>
                   <span className="dsh-rev" data-testid="rev">
                     {s.valid === false ? "invalid" : `r${s.revision}`}
                   </span>
                 </span>
+                {boardTitle(s.name, s.board) !== s.name && <span className="dsh-scene-slug">{s.name}</span>}
+                {s.board?.description && (
+                  <span className="dsh-scene-desc" data-testid="description" title={s.board.description}>
+                    {s.board.description}
+                  </span>
+                )}
                 {s.updatedAt && (
                   <span className="dsh-scene-meta" data-testid="meta">
                     changed {ago(s.updatedAt, now)}
@@ -173,6 +229,15 @@ export function App() {
                 )}
                 {switching === s.name && <span className="dsh-scene-meta">saving, then opening…</span>}
               </button>
+              {s.board?.role === "owner" && (
+                <BoardActions
+                  name={s.name}
+                  title={boardTitle(s.name, s.board)}
+                  onShare={() => setSharing(s.name)}
+                  onRename={() => setRenaming(s.name)}
+                  onDelete={() => setDeleting(s.name)}
+                />
+              )}
             </li>
           ))}
         </ul>
@@ -181,12 +246,24 @@ export function App() {
             list {LINK_TEXT[link.state] || link.state}
           </p>
         )}
+        <SignedIn me={me} />
       </aside>
+      {renaming && <RenameDialog name={renaming} board={boards?.get(renaming)} onDone={refreshBoards} onClose={() => setRenaming("")} />}
+      {sharing && <ShareDialog name={sharing} board={boards?.get(sharing)} me={me} onClose={() => setSharing("")} />}
+      {deleting && <DeleteDialog name={deleting} board={boards?.get(deleting)} onDelete={() => deleteBoard(deleting)} onClose={() => setDeleting("")} />}
       <main className="dsh-main">
         {current ? (
-          <SceneEditor key={current} ref={editor} name={current} theme={theme} onTheme={setTheme} />
+          <SceneEditor
+            key={current}
+            ref={editor}
+            name={current}
+            title={boardTitle(current, currentBoard)}
+            role={currentBoard?.role}
+            theme={theme}
+            onTheme={setTheme}
+          />
         ) : (
-          <div className="dsh-empty">Pick a scene or create one.</div>
+          <div className="dsh-empty">Pick a board or create one.</div>
         )}
       </main>
     </div>

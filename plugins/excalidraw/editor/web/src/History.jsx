@@ -41,9 +41,15 @@ export function who(actor, name) {
   }
 }
 
+// botWho names a connect token's commit: the token (bot) and the person
+// it acts for, "claude for erin".
+export const botWho = (e) => (e.person ? `${e.bot} for ${e.person}` : `${e.bot} (an agent)`);
+
 // entryWho names the writer of a journal entry as this tab sees it: its
-// own commits are "this tab"; the editor's others "another editor".
-export const entryWho = (e) => (isOwnRequest(e.requestId) ? "this tab" : e.actor === "ui" && !e.name ? "another editor" : who(e.actor, e.name));
+// own commits are "this tab"; the editor's others "another editor"; a
+// connect token's, its name and its person's.
+export const entryWho = (e) =>
+  isOwnRequest(e.requestId) ? "this tab" : e.bot ? botWho(e) : e.actor === "ui" && !e.name ? "another editor" : who(e.actor, e.name);
 
 // touchedIds are the elements an entry created, changed, deleted or
 // brought back.
@@ -161,7 +167,14 @@ export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
                 }}
               >
                 <span className="dsh-entry-line">
-                  <strong className="dsh-entry-who">{entryWho(e)}</strong>
+                  {e.bot && !isOwnRequest(e.requestId) ? (
+                    <span className="dsh-entry-who" data-testid="bot">
+                      <strong className="dsh-entry-bot">{e.bot}</strong>
+                      {e.person && <span className="dsh-entry-person"> for {e.person}</span>}
+                    </span>
+                  ) : (
+                    <strong className="dsh-entry-who">{entryWho(e)}</strong>
+                  )}
                   {" · "}
                   <span className="dsh-entry-summary">{e.summary}</span>
                   {e.note && (
@@ -174,6 +187,7 @@ export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
                 <span className="dsh-entry-meta">
                   r{e.revision} · {ago(e.at, now)}
                   {e.actor === "agent" && e.via ? ` · ${e.via}` : ""}
+                  {e.bot && e.name && e.name !== e.bot ? ` · client ${e.name}` : ""}
                   {tags.map((t) => (
                     <span key={t} className="dsh-tag">
                       {t}

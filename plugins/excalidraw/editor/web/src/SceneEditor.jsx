@@ -24,6 +24,7 @@ import {
   requestId,
 } from "./api.js";
 import { HistoryPanel, ago, entryWho, failureText, touchedIds } from "./History.jsx";
+import { ConnectDialog } from "./Connect.jsx";
 import { backoff, openStream } from "./stream.js";
 
 // How long the page waits after the last change before saving by itself.
@@ -70,7 +71,11 @@ export const LINK_TEXT = {
 // theme is the Excalidraw theme to open in (the one the person used on the
 // previous scene; null: the scene's own, or Excalidraw's default), and
 // onTheme hears the theme whenever it changes.
-export const SceneEditor = forwardRef(function SceneEditor({ name, onHead, theme = null, onTheme }, ref) {
+//
+// title is the board's title (its name when it has none) and role the
+// person's role on it (owner, editor, viewer; undefined while unknown),
+// for the "Connect an agent" dialog.
+export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, onHead, theme = null, onTheme }, ref) {
   const [initial, setInitial] = useState(null);
   const [loadError, setLoadError] = useState(null);
   const [status, setStatus] = useState("saved");
@@ -80,6 +85,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead, theme
   const [conflict, setConflict] = useState(null);
   const [follow, setFollow] = useState(true);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [connectOpen, setConnectOpen] = useState(false);
   const [notice, setNotice] = useState(null); // {kind: info | warn | error, text}
   const [overwrite, setOverwrite] = useState(null); // the journal entry of another writer's forced save
   const [restoring, setRestoring] = useState(false);
@@ -741,7 +747,9 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead, theme
         </div>
       )}
       <footer className="dsh-status" data-status={status}>
-        <span className="dsh-name">{name}</span>
+        <span className="dsh-name" title={title && title !== name ? name : undefined}>
+          {title || name}
+        </span>
         <span data-testid="revision">rev {head.revision}</span>
         <span data-testid="sha" title={head.sha256}>
           sha {head.sha256.slice(0, 12)}
@@ -755,6 +763,9 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead, theme
         <label className="dsh-follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow live changes
         </label>
+        <button data-action="connect" aria-haspopup="dialog" onClick={() => setConnectOpen(true)} title="Let an MCP client (Claude, an IDE, a script) work on this board">
+          Connect an agent…
+        </button>
         <button data-action="history" aria-pressed={historyOpen} onClick={() => setHistoryOpen((o) => !o)}>
           History
         </button>
@@ -762,6 +773,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, onHead, theme
           Save (Ctrl+S)
         </button>
       </footer>
+      {connectOpen && <ConnectDialog board={name} title={title} role={role} onClose={() => setConnectOpen(false)} />}
       {conflict && (
         <div className="dsh-conflict" role="dialog" aria-label="Revision conflict">
           <p>

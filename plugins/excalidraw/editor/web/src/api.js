@@ -62,6 +62,36 @@ export const saveScene = (name, scene, expectedRevision, { force = false, keepal
     { keepalive },
   );
 
+// Who is signed in: {kind: person | bot | host | local, name, person,
+// admin, hostOwner}.
+export const whoAmI = () => call("GET", "/me");
+
+// Boards as the caller sees them: [{name, title, description, role,
+// folder, revision, updatedAt}]; trash: the caller's trashed boards.
+export const listBoards = ({ trash = false } = {}) => call("GET", `/boards${trash ? "?trash=1" : ""}`).then((d) => d?.boards || []);
+// updateBoard renames a board or changes its description (its owner only).
+export const updateBoard = (name, { title, description }) => call("PATCH", `/boards/${encodeURIComponent(name)}`, { title, description });
+// trashBoard moves a board to the trash (its owner only); restoreBoard
+// brings it back.
+export const trashBoard = (name) => call("DELETE", `/boards/${encodeURIComponent(name)}`);
+export const restoreBoard = (name) => call("POST", `/boards/${encodeURIComponent(name)}/restore`);
+
+// Sharing (GET/PUT /boards/:name/members): {owner, members: [{name,
+// role}]}, by person name. setMember gives a person a role, editor or
+// viewer, or "" to stop sharing with them (the owner only); it answers
+// with the updated list.
+export const listMembers = (board) => call("GET", `/boards/${encodeURIComponent(board)}/members`);
+export const setMember = (board, person, role) =>
+  call("PUT", `/boards/${encodeURIComponent(board)}/members/${encodeURIComponent(person)}`, { role });
+
+// Connect tokens: an agent's credential for some boards, acting for the
+// person who mints it, with at most their role. The secret comes back once,
+// in the mint's answer.
+export const mintToken = ({ name, boards, role, canCreateBoards = false }) =>
+  call("POST", "/mcp/tokens", { name, boards, role, canCreateBoards });
+export const listTokens = (board) => call("GET", `/mcp/tokens?board=${encodeURIComponent(board)}`).then((d) => d?.tokens || []);
+export const revokeToken = (id) => call("DELETE", `/mcp/tokens/${encodeURIComponent(id)}`);
+
 // renderURL is the scene drawn by dsh itself (GET /scenes/:name/render.png
 // or render.svg): fitted into maxPixels, in the dark theme when dark. rev
 // is not read by the route; it makes each revision its own URL, so a

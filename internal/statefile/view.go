@@ -1,4 +1,4 @@
-package connection
+package statefile
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"go.uber.org/zap"
 )
 
-// fileView is the running server's cached copy of a store file that other
+// View is the running server's cached copy of a store file that other
 // processes may replace (the token file after `dsh token revoke`, the
 // sessions file after `dsh sessions revoke` with no host running). load
 // stats the file on every call and re-reads it only when it changed, so a
@@ -18,9 +18,9 @@ import (
 // "Changed" includes a different inode: the stores replace their files by
 // rename, so even an edit within the filesystem's mtime granularity that
 // keeps the size is noticed. A writer in this process also calls
-// invalidate, which covers the one case a stat cannot see (the new file
+// Invalidate, which covers the one case a stat cannot see (the new file
 // reusing the old one's inode, size and mtime).
-type fileView[T any] struct {
+type View[T any] struct {
 	path  string
 	what  string // "token file", for logs
 	parse func(path string, data []byte) (T, error)
@@ -32,14 +32,18 @@ type fileView[T any] struct {
 	val   T
 }
 
-func newFileView[T any](path, what string, parse func(string, []byte) (T, error), log *zap.Logger) *fileView[T] {
-	return &fileView[T]{path: path, what: what, parse: parse, log: log}
+// NewView is a view of path; what names it in logs; a nil log is zap.NewNop().
+func NewView[T any](path, what string, parse func(string, []byte) (T, error), log *zap.Logger) *View[T] {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &View[T]{path: path, what: what, parse: parse, log: log}
 }
 
-// load returns the file's contents as of now; a missing file is the zero T.
+// Load returns the file's contents as of now; a missing file is the zero T.
 // On a read or parse error it returns the error and forgets what it had, so
 // callers fail closed rather than trusting a file they can no longer read.
-func (v *fileView[T]) load() (T, error) {
+func (v *View[T]) Load() (T, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	var zero T
@@ -73,9 +77,12 @@ func (v *fileView[T]) load() (T, error) {
 	return val, nil
 }
 
-// invalidate makes the next load re-read the file.
-func (v *fileView[T]) invalidate() {
+// Invalidate makes the next load re-read the file.
+func (v *View[T]) Invalidate() {
 	v.mu.Lock()
 	v.stale = true
 	v.mu.Unlock()
 }
+
+// Path is the file the view reads.
+func (v *View[T]) Path() string { return v.path }

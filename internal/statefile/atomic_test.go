@@ -1,4 +1,4 @@
-package connection
+package statefile
 
 import (
 	"os"
@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-func TestWriteFileAtomic(t *testing.T) {
+func TestWriteAtomic(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nested", "dsh")
 	path := filepath.Join(dir, "f.json")
-	if err := WriteFileAtomic(path, []byte("one"), 0o600); err != nil {
+	if err := WriteAtomic(path, []byte("one"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(path, []byte("two"), 0o600); err != nil {
+	if err := WriteAtomic(path, []byte("two"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)

@@ -1,4 +1,8 @@
-package connection
+// Package statefile keeps dsh's small private state files (tokens,
+// sessions, people, boards): replaced atomically and durably, private to
+// the user, read through a cached view that notices other processes'
+// writes, and changed under a cross-process lock.
+package statefile
 
 import (
 	"encoding/json"
@@ -8,15 +12,16 @@ import (
 	"path/filepath"
 )
 
-// WriteFileAtomic replaces path with data so that a concurrent reader (the
+// WriteAtomic replaces path with data so that a concurrent reader (the
 // running server, another dsh command) sees either the old or the new file,
 // never a torn one, and so that the new contents survive a crash once this
 // returns: write a temp file in the same directory, fsync it, rename it over
 // path, fsync the dir. A missing directory is created private (0700).
 //
 // It is the one way dsh replaces its private state files: the token file,
-// the sessions file, and the runtime file `dsh serve` leaves for the CLI.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+// the sessions and people files, board metadata, and the runtime file `dsh
+// serve` leaves for the CLI.
+func WriteAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -65,23 +70,22 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// writePrivateJSON writes v as indented JSON to path, private to the user
-// (0600) and atomically: how the token and sessions stores save. what names
-// the file in errors ("token file").
-func writePrivateJSON(path, what string, v any) error {
+// WriteJSON writes v as indented JSON to path, private to the user (0600)
+// and atomically. what names the file in errors ("token file").
+func WriteJSON(path, what string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("connection: write %s: %w", what, err)
+	if err := WriteAtomic(path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", what, err)
 	}
 	return nil
 }
 
-// readStoreFile reads and parses a store's file; a missing file is the
-// zero value (an empty store), not an error.
-func readStoreFile[T any](path, what string, parse func(path string, data []byte) (T, error)) (T, error) {
+// Read reads and parses a state file; a missing file is the zero value (an
+// empty store), not an error.
+func Read[T any](path, what string, parse func(path string, data []byte) (T, error)) (T, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		var zero T
@@ -89,7 +93,7 @@ func readStoreFile[T any](path, what string, parse func(path string, data []byte
 	}
 	if err != nil {
 		var zero T
-		return zero, fmt.Errorf("connection: read %s: %w", what, err)
+		return zero, fmt.Errorf("read %s: %w", what, err)
 	}
 	return parse(path, data)
 }

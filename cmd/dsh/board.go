@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+// membersAnswer is GET/PUT /dsh-excalidraw/api/boards/NAME/members.
+type membersAnswer struct {
+	Owner   string `json:"owner"`
+	Members []struct {
+		Name string `json:"name"`
+		Role string `json:"role"`
+	} `json:"members"`
+}
+
+func newBoard() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "board",
+		Short: "Share boards with people (the running host's owner acts)",
+		Long: "Boards are shared with people as editors (they may change them) or viewers (they may look).\n" +
+			"These commands go through the running host as its owner.\n\n" + hostHelp,
+	}
+	addHostFlags(cmd)
+	print := func(cmd *cobra.Command, board string, m membersAnswer) error {
+		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "PERSON\tROLE\n%s\towner\n", m.Owner)
+		for _, p := range m.Members {
+			fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Role)
+		}
+		return tw.Flush()
+	}
+	share := &cobra.Command{
+		Use:   "share BOARD PERSON",
+		Short: "Share a board with a person (--role editor|viewer), or stop (--role none)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			role, _ := cmd.Flags().GetString("role")
+			switch role {
+			case "editor", "viewer":
+			case "none":
+				role = ""
+			default:
+				return fmt.Errorf("--role must be editor, viewer or none, not %q", role)
+			}
+			t, err := findHost(cmd)
+			if err != nil {
+				return err
+			}
+			var out membersAnswer
+			path := "/dsh-excalidraw/api/boards/" + url.PathEscape(args[0]) + "/members/" + url.PathEscape(args[1])
+			if err := t.send(cmd.Context(), http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
+				return err
+			}
+			return print(cmd, args[0], out)
+		},
+	}
+	share.Flags().String("role", "editor", "editor, viewer, or none to stop sharing")
+	cmd.AddCommand(share, &cobra.Command{
+		Use:   "members BOARD",
+		Short: "Who a board is shared with",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := findHost(cmd)
+			if err != nil {
+				return err
+			}
+			var out membersAnswer
+			if err := t.send(cmd.Context(), http.MethodGet, "/dsh-excalidraw/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
+				return err
+			}
+			return print(cmd, args[0], out)
+		},
+	})
+	return cmd
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
+)
+
+func newUser() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "user",
+		Short: "Add, list, remove or re-invite the people who can sign in",
+		Long: "People are kept in accounts.json in the data directory (passwords hashed with argon2id). The\n" +
+			"host's owner signs in with the login links `dsh login` prints; everyone else joins through a\n" +
+			"one-time invite link, which `dsh user add` and `dsh user reinvite` print, and then signs in with\n" +
+			"their name and password at /login.\n\n" +
+			"add, ls and reinvite edit the accounts file of --config's data directory (safe while a host\n" +
+			"runs). rm goes through the running host's admin API, so the person's sessions and bots are cut\n" +
+			"at once; with no host running it edits the file.\n\n" +
+			"Invite links are made with, in this order: --url (or DSH_URL), host.publicURL, the running\n" +
+			"host's URL, host.listen.\n\n" + hostHelp,
+	}
+	addHostFlags(cmd)
+
+	add := &cobra.Command{
+		Use: "add NAME", Short: "Add a person and print their one-time invite link", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			email, _ := cmd.Flags().GetString("email")
+			ttl, _ := cmd.Flags().GetDuration("ttl")
+			c, st, err := accountsOf(cmd)
+			if err != nil {
+				return err
+			}
+			// The owner first, as the host would make them: otherwise a
+			// person added under the owner's name would keep the host
+			// from starting.
+			if _, _, err := st.EnsureOwner(dsh.OwnerName(c.Host.Owner)); err != nil {
+				return userError(err)
+			}
+			base, err := inviteBase(cmd, c)
+			if err != nil {
+				return err
+			}
+			p, secret, err := st.Add(args[0], email, ttl)
+			if err != nil {
+				return userError(err)
+			}
+			printInvite(cmd, base, p, secret, "added "+p.Name+" ("+p.ID+")")
+			return nil
+		},
+	}
+	add.Flags().String("email", "", "the person's email address (shown in listings)")
+	add.Flags().Duration("ttl", accounts.DefaultInviteTTL, "how long the invite link works")
+
+	reinvite := &cobra.Command{
+		Use:   "reinvite NAME",
+		Short: "Print a new invite link for a person (the previous link stops working)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ttl, _ := cmd.Flags().GetDuration("ttl")
+			c, st, err := accountsOf(cmd)
+			if err != nil {
+				return err
+			}
+			base, err := inviteBase(cmd, c)
+			if err != nil {
+				return err
+			}
+			p, secret, err := st.Reinvite(args[0], ttl)
+			if err != nil {
+				return userError(err)
+			}
+			printInvite(cmd, base, p, secret, "new invite for "+p.Name)
+			return nil
+		},
+	}
+	reinvite.Flags().Duration("ttl", accounts.DefaultInviteTTL, "how long the invite link works")
+
+	ls := &cobra.Command{
+		Use: "ls", Short: "List people (never their passwords or invites)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, st, err := accountsOf(cmd)
+			if err != nil {
+				return err
+			}
+			people, err := st.List()
+			if err != nil {
+				return err
+			}
+			now := time.Now()
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tEMAIL\tOWNER\tSTATUS")
+			for _, p := range people {
+				owner := "-"
+				if p.Owner {
+					owner = "yes"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, orDash(p.Email), owner, personStatus(p, now))
+			}
+			return tw.Flush()
+		},
+	}
+
+	rm := &cobra.Command{
+		Use: "rm NAME", Short: "Remove a person: their sessions and bots stop working (at once, with a host running)", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var gone kernel.PersonInfo
+			err := withHostOrFile(cmd, "accounts file",
+				func(t hostTarget) error {
+					var out kernel.RemovedPersonResponse
+					err := t.call(cmd.Context(), http.MethodDelete, "/people/"+url.PathEscape(args[0]), nil, &out)
+					gone = out.Removed
+					return err
+				},
+				func(c *dsh.LoadedConfig) error {
+					p, err := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{}).Remove(args[0])
+					gone = kernel.PersonInfo{ID: p.ID, Name: p.Name}
+					return userError(err)
+				})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %s (%s)\n", gone.Name, gone.ID)
+			return nil
+		},
+	}
+
+	cmd.AddCommand(add, ls, rm, reinvite)
+	return cmd
+}
+
+// accountsOf opens the accounts file of --config's data directory.
+func accountsOf(cmd *cobra.Command) (*dsh.LoadedConfig, *accounts.Store, error) {
+	c, err := loadConfig(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{}), nil
+}
+
+// printInvite prints the invite link on stdout (one line, for scripts)
+// and what it is on stderr.
+func printInvite(cmd *cobra.Command, base string, p accounts.Person, secret, what string) {
+	link := connection.InviteURL(base, connection.DefaultLoginPath, secret)
+	expires := "?"
+	if p.Invite != nil {
+		expires = p.Invite.ExpiresAt.Local().Format("2006-01-02 15:04")
+	}
+	errOut := cmd.ErrOrStderr()
+	fmt.Fprintf(errOut, "%s; send them this link to choose a password (works once, until %s):\n", what, expires)
+	if loopback(base) {
+		fmt.Fprintln(errOut, "  (it points at a loopback address: for people on other machines, set host.publicURL or pass --url)")
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), link)
+}
+
+// personStatus is the STATUS column of `dsh user ls`.
+func personStatus(p accounts.Person, now time.Time) string {
+	invite := ""
+	if p.Invite != nil {
+		if now.Before(p.Invite.ExpiresAt) {
+			invite = "invited (expires " + p.Invite.ExpiresAt.Local().Format("2006-01-02 15:04") + ")"
+		} else {
+			invite = "invite expired"
+		}
+	}
+	switch {
+	case p.Owner || p.PasswordHash != "":
+		if invite != "" {
+			// A reinvite (a password reset) is outstanding.
+			return "active, re" + invite
+		}
+		return "active"
+	case invite != "":
+		return invite
+	}
+	return "no password"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// inviteBase is the URL invite links start with: --url or DSH_URL, else
+// the configured public URL, else the URL of the host running with
+// --config (its runtime file), else the configured listen address.
+func inviteBase(cmd *cobra.Command, c *dsh.LoadedConfig) (string, error) {
+	if u, _ := cmd.Flags().GetString("url"); u != "" {
+		return strings.TrimRight(u, "/"), nil
+	}
+	if u := os.Getenv("DSH_URL"); u != "" {
+		return strings.TrimRight(u, "/"), nil
+	}
+	if c.Host.PublicURL != "" {
+		return strings.TrimRight(c.Host.PublicURL, "/"), nil
+	}
+	if info, err := kernel.ReadRuntimeFile(c.Host.DataDir); err == nil && info.URL != "" {
+		return strings.TrimRight(info.URL, "/"), nil
+	}
+	host, port, err := net.SplitHostPort(c.Host.Listen)
+	if err != nil || port == "" || port == "0" {
+		return "", fmt.Errorf("cannot tell the host's URL (host.listen %q has no fixed port and no host runs): start `dsh serve`, set host.publicURL, or pass --url", c.Host.Listen)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// loopback reports whether base points at this machine only.
+func loopback(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// userError words an accounts refusal as the admin API does ("code:
+// message"), so both ways of running a command read alike.
+func userError(err error) error {
+	var ae *accounts.Error
+	if errors.As(err, &ae) {
+		return fmt.Errorf("%s: %s", ae.Code, ae.Message)
+	}
+	return err
+}
+
+// withHostOrFile runs viaAPI against the running host, or viaFile when no
+// host runs: no runtime file, or one left by a host that died (nothing
+// answers at its URL; the request never reached a server, so nothing was
+// done twice). A host given by --url or DSH_URL that does not answer is
+// an error, not a reason to guess. file names what viaFile edits.
+func withHostOrFile(cmd *cobra.Command, file string, viaAPI func(hostTarget) error, viaFile func(*dsh.LoadedConfig) error) error {
+	t, err := findHost(cmd)
+	if err == nil {
+		err = viaAPI(t)
+		if !isUnreachable(err) || !t.FromRuntimeFile {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "no host answers at %s (its runtime file is stale); editing the %s directly\n", t.URL, file)
+	} else if !errors.Is(err, kernel.ErrNoHost) {
+		return err
+	}
+	c, err := loadConfig(cmd)
+	if err != nil {
+		return err
+	}
+	return viaFile(c)
+}

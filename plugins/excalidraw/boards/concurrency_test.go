@@ -1,0 +1,104 @@
+package boards
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/identity"
+)
+
+// Changes from many goroutines to different boards of one file all land:
+// none reads the file another is about to replace.
+func TestConcurrentUpdates(t *testing.T) {
+	s, _ := newStore(t)
+	const goroutines, each = 8, 6
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines*each)
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := "board-" + strconv.Itoa(g)
+			for i := range each {
+				if _, err := s.SetMember(name, "per_"+strconv.Itoa(i), identity.RoleViewer); err != nil {
+					errs <- err
+				}
+				if _, _, err := s.Get(name); err != nil { // reads race with the writes
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	list, err := s.List()
+	if err != nil || len(list) != goroutines {
+		t.Fatalf("List: %d boards, %v", len(list), err)
+	}
+	for _, b := range list {
+		if len(b.Members) != each {
+			t.Errorf("%s has %d members, want %d: an update was lost", b.Name, len(b.Members), each)
+		}
+	}
+}
+
+// A second Store on the same file, as in another process, sees the first
+// one's writes at its next call, although it had already read the file.
+func TestSecondStore(t *testing.T) {
+	a, c := newStore(t)
+	b := Open(a.Path(), Options{Now: c.Now})
+	if _, ok, err := b.Get("plan"); err != nil || ok {
+		t.Fatalf("before: %v %v", ok, err)
+	}
+	must[Board](t)(a.Ensure("plan", "per_ann", ""))
+	if got, ok, err := b.Get("plan"); err != nil || !ok || got.Owner != "per_ann" {
+		t.Fatalf("created: %+v %v %v", got, ok, err)
+	}
+	must[Board](t)(a.SetTitle("plan", "Plan"))
+	if got := must[Board](t)(get(b, "plan")); got.Title != "Plan" {
+		t.Fatalf("retitled: %+v", got)
+	}
+	// And the other way round, without losing a's change.
+	must[Board](t)(b.SetMember("plan", "per_bob", "editor"))
+	if got := must[Board](t)(get(a, "plan")); got.Title != "Plan" || got.Members["per_bob"] != "editor" {
+		t.Fatalf("a sees %+v", got)
+	}
+}
+
+// Another process (this test binary again, see TestMain) changing the
+// same file at the same time loses nothing, and this process sees its
+// changes.
+func TestOtherProcess(t *testing.T) {
+	s, _ := newStore(t)
+	const n = 6
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childPathEnv+"="+s.Path(), childNEnv+"="+strconv.Itoa(n))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if _, err := s.SetMember("child-"+strconv.Itoa(i), "per_parent", "viewer"); err != nil {
+			t.Error(err)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	fs := must[[]Folder](t)(s.Folders("per_child"))
+	if len(fs) != 1 {
+		t.Fatalf("child's folders %+v", fs)
+	}
+	for i := range n {
+		b := must[Board](t)(get(s, "child-"+strconv.Itoa(i)))
+		if b.Members["per_child"] != "editor" || b.Members["per_parent"] != "viewer" || b.Folder != fs[0].ID {
+			t.Errorf("%s: %+v (a change was lost)", b.Name, b)
+		}
+	}
+}

@@ -1,0 +1,520 @@
+// Package files is the Excalidraw plugin's file service: the opaque bytes
+// (already encrypted and compressed by the client) that boards' image
+// elements point at, stored and returned verbatim.
+//
+// Files have logical paths (see ParsePath): rooms/{board}/{rest…} for a
+// board's files, shareLinks/{rest…} for share links'. Who may read or
+// write which is decided by the caller (the HTTP routes ask the scene
+// service); this package only keeps the bytes, and keeps them inside its
+// directory whatever the path says.
+//
+// # Layout
+//
+//	<dir>/rooms/<board>/<sha256(logical path)>.dshfile
+//	<dir>/shareLinks/<sha256(logical path)>.dshfile
+//
+// Only three kinds of name ever reach the filesystem: the two fixed area
+// directories, a board name that passed store.ValidName (lower-case ASCII,
+// no ".."), and 64 hex digits. The client's segments are never used as
+// file names, so no spelling of them (dots, case on a case-insensitive
+// disk, Unicode, length) can name anything else. Every directory is opened
+// relative to the handle of the one above with O_NOFOLLOW|O_DIRECTORY,
+// starting from a handle on <dir> taken at Open: a symlink anywhere on the
+// way is refused (permission_denied), never followed.
+//
+// # File format
+//
+// Each file holds its data and, after it, what is known about it:
+//
+//	data (N bytes) ‖ meta JSON (M bytes) ‖ M (uint32, big-endian) ‖ "DSHFILE1"
+//
+// where the meta JSON is {"v":1,"path","contentType","size":N,"sha256"}.
+// Keeping the content type and hash in the same file as the bytes is what
+// makes a replacement atomic as a whole: a write fills a temporary file in
+// the same directory, fsyncs it, renames it over the old one and fsyncs
+// the directory, so a reader opens either the old file or the new one and
+// never pairs one write's bytes with another's type or hash. Concurrent
+// writes to one path: the last rename wins, nothing is torn. The meta
+// comes after the data so that a write streams the body once, hashing it
+// as it goes, without holding it in memory.
+package files
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+)
+
+// Size bounds of Config.MaxFileBytes.
+const (
+	DefaultMaxFileBytes int64 = 4 << 20
+	MinMaxFileBytes     int64 = 1 << 10
+	MaxMaxFileBytes     int64 = 64 << 20
+)
+
+// LimitName names the size limit in too_large errors, as its key in the
+// plugin's configuration.
+const LimitName = "files.maxFileBytes"
+
+const (
+	fileExt   = ".dshfile"
+	tmpPrefix = ".tmp-"
+	magic     = "DSHFILE1"
+	tailLen   = 4 + len(magic)
+	maxMeta   = 4 << 10
+	formatV   = 1
+	dirPerm   = 0o700
+	filePerm  = 0o600
+)
+
+// Config configures Open.
+type Config struct {
+	// Dir is the files directory; created (0700) if missing, its parent
+	// too. It must not be a symlink.
+	Dir string
+	// MaxFileBytes bounds one file's data; 0 is DefaultMaxFileBytes.
+	MaxFileBytes int64
+}
+
+// Store keeps files in one directory.
+type Store struct {
+	dir  string
+	root *os.File
+	max  int64
+}
+
+// Info is what is known about a stored file.
+type Info struct {
+	// Path is the logical path (Path.String()).
+	Path string
+	// Size is the data's length in bytes.
+	Size int64
+	// ContentType is the sanitised media type it was stored with.
+	ContentType string
+	// SHA256 is the data's hash, lower-case hex.
+	SHA256 string
+	// ModTime is when it was last written.
+	ModTime time.Time
+}
+
+// meta is the JSON kept after a file's data.
+type meta struct {
+	V           int    `json:"v"`
+	Path        string `json:"path"`
+	ContentType string `json:"contentType"`
+	Size        int64  `json:"size"`
+	SHA256      string `json:"sha256"`
+}
+
+// Open opens (creating if missing) the files directory.
+func Open(cfg Config) (*Store, error) {
+	if cfg.Dir == "" {
+		return nil, errors.New("files: Config.Dir is required")
+	}
+	max := cfg.MaxFileBytes
+	if max == 0 {
+		max = DefaultMaxFileBytes
+	}
+	if max < 1 {
+		return nil, fmt.Errorf("files: MaxFileBytes must be positive (got %d)", max)
+	}
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("files: directory: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), dirPerm); err != nil {
+		return nil, fmt.Errorf("files: directory: %w", err)
+	}
+	root, _, err := ensureDir(nil, dir, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{dir: dir, root: root, max: max}, nil
+}
+
+// Close releases the directory handle.
+func (s *Store) Close() error { return s.root.Close() }
+
+// Dir is the files directory.
+func (s *Store) Dir() string { return s.dir }
+
+// MaxFileBytes is the largest file Put accepts.
+func (s *Store) MaxFileBytes() int64 { return s.max }
+
+// TooLarge is the too_large error for a file of actual bytes against the
+// limit max; over says actual is only what was seen before giving up
+// (the file is at least that large).
+func TooLarge(actual, max int64, over bool) *sceneerr.Error {
+	is := "is"
+	if over {
+		is = "is more than"
+		actual = max + 1
+	}
+	return sceneerr.New(sceneerr.TooLarge, "the file %s %s bytes; the limit is %s (%s)", is, group(actual), group(max), LimitName).
+		With("limit", LimitName).With("max", max).With("actual", actual)
+}
+
+// Put stores the data read from body as the file at p, with the content
+// type given (sanitised by ContentType), replacing any file there.
+// size is the body's declared length, or -1: a declared length over the
+// limit is refused before anything is read or created, and the body is
+// read to at most the limit plus one byte either way. created reports
+// whether there was no file at p before.
+//
+// Nothing is visible at p until the whole body has been read, written
+// and synced; a failed or cancelled Put leaves p as it was. ctx ending
+// (the request's credential revoked, the client gone) before the file is
+// in place abandons it.
+func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64, body io.Reader) (info Info, created bool, err error) {
+	if size > s.max {
+		return Info{}, false, TooLarge(size, s.max, false)
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, false, err
+	}
+	dir, err := s.openDir(p, true)
+	if err != nil {
+		return Info{}, false, err
+	}
+	defer dir.Close()
+	name := fileName(p)
+	if err := checkTarget(dir, name, p); err != nil {
+		return Info{}, false, err
+	}
+	tmp, tmpName, err := createTemp(dir)
+	if err != nil {
+		return Info{}, false, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tmp.Close()
+			_ = unlinkat(dir, tmpName)
+		}
+	}()
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(ctxReader{ctx, body}, s.max+1))
+	if err != nil {
+		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+	}
+	if n > s.max {
+		return Info{}, false, TooLarge(n, s.max, true)
+	}
+	m := meta{V: formatV, Path: p.String(), ContentType: ContentType(contentType), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
+	if _, err := tmp.Write(encodeTail(m)); err != nil {
+		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+	}
+	if err := tmp.Chmod(filePerm); err != nil {
+		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return Info{}, false, fmt.Errorf("files: sync %s: %w", p, err)
+	}
+	st, err := tmp.Stat()
+	if err != nil {
+		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, false, err
+	}
+	committed = true
+	if err := tmp.Close(); err != nil {
+		_ = unlinkat(dir, tmpName)
+		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+	}
+	created, err = renameInto(dir, tmpName, name)
+	if err != nil {
+		_ = unlinkat(dir, tmpName)
+		return Info{}, false, fmt.Errorf("files: rename %s: %w", p, err)
+	}
+	if err := dir.Sync(); err != nil {
+		return Info{}, false, fmt.Errorf("files: sync directory of %s: %w", p, err)
+	}
+	return m.info(st.ModTime()), created, nil
+}
+
+// File is an open stored file: its Info, and its data to read.
+type File struct {
+	Info
+	f    *os.File
+	data *io.SectionReader
+}
+
+// Read reads the file's data (never its meta).
+func (f *File) Read(p []byte) (int, error) { return f.data.Read(p) }
+
+// Close closes it.
+func (f *File) Close() error { return f.f.Close() }
+
+// Get opens the file at p: not_found if there is none. The file read is
+// the one that was at p when Get opened it, whatever is written there
+// meanwhile.
+func (s *Store) Get(p Path) (*File, error) {
+	dir, err := s.openDir(p, false)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	f, err := openat(dir, fileName(p), unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil, notFound(p)
+	case errors.Is(err, unix.ELOOP):
+		return nil, refused(p, "is a symlink")
+	case err != nil:
+		return nil, fmt.Errorf("files: open %s: %w", p, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("files: stat %s: %w", p, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, refused(p, "is not a regular file")
+	}
+	m, err := readTail(f, st.Size(), p)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &File{Info: m.info(st.ModTime()), f: f, data: io.NewSectionReader(f, 0, m.Size)}, nil
+}
+
+// Stat is the Info of the file at p: not_found if there is none.
+func (s *Store) Stat(p Path) (Info, error) {
+	f, err := s.Get(p)
+	if err != nil {
+		return Info{}, err
+	}
+	defer f.Close()
+	return f.Info, nil
+}
+
+func (m meta) info(mod time.Time) Info {
+	return Info{Path: m.Path, Size: m.Size, ContentType: m.ContentType, SHA256: m.SHA256, ModTime: mod}
+}
+
+// fileName is p's file name in its directory.
+func fileName(p Path) string {
+	sum := sha256.Sum256([]byte(p.String()))
+	return hex.EncodeToString(sum[:]) + fileExt
+}
+
+// openDir opens p's directory below the root, creating what is missing
+// when create is set (else a missing one is not_found).
+func (s *Store) openDir(p Path, create bool) (*os.File, error) {
+	names := []string{shareLinksArea}
+	if p.Kind == Rooms {
+		names = []string{roomsArea, p.Board}
+	} else if p.Kind != ShareLinks {
+		return nil, sceneerr.New(sceneerr.NotFound, "no such file")
+	}
+	dir := s.root
+	for _, name := range names {
+		next, missing, err := ensureDir(dir, name, create)
+		if dir != s.root {
+			dir.Close()
+		}
+		if missing {
+			return nil, notFound(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		dir = next
+	}
+	return dir, nil
+}
+
+// ensureDir opens name inside parent (nil: name is a path) as a
+// directory without following a symlink, creating it (0700, and syncing
+// parent) first when it is missing and create is set; missing reports a
+// directory that is not there when create is not.
+func ensureDir(parent *os.File, name string, create bool) (dir *os.File, missing bool, err error) {
+	var st unix.Stat_t
+	err = fstatat(parent, name, &st)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		if !create {
+			return nil, true, nil
+		}
+		if err := mkdirat(parent, name, dirPerm); err != nil && !errors.Is(err, unix.EEXIST) {
+			return nil, false, fmt.Errorf("files: create directory %s: %w", label(parent, name), err)
+		}
+		if parent != nil {
+			if err := parent.Sync(); err != nil {
+				return nil, false, fmt.Errorf("files: sync directory %s: %w", parent.Name(), err)
+			}
+		}
+	case err != nil:
+		return nil, false, fmt.Errorf("files: stat %s: %w", label(parent, name), err)
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return nil, false, sceneerr.New(sceneerr.PermissionDenied, "%s is a symlink; refused", dirLabel(parent, name))
+	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+		return nil, false, sceneerr.New(sceneerr.PermissionDenied, "%s is not a directory; refused", dirLabel(parent, name))
+	}
+	// O_NOFOLLOW|O_DIRECTORY is the check that holds even if a symlink
+	// replaced the directory after the stat above.
+	dir, err = openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	switch {
+	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+		return nil, false, sceneerr.New(sceneerr.PermissionDenied, "%s is not a directory; refused", dirLabel(parent, name))
+	case errors.Is(err, unix.ENOENT) && !create:
+		return nil, true, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("files: open directory %s: %w", label(parent, name), err)
+	}
+	return dir, false, nil
+}
+
+// checkTarget refuses to replace anything at name but a regular file
+// (a symlink, a directory, a FIFO planted there).
+func checkTarget(dir *os.File, name string, p Path) error {
+	var st unix.Stat_t
+	err := fstatat(dir, name, &st)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil
+	case err != nil:
+		return fmt.Errorf("files: stat %s: %w", p, err)
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return refused(p, "is a symlink")
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return refused(p, "is not a regular file")
+	}
+	return nil
+}
+
+// createTemp creates a new private temporary file in dir.
+func createTemp(dir *os.File) (*os.File, string, error) {
+	for range 10 {
+		var b [12]byte
+		_, _ = rand.Read(b[:])
+		name := tmpPrefix + hex.EncodeToString(b[:])
+		f, err := openat(dir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL, filePerm)
+		if errors.Is(err, unix.EEXIST) {
+			continue
+		}
+		if err != nil {
+			return nil, "", fmt.Errorf("files: create temporary file: %w", err)
+		}
+		return f, name, nil
+	}
+	return nil, "", errors.New("files: create temporary file: names exhausted")
+}
+
+func encodeTail(m meta) []byte {
+	js, _ := json.Marshal(m) // strings and numbers only: cannot fail
+	out := make([]byte, 0, len(js)+tailLen)
+	out = append(out, js...)
+	out = binary.BigEndian.AppendUint32(out, uint32(len(js)))
+	return append(out, magic...)
+}
+
+// readTail reads and checks the meta of f, a file of size bytes that
+// must hold p.
+func readTail(f *os.File, size int64, p Path) (meta, error) {
+	corrupt := func(why string) (meta, error) {
+		return meta{}, fmt.Errorf("files: %s is corrupt: %s", p, why)
+	}
+	if size < int64(tailLen) {
+		return corrupt("too short")
+	}
+	var tail [tailLen]byte
+	if _, err := f.ReadAt(tail[:], size-int64(tailLen)); err != nil {
+		return meta{}, fmt.Errorf("files: read %s: %w", p, err)
+	}
+	if string(tail[4:]) != magic {
+		return corrupt("no trailer")
+	}
+	n := int64(binary.BigEndian.Uint32(tail[:4]))
+	if n > maxMeta || n > size-int64(tailLen) {
+		return corrupt("bad trailer length")
+	}
+	js := make([]byte, n)
+	if _, err := f.ReadAt(js, size-int64(tailLen)-n); err != nil {
+		return meta{}, fmt.Errorf("files: read %s: %w", p, err)
+	}
+	var m meta
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return corrupt("bad meta")
+	}
+	switch {
+	case m.V != formatV:
+		return corrupt("unknown format " + strconv.Itoa(m.V))
+	case m.Path != p.String():
+		return corrupt("it holds another path")
+	case m.Size != size-int64(tailLen)-n:
+		return corrupt("size mismatch")
+	case len(m.SHA256) != 64:
+		return corrupt("bad hash")
+	case m.ContentType == "":
+		return corrupt("no content type")
+	}
+	return m, nil
+}
+
+// ctxReader stops reading once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func notFound(p Path) error {
+	return sceneerr.New(sceneerr.NotFound, "no file at %s", p).With("path", p.String())
+}
+
+func refused(p Path, why string) error {
+	return sceneerr.New(sceneerr.PermissionDenied, "the file at %s %s; refused", p, why).With("path", p.String())
+}
+
+// dirLabel names a directory in an error: below the files directory only
+// its name, so a client is never shown where the files are kept (a nil
+// parent is the files directory itself, which only Open names).
+func dirLabel(parent *os.File, name string) string {
+	if parent == nil {
+		return "the files directory " + name
+	}
+	return strconv.Quote(name) + " in the files directory"
+}
+
+// group writes n in decimal with commas between thousands.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if n < 0 {
+		return s
+	}
+	var b []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}

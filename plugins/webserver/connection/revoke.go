@@ -1,0 +1,200 @@
+package connection
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/identity"
+)
+
+// Admitter's richer form: Admit decides like RequestRejection and, for a
+// request it lets in, returns it marked with its principal
+// (identity.With) and bound to its credential: the request's context ends
+// the moment the credential is revoked, so an open event stream or a long
+// tool call of a revoked token or session stops at once. done releases
+// the binding; call it when the request is served.
+type Binder interface {
+	Admit(r *http.Request) (admitted *http.Request, done func(), rej *Rejection)
+}
+
+var _ Binder = (*Service)(nil)
+
+// holds is the registry of admitted requests by principal key, each with
+// the cancel of its context, and of those told about revocations.
+type holds struct {
+	mu      sync.Mutex
+	live    map[string]map[*hold]struct{} // Principal.String() → requests
+	persons map[string]map[*hold]struct{} // person id → requests
+	subs    map[*func(Principal)]struct{}
+	used    sync.Map // token id → time.Time it was last used
+}
+
+type hold struct {
+	p      Principal
+	cancel context.CancelFunc
+}
+
+// Admit implements Binder.
+func (s *Service) Admit(r *http.Request) (*http.Request, func(), *Rejection) {
+	if s == nil {
+		return nil, nil, Unavailable()
+	}
+	p, rej := s.decide(r)
+	if rej != nil {
+		s.log.Debug("request rejected",
+			zap.String("method", r.Method), zap.String("path", r.URL.Path),
+			zap.String("host", r.Host), zap.String("code", rej.Code))
+		return nil, nil, rej
+	}
+	ctx, cancel := context.WithCancel(identity.With(r.Context(), p))
+	h := &hold{p: p, cancel: cancel}
+	key := p.String()
+	s.holds.mu.Lock()
+	if s.holds.live == nil {
+		s.holds.live, s.holds.persons = map[string]map[*hold]struct{}{}, map[string]map[*hold]struct{}{}
+	}
+	add(s.holds.live, key, h)
+	if p.Person != "" {
+		add(s.holds.persons, p.Person, h)
+	}
+	s.holds.mu.Unlock()
+	done := func() {
+		s.holds.mu.Lock()
+		remove(s.holds.live, key, h)
+		if p.Person != "" {
+			remove(s.holds.persons, p.Person, h)
+		}
+		s.holds.mu.Unlock()
+		cancel()
+	}
+	return r.WithContext(ctx), done, nil
+}
+
+func add(m map[string]map[*hold]struct{}, k string, h *hold) {
+	if m[k] == nil {
+		m[k] = map[*hold]struct{}{}
+	}
+	m[k][h] = struct{}{}
+}
+
+func remove(m map[string]map[*hold]struct{}, k string, h *hold) {
+	delete(m[k], h)
+	if len(m[k]) == 0 {
+		delete(m, k)
+	}
+}
+
+// OnRevoke calls fn (quickly, on the revoker's goroutine) with every
+// principal whose credential is revoked from now on: the MCP endpoint
+// closes its sessions. The returned function stops the calls.
+func (s *Service) OnRevoke(fn func(Principal)) (stop func()) {
+	s.holds.mu.Lock()
+	defer s.holds.mu.Unlock()
+	if s.holds.subs == nil {
+		s.holds.subs = map[*func(Principal)]struct{}{}
+	}
+	key := &fn
+	s.holds.subs[key] = struct{}{}
+	return func() {
+		s.holds.mu.Lock()
+		defer s.holds.mu.Unlock()
+		delete(s.holds.subs, key)
+	}
+}
+
+// cut ends every admitted request of the principals that match and tells
+// the subscribers. kind and id name one credential; person (with kind "")
+// every credential of that person.
+func (s *Service) cut(match func(Principal) bool, keys ...string) {
+	s.holds.mu.Lock()
+	var cancels []context.CancelFunc
+	seen := map[string]Principal{}
+	for k, hs := range s.holds.live {
+		for h := range hs {
+			if match(h.p) {
+				cancels = append(cancels, h.cancel)
+				seen[k] = h.p
+			}
+		}
+	}
+	subs := make([]func(Principal), 0, len(s.holds.subs))
+	for f := range s.holds.subs {
+		subs = append(subs, *f)
+	}
+	s.holds.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
+	for _, k := range keys {
+		if _, ok := seen[k]; !ok {
+			kind, id, _ := cutKey(k)
+			seen[k] = Principal{Kind: kind, ID: id}
+		}
+	}
+	for _, p := range seen {
+		for _, f := range subs {
+			f(p)
+		}
+	}
+}
+
+func cutKey(k string) (kind, id string, ok bool) {
+	for i := 0; i < len(k); i++ {
+		if k[i] == ':' {
+			return k[:i], k[i+1:], true
+		}
+	}
+	return "", k, false
+}
+
+// used notes that the token with this id was just used (LastUsed).
+func (s *Service) used(id string) { s.holds.used.Store(id, s.now().UTC()) }
+
+// LastUsed is when the token with this id was last used by this process
+// (zero: not since it started).
+func (s *Service) LastUsed(id string) time.Time {
+	v, ok := s.holds.used.Load(id)
+	if !ok {
+		return time.Time{}
+	}
+	return v.(time.Time)
+}
+
+// Tokens is the token file's store (nil when no TokenFile is configured):
+// where connect tokens are minted and listed.
+func (s *Service) Tokens() *TokenStore {
+	if s.cfg.TokenFile == "" {
+		return nil
+	}
+	return s.tokenStore
+}
+
+// RevokeToken deletes the token with this id (or name) and ends at once
+// every request and MCP session it holds open.
+func (s *Service) RevokeToken(idOrName string) (TokenRecord, error) {
+	ts := s.Tokens()
+	if ts == nil {
+		return TokenRecord{}, ErrTokenNotFound
+	}
+	rec, err := ts.Revoke(idOrName)
+	if err != nil {
+		return TokenRecord{}, err
+	}
+	if s.tokens != nil {
+		s.tokens.view.Invalidate()
+	}
+	key := PrincipalToken + ":" + rec.ID
+	s.cut(func(p Principal) bool { return p.String() == key }, key)
+	s.log.Info("token revoked", zap.String("id", rec.ID), zap.String("name", rec.Name))
+	return rec, nil
+}
+
+// CutPerson ends every request and session of the person with this id
+// (their account was removed).
+func (s *Service) CutPerson(person string) {
+	s.cut(func(p Principal) bool { return p.Person == person })
+}
