@@ -20,7 +20,9 @@
 // disk, Unicode, length) can name anything else. Every directory is opened
 // relative to the handle of the one above with O_NOFOLLOW|O_DIRECTORY,
 // starting from a handle on <dir> taken at Open: a symlink anywhere on the
-// way is refused (permission_denied), never followed.
+// way is refused (permission_denied), never followed. Every filesystem
+// operation goes through a store.FS, the scene store's symlink-safe
+// directory-handle seam (Config.FS), so tests can inject faults.
 //
 // # File format
 //
@@ -50,14 +52,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
 // Size bounds of Config.MaxFileBytes.
@@ -89,11 +92,15 @@ type Config struct {
 	Dir string
 	// MaxFileBytes bounds one file's data; 0 is DefaultMaxFileBytes.
 	MaxFileBytes int64
+	// FS is the filesystem seam, for fault injection; nil is
+	// store.OSFS(). It must not follow symlinks (see store.FS).
+	FS store.FS
 }
 
 // Store keeps files in one directory.
 type Store struct {
 	dir  string
+	fs   store.FS
 	root *os.File
 	max  int64
 }
@@ -140,11 +147,14 @@ func Open(cfg Config) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), dirPerm); err != nil {
 		return nil, fmt.Errorf("files: directory: %w", err)
 	}
-	root, _, err := ensureDir(nil, dir, true)
-	if err != nil {
+	s := &Store{dir: dir, fs: cfg.FS, max: max}
+	if s.fs == nil {
+		s.fs = store.OSFS()
+	}
+	if s.root, _, err = s.ensureDir(nil, dir, true); err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, root: root, max: max}, nil
+	return s, nil
 }
 
 // Close releases the directory handle.
@@ -193,10 +203,10 @@ func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64,
 	}
 	defer dir.Close()
 	name := fileName(p)
-	if err := checkTarget(dir, name, p); err != nil {
+	if err := s.checkTarget(dir, name, p); err != nil {
 		return Info{}, false, err
 	}
-	tmp, tmpName, err := createTemp(dir)
+	tmp, tmpName, err := s.createTemp(dir)
 	if err != nil {
 		return Info{}, false, err
 	}
@@ -204,11 +214,11 @@ func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64,
 	defer func() {
 		if !committed {
 			_ = tmp.Close()
-			_ = unlinkat(dir, tmpName)
+			_ = s.fs.Remove(dir, tmpName)
 		}
 	}()
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(ctxReader{ctx, body}, s.max+1))
+	n, err := io.Copy(io.MultiWriter(fsWriter{s.fs, tmp}, h), io.LimitReader(ctxReader{ctx, body}, s.max+1))
 	if err != nil {
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
@@ -216,13 +226,13 @@ func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64,
 		return Info{}, false, TooLarge(n, s.max, true)
 	}
 	m := meta{V: formatV, Path: p.String(), ContentType: ContentType(contentType), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
-	if _, err := tmp.Write(encodeTail(m)); err != nil {
+	if _, err := s.fs.Write(tmp, encodeTail(m)); err != nil {
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
 	if err := tmp.Chmod(filePerm); err != nil {
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := s.fs.Sync(tmp); err != nil {
 		return Info{}, false, fmt.Errorf("files: sync %s: %w", p, err)
 	}
 	st, err := tmp.Stat()
@@ -234,19 +244,42 @@ func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64,
 	}
 	committed = true
 	if err := tmp.Close(); err != nil {
-		_ = unlinkat(dir, tmpName)
+		_ = s.fs.Remove(dir, tmpName)
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
-	created, err = renameInto(dir, tmpName, name)
+	created, err = s.install(dir, tmpName, name)
 	if err != nil {
-		_ = unlinkat(dir, tmpName)
+		_ = s.fs.Remove(dir, tmpName)
 		return Info{}, false, fmt.Errorf("files: rename %s: %w", p, err)
 	}
-	if err := dir.Sync(); err != nil {
+	if err := s.fs.Sync(dir); err != nil {
 		return Info{}, false, fmt.Errorf("files: sync directory of %s: %w", p, err)
 	}
 	return m.info(st.ModTime()), created, nil
 }
+
+// install renames tmpName over name inside dir (a rename never follows a
+// symlink at name: it would replace the link itself) and reports whether
+// there was no file at name before. The rename that refuses to replace
+// comes first, so that of two first writes racing exactly one reports
+// created where the filesystem can refuse atomically (store.FS falls back
+// to looking just before renaming elsewhere); fs.ErrExist from it means
+// there is a file to replace.
+func (s *Store) install(dir *os.File, tmpName, name string) (created bool, err error) {
+	err = s.fs.Rename(dir, tmpName, name, true)
+	if !errors.Is(err, fs.ErrExist) {
+		return err == nil, err
+	}
+	return false, s.fs.Rename(dir, tmpName, name, false)
+}
+
+// fsWriter writes to f through the FS seam.
+type fsWriter struct {
+	fs store.FS
+	f  *os.File
+}
+
+func (w fsWriter) Write(p []byte) (int, error) { return w.fs.Write(w.f, p) }
 
 // File is an open stored file: its Info, and its data to read.
 type File struct {
@@ -270,11 +303,12 @@ func (s *Store) Get(p Path) (*File, error) {
 		return nil, err
 	}
 	defer dir.Close()
-	f, err := openat(dir, fileName(p), unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	// Non-blocking, so that a FIFO planted there cannot hang the open.
+	f, err := s.fs.OpenFile(dir, fileName(p), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, notFound(p)
-	case errors.Is(err, unix.ELOOP):
+	case noFollowRefused(err):
 		return nil, refused(p, "is a symlink")
 	case err != nil:
 		return nil, fmt.Errorf("files: open %s: %w", p, err)
@@ -327,7 +361,7 @@ func (s *Store) openDir(p Path, create bool) (*os.File, error) {
 	}
 	dir := s.root
 	for _, name := range names {
-		next, missing, err := ensureDir(dir, name, create)
+		next, missing, err := s.ensureDir(dir, name, create)
 		if dir != s.root {
 			dir.Close()
 		}
@@ -346,36 +380,35 @@ func (s *Store) openDir(p Path, create bool) (*os.File, error) {
 // directory without following a symlink, creating it (0700, and syncing
 // parent) first when it is missing and create is set; missing reports a
 // directory that is not there when create is not.
-func ensureDir(parent *os.File, name string, create bool) (dir *os.File, missing bool, err error) {
-	var st unix.Stat_t
-	err = fstatat(parent, name, &st)
+func (s *Store) ensureDir(parent *os.File, name string, create bool) (dir *os.File, missing bool, err error) {
+	st, err := s.fs.Lstat(parent, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, fs.ErrNotExist):
 		if !create {
 			return nil, true, nil
 		}
-		if err := mkdirat(parent, name, dirPerm); err != nil && !errors.Is(err, unix.EEXIST) {
+		if err := s.fs.Mkdir(parent, name, dirPerm); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, false, fmt.Errorf("files: create directory %s: %w", label(parent, name), err)
 		}
 		if parent != nil {
-			if err := parent.Sync(); err != nil {
+			if err := s.fs.Sync(parent); err != nil {
 				return nil, false, fmt.Errorf("files: sync directory %s: %w", parent.Name(), err)
 			}
 		}
 	case err != nil:
 		return nil, false, fmt.Errorf("files: stat %s: %w", label(parent, name), err)
-	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+	case st.Mode()&fs.ModeSymlink != 0:
 		return nil, false, sceneerr.New(sceneerr.PermissionDenied, "%s is a symlink; refused", dirLabel(parent, name))
-	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+	case !st.IsDir():
 		return nil, false, sceneerr.New(sceneerr.PermissionDenied, "%s is not a directory; refused", dirLabel(parent, name))
 	}
 	// O_NOFOLLOW|O_DIRECTORY is the check that holds even if a symlink
 	// replaced the directory after the stat above.
-	dir, err = openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	dir, err = s.fs.OpenDir(parent, name)
 	switch {
-	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+	case noFollowRefused(err):
 		return nil, false, sceneerr.New(sceneerr.PermissionDenied, "%s is not a directory; refused", dirLabel(parent, name))
-	case errors.Is(err, unix.ENOENT) && !create:
+	case errors.Is(err, fs.ErrNotExist) && !create:
 		return nil, true, nil
 	case err != nil:
 		return nil, false, fmt.Errorf("files: open directory %s: %w", label(parent, name), err)
@@ -383,32 +416,38 @@ func ensureDir(parent *os.File, name string, create bool) (dir *os.File, missing
 	return dir, false, nil
 }
 
+// noFollowRefused reports an open that O_NOFOLLOW or O_DIRECTORY refused:
+// ELOOP (EMLINK on some BSDs) for a symlink, ENOTDIR for something that
+// is not a directory.
+func noFollowRefused(err error) bool {
+	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) || errors.Is(err, syscall.ENOTDIR)
+}
+
 // checkTarget refuses to replace anything at name but a regular file
 // (a symlink, a directory, a FIFO planted there).
-func checkTarget(dir *os.File, name string, p Path) error {
-	var st unix.Stat_t
-	err := fstatat(dir, name, &st)
+func (s *Store) checkTarget(dir *os.File, name string, p Path) error {
+	st, err := s.fs.Lstat(dir, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
 		return fmt.Errorf("files: stat %s: %w", p, err)
-	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+	case st.Mode()&fs.ModeSymlink != 0:
 		return refused(p, "is a symlink")
-	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+	case !st.Mode().IsRegular():
 		return refused(p, "is not a regular file")
 	}
 	return nil
 }
 
 // createTemp creates a new private temporary file in dir.
-func createTemp(dir *os.File) (*os.File, string, error) {
+func (s *Store) createTemp(dir *os.File) (*os.File, string, error) {
 	for range 10 {
 		var b [12]byte
 		_, _ = rand.Read(b[:])
 		name := tmpPrefix + hex.EncodeToString(b[:])
-		f, err := openat(dir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL, filePerm)
-		if errors.Is(err, unix.EEXIST) {
+		f, err := s.fs.OpenFile(dir, name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm)
+		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
@@ -491,6 +530,14 @@ func notFound(p Path) error {
 
 func refused(p Path, why string) error {
 	return sceneerr.New(sceneerr.PermissionDenied, "the file at %s %s; refused", p, why).With("path", p.String())
+}
+
+// label names a file opened relative to dir, for logs and errors.
+func label(dir *os.File, name string) string {
+	if dir == nil {
+		return name
+	}
+	return filepath.Join(dir.Name(), name)
 }
 
 // dirLabel names a directory in an error: below the files directory only

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/dshgo/dsh/internal/dshtest"
@@ -451,6 +452,19 @@ func TestNonFileTargetIsRefused(t *testing.T) {
 	// A board "directory" that is a file.
 	must(os.WriteFile(filepath.Join(s.Dir(), roomsArea, "c"), nil, 0o600))
 	_, _, err = s.Put(bg, mustPath(t, "rooms/c/f"), "", 1, bytes.NewReader([]byte("x")))
+	wantCode(t, err, sceneerr.PermissionDenied)
+	noTemps(t, s)
+}
+
+// A FIFO where a file goes is refused, and opening it does not hang.
+func TestFIFOTargetIsRefused(t *testing.T) {
+	s := open(t, 0)
+	p := mustPath(t, "rooms/b/f")
+	must(os.MkdirAll(filepath.Join(s.Dir(), roomsArea, "b"), 0o700))
+	must(syscall.Mkfifo(filepath.Join(s.Dir(), roomsArea, "b", fileName(p)), 0o600))
+	_, _, err := s.Put(bg, p, "", 1, bytes.NewReader([]byte("x")))
+	wantCode(t, err, sceneerr.PermissionDenied)
+	_, err = s.Get(p)
 	wantCode(t, err, sceneerr.PermissionDenied)
 	noTemps(t, s)
 }

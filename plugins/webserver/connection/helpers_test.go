@@ -60,7 +60,14 @@ type probeResult struct {
 
 func (p *admissionProbe) do(t *testing.T, method, path string, header map[string]string, cookies ...*http.Cookie) probeResult {
 	t.Helper()
-	req, err := http.NewRequest(method, p.srv.URL+path, nil)
+	return p.request(t, method, path, nil, header, cookies...)
+}
+
+// request sends body (nil: none) to path with header (nil: none; "Host"
+// sets the request's host) and cookies, and returns what came back.
+func (p *admissionProbe) request(t *testing.T, method, path string, body io.Reader, header map[string]string, cookies ...*http.Cookie) probeResult {
+	t.Helper()
+	req, err := http.NewRequest(method, p.srv.URL+path, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +86,11 @@ func (p *admissionProbe) do(t *testing.T, method, path string, header map[string
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	res := probeResult{status: resp.StatusCode, body: string(body), resp: resp}
+	got, _ := io.ReadAll(resp.Body)
+	res := probeResult{status: resp.StatusCode, body: string(got), resp: resp}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		var v struct{ Code string }
-		_ = json.Unmarshal(body, &v)
+		_ = json.Unmarshal(got, &v)
 		res.code = v.Code
 	}
 	return res

@@ -3,6 +3,7 @@ package connection
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -84,28 +85,9 @@ func (p *peopleProbe) member(t *testing.T, name, password string) accounts.Perso
 // post sends a form to path with header (nil: none).
 func (p *peopleProbe) post(t *testing.T, path string, form url.Values, header map[string]string, cookies ...*http.Cookie) probeResult {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, p.srv.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for k, v := range header {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	for _, c := range cookies {
-		req.AddCookie(c)
-	}
-	resp, err := p.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return probeResult{status: resp.StatusCode, body: string(body), resp: resp}
+	h := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+	maps.Copy(h, header)
+	return p.request(t, http.MethodPost, path, strings.NewReader(form.Encode()), h, cookies...)
 }
 
 // fromPage are the headers a browser sends with a form posted from one of
@@ -310,16 +292,8 @@ func TestPasswordLoginBadBodies(t *testing.T) {
 	p := newPeopleProbe(t)
 	p.member(t, "bob", "correct horse battery")
 	send := func(contentType, body string) probeResult {
-		req, _ := http.NewRequest(http.MethodPost, p.srv.URL+"/login", strings.NewReader(body))
-		req.Header.Set("Content-Type", contentType)
-		req.Header.Set("Origin", p.srv.URL)
-		resp, err := p.client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return probeResult{status: resp.StatusCode, body: string(b), resp: resp}
+		t.Helper()
+		return p.request(t, http.MethodPost, "/login", strings.NewReader(body), map[string]string{"Content-Type": contentType, "Origin": p.srv.URL})
 	}
 	ok := url.Values{"name": {"bob"}, "password": {"correct horse battery"}}.Encode()
 	if res := send("application/json", ok); res.status != http.StatusUnsupportedMediaType {
