@@ -18,6 +18,15 @@ const folderIDPrefix = "fld_"
 // name, ignoring case, that folder is returned with created false. Two
 // people may each have a folder of the same name.
 func (s *Store) CreateFolder(owner, name string) (f Folder, created bool, err error) {
+	return s.CreateFolderUpTo(owner, name, 0)
+}
+
+// CreateFolderUpTo is CreateFolder with a cap: owner may have at most max
+// folders (0: no cap). The count is taken under the file's lock, so
+// concurrent creates cannot pass it; at the cap a new name is
+// rate_limited (not retryable: time does not lift it), while a name the
+// owner already has is still found.
+func (s *Store) CreateFolderUpTo(owner, name string, max int) (f Folder, created bool, err error) {
 	if err := checkPerson("a folder's owner", owner); err != nil {
 		return Folder{}, false, err
 	}
@@ -28,6 +37,18 @@ func (s *Store) CreateFolder(owner, name string) (f Folder, created bool, err er
 		if i := file.folderNamed(owner, name, ""); i >= 0 {
 			f = file.Folders[i]
 			return false, nil
+		}
+		if max > 0 {
+			have := 0
+			for _, fo := range file.Folders {
+				if fo.Owner == owner {
+					have++
+				}
+			}
+			if have >= max {
+				return false, sceneerr.New(sceneerr.RateLimited, "a person has at most %d folders; this one has %d", max, have).
+					With("limit", "folders").With("max", max).With("retryable", false)
+			}
 		}
 		f = Folder{ID: file.newFolderID(), Name: name, Owner: owner, CreatedAt: now}
 		file.Folders = append(file.Folders, f)

@@ -473,17 +473,15 @@ func (s *Service) CreateFolder(ctx context.Context, name string) (*CreatedFolder
 			return &CreatedFolder{FolderInfo: folderInfo(f, all, g.Visible(ctx))}, nil
 		}
 	}
-	if len(list) >= MaxFoldersPerPerson {
-		return nil, sceneerr.New(sceneerr.RateLimited, "a person has at most %d folders; this one has %d", MaxFoldersPerPerson, len(list)).
-			With("limit", "folders").With("max", MaxFoldersPerPerson).With("retryable", false)
-	}
 	who := identity.Of(ctx)
 	if who.Grant != nil {
 		if err := s.quotas.Take(quota.CreateFolder, who.String()); err != nil {
 			return nil, err
 		}
 	}
-	f, created, err := g.Boards().CreateFolder(owner, n)
+	// The person's cap is counted under the board file's lock: creates at
+	// the same moment cannot pass it together.
+	f, created, err := g.Boards().CreateFolderUpTo(owner, n, MaxFoldersPerPerson)
 	if who.Grant != nil && (err != nil || !created) {
 		s.quotas.GiveBack(quota.CreateFolder, who.String()) // only a new folder counts
 	}

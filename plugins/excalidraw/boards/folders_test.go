@@ -1,0 +1,49 @@
+package boards
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+)
+
+// The cap holds under concurrent creates: it is counted under the file's
+// lock, so of 30 new names at once exactly max are made, and a name the
+// owner already has is still found at the cap.
+func TestCreateFolderUpToHoldsUnderConcurrency(t *testing.T) {
+	st := Open(filepath.Join(t.TempDir(), "boards.json"), Options{})
+	const max = 5
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	made, refused := 0, 0
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, created, err := st.CreateFolderUpTo("per_a", fmt.Sprintf("F%d", i), max)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil && created:
+				made++
+			case sceneerr.CodeOf(err) == sceneerr.RateLimited:
+				refused++
+			default:
+				t.Errorf("create %d: %v %v", i, created, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if made != max || refused != 30-max {
+		t.Fatalf("made %d, refused %d; want %d and %d", made, refused, max, 30-max)
+	}
+	list, _ := st.Folders("per_a")
+	if _, created, err := st.CreateFolderUpTo("per_a", list[0].Name, max); err != nil || created {
+		t.Fatalf("an existing name at the cap: %v %v", created, err)
+	}
+	if _, _, err := st.CreateFolderUpTo("per_b", "F1", max); err != nil {
+		t.Fatalf("another person's cap is their own: %v", err)
+	}
+}
