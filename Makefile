@@ -8,7 +8,7 @@ CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
 PREFIX   ?= /usr/local
 
-.PHONY: run test vet bench bench-mcp build install deps fuzz node-deps editor browser readme-check
+.PHONY: run test vet bench bench-mcp build install deps fuzz node-deps editor browser postgres readme-check
 
 # Node packages some tests run against (the real Excalidraw 0.18.1),
 # installed from the lock file when it changes.
@@ -69,6 +69,19 @@ vet:
 # when it cannot; it never lets the browser tests skip.
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 APT_GET  ?= $(shell command -v apt-get 2>/dev/null)
+# PostgreSQL for the store tests: internal/pgtest starts a throwaway
+# cluster of its own (as the postgres user when run as root) unless
+# DSH_PG_DSN names a server; this only makes sure the programs are there.
+postgres:
+	@if [ -n "$$DSH_PG_DSN" ] || command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
+	  echo "make test: installing Debian's postgresql for the store tests"; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq postgresql >/dev/null && exit 0; \
+	fi; \
+	echo "make test: the store tests need PostgreSQL (initdb), which is not installed." >&2; \
+	echo "  Install it (Debian/Ubuntu: sudo apt-get install postgresql), or set DSH_PG_DSN to a server." >&2; \
+	exit 2
+
 browser:
 	@if [ -n "$(CHROMIUM)" ] && [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
 	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
@@ -85,7 +98,7 @@ browser:
 # and time rather than concurrency: dsh's pictures against Excalidraw's own
 # in headless Chromium, their speed, and the whole font set's decoding
 # (verbose, so the figures are in the log).
-test: deps node-deps editor browser vet
+test: deps node-deps editor browser postgres vet
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -race -count=1 -timeout 15m ./...
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m -v \
 	  -run 'AgainstExcalidraw|EditorFonts|Tdewolff|DecodeStructure' ./plugins/excalidraw/render/ ./plugins/excalidraw/render/fonts/woff2/

@@ -1,0 +1,196 @@
+// Package pgtest gives tests a real PostgreSQL: a fresh database on a
+// throwaway cluster the test binary starts (initdb in a temporary
+// directory, on a free loopback port, as the postgres user when the test
+// runs as root, which PostgreSQL refuses to be) and stops when it ends,
+// or on the server DSH_PG_DSN names. Without either, the test ends as
+// testenv says (skips on a developer's machine, fails under make test and
+// CI).
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/dsh/internal/testenv"
+)
+
+// EnvDSN names a server to use instead of a throwaway cluster: a DSN whose
+// user may create databases.
+const EnvDSN = "DSH_PG_DSN"
+
+// cluster is the one throwaway server of this test binary.
+var cluster struct {
+	once sync.Once
+	dsn  string // the admin DSN (database postgres)
+	err  error
+	stop func()
+}
+
+// Main runs the tests and then stops the throwaway cluster, if one was
+// started: call it from TestMain (os.Exit(pgtest.Main(m))).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if cluster.stop != nil {
+		cluster.stop()
+	}
+	return code
+}
+
+// DSN is the address of a new, empty database for t, dropped when t ends.
+func DSN(t testing.TB) string {
+	t.Helper()
+	admin := os.Getenv(EnvDSN)
+	if admin == "" {
+		cluster.once.Do(func() { cluster.dsn, cluster.stop, cluster.err = start() })
+		if cluster.err != nil {
+			testenv.Missing(t, "no PostgreSQL for the tests: "+cluster.err.Error()+" (apt-get install postgresql, or set "+EnvDSN+")")
+		}
+		admin = cluster.dsn
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	name := "t_" + hex.EncodeToString(b[:])
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatalf("pgtest: connect to %s: %v", redact(admin), err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("pgtest: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c, err := pgx.Connect(ctx, admin)
+		if err != nil {
+			t.Logf("pgtest: drop %s: %v", name, err)
+			return
+		}
+		defer c.Close(ctx)
+		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("pgtest: drop %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "the DSN"
+	}
+	return u.Redacted()
+}
+
+// binDir finds PostgreSQL's programs: on PATH, else Debian's
+// /usr/lib/postgresql/<version>/bin (the newest).
+func binDir() (string, error) {
+	if p, err := exec.LookPath("initdb"); err == nil {
+		return filepath.Dir(p), nil
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	best, bestV := "", -1
+	for _, d := range dirs {
+		v, err := strconv.Atoi(filepath.Base(filepath.Dir(d)))
+		if err == nil && v > bestV {
+			if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+				best, bestV = d, v
+			}
+		}
+	}
+	if best == "" {
+		return "", errors.New("initdb is not installed")
+	}
+	return best, nil
+}
+
+// start makes and starts the throwaway cluster.
+func start() (dsn string, stop func(), err error) {
+	bin, err := binDir()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "dsh-pgtest-")
+	if err != nil {
+		return "", nil, err
+	}
+	// As root, the cluster belongs to the postgres user.
+	var run func(name string, args ...string) *exec.Cmd
+	if os.Geteuid() == 0 {
+		pg, err := user.Lookup("postgres")
+		if err != nil {
+			return "", nil, errors.New("running as root, and there is no postgres user to run PostgreSQL as")
+		}
+		uid, _ := strconv.Atoi(pg.Uid)
+		gid, _ := strconv.Atoi(pg.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			return "", nil, err
+		}
+		run = func(name string, args ...string) *exec.Cmd {
+			return exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...)
+		}
+	} else {
+		run = func(name string, args ...string) *exec.Cmd { return exec.Command(filepath.Join(bin, name), args...) }
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync").CombinedOutput(); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("initdb: %v: %s", err, lastLines(out))
+	}
+	port, err := freePort()
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return "", nil, err
+	}
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c max_connections=200", port, dir)
+	if out, err := run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start").CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+		_ = os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("pg_ctl start: %v: %s %s", err, lastLines(out), lastLines(log))
+	}
+	stop = func() {
+		_ = run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop").Run()
+		_ = os.RemoveAll(dir)
+	}
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), stop, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func lastLines(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return strings.Join(lines, " | ")
+}
