@@ -33,7 +33,7 @@ type Guard interface {
 // guard first (none: every call allowed), and each write attributed to
 // the principal's bot and person.
 type guarded struct {
-	st     *store.Store
+	st     store.Backend
 	guard  Guard
 	quotas *quota.Limiter
 }

@@ -174,7 +174,7 @@ func TestRestoreRefusesWhatItCannotDo(t *testing.T) {
 		{RestoreRequest{Name: "h", From: first, Mode: "undo"}, "/mode"},
 		{RestoreRequest{Name: "h", From: first, IDs: []string{"zzz"}}, "/ids/0"},
 	}
-	before := fileBytes(t, s.store.st.Dir(), "h")
+	before := fileBytes(t, s.store.st.(*store.Store).Dir(), "h")
 	for _, c := range cases {
 		_, err := s.Restore(ctx, c.r)
 		var se *sceneerr.Error
@@ -182,7 +182,7 @@ func TestRestoreRefusesWhatItCannotDo(t *testing.T) {
 			t.Errorf("%+v: %v, want pointer %s", c.r, err, c.pointer)
 		}
 	}
-	if string(fileBytes(t, s.store.st.Dir(), "h")) != string(before) {
+	if string(fileBytes(t, s.store.st.(*store.Store).Dir(), "h")) != string(before) {
 		t.Fatal("a refused restore changed the scene")
 	}
 }
