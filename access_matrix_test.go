@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 )
@@ -263,20 +264,6 @@ type matrixCaller struct {
 	w       who
 	headers map[string]string // what its requests carry
 	mcp     *mcp.ClientSession
-}
-
-// headerTransport adds fixed headers to every request.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-}
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
-	}
-	return h.base.RoundTrip(r)
 }
 
 func TestAccessMatrix(t *testing.T) {
@@ -594,7 +581,7 @@ func (m *matrix) connect(w who, headers map[string]string) *mcp.ClientSession {
 	m.t.Cleanup(tr.CloseIdleConnections)
 	c := mcp.NewClient(&mcp.Implementation{Name: "matrix-" + strings.ReplaceAll(w.String(), " ", "-"), Version: "1"}, nil)
 	s, err := c.Connect(testCtx(m.t), &mcp.StreamableClientTransport{
-		Endpoint: m.h.URL() + "/mcp", HTTPClient: &http.Client{Transport: headerTransport{base: tr, headers: headers}},
+		Endpoint: m.h.URL() + "/mcp", HTTPClient: &http.Client{Transport: dshtest.Headers{Set: headers, Base: tr}},
 	}, nil)
 	if verdict(w, free) == unauth {
 		if err == nil {

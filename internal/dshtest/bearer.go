@@ -14,9 +14,26 @@ var _ http.RoundTripper = Bearer{}
 
 // RoundTrip adds the header to a copy of r.
 func (b Bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	return Headers{Set: map[string]string{"Authorization": "Bearer " + b.Token}, Base: b.Base}.RoundTrip(r)
+}
+
+// Headers is an http.RoundTripper that sends every request with the
+// headers in Set (a session's Cookie and Origin, say) through Base
+// (http.DefaultTransport if nil).
+type Headers struct {
+	Set  map[string]string
+	Base http.RoundTripper
+}
+
+var _ http.RoundTripper = Headers{}
+
+// RoundTrip adds the headers to a copy of r.
+func (h Headers) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.Token)
-	base := b.Base
+	for k, v := range h.Set {
+		r.Header.Set(k, v)
+	}
+	base := h.Base
 	if base == nil {
 		base = http.DefaultTransport
 	}

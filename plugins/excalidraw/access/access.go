@@ -90,12 +90,19 @@ func New(meta Metadata) *Policy { return &Policy{boards: meta} }
 // Role is who's role on the board name: identity.RoleOwner, RoleEditor,
 // RoleViewer or "" (none).
 func (p *Policy) Role(who identity.Principal, name string) (string, error) {
-	b, _, err := p.boards.Get(name)
+	b, err := p.board(name)
 	if err != nil {
 		return "", err
 	}
-	b.Name = name
 	return RoleOn(who, b), nil
+}
+
+// board is the metadata of the board name: its record, or the default
+// one (no owner: the host owner's) for a scene that has none.
+func (p *Policy) board(name string) (boards.Board, error) {
+	b, _, err := p.boards.Get(name)
+	b.Name = name
+	return b, err
 }
 
 // RoleOf is the role of the caller ctx acts for on the board name.
@@ -157,11 +164,10 @@ func personRole(person string, hostOwner bool, b boards.Board) string {
 // for rename_board and set_board_description).
 func (p *Policy) Check(ctx context.Context, name string, a Action) error {
 	who := identity.Of(ctx)
-	b, _, err := p.boards.Get(name)
+	b, err := p.board(name)
 	if err != nil {
 		return err
 	}
-	b.Name = name
 	role := RoleOn(who, b)
 	if a == Manage && who.Grant != nil && rank(role) >= rank(identity.RoleEditor) &&
 		personRole(who.Person, who.HostOwner, b) == identity.RoleOwner {
@@ -212,12 +218,8 @@ func article(role string) string {
 func (p *Policy) Visible(ctx context.Context) func(name string) bool {
 	who := identity.Of(ctx)
 	return func(name string) bool {
-		b, _, err := p.boards.Get(name)
-		if err != nil || b.TrashedAt != nil {
-			return false
-		}
-		b.Name = name
-		return RoleOn(who, b) != ""
+		b, err := p.board(name)
+		return err == nil && b.TrashedAt == nil && RoleOn(who, b) != ""
 	}
 }
 

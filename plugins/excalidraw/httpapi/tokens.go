@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -144,7 +145,7 @@ func (h tokens) mint(c echo.Context) error {
 	}
 	plain, rec, err := ts.Mint(spec)
 	if err != nil {
-		if strings.Contains(err.Error(), "already exists") {
+		if errors.Is(err, connection.ErrTokenExists) {
 			return sceneerr.New(sceneerr.AlreadyExists, "you already have a token named %q; pick another name or revoke it", b.Name).With("pointer", "/name")
 		}
 		return err

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -12,7 +13,7 @@ import (
 	"time"
 
 	"github.com/go-oauth2/oauth2/v4"
-	"github.com/go-oauth2/oauth2/v4/errors"
+	oautherrors "github.com/go-oauth2/oauth2/v4/errors"
 
 	"github.com/dshgo/dsh/internal/statefile"
 )
@@ -81,14 +82,17 @@ func checkRedirectURI(s string) error {
 	return fmt.Errorf("redirect URI %q must be https, or http on localhost", s)
 }
 
+// errRedirect marks a registration refused for its redirect URIs.
+var errRedirect = errors.New("invalid redirect URIs")
+
 // register stores a new client.
 func (c *clients) register(name string, uris []string) (Client, error) {
 	if len(uris) == 0 || len(uris) > maxRedirectURIs {
-		return Client{}, fmt.Errorf("redirect_uris must list 1 to %d URIs", maxRedirectURIs)
+		return Client{}, fmt.Errorf("%w: redirect_uris must list 1 to %d URIs", errRedirect, maxRedirectURIs)
 	}
 	for _, u := range uris {
 		if err := checkRedirectURI(u); err != nil {
-			return Client{}, err
+			return Client{}, fmt.Errorf("%w: %v", errRedirect, err)
 		}
 	}
 	name = strings.Join(strings.Fields(name), " ")
@@ -129,7 +133,7 @@ func (c *clients) get(id string) (Client, bool) {
 func (c *clients) GetByID(_ context.Context, id string) (oauth2.ClientInfo, error) {
 	cl, ok := c.get(id)
 	if !ok {
-		return nil, errors.ErrInvalidClient
+		return nil, oautherrors.ErrInvalidClient
 	}
 	return clientInfo{cl}, nil
 }
@@ -150,5 +154,5 @@ func validateURI(registered, redirect string) error {
 	if slices.Contains(strings.Split(registered, "\n"), redirect) {
 		return nil
 	}
-	return errors.ErrInvalidRedirectURI
+	return oautherrors.ErrInvalidRedirectURI
 }

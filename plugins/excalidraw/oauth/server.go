@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -275,8 +276,8 @@ func (s *Server) register(c echo.Context) error {
 	switch {
 	case err == errTooManyClients:
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable", "error_description": err.Error()})
-	case err != nil && strings.Contains(err.Error(), "redirect"):
-		return fail("invalid_redirect_uri", err.Error())
+	case errors.Is(err, errRedirect):
+		return fail("invalid_redirect_uri", strings.TrimPrefix(err.Error(), errRedirect.Error()+": "))
 	case err != nil:
 		return err
 	}

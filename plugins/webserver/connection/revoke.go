@@ -3,6 +3,7 @@ package connection
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,7 +132,7 @@ func (s *Service) cut(match func(Principal) bool, keys ...string) {
 	}
 	for _, k := range keys {
 		if _, ok := seen[k]; !ok {
-			kind, id, _ := cutKey(k)
+			kind, id, _ := strings.Cut(k, ":")
 			seen[k] = Principal{Kind: kind, ID: id}
 		}
 	}
@@ -140,15 +141,6 @@ func (s *Service) cut(match func(Principal) bool, keys ...string) {
 			f(p)
 		}
 	}
-}
-
-func cutKey(k string) (kind, id string, ok bool) {
-	for i := 0; i < len(k); i++ {
-		if k[i] == ':' {
-			return k[:i], k[i+1:], true
-		}
-	}
-	return "", k, false
 }
 
 // used notes that the token with this id was just used (LastUsed).
