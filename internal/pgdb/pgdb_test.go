@@ -1,0 +1,73 @@
+package pgdb
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dshgo/dsh/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// Open brings an empty database to the newest schema, and two nodes
+// starting at once on it take turns: both succeed, each migration ran once.
+func TestOpenMigratesOnce(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := Open(context.Background(), Options{DSN: dsn})
+			if err == nil {
+				p.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Open(context.Background(), Options{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	v, err := Version(context.Background(), p)
+	if err != nil || v < 1 {
+		t.Fatalf("version %d, %v", v, err)
+	}
+	var n int
+	if err := p.QueryRow(context.Background(), `SELECT count(*) FROM `+VersionTable+` WHERE version_id > 0`).Scan(&n); err != nil || int64(n) != v {
+		t.Fatalf("%d migration rows for version %d (%v): one each", n, v, err)
+	}
+}
+
+// A server that is not there fails Open quickly with ErrUnreachable,
+// naming where it looked and never the password.
+func TestOpenUnreachable(t *testing.T) {
+	_, err := Open(context.Background(), Options{DSN: "postgres://dsh:s3cret@127.0.0.1:1/dsh?sslmode=disable", ConnectTimeout: 3 * time.Second})
+	if !errors.Is(err, ErrUnreachable) || !Unreachable(err) {
+		t.Fatalf("err = %v, want ErrUnreachable", err)
+	}
+	if !strings.Contains(err.Error(), "127.0.0.1:1") || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("message %q: should name the server, not the password", err)
+	}
+}
+
+// A DSN that does not parse is refused without echoing it.
+func TestOpenBadDSN(t *testing.T) {
+	_, err := Open(context.Background(), Options{DSN: "postgres://u:pw@host:notaport/db"})
+	if err == nil || strings.Contains(err.Error(), "pw") {
+		t.Fatalf("err = %v", err)
+	}
+}
