@@ -25,6 +25,9 @@ type HostConfig struct {
 	// DataDir holds the host's state (tokens, runtime file) and is the base
 	// for plugins' relative paths. Relative to the config file.
 	DataDir string `json:"dataDir"`
+	// Store is where everything persisted lives: files under DataDir, or
+	// a PostgreSQL database several nodes share.
+	Store StoreConfig `json:"store"`
 	// AllowedHosts are extra Host header values to accept.
 	AllowedHosts []string `json:"allowedHosts"`
 	// AllowedOrigins are origins of other pages that may call the host
@@ -83,6 +86,56 @@ type MCPConfig struct {
 	// (stdio has no body limit of its own): a longer call is refused with
 	// too_large before it is decoded.
 	MaxArgumentBytes int64 `json:"maxArgumentBytes"`
+	// Sessions is "keep" (Streamable HTTP sessions, with list_changed
+	// notifications and resumable streams), "none" (stateless: any node
+	// behind a round-robin load balancer answers any request), or "auto":
+	// none with a postgres store, keep otherwise.
+	Sessions string `json:"sessions"`
+}
+
+// Stateless reports whether MCP runs without sessions under store.
+func (c MCPConfig) Stateless(store StoreConfig) bool {
+	switch c.Sessions {
+	case "none":
+		return true
+	case "keep":
+		return false
+	}
+	return store.Kind == StorePostgres
+}
+
+// Store kinds.
+const (
+	StoreFile     = "file"
+	StorePostgres = "postgres"
+)
+
+// StoreConfig is the `store:` section.
+type StoreConfig struct {
+	// Kind is StoreFile (the default) or StorePostgres.
+	Kind string `json:"kind"`
+	// DSN is the PostgreSQL connection string; DSNEnv names the
+	// environment variable that holds it instead (it wins when set), so
+	// the password stays out of the file.
+	DSN    string `json:"dsn"`
+	DSNEnv string `json:"dsnEnv"`
+}
+
+// ResolveDSN is the DSN to connect with: DSNEnv's value when set, else
+// DSN. A postgres store with neither is an error naming both.
+func (s StoreConfig) ResolveDSN(getenv func(string) string) (string, error) {
+	if s.Kind != StorePostgres {
+		return "", nil
+	}
+	if s.DSNEnv != "" {
+		if v := getenv(s.DSNEnv); v != "" {
+			return v, nil
+		}
+	}
+	if s.DSN != "" {
+		return s.DSN, nil
+	}
+	return "", fmt.Errorf("host.store: kind is postgres but no DSN is given: set the %s environment variable or host.store.dsn", s.DSNEnv)
 }
 
 // Duration reads "5s"-style strings from the config.
@@ -112,11 +165,13 @@ func DefaultHostConfig() HostConfig {
 	var c HostConfig
 	c.Listen = "127.0.0.1:7420"
 	c.DataDir = "./data"
+	c.Store = StoreConfig{Kind: StoreFile, DSNEnv: "DSH_STORE_DSN"}
 	c.Log = LogConfig{Level: "info", Format: "auto"}
 	c.HTTP = HTTPConfig{MaxBodyBytes: 8 << 20, DrainTimeout: Duration(5 * time.Second), ShutdownTimeout: Duration(10 * time.Second)}
 	c.MCP = MCPConfig{
 		MaxSessions: mcpserve.DefaultMaxSessions, MaxSessionsPerToken: mcpserve.DefaultMaxSessionsPerOwner,
 		SessionIdleTimeout: Duration(mcpserve.DefaultSessionTimeout), MaxArgumentBytes: tools.DefaultMaxArgumentBytes,
+		Sessions: "auto",
 	}
 	return c
 }

@@ -119,7 +119,7 @@ func TestHostMCPConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 64, MaxSessionsPerToken: 32, SessionIdleTimeout: dsh.Duration(30 * time.Minute), MaxArgumentBytes: 64 << 20}); got != want {
+	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 64, MaxSessionsPerToken: 32, SessionIdleTimeout: dsh.Duration(30 * time.Minute), MaxArgumentBytes: 64 << 20, Sessions: "auto"}); got != want {
 		t.Fatalf("defaults: %+v, want %+v", got, want)
 	}
 	c, err = dsh.LoadConfig(dsh.ConfigSource{YAML: []byte("host:\n  dataDir: " + t.TempDir() +
@@ -127,7 +127,7 @@ func TestHostMCPConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 5, MaxSessionsPerToken: 2, SessionIdleTimeout: dsh.Duration(90 * time.Second), MaxArgumentBytes: 2048}); got != want {
+	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 5, MaxSessionsPerToken: 2, SessionIdleTimeout: dsh.Duration(90 * time.Second), MaxArgumentBytes: 2048, Sessions: "auto"}); got != want {
 		t.Fatalf("values: %+v, want %+v", got, want)
 	}
 	if len(c.Host.AllowedOrigins) != 1 || c.Host.AllowedOrigins[0] != "http://localhost:6274" {

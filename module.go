@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dshgo/dsh/plugins/webserver/accounts"
+	"os"
 	"os/user"
 	"path/filepath"
 	"strings"
@@ -18,10 +18,13 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/app/loader"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -31,7 +34,7 @@ var Module = fx.Options(HeadlessModule, WebServerModule)
 // HeadlessModule is the host without the web server: scopes, services,
 // tools (and MCP over stdio), the loader. Plugins that inject webServer
 // keep that part pending.
-var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, ConnectionModule, ToolsModule, LoaderModule)
+var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, DatabaseModule, ConnectionModule, ToolsModule, LoaderModule)
 
 // ConfigSource says where the YAML config comes from. Supply it with
 // fx.Supply, as a value or a pointer (not both); without one the host runs
@@ -134,6 +137,39 @@ var RuntimeModule = fx.Module("runtime",
 	}),
 )
 
+// DatabaseModule connects to the shared PostgreSQL database when
+// host.store.kind is postgres, brings its schema up to date, and provides
+// it as the "database" service; with the file store it provides a nil
+// *database.DB and no service. A database that cannot be reached fails
+// the start with one error naming the server (never the password).
+var DatabaseModule = fx.Module("database",
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*database.DB, error) {
+		if c.Host.Store.Kind != StorePostgres {
+			return nil, nil
+		}
+		dsn, err := c.Host.Store.ResolveDSN(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn})
+		if err != nil {
+			return nil, fmt.Errorf("host.store: %w", err)
+		}
+		db := &database.DB{Pool: pool, Where: pgdb.Where(pool)}
+		log.Info("store: PostgreSQL", zap.String("database", db.Where))
+		lc.Append(fx.StopHook(pool.Close))
+		return db, nil
+	}),
+	fx.Invoke(func(rt *app.Runtime, db *database.DB) error {
+		if db == nil {
+			return nil
+		}
+		return rt.Root().Provide(database.ServiceName, db)
+	}),
+)
+
 // LocalToken is a bearer token minted at start for this process's own
 // clients (the CLI through the runtime file, tests). It is never stored
 // in plain text; it dies with the process.
@@ -224,6 +260,8 @@ var ToolsModule = fx.Module("tools",
 			// The web server bounds every body (host.http.maxBodyBytes,
 			// answered in JSON); the SDK's own cap must not be smaller.
 			MaxRequestBodyBytes: c.Host.HTTP.MaxBodyBytes,
+			// Several nodes behind one address: no sessions to pin.
+			Stateless: c.Host.MCP.Stateless(c.Host.Store),
 		})
 		lc.Append(fx.StopHook(m.Close))
 		return m

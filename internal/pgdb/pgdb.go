@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -84,19 +85,20 @@ func Open(ctx context.Context, o Options) (*pgxpool.Pool, error) {
 // server (never the password), and passes other errors through.
 func Describe(err error, host string, port uint16) error {
 	if Unreachable(err) {
-		return fmt.Errorf("%w at %s:%d: %v", ErrUnreachable, host, port, cause(err))
+		return fmt.Errorf("%w at %s:%d (%s)", ErrUnreachable, host, port, cause(err))
 	}
 	return fmt.Errorf("pgdb: %w", err)
 }
 
-func cause(err error) error {
-	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) {
-		if u := errors.Unwrap(ce); u != nil {
-			return u
-		}
+// cause is the root of a connection failure in a few words ("connect:
+// connection refused"), not pgx's every attempt.
+func cause(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err.Error()
 	}
-	return err
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
 }
 
 // Unreachable reports whether err is the server not answering (as opposed
@@ -168,4 +170,11 @@ func provider(db *sql.DB) (*goose.Provider, error) {
 	}
 	return goose.NewProvider(goose.DialectPostgres, db, sub,
 		goose.WithTableName(VersionTable), goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true))
+}
+
+// Where names the pool's server and database (host:port/db), without
+// the password, for logs.
+func Where(pool *pgxpool.Pool) string {
+	c := pool.Config().ConnConfig
+	return fmt.Sprintf("%s:%d/%s", c.Host, c.Port, c.Database)
 }

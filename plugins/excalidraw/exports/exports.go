@@ -1,18 +1,24 @@
-// Package exports keeps exported pictures and scenes in a folder of the
-// data directory and hands out links to them that are signed (HMAC-SHA256)
-// and expire; a sweep removes files older than the retention.
+// Package exports keeps exported pictures and scenes and hands out links
+// to them that are signed (HMAC-SHA256) and expire; a sweep removes
+// exports older than the retention.
+//
+// The exports are kept in a folder of the data directory (Open) or in a
+// table of a PostgreSQL database (OpenPostgres). A link is signed by the
+// configured secret alone, the same way on both, so on PostgreSQL a link
+// one node made opens on any node configured with the same secret. List,
+// Copy and CopyAll move exports between the two, for migrating.
 package exports
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -34,10 +40,12 @@ const PathPrefix = "/exports/"
 
 // Config configures a Store.
 type Config struct {
-	// Dir is the exports folder (created if missing).
+	// Dir is the exports folder (created if missing). OpenPostgres
+	// ignores it.
 	Dir string
-	// Secret signs links. Empty: a random key for this process, so links
-	// stop working when it restarts (Open logs a warning).
+	// Secret signs links; every node on one database needs the same.
+	// Empty: a random key for this process, so links stop working when it
+	// restarts, and other nodes refuse them (Open logs a warning).
 	Secret []byte
 	// LinkTTL is how long a link works unless the caller asks for less
 	// (0: an hour). MaxTTL bounds what a caller may ask (0: a week).
@@ -49,9 +57,10 @@ type Config struct {
 	Logger *zap.Logger
 }
 
-// Store is an exports folder. It is safe for concurrent use.
+// Store keeps exports and signs links to them. It is safe for concurrent
+// use.
 type Store struct {
-	dir    string
+	b      backend
 	secret []byte
 	ttl    time.Duration
 	maxTTL time.Duration
@@ -66,9 +75,19 @@ type Store struct {
 // only (no secret configured): they stop working when it restarts.
 func (s *Store) Ephemeral() bool { return s.ephemeral }
 
-// Open prepares the folder.
+// Open prepares the folder, and is a Store keeping exports in it.
 func Open(cfg Config) (*Store, error) {
-	s := &Store{dir: cfg.Dir, secret: cfg.Secret, ttl: cfg.LinkTTL, maxTTL: cfg.MaxTTL, keep: cfg.Keep, now: cfg.Now, log: cfg.Logger}
+	b, err := openDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	return newStore(cfg, b, "")
+}
+
+// newStore is a Store on b; ephemeralWhy adds to the warning logged when
+// no secret is configured.
+func newStore(cfg Config, b backend, ephemeralWhy string) (*Store, error) {
+	s := &Store{b: b, secret: cfg.Secret, ttl: cfg.LinkTTL, maxTTL: cfg.MaxTTL, keep: cfg.Keep, now: cfg.Now, log: cfg.Logger}
 	if s.log == nil {
 		s.log = zap.NewNop()
 	}
@@ -87,19 +106,62 @@ func Open(cfg Config) (*Store, error) {
 	if s.keep <= 0 {
 		s.keep = 24 * time.Hour
 	}
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return nil, fmt.Errorf("exports: %w", err)
-	}
 	if len(s.secret) == 0 {
 		s.secret = make([]byte, 32)
 		if _, err := rand.Read(s.secret); err != nil {
 			return nil, err
 		}
 		s.ephemeral = true
-		s.log.Warn("export links are signed with a key of this process only: they stop working when dsh restarts; set exports.secret in the excalidraw plugin's config to keep them")
+		s.log.Warn("export links are signed with a key of this process only: they stop working when dsh restarts" + ephemeralWhy + "; set exports.secret in the excalidraw plugin's config to keep them")
 	}
 	return s, nil
 }
+
+// backend keeps the exports' bytes: a folder (dirBackend) or PostgreSQL
+// (pgBackend). Times are the Store's clock's.
+type backend interface {
+	// put stores data as the export id, created at, replacing any.
+	put(ctx context.Context, id string, data []byte, at time.Time) error
+	// open opens the export id: ErrNoLongerKept if there is none.
+	open(ctx context.Context, id string) (*File, error)
+	// sweep removes what was created before cutoff, counting it.
+	sweep(ctx context.Context, cutoff time.Time) (int, error)
+	// list is every export, in order of id.
+	list(ctx context.Context) ([]Entry, error)
+}
+
+// Entry is what is known of a kept export.
+type Entry struct {
+	// ID is the export's id (see NewID), its format the extension.
+	ID string
+	// Format is the id's extension: png, svg, excalidraw or json.
+	Format string
+	// Size is its length in bytes.
+	Size int64
+	// Created is when it was written; the sweep goes by it.
+	Created time.Time
+}
+
+// File is an open export: its Entry, and its bytes to read.
+type File struct {
+	Entry
+	r     io.Reader
+	close func() error
+}
+
+// Read reads the export's bytes.
+func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
+
+// Close releases it.
+func (f *File) Close() error {
+	if f.close == nil {
+		return nil
+	}
+	return f.close()
+}
+
+// opTimeout bounds what a call without a context asks of the backend.
+const opTimeout = time.Minute
 
 // Link is a signed, expiring link to one exported file.
 type Link struct {
@@ -122,9 +184,18 @@ func NewID() string {
 }
 
 // Put writes data as the file id (stem + "." + format, see NewID),
-// durably (a temporary file, fsync, rename), and links to it for ttl (0:
-// the store's default; more than the maximum is refused).
+// durably, and links to it for ttl (0: the store's default; more than the
+// maximum is refused). It is PutContext bounded by a minute.
 func (s *Store) Put(id string, data []byte, ttl time.Duration) (Link, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return s.PutContext(ctx, id, data, ttl)
+}
+
+// PutContext is Put, abandoned when ctx ends. In a folder the file is
+// written to a temporary file, synced and renamed into place; on
+// PostgreSQL it is one statement.
+func (s *Store) PutContext(ctx context.Context, id string, data []byte, ttl time.Duration) (Link, error) {
 	if !idPattern.MatchString(id) {
 		return Link{}, fmt.Errorf("exports: bad id %q", id)
 	}
@@ -134,28 +205,8 @@ func (s *Store) Put(id string, data []byte, ttl time.Duration) (Link, error) {
 	if ttl > s.maxTTL {
 		return Link{}, &TTLError{Max: s.maxTTL}
 	}
-	f, err := os.CreateTemp(s.dir, ".tmp-*")
-	if err != nil {
-		return Link{}, fmt.Errorf("exports: %w", err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, filepath.Join(s.dir, id))
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return Link{}, fmt.Errorf("exports: %w", werr)
-	}
-	if d, err := os.Open(s.dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+	if err := s.b.put(ctx, id, data, s.now()); err != nil {
+		return Link{}, err
 	}
 	return s.Sign(id, ttl, len(data)), nil
 }
@@ -183,8 +234,11 @@ func (s *Store) sig(id, exp string) string {
 
 // MIME is the media type of a file id.
 func MIME(id string) string {
-	return mimes[id[strings.LastIndexByte(id, '.')+1:]]
+	return mimes[format(id)]
 }
+
+// format is a file id's extension.
+func format(id string) string { return id[strings.LastIndexByte(id, '.')+1:] }
 
 // Refusals of a link, in the order they are checked.
 var (
@@ -196,8 +250,16 @@ var (
 // Open checks a link's id, expiry time and signature, then opens its file.
 // A tampered link is ErrBadLink whatever else is wrong with it; a genuine
 // one past its time is ErrExpired; a genuine, live one whose file was
-// swept is ErrNoLongerKept.
-func (s *Store) Open(id, exp, sig string) (*os.File, error) {
+// swept is ErrNoLongerKept. It is OpenContext bounded by a minute.
+func (s *Store) Open(id, exp, sig string) (*File, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return s.OpenContext(ctx, id, exp, sig)
+}
+
+// OpenContext is Open, abandoned when ctx ends. On PostgreSQL the
+// export's bytes are loaded whole.
+func (s *Store) OpenContext(ctx context.Context, id, exp, sig string) (*File, error) {
 	if !idPattern.MatchString(id) || len(exp) > 20 || len(sig) != 64 {
 		return nil, ErrBadLink
 	}
@@ -211,36 +273,16 @@ func (s *Store) Open(id, exp, sig string) (*os.File, error) {
 	if !s.now().Before(time.Unix(e, 0)) {
 		return nil, ErrExpired
 	}
-	f, err := os.Open(filepath.Join(s.dir, id))
-	if err != nil {
-		return nil, ErrNoLongerKept
-	}
-	return f, nil
+	return s.b.open(ctx, id)
 }
 
-// Sweep removes exported files older than the retention and temporary
-// files left by a crash. It returns how many it removed.
+// Sweep removes exports older than the retention (and, in a folder,
+// temporary files left by a crash). It returns how many it removed. It is
+// bounded by a minute.
 func (s *Store) Sweep() (int, error) {
-	entries, err := os.ReadDir(s.dir)
-	if err != nil {
-		return 0, err
-	}
-	cutoff := s.now().Add(-s.retention())
-	n := 0
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || (!idPattern.MatchString(name) && !strings.HasPrefix(name, ".tmp-")) {
-			continue // not ours: never touched
-		}
-		info, err := e.Info()
-		if err != nil || !info.ModTime().Before(cutoff) {
-			continue
-		}
-		if os.Remove(filepath.Join(s.dir, name)) == nil {
-			n++
-		}
-	}
-	return n, nil
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return s.b.sweep(ctx, s.now().Add(-s.retention()))
 }
 
 // retention keeps a file at least as long as the longest link to it.

@@ -5,8 +5,21 @@
 // Files have logical paths (see ParsePath): rooms/{board}/{rest…} for a
 // board's files, shareLinks/{rest…} for share links'. Who may read or
 // write which is decided by the caller (the HTTP routes ask the scene
-// service); this package only keeps the bytes, and keeps them inside its
-// directory whatever the path says.
+// service); this package only keeps the bytes.
+//
+// A Backend keeps them: Store, a directory on the local disk (Open), or
+// PGStore, a table of a PostgreSQL database that every node of a cluster
+// shares (OpenPostgres). Both have the same size cap, the same errors and
+// the same writes: the first Put at a path creates the file (created is
+// true for exactly one of racing first writers, on PostgreSQL and on
+// Linux), a later one replaces it whole and reports created false (one of
+// the same bytes and type changes nothing a reader can see), and a
+// refused or failed Put leaves the path as it was. List, Restore, Copy
+// and CopyAll move every file from one backend to another verbatim, for
+// migrating.
+//
+// The rest of this comment is the directory backend's; it keeps every
+// file inside its directory whatever the path says.
 //
 // # Layout
 //
@@ -22,7 +35,9 @@
 // starting from a handle on <dir> taken at Open: a symlink anywhere on the
 // way is refused (permission_denied), never followed. Every filesystem
 // operation goes through a store.FS, the scene store's symlink-safe
-// directory-handle seam (Config.FS), so tests can inject faults.
+// directory-handle seam (Config.FS), so tests can inject faults; only
+// the temporary file's own chmod, stat and, for Restore, its dating do
+// not.
 //
 // # File format
 //
@@ -53,11 +68,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -85,19 +103,57 @@ const (
 	filePerm  = 0o600
 )
 
-// Config configures Open.
+// Backend is a file store, as the file service's routes and the
+// migration between stores use it. *Store (a directory) and *PGStore
+// (PostgreSQL) implement it alike.
+type Backend interface {
+	// MaxFileBytes is the largest file Put accepts.
+	MaxFileBytes() int64
+	// Put stores the data read from body as the file at p (see
+	// Store.Put): the body is read to at most MaxFileBytes plus one
+	// byte, and nothing is stored unless all of it was read and is
+	// within the cap. created reports whether there was no file at p.
+	Put(ctx context.Context, p Path, contentType string, size int64, body io.Reader) (info Info, created bool, err error)
+	// Get opens the file at p, one whole write of it: not_found if
+	// there is none.
+	Get(ctx context.Context, p Path) (*File, error)
+	// Stat is the Info of the file at p: not_found if there is none.
+	Stat(ctx context.Context, p Path) (Info, error)
+	// List yields the Info of every stored file, in order of path. A
+	// file that cannot be read yields an error, and the listing goes on
+	// if the caller does.
+	List(ctx context.Context) iter.Seq2[Info, error]
+	// Restore stores body as the file at info.Path with info's content
+	// type and modification time, for copying a file from another
+	// backend: body must be exactly info.Size bytes hashing to
+	// info.SHA256, or nothing is stored. When the file there already has
+	// that size, hash and content type it does nothing (and reads
+	// nothing) and reports false.
+	Restore(ctx context.Context, info Info, body io.Reader) (copied bool, err error)
+	// Close releases what the backend holds.
+	Close() error
+}
+
+var (
+	_ Backend = (*Store)(nil)
+	_ Backend = (*PGStore)(nil)
+)
+
+// Config configures Open and OpenPostgres.
 type Config struct {
 	// Dir is the files directory; created (0700) if missing, its parent
-	// too. It must not be a symlink.
+	// too. It must not be a symlink. OpenPostgres ignores it.
 	Dir string
 	// MaxFileBytes bounds one file's data; 0 is DefaultMaxFileBytes.
 	MaxFileBytes int64
 	// FS is the filesystem seam, for fault injection; nil is
 	// store.OSFS(). It must not follow symlinks (see store.FS).
+	// OpenPostgres ignores it.
 	FS store.FS
 }
 
-// Store keeps files in one directory.
+// Store is the directory backend: files kept in one directory of the
+// local disk.
 type Store struct {
 	dir  string
 	fs   store.FS
@@ -133,12 +189,9 @@ func Open(cfg Config) (*Store, error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("files: Config.Dir is required")
 	}
-	max := cfg.MaxFileBytes
-	if max == 0 {
-		max = DefaultMaxFileBytes
-	}
-	if max < 1 {
-		return nil, fmt.Errorf("files: MaxFileBytes must be positive (got %d)", max)
+	max, err := maxBytes(cfg)
+	if err != nil {
+		return nil, err
 	}
 	dir, err := filepath.Abs(cfg.Dir)
 	if err != nil {
@@ -155,6 +208,18 @@ func Open(cfg Config) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// maxBytes is cfg's size cap, checked.
+func maxBytes(cfg Config) (int64, error) {
+	max := cfg.MaxFileBytes
+	if max == 0 {
+		max = DefaultMaxFileBytes
+	}
+	if max < 1 {
+		return 0, fmt.Errorf("files: MaxFileBytes must be positive (got %d)", max)
+	}
+	return max, nil
 }
 
 // Close releases the directory handle.
@@ -191,6 +256,12 @@ func TooLarge(actual, max int64, over bool) *sceneerr.Error {
 // (the request's credential revoked, the client gone) before the file is
 // in place abandons it.
 func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64, body io.Reader) (info Info, created bool, err error) {
+	return s.put(ctx, p, contentType, size, body, nil)
+}
+
+// put is Put, and with want set Restore's write: the body must be
+// want's bytes, and the file gets want's modification time.
+func (s *Store) put(ctx context.Context, p Path, contentType string, size int64, body io.Reader, want *Info) (info Info, created bool, err error) {
 	if size > s.max {
 		return Info{}, false, TooLarge(size, s.max, false)
 	}
@@ -226,11 +297,19 @@ func (s *Store) Put(ctx context.Context, p Path, contentType string, size int64,
 		return Info{}, false, TooLarge(n, s.max, true)
 	}
 	m := meta{V: formatV, Path: p.String(), ContentType: ContentType(contentType), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
+	if want != nil && (m.Size != want.Size || m.SHA256 != want.SHA256) {
+		return Info{}, false, mismatch(p)
+	}
 	if _, err := s.fs.Write(tmp, encodeTail(m)); err != nil {
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
 	if err := tmp.Chmod(filePerm); err != nil {
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+	}
+	if want != nil {
+		if err := setModTime(dir, tmpName, want.ModTime); err != nil {
+			return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
+		}
 	}
 	if err := s.fs.Sync(tmp); err != nil {
 		return Info{}, false, fmt.Errorf("files: sync %s: %w", p, err)
@@ -281,23 +360,53 @@ type fsWriter struct {
 
 func (w fsWriter) Write(p []byte) (int, error) { return w.fs.Write(w.f, p) }
 
+// setModTime sets the modification (and access) time of name inside
+// dir, not following a symlink.
+func setModTime(dir *os.File, name string, t time.Time) error {
+	rc, err := dir.SyscallConn()
+	if err != nil {
+		return err
+	}
+	ts := unix.NsecToTimespec(t.UnixNano())
+	var inner error
+	if err := rc.Control(func(fd uintptr) {
+		inner = unix.UtimesNanoAt(int(fd), name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+	}); err != nil {
+		return err
+	}
+	return inner
+}
+
+// mismatch is Restore's refusal of a body that is not the file listed.
+func mismatch(p Path) error {
+	return fmt.Errorf("files: restore %s: the bytes read are not the file listed (size or sha256 differs); nothing stored", p)
+}
+
 // File is an open stored file: its Info, and its data to read.
 type File struct {
 	Info
-	f    *os.File
-	data *io.SectionReader
+	data  io.Reader
+	close func() error
 }
 
 // Read reads the file's data (never its meta).
 func (f *File) Read(p []byte) (int, error) { return f.data.Read(p) }
 
 // Close closes it.
-func (f *File) Close() error { return f.f.Close() }
+func (f *File) Close() error {
+	if f.close == nil {
+		return nil
+	}
+	return f.close()
+}
 
 // Get opens the file at p: not_found if there is none. The file read is
 // the one that was at p when Get opened it, whatever is written there
 // meanwhile.
-func (s *Store) Get(p Path) (*File, error) {
+func (s *Store) Get(ctx context.Context, p Path) (*File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	dir, err := s.openDir(p, false)
 	if err != nil {
 		return nil, err
@@ -327,12 +436,12 @@ func (s *Store) Get(p Path) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	return &File{Info: m.info(st.ModTime()), f: f, data: io.NewSectionReader(f, 0, m.Size)}, nil
+	return &File{Info: m.info(st.ModTime()), data: io.NewSectionReader(f, 0, m.Size), close: f.Close}, nil
 }
 
 // Stat is the Info of the file at p: not_found if there is none.
-func (s *Store) Stat(p Path) (Info, error) {
-	f, err := s.Get(p)
+func (s *Store) Stat(ctx context.Context, p Path) (Info, error) {
+	f, err := s.Get(ctx, p)
 	if err != nil {
 		return Info{}, err
 	}
@@ -469,15 +578,25 @@ func encodeTail(m meta) []byte {
 // readTail reads and checks the meta of f, a file of size bytes that
 // must hold p.
 func readTail(f *os.File, size int64, p Path) (meta, error) {
+	m, err := readMeta(f, size, p.String())
+	if err == nil && m.Path != p.String() {
+		return meta{}, fmt.Errorf("files: %s is corrupt: it holds another path", p)
+	}
+	return m, err
+}
+
+// readMeta reads and checks the meta of f, a file of size bytes, whatever
+// path it holds; label names it in errors.
+func readMeta(f *os.File, size int64, label string) (meta, error) {
 	corrupt := func(why string) (meta, error) {
-		return meta{}, fmt.Errorf("files: %s is corrupt: %s", p, why)
+		return meta{}, fmt.Errorf("files: %s is corrupt: %s", label, why)
 	}
 	if size < int64(tailLen) {
 		return corrupt("too short")
 	}
 	var tail [tailLen]byte
 	if _, err := f.ReadAt(tail[:], size-int64(tailLen)); err != nil {
-		return meta{}, fmt.Errorf("files: read %s: %w", p, err)
+		return meta{}, fmt.Errorf("files: read %s: %w", label, err)
 	}
 	if string(tail[4:]) != magic {
 		return corrupt("no trailer")
@@ -488,7 +607,7 @@ func readTail(f *os.File, size int64, p Path) (meta, error) {
 	}
 	js := make([]byte, n)
 	if _, err := f.ReadAt(js, size-int64(tailLen)-n); err != nil {
-		return meta{}, fmt.Errorf("files: read %s: %w", p, err)
+		return meta{}, fmt.Errorf("files: read %s: %w", label, err)
 	}
 	var m meta
 	dec := json.NewDecoder(bytes.NewReader(js))
@@ -499,8 +618,6 @@ func readTail(f *os.File, size int64, p Path) (meta, error) {
 	switch {
 	case m.V != formatV:
 		return corrupt("unknown format " + strconv.Itoa(m.V))
-	case m.Path != p.String():
-		return corrupt("it holds another path")
 	case m.Size != size-int64(tailLen)-n:
 		return corrupt("size mismatch")
 	case len(m.SHA256) != 64:

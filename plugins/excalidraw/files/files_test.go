@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -53,7 +54,7 @@ func randBytes(seed uint64, n int) []byte {
 	return b
 }
 
-func put(t *testing.T, s *Store, p Path, ct string, data []byte) (Info, bool) {
+func put(t *testing.T, s Backend, p Path, ct string, data []byte) (Info, bool) {
 	t.Helper()
 	info, created, err := s.Put(bg, p, ct, int64(len(data)), bytes.NewReader(data))
 	if err != nil {
@@ -62,9 +63,9 @@ func put(t *testing.T, s *Store, p Path, ct string, data []byte) (Info, bool) {
 	return info, created
 }
 
-func get(t *testing.T, s *Store, p Path) (Info, []byte) {
+func get(t *testing.T, s Backend, p Path) (Info, []byte) {
 	t.Helper()
-	f, err := s.Get(p)
+	f, err := s.Get(bg, p)
 	if err != nil {
 		t.Fatalf("Get(%s): %v", p, err)
 	}
@@ -185,7 +186,7 @@ func TestRoundTripIsVerbatim(t *testing.T) {
 		if got.SHA256 != info.SHA256 || got.Size != info.Size || got.ContentType != "image/png" {
 			t.Fatalf("%d bytes: Get %+v, Put %+v", n, got, info)
 		}
-		st, err := s.Stat(p)
+		st, err := s.Stat(bg, p)
 		if err != nil || st.SHA256 != info.SHA256 {
 			t.Fatalf("Stat: %+v %v", st, err)
 		}
@@ -214,15 +215,15 @@ func TestReplaceReportsNotCreated(t *testing.T) {
 func TestGetMissing(t *testing.T) {
 	s := open(t, 0)
 	for _, p := range []string{"rooms/none/x", "shareLinks/x"} {
-		_, err := s.Get(mustPath(t, p))
+		_, err := s.Get(bg, mustPath(t, p))
 		wantCode(t, err, sceneerr.NotFound)
 	}
 	put(t, s, mustPath(t, "rooms/b/x"), "", []byte("x"))
-	_, err := s.Get(mustPath(t, "rooms/b/y"))
+	_, err := s.Get(bg, mustPath(t, "rooms/b/y"))
 	wantCode(t, err, sceneerr.NotFound)
 	// Looking does not create directories.
 	before := dshtest.Tree(t, s.Dir())
-	_, _ = s.Get(mustPath(t, "rooms/other/y"))
+	_, _ = s.Get(bg, mustPath(t, "rooms/other/y"))
 	dshtest.SameTree(t, "the files directory", before, dshtest.Tree(t, s.Dir()))
 }
 
@@ -268,7 +269,7 @@ func TestSizeCap(t *testing.T) {
 	if body.n > max+1+32<<10 { // io.Copy's one buffer at most
 		t.Fatalf("read %d bytes", body.n)
 	}
-	if _, err := s.Get(p); sceneerr.CodeOf(err) != sceneerr.NotFound {
+	if _, err := s.Get(bg, p); sceneerr.CodeOf(err) != sceneerr.NotFound {
 		t.Fatalf("Get after refused Put: %v", err)
 	}
 	// Over by one byte, undeclared.
@@ -424,9 +425,9 @@ func TestSymlinksAreNotFollowed(t *testing.T) {
 			if strings.Contains(err.Error(), outside) || strings.Contains(err.Error(), s.Dir()) {
 				t.Errorf("error names a path: %v", err)
 			}
-			_, err = s.Get(p)
+			_, err = s.Get(bg, p)
 			wantCode(t, err, sceneerr.PermissionDenied)
-			_, err = s.Stat(p)
+			_, err = s.Stat(bg, p)
 			wantCode(t, err, sceneerr.PermissionDenied)
 			dshtest.SameTree(t, "outside", beforeOut, dshtest.Tree(t, outside))
 			dshtest.SameTree(t, "the files directory", beforeIn, dshtest.Tree(t, s.Dir()))
@@ -447,7 +448,7 @@ func TestNonFileTargetIsRefused(t *testing.T) {
 	must(os.MkdirAll(filepath.Join(s.Dir(), roomsArea, "b", fileName(p)), 0o700))
 	_, _, err := s.Put(bg, p, "", 1, bytes.NewReader([]byte("x")))
 	wantCode(t, err, sceneerr.PermissionDenied)
-	_, err = s.Get(p)
+	_, err = s.Get(bg, p)
 	wantCode(t, err, sceneerr.PermissionDenied)
 	// A board "directory" that is a file.
 	must(os.WriteFile(filepath.Join(s.Dir(), roomsArea, "c"), nil, 0o600))
@@ -464,7 +465,7 @@ func TestFIFOTargetIsRefused(t *testing.T) {
 	must(syscall.Mkfifo(filepath.Join(s.Dir(), roomsArea, "b", fileName(p)), 0o600))
 	_, _, err := s.Put(bg, p, "", 1, bytes.NewReader([]byte("x")))
 	wantCode(t, err, sceneerr.PermissionDenied)
-	_, err = s.Get(p)
+	_, err = s.Get(bg, p)
 	wantCode(t, err, sceneerr.PermissionDenied)
 	noTemps(t, s)
 }
@@ -515,14 +516,14 @@ func TestCorruptFileIsNotServed(t *testing.T) {
 		"long len":   append(append([]byte{}, good[:len(good)-tailLen]...), 0xff, 0xff, 0xff, 0xff, 'D', 'S', 'H', 'F', 'I', 'L', 'E', '1'),
 	} {
 		must(os.WriteFile(fp, data, 0o600))
-		if _, err := s.Get(p); err == nil || sceneerr.CodeOf(err) != "" {
+		if _, err := s.Get(bg, p); err == nil || sceneerr.CodeOf(err) != "" {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	// Another path's file moved into place is not served as this one.
 	other, _ := os.ReadFile(fq)
 	must(os.WriteFile(fp, other, 0o600))
-	if _, err := s.Get(p); err == nil || !strings.Contains(err.Error(), "another path") {
+	if _, err := s.Get(bg, p); err == nil || !strings.Contains(err.Error(), "another path") {
 		t.Errorf("moved file: %v", err)
 	}
 }
@@ -532,7 +533,7 @@ func TestGetSeesOneWrite(t *testing.T) {
 	s := open(t, 0)
 	p := mustPath(t, "rooms/b/f")
 	put(t, s, p, "image/png", []byte("first write"))
-	f, err := s.Get(p)
+	f, err := s.Get(bg, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -570,7 +571,7 @@ func TestConcurrentWritesAreNeverTorn(t *testing.T) {
 		})
 		wg.Go(func() {
 			for range rounds {
-				f, err := s.Get(p)
+				f, err := s.Get(bg, p)
 				if err != nil {
 					errs <- err
 					continue
@@ -668,4 +669,47 @@ func FuzzParsePath(f *testing.F) {
 			t.Fatalf("%q: file name %q", s, name)
 		}
 	})
+}
+
+// List passes over what the store never makes (other names, temporary
+// files, directories that are no board's) and reports, without stopping,
+// what it made but cannot serve: a corrupt file, one moved to another
+// path's name, a symlink.
+func TestListReportsWhatItCannotServe(t *testing.T) {
+	s := open(t, 0)
+	put(t, s, mustPath(t, "rooms/b/good"), "image/png", []byte("good"))
+	put(t, s, mustPath(t, "rooms/b/moved"), "", []byte("moved"))
+	put(t, s, mustPath(t, "shareLinks/l"), "", []byte("share"))
+	b := filepath.Join(s.Dir(), roomsArea, "b")
+	must(os.WriteFile(filepath.Join(b, "notes.txt"), []byte("mine"), 0o600))
+	must(os.WriteFile(filepath.Join(b, tmpPrefix+"abc"), []byte("half"), 0o600))
+	must(os.MkdirAll(filepath.Join(s.Dir(), roomsArea, "Not-A-Board"), 0o700))
+	must(os.WriteFile(filepath.Join(b, fileName(mustPath(t, "rooms/b/corrupt"))), []byte("garbage"), 0o600))
+	must(os.Rename(filepath.Join(b, fileName(mustPath(t, "rooms/b/moved"))), filepath.Join(b, fileName(mustPath(t, "rooms/b/elsewhere")))))
+	must(os.Symlink(filepath.Join(b, fileName(mustPath(t, "rooms/b/good"))), filepath.Join(b, fileName(mustPath(t, "rooms/b/link")))))
+	var paths []string
+	var errs []error
+	for info, err := range s.List(bg) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		paths = append(paths, info.Path)
+	}
+	if !slices.Equal(paths, []string{"rooms/b/good", "shareLinks/l"}) {
+		t.Fatalf("listed %q", paths)
+	}
+	if len(errs) != 3 {
+		t.Fatalf("errors %v, want the corrupt, the moved and the symlink", errs)
+	}
+	for _, err := range errs {
+		if strings.Contains(err.Error(), s.Dir()) {
+			t.Errorf("error names the directory: %v", err)
+		}
+	}
+	// Copying stops at the first of them.
+	dst := open(t, 0)
+	if _, _, err := CopyAll(bg, dst, s); err == nil {
+		t.Fatal("CopyAll went past an unreadable file")
+	}
 }

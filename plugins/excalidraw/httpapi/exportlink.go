@@ -20,7 +20,7 @@ import (
 func exportLink(st *exports.Store) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, q := c.Param("id"), c.QueryParams()
-		f, err := st.Open(id, q.Get("exp"), q.Get("sig"))
+		f, err := st.OpenContext(c.Request().Context(), id, q.Get("exp"), q.Get("sig"))
 		switch {
 		case errors.Is(err, exports.ErrBadLink):
 			return sceneerr.New(sceneerr.PermissionDenied, "this export link is not valid: it was changed or not made by this host").With("reason", "signature")
@@ -32,13 +32,9 @@ func exportLink(st *exports.Store) echo.HandlerFunc {
 			return err
 		}
 		defer f.Close()
-		info, err := f.Stat()
-		if err != nil {
-			return err
-		}
 		h := c.Response().Header()
 		h.Set("Content-Type", exports.MIME(id))
-		h.Set("Content-Length", strconv.FormatInt(info.Size(), 10))
+		h.Set("Content-Length", strconv.FormatInt(f.Size, 10))
 		h.Set("Content-Disposition", `attachment; filename="`+id+`"`)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:")

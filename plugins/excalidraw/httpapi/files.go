@@ -30,7 +30,7 @@ const fileCSP = "sandbox; default-src 'none'"
 // to ask the board's access of: PUT needs write, GET and HEAD read. Share
 // links' files are open to everyone (seed 001), so those routes are
 // Public and never see a principal.
-func fileRoutes(svc *service.Service, st *files.Store) []webserver.Route {
+func fileRoutes(svc *service.Service, st files.Backend) []webserver.Route {
 	rooms := fileAPI{svc: svc, st: st, kind: files.Rooms}
 	share := fileAPI{svc: svc, st: st, kind: files.ShareLinks}
 	return []webserver.Route{
@@ -46,7 +46,7 @@ func fileRoutes(svc *service.Service, st *files.Store) []webserver.Route {
 // fileAPI serves one area's files.
 type fileAPI struct {
 	svc  *service.Service
-	st   *files.Store
+	st   files.Backend
 	kind files.Kind
 }
 
@@ -160,7 +160,7 @@ func (h fileAPI) get(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := h.st.Get(p)
+	f, err := h.st.Get(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}

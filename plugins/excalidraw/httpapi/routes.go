@@ -51,8 +51,9 @@ type Options struct {
 	People People
 	// Files keeps the boards' and share links' files (PUT, GET and HEAD
 	// /files/rooms/{board}/… behind admission and the board's access,
-	// /files/shareLinks/… open to everyone); nil serves none.
-	Files *files.Store
+	// /files/shareLinks/… open to everyone): a directory (files.Open) or
+	// PostgreSQL (files.OpenPostgres); nil serves none.
+	Files files.Backend
 }
 
 // Routes returns the plugin's routes for webserver.Mount. Only the export

@@ -16,7 +16,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
-// Config configures a Service. Only DrawingsDir is required.
+// Config configures a Service. Only DrawingsDir (or OpenStore) is
+// required.
 type Config struct {
 	// DrawingsDir is the drawings directory (created if missing).
 	DrawingsDir string
@@ -52,6 +53,23 @@ type Config struct {
 	// Exports is where Export writes files and signs their links; nil
 	// refuses exports.
 	Exports *exports.Store
+	// OpenStore, if set, opens the scene store with what the service
+	// gives it: a PostgreSQL store for several nodes. Nil opens the file
+	// store in DrawingsDir.
+	OpenStore func(StoreParams) (store.Backend, error)
+}
+
+// StoreParams is what any scene store is opened with.
+type StoreParams struct {
+	// Codec is the service's: it checks what is stored, and is a
+	// store.Differ too, so the journal records what each commit changed.
+	Codec store.Codec
+	// MaxSceneBytes is the largest scene the store takes (the reading
+	// limit: a stored scene over a lowered limit stays readable).
+	MaxSceneBytes int64
+	Journal       store.JournalOptions
+	Logger        *zap.Logger
+	Now           func() time.Time
 }
 
 // Service is safe for concurrent use: writes to one scene are serialized
@@ -100,15 +118,22 @@ func New(cfg Config) (*Service, error) {
 		r = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	docs := &docCache{}
-	st, err := store.Open(store.Options{
-		Dir:           cfg.DrawingsDir,
-		Codec:         &storeCodec{Codec: scene.Codec{Limits: stored}, cache: docs},
-		MaxSceneBytes: stored.MaxSceneBytes,
-		LockTimeout:   cfg.LockTimeout,
-		Journal:       cfg.Journal,
-		Logger:        cfg.Logger,
-		Now:           now,
-	})
+	codec := &storeCodec{Codec: scene.Codec{Limits: stored}, cache: docs}
+	var st store.Backend
+	var err error
+	if cfg.OpenStore != nil {
+		st, err = cfg.OpenStore(StoreParams{Codec: codec, MaxSceneBytes: stored.MaxSceneBytes, Journal: cfg.Journal, Logger: cfg.Logger, Now: now})
+	} else {
+		st, err = store.Open(store.Options{
+			Dir:           cfg.DrawingsDir,
+			Codec:         codec,
+			MaxSceneBytes: stored.MaxSceneBytes,
+			LockTimeout:   cfg.LockTimeout,
+			Journal:       cfg.Journal,
+			Logger:        cfg.Logger,
+			Now:           now,
+		})
+	}
 	if err != nil {
 		return nil, mapError(err)
 	}

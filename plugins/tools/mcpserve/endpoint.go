@@ -2,13 +2,12 @@ package mcpserve
 
 import (
 	"context"
-
-	"github.com/dshgo/dsh/plugins/identity"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/connection"

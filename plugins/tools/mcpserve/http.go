@@ -2,13 +2,13 @@ package mcpserve
 
 import (
 	"fmt"
-	"github.com/dshgo/dsh/plugins/identity"
 	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -32,15 +32,23 @@ import (
 //     result (the answer to a committed write is not lost with the
 //     connection). It is bounded by replayBufferBytes and forgets a
 //     session's events when the session ends.
-func newStreamableHandler(s *mcp.Server, timeout time.Duration, maxBody int64, log *slog.Logger) *mcp.StreamableHTTPHandler {
-	events := mcp.NewMemoryEventStore(nil)
-	events.SetMaxBytes(replayBufferBytes)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+//
+// Stateless (Options.Stateless, for several nodes behind one address)
+// drops the sessions and with them the event store: a resumed stream
+// could land on another node, which never saw its events.
+func newStreamableHandler(s *mcp.Server, timeout time.Duration, maxBody int64, stateless bool, log *slog.Logger) *mcp.StreamableHTTPHandler {
+	opts := &mcp.StreamableHTTPOptions{
 		SessionTimeout:      timeout,
 		Logger:              log,
-		EventStore:          events,
 		MaxRequestBodyBytes: maxBody,
-	})
+		Stateless:           stateless,
+	}
+	if !stateless {
+		events := mcp.NewMemoryEventStore(nil)
+		events.SetMaxBytes(replayBufferBytes)
+		opts.EventStore = events
+	}
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
 }
 
 // replayBufferBytes bounds the events kept for stream resumption across all
@@ -75,6 +83,10 @@ const sessionIDHeader = "Mcp-Session-Id"
 // serveHTTP accounts for r in the session table (see HTTPHandler) and
 // hands it to the SDK.
 func (m *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if m.stateless {
+		m.http.ServeHTTP(w, r) // no session to account for
+		return
+	}
 	owner := sessionOwner(r.Context())
 	if id := r.Header.Get(sessionIDHeader); id != "" {
 		done, closing, forbidden := m.sessions.use(id, owner, r.Method != http.MethodGet)

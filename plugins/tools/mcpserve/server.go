@@ -45,6 +45,13 @@ type Options struct {
 	// limit, and the tools' own argument limits behind it, decide (and
 	// answer in JSON) rather than the SDK's plain-text 413.
 	MaxRequestBodyBytes int64
+	// Stateless serves Streamable HTTP without sessions: every POST is
+	// answered on its own (the SDK's stateless mode), so any of several
+	// nodes behind a round-robin load balancer can take any request of an
+	// agent. Each call acts for its own request's principal; there are no
+	// session caps to hold, no GET stream and so no list_changed
+	// notifications (clients list the tools again when they need to).
+	Stateless bool
 }
 
 // Server exposes a tools.Registry to MCP clients. It mirrors the registry
@@ -54,11 +61,12 @@ type Options struct {
 // stdio. Calls are routed through Registry.Call, so validation, error
 // codes and canonical results are identical on every transport.
 type Server struct {
-	reg      registry
-	log      *zap.Logger
-	server   *mcp.Server
-	http     *mcp.StreamableHTTPHandler
-	sessions *sessionTable // the HTTP sessions, for the caps
+	reg       registry
+	log       *zap.Logger
+	server    *mcp.Server
+	http      *mcp.StreamableHTTPHandler
+	sessions  *sessionTable // the HTTP sessions, for the caps
+	stateless bool          // Options.Stateless: no sessions at all
 
 	// base is cancelled by Close; tool calls and stdio sessions derive
 	// from it so that Close is not held up by work nobody will read.
@@ -113,10 +121,11 @@ func newServer(reg registry, opts Options) *Server {
 	sdkLog := newSlogLogger(log.Named("sdk"))
 
 	m := &Server{
-		reg:      reg,
-		log:      log,
-		synced:   make(map[string]tools.Descriptor),
-		sessions: newSessionTable(opts.MaxSessions, opts.MaxSessionsPerOwner),
+		reg:       reg,
+		log:       log,
+		synced:    make(map[string]tools.Descriptor),
+		sessions:  newSessionTable(opts.MaxSessions, opts.MaxSessionsPerOwner),
+		stateless: opts.Stateless,
 	}
 	m.base, m.cancelBase = context.WithCancel(context.Background())
 	m.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
@@ -129,7 +138,7 @@ func newServer(reg registry, opts Options) *Server {
 		// which this server does not implement.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	m.http = newStreamableHandler(m.server, opts.SessionTimeout, opts.MaxRequestBodyBytes, sdkLog)
+	m.http = newStreamableHandler(m.server, opts.SessionTimeout, opts.MaxRequestBodyBytes, opts.Stateless, sdkLog)
 
 	// Subscribe before the first sync so no change can slip in between.
 	m.unsubscribe = reg.Subscribe(m.sync)
