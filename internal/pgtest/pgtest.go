@@ -4,7 +4,8 @@
 // runs as root, which PostgreSQL refuses to be) and stops when it ends,
 // or on the server DSH_PG_DSN names. Without either, the test ends as
 // testenv says (skips on a developer's machine, fails under make test and
-// CI).
+// CI). Restart and Terminate do to the server what an outage does to
+// its clients.
 package pgtest
 
 import (
@@ -40,6 +41,9 @@ var cluster struct {
 	dsn  string // the admin DSN (database postgres)
 	err  error
 	stop func()
+	// restart stops the server (fast: sessions are disconnected), calls
+	// whileDown, and starts it again on the same port and data.
+	restart func(whileDown func()) error
 }
 
 // Main runs the tests and then stops the throwaway cluster, if one was
@@ -57,7 +61,7 @@ func DSN(t testing.TB) string {
 	t.Helper()
 	admin := os.Getenv(EnvDSN)
 	if admin == "" {
-		cluster.once.Do(func() { cluster.dsn, cluster.stop, cluster.err = start() })
+		cluster.once.Do(func() { cluster.dsn, cluster.stop, cluster.restart, cluster.err = start() })
 		if cluster.err != nil {
 			testenv.Missing(t, "no PostgreSQL for the tests: "+cluster.err.Error()+" (apt-get install postgresql, or set "+EnvDSN+")")
 		}
@@ -127,27 +131,82 @@ func binDir() (string, error) {
 	return best, nil
 }
 
+// Restartable says why Restart cannot restart the server the tests use,
+// or nil if it can: only the throwaway cluster (not one DSH_PG_DSN names,
+// which belongs to someone else) once DSN has started it. A test that
+// needs it ends as testenv says when it cannot:
+//
+//	if err := pgtest.Restartable(); err != nil {
+//		testenv.Missing(t, err.Error())
+//	}
+func Restartable() error {
+	switch {
+	case os.Getenv(EnvDSN) != "":
+		return errors.New("pgtest: " + EnvDSN + " names an outside server, which the tests may not restart (unset it to use a throwaway cluster)")
+	case cluster.restart == nil:
+		return errors.New("pgtest: no throwaway cluster is running (call DSN first)")
+	}
+	return nil
+}
+
+// Restart stops the throwaway cluster (pg_ctl stop -m fast: every session
+// is disconnected), calls whileDown while nothing answers, and starts it
+// again at the same address with the same databases. It fails t when the
+// server is not one it may restart (see Restartable). It disturbs every
+// database of the cluster, so a test using it must not run in parallel
+// with others.
+func Restart(t testing.TB, whileDown func()) {
+	t.Helper()
+	if err := Restartable(); err != nil {
+		t.Fatal(err)
+	}
+	if whileDown == nil {
+		whileDown = func() {}
+	}
+	if err := cluster.restart(whileDown); err != nil {
+		t.Fatalf("pgtest: restart: %v", err)
+	}
+}
+
+// Terminate ends every other session on dsn's database
+// (pg_terminate_backend): what a server restart or a network cut does to
+// the clients' connections, without the wait.
+func Terminate(t testing.TB, dsn string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("pgtest: connect to %s: %v", redact(dsn), err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid()`); err != nil {
+		t.Fatalf("pgtest: terminate: %v", err)
+	}
+}
+
 // start makes and starts the throwaway cluster.
-func start() (dsn string, stop func(), err error) {
+func start() (dsn string, stop func(), restart func(func()) error, err error) {
 	bin, err := binDir()
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	dir, err := os.MkdirTemp("", "dsh-pgtest-")
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	// As root, the cluster belongs to the postgres user.
 	var run func(name string, args ...string) *exec.Cmd
 	if os.Geteuid() == 0 {
 		pg, err := user.Lookup("postgres")
 		if err != nil {
-			return "", nil, errors.New("running as root, and there is no postgres user to run PostgreSQL as")
+			return "", nil, nil, errors.New("running as root, and there is no postgres user to run PostgreSQL as")
 		}
 		uid, _ := strconv.Atoi(pg.Uid)
 		gid, _ := strconv.Atoi(pg.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		run = func(name string, args ...string) *exec.Cmd {
 			return exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...)
@@ -158,24 +217,44 @@ func start() (dsn string, stop func(), err error) {
 	data := filepath.Join(dir, "data")
 	if out, err := run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync").CombinedOutput(); err != nil {
 		_ = os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("initdb: %v: %s", err, lastLines(out))
+		return "", nil, nil, fmt.Errorf("initdb: %v: %s", err, lastLines(out))
 	}
 	port, err := freePort()
 	if err != nil {
 		_ = os.RemoveAll(dir)
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c max_connections=200", port, dir)
-	if out, err := run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start").CombinedOutput(); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	logFile := filepath.Join(dir, "log")
+	startServer := func() error {
+		if out, err := run("pg_ctl", "-D", data, "-o", opts, "-l", logFile, "-w", "-t", "60", "start").CombinedOutput(); err != nil {
+			log, _ := os.ReadFile(logFile)
+			return fmt.Errorf("pg_ctl start: %v: %s %s", err, lastLines(out), lastLines(log))
+		}
+		return nil
+	}
+	if err := startServer(); err != nil {
 		_ = os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("pg_ctl start: %v: %s %s", err, lastLines(out), lastLines(log))
+		return "", nil, nil, err
 	}
 	stop = func() {
 		_ = run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop").Run()
 		_ = os.RemoveAll(dir)
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), stop, nil
+	restart = func(whileDown func()) (err error) {
+		if out, err := run("pg_ctl", "-D", data, "-m", "fast", "-w", "-t", "60", "stop").CombinedOutput(); err != nil {
+			return fmt.Errorf("pg_ctl stop: %v: %s", err, lastLines(out))
+		}
+		// Started again however whileDown ends (a t.Fatal in it too).
+		defer func() {
+			if serr := startServer(); serr != nil && err == nil {
+				err = serr
+			}
+		}()
+		whileDown()
+		return nil
+	}
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), stop, restart, nil
 }
 
 func freePort() (int, error) {

@@ -3,9 +3,12 @@ package pgtest
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/dsh/internal/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
@@ -44,4 +47,77 @@ func TestDatabasesAreFreshAndApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("PostgreSQL %s", version)
+}
+
+// Terminate ends the other sessions on a database: a connection made
+// before it fails its next query, a new one works.
+func TestTerminate(t *testing.T) {
+	ctx := context.Background()
+	dsn := DSN(t)
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	Terminate(t, dsn)
+	if _, err := c.Exec(ctx, "SELECT 1"); err == nil {
+		t.Fatal("a terminated session still answers")
+	}
+	again, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close(ctx)
+	if _, err := again.Exec(ctx, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Restart takes the server down (nothing connects while whileDown runs)
+// and brings it back with what was committed.
+func TestRestart(t *testing.T) {
+	ctx := context.Background()
+	dsn := DSN(t)
+	if err := Restartable(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)"); err != nil {
+		t.Fatal(err)
+	}
+	ran := false
+	Restart(t, func() {
+		ran = true
+		if c, err := pgx.Connect(ctx, dsn); err == nil {
+			c.Close(ctx)
+			t.Error("connected while the server was down")
+		}
+	})
+	if !ran {
+		t.Fatal("whileDown did not run")
+	}
+	if _, err := c.Exec(ctx, "SELECT 1"); err == nil {
+		t.Fatal("a session from before the restart still answers")
+	}
+	after, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer after.Close(ctx)
+	var n int
+	if err := after.QueryRow(ctx, "SELECT n FROM kept").Scan(&n); err != nil || n != 7 {
+		t.Fatalf("after the restart: %d %v", n, err)
+	}
+}
+
+// Restart refuses a server DSH_PG_DSN names: it is someone else's.
+func TestRestartableRefusesAnOutsideServer(t *testing.T) {
+	t.Setenv(EnvDSN, "postgres://elsewhere/db")
+	if err := Restartable(); err == nil || !strings.Contains(err.Error(), EnvDSN) {
+		t.Fatalf("Restartable() = %v", err)
+	}
 }

@@ -1,6 +1,8 @@
 -- +goose Up
 -- Scenes: the current bytes of each, exactly as the file store keeps the
--- .excalidraw file, with the revision record in columns.
+-- .excalidraw file, with the revision record in columns. node is the
+-- Store instance that made the current revision (CommittedHere);
+-- journal_seq the Seq of the scene's newest journal entry.
 CREATE TABLE scenes (
   name text PRIMARY KEY,
   revision bigint NOT NULL,
@@ -12,29 +14,41 @@ CREATE TABLE scenes (
   updated_by_name text NOT NULL DEFAULT '',
   previous_revision bigint NOT NULL DEFAULT 0,
   previous_sha256 text NOT NULL DEFAULT '',
-  node text NOT NULL DEFAULT ''
+  node text NOT NULL DEFAULT '',
+  journal_seq bigint NOT NULL DEFAULT 0
 );
--- Every revision's bytes (ReadRevision, restore).
+-- The bytes of superseded revisions (ReadRevision), copied from scenes
+-- by the commit that replaces them, as long as the journal keeps their
+-- entries (retention deletes both).
 CREATE TABLE revisions (
-  name text NOT NULL,
+  name text NOT NULL REFERENCES scenes ON DELETE CASCADE,
   revision bigint NOT NULL,
   data bytea NOT NULL,
+  committed_at timestamptz NOT NULL,
   PRIMARY KEY (name, revision)
 );
 -- The request ids a scene remembers (its last 32), for replay.
 CREATE TABLE requests (
-  name text NOT NULL,
+  name text NOT NULL REFERENCES scenes ON DELETE CASCADE,
   request_id text NOT NULL,
   revision bigint NOT NULL,
   sha256 text NOT NULL,
+  byte_length bigint NOT NULL,
+  element_count integer NOT NULL,
   at timestamptz NOT NULL,
   PRIMARY KEY (name, request_id)
 );
+CREATE INDEX requests_by_revision ON requests (name, revision);
 -- The journal: one row per commit, written in the commit's transaction.
+-- entry is the journal.Entry; images its journal.Images as JSON (NULL:
+-- none), which PostgreSQL compresses itself (TOAST) when large; revision
+-- and at repeat the entry's, for Log's filters.
 CREATE TABLE journal (
-  name text NOT NULL,
+  name text NOT NULL REFERENCES scenes ON DELETE CASCADE,
   seq bigint NOT NULL,
   commit_id text NOT NULL UNIQUE,
+  revision bigint NOT NULL,
+  at timestamptz NOT NULL,
   entry jsonb NOT NULL,
   images bytea,
   PRIMARY KEY (name, seq)

@@ -67,6 +67,13 @@ func (e *Error) Error() string {
 // Unwrap exposes the underlying cause (often a *fs.PathError or errno).
 func (e *Error) Unwrap() error { return e.Err }
 
+// NewError is an *Error with code's HTTP status, for other backends
+// (add details with With).
+func NewError(code, msg string, cause error) *Error { return newError(code, msg, cause) }
+
+// With adds one detail and returns e.
+func (e *Error) With(key string, value any) *Error { return e.with(key, value) }
+
 // newError builds an *Error with the status that belongs to code.
 func newError(code, msg string, cause error) *Error {
 	return &Error{Code: code, Status: statusOf(code), Message: msg, Err: cause}

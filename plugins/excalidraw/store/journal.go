@@ -39,6 +39,10 @@ type JournalOptions struct {
 	MaxImageBytes int
 }
 
+// WithDefaults is o with its zero values replaced by the defaults, as
+// every backend applies them.
+func (o JournalOptions) WithDefaults() JournalOptions { return o.withDefaults() }
+
 func (o JournalOptions) withDefaults() JournalOptions {
 	if o.MaxEntries == 0 {
 		o.MaxEntries = DefaultJournalMaxEntries
@@ -66,6 +70,10 @@ var commitIDs = struct {
 	sync.Mutex
 	src *ulid.MonotonicEntropy
 }{src: ulid.Monotonic(rand.Reader, 0)}
+
+// NewCommitID is a new commit id for a commit at at: a ULID, monotonic
+// within the process, so every backend's ids sort by time alike.
+func NewCommitID(at time.Time) string { return newCommitID(at) }
 
 func newCommitID(at time.Time) string {
 	commitIDs.Lock()

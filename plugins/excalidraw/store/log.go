@@ -52,14 +52,11 @@ type LogPage struct {
 // entries above the sidecar's revision belong to commits not yet
 // complete, so they are left out.
 func (s *Store) Log(ctx context.Context, q LogQuery) (*LogPage, error) {
-	limit := q.Limit
-	switch {
-	case limit == 0:
-		limit = DefaultLogLimit
-	case limit < 0 || limit > MaxLogLimit:
-		return nil, errorf(CodeInvalidRequest, "limit must be 1 to %d", MaxLogLimit).with("max", MaxLogLimit)
+	limit, err := q.PageSize()
+	if err != nil {
+		return nil, err
 	}
-	end, commit, err := parseCursor(q.Cursor)
+	end, commit, err := ParseLogCursor(q.Cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +78,7 @@ func (s *Store) Log(ctx context.Context, q LogQuery) (*LogPage, error) {
 		var last *journal.Frame
 		full := false
 		err = walkBack(f, end, func(fr *journal.Frame) bool {
-			if fr.Entry.Revision > head || !q.matches(&fr.Entry) {
+			if fr.Entry.Revision > head || !q.Matches(&fr.Entry) {
 				return true
 			}
 			if len(page.Entries) == limit {
@@ -93,7 +90,7 @@ func (s *Store) Log(ctx context.Context, q LogQuery) (*LogPage, error) {
 			return true
 		})
 		if full && last != nil {
-			page.Next = strconv.FormatInt(last.Offset, 36) + "." + last.Entry.Commit
+			page.Next = LogCursor(last.Offset, last.Entry.Commit)
 		}
 		return err
 	})
@@ -136,6 +133,10 @@ func (s *Store) Commit(ctx context.Context, name, id string) (*journal.Entry, *j
 	})
 	return entry, images, err
 }
+
+// UnknownCommit is the not_found of a commit id that is not in a scene's
+// journal (never was, or retention dropped it).
+func UnknownCommit(name, id string) *Error { return unknownCommit(name, id) }
 
 func unknownCommit(name, id string) *Error {
 	return errorf(CodeNotFound, "commit %q is not in the journal of %s", id, name).with("name", name).with("commit", id)
@@ -204,8 +205,29 @@ func walkBack(f *os.File, end int64, fn func(*journal.Frame) bool) error {
 	return nil
 }
 
-// parseCursor splits "offset.commit" (offset in base 36).
-func parseCursor(c string) (int64, string, error) {
+// PageSize is the page size q asks for: DefaultLogLimit for 0, and
+// invalid_request (details: max) outside 1 to MaxLogLimit.
+func (q LogQuery) PageSize() (int, error) {
+	switch {
+	case q.Limit == 0:
+		return DefaultLogLimit, nil
+	case q.Limit < 0 || q.Limit > MaxLogLimit:
+		return 0, errorf(CodeInvalidRequest, "limit must be 1 to %d", MaxLogLimit).with("max", MaxLogLimit)
+	}
+	return q.Limit, nil
+}
+
+// LogCursor is the cursor (LogPage.Next) of a page whose last entry is
+// commit, found at pos: where the backend resumes (the file store's
+// journal offset, a database's entry number). The caller treats it as
+// opaque.
+func LogCursor(pos int64, commit string) string {
+	return strconv.FormatInt(pos, 36) + "." + commit
+}
+
+// ParseLogCursor splits a LogCursor; "" is the first page (0, "").
+// Anything else that is not one is invalid_request (details: field).
+func ParseLogCursor(c string) (pos int64, commit string, err error) {
 	if c == "" {
 		return 0, "", nil
 	}
@@ -215,6 +237,12 @@ func parseCursor(c string) (int64, string, error) {
 		return 0, "", errorf(CodeInvalidRequest, "cursor %q is not one a log page gave", c).with("field", "cursor")
 	}
 	return n, commit, nil
+}
+
+// CursorGone is the invalid_request of a cursor whose commit is no longer
+// in the journal (retention dropped it).
+func CursorGone(commit string) *Error {
+	return errorf(CodeInvalidRequest, "cursor names commit %s, which is no longer in the journal", commit).with("field", "cursor")
 }
 
 // resume finds where a cursor's page ended: at its offset if the frame
@@ -235,13 +263,15 @@ func resume(f *os.File, size, off int64, commit string) (int64, error) {
 		return 0, err
 	}
 	if at < 0 {
-		return 0, errorf(CodeInvalidRequest, "cursor names commit %s, which is no longer in the journal", commit).with("field", "cursor")
+		return 0, CursorGone(commit)
 	}
 	return at, nil
 }
 
-// matches applies q's filters to e.
-func (q *LogQuery) matches(e *journal.Entry) bool {
+// Matches reports whether e passes every filter of q (Name, Cursor and
+// Limit aside): the one definition of the filters, which every backend
+// applies.
+func (q LogQuery) Matches(e *journal.Entry) bool {
 	if q.Actor != "" && q.Actor != e.Actor && q.Actor != e.Name && q.Actor != e.Bot && q.Actor != e.Person {
 		return false
 	}

@@ -32,14 +32,33 @@ func checkWrite(name string, actor Actor, requestID string, attr Attribution) er
 	return nil
 }
 
+// CheckWrite is what every backend checks of a write before anything
+// else: the name, the actor, the attribution's bounds and the request id.
+func CheckWrite(name string, actor Actor, requestID string, attr Attribution) error {
+	return checkWrite(name, actor, requestID, attr)
+}
+
+// CheckDocument is what every backend checks of bytes about to be
+// written, and how it reports them: too_large over maxSceneBytes (see
+// TooLarge), then the codec's verdict (its own *Error or CodedError kept,
+// anything else invalid_scene). It returns the element count.
+func CheckDocument(c Codec, data []byte, maxSceneBytes int64) (int, error) {
+	if int64(len(data)) > maxSceneBytes {
+		return 0, TooLarge("the scene would have", int64(len(data)), maxSceneBytes)
+	}
+	return inspect(c, data)
+}
+
 // inspectNew checks bytes about to be written: size first (cheap), then the
 // codec. It runs before any lock is taken, so a bad document never delays
 // other writers.
 func (s *Store) inspectNew(data []byte) (int, error) {
-	if int64(len(data)) > s.opts.MaxSceneBytes {
-		return 0, s.tooLarge("the scene would have", int64(len(data)))
-	}
-	n, err := s.opts.Codec.Inspect(data)
+	return CheckDocument(s.opts.Codec, data, s.opts.MaxSceneBytes)
+}
+
+// inspect is the codec's verdict on data as the store reports it.
+func inspect(c Codec, data []byte) (int, error) {
+	n, err := c.Inspect(data)
 	if err == nil {
 		return n, nil
 	}
@@ -56,8 +75,15 @@ func (s *Store) inspectNew(data []byte) (int, error) {
 // package's sceneerr.OverLimit): the limit's name, its value and the
 // document's, so a client tells the limit without reading the message.
 func (s *Store) tooLarge(subject string, size int64) *Error {
-	return errorf(CodeTooLarge, "%s %d bytes; the limit is %d (maxSceneBytes)", subject, size, s.opts.MaxSceneBytes).
-		with("limit", "maxSceneBytes").with("max", s.opts.MaxSceneBytes).with("actual", size)
+	return TooLarge(subject, size, s.opts.MaxSceneBytes)
+}
+
+// TooLarge is too_large for a document of size bytes over the bound max
+// (MaxSceneBytes), subject saying whose ("the scene would have"), with
+// the details of every limit error: {limit: "maxSceneBytes", max, actual}.
+func TooLarge(subject string, size, max int64) *Error {
+	return errorf(CodeTooLarge, "%s %d bytes; the limit is %d (maxSceneBytes)", subject, size, max).
+		with("limit", "maxSceneBytes").with("max", max).with("actual", size)
 }
 
 // duplicateResult is the answer to a request id that was already committed:
@@ -72,6 +98,11 @@ func duplicateResult(cur *current, rec *requestRecord) *Result {
 	}
 	return &Result{Meta: m, SavedAt: at, Verified: true, Duplicate: true}
 }
+
+// Conflict is revision_conflict for a write based on expected over the
+// scene whose current record is cur, with the details a client needs to
+// re-read and retry.
+func Conflict(cur Meta, expected int64) *Error { return conflictError(&current{meta: cur}, expected) }
 
 // conflictError reports a failed revision fence with what the client needs
 // to re-read and retry.

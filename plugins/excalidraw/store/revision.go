@@ -17,7 +17,7 @@ func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byt
 		b, info, err := s.fs.ReadFile(dirs.backups, backupFile(name, rev, true), s.opts.MaxSceneBytes)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || (err == nil && !info.Mode().IsRegular()):
-			return errorf(CodeNotFound, "revision %d of scene %s is not kept", rev, name).with("name", name).with("revision", rev)
+			return RevisionNotKept(name, rev)
 		case err != nil:
 			return fsError("read backup", err)
 		}
@@ -25,6 +25,12 @@ func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byt
 		return nil
 	})
 	return data, err
+}
+
+// RevisionNotKept is the not_found of ReadRevision for a revision the
+// store does not (or no longer) keep.
+func RevisionNotKept(name string, rev int64) *Error {
+	return errorf(CodeNotFound, "revision %d of scene %s is not kept", rev, name).with("name", name).with("revision", rev)
 }
 
 // CommittedHere reports whether a scene's current revision (its

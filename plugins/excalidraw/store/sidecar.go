@@ -26,6 +26,10 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
+// FormatTime is how the store writes times (updatedAt, a journal entry's
+// at): UTC, milliseconds, as JavaScript's Date.toISOString.
+func FormatTime(t time.Time) string { return formatTime(t) }
+
 // sidecar is .dsh-excalidraw/<name>.meta.json. The scene file stays a plain,
 // portable Excalidraw document; everything the store needs to know about
 // revisions lives here.

@@ -10,8 +10,9 @@ import (
 
 // The file store keeps every promise of the conformance suite.
 func TestFileStoreConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Backend {
-		s, err := store.Open(store.Options{Dir: filepath.Join(t.TempDir(), "drawings"), Codec: storetest.Codec{}})
+	storetest.Run(t, func(t *testing.T, c storetest.Config) store.Backend {
+		s, err := store.Open(store.Options{Dir: filepath.Join(t.TempDir(), "drawings"), Codec: c.Codec,
+			MaxSceneBytes: c.MaxSceneBytes, Journal: c.Journal, Now: c.Now})
 		if err != nil {
 			t.Fatal(err)
 		}

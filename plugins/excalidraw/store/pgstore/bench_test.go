@@ -25,11 +25,7 @@ func BenchmarkSave(b *testing.B) {
 			return s
 		},
 		"pg": func(b *testing.B) store.Backend {
-			s, err := Open(ctx, Options{DSN: pgtest.DSN(b), Codec: storetest.Codec{}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
+			return openStore(b, openPool(b, pgtest.DSN(b)), Options{})
 		},
 	}
 	for _, kind := range []string{"fs", "pg"} {

@@ -1,385 +1,251 @@
-// Package pgstore keeps scenes in PostgreSQL: a store.Backend whose
-// revisions, request ids and journal are rows written in one transaction
-// per commit, the scene's row locked for the fence (work in progress:
-// issue 16).
+// Package pgstore keeps scenes in PostgreSQL: a store.Backend for dsh
+// nodes that share one database, keeping the file store's promises (the
+// storetest suite) with rows instead of files. The schema is
+// internal/pgdb's (its migrations); the pool comes from pgdb.Open.
+//
+// # Commits
+//
+// Every write is one transaction at READ COMMITTED. A write to an
+// existing scene first locks the scene's row (SELECT … FOR UPDATE), then
+// answers a remembered request id, checks the revision fence, and writes
+// the scene row, the superseded revision's bytes (copied within the
+// server), the request id, the journal entry with its before-images, and
+// a notification for the other nodes (pg_notify, delivered at commit);
+// then it commits. The row's new bytes are hashed by the server in the
+// same statement that writes them, and a hash other than the one the
+// commit reports fails it (Result.Verified is that check).
+//
+// # Why the row lock is enough
+//
+// Everything a commit reads and writes belongs to one scene, and every
+// writer of an existing scene takes that scene's row lock first. Under
+// READ COMMITTED, a SELECT … FOR UPDATE that finds the row locked waits
+// for the holder to end and then returns the row's newest committed
+// version, not the one its snapshot saw: so each writer sees the
+// revision the previous one committed, and two writers on one base
+// cannot both pass the fence. The remembered request ids are read by the
+// next statement, which (READ COMMITTED) sees everything committed
+// before it began, the lock holder's ids included, so a retry racing its
+// original is a duplicate, never a second commit. Nothing stronger
+// (REPEATABLE READ, SERIALIZABLE) is needed, and none of their
+// serialization failures are to be retried.
+//
+// A Create of a new name has no row to lock. It inserts the row with
+// INSERT … ON CONFLICT DO NOTHING: the primary key makes a second insert
+// of the name wait for the first one's transaction, and when that
+// commits, the second inserts nothing, which Create reports as
+// already_exists (when it rolls back, the second goes ahead). So exactly
+// one Create of a name wins.
+//
+// # All or nothing
+//
+// A commit's rows are written in its one transaction, and PostgreSQL
+// makes a transaction durable whole at COMMIT or not at all: a failed
+// statement, a lost connection or a server crash before COMMIT is
+// acknowledged rolls every row of it back. So a scene's revision and its
+// journal always agree; there is no half-written commit to repair, and
+// nothing like the file store's recovery. The one uncertainty is a
+// connection that breaks during COMMIT itself: the commit may have
+// landed, and the error says so (a retry with the same request id is
+// then safe).
+//
+// # When the database cannot be reached
+//
+// Every call then fails with io_error "the database cannot be reached;
+// try again shortly", details {retryable: true, retryAfterSec: 2}. The
+// pool reconnects by itself; a call that meets a pooled connection which
+// broke since its last use (the server restarted) tries again on another
+// before anything was done, so the first call after an outage does not
+// fail for it. A cancelled context is the caller's, not the database's:
+// scene_busy, as the file store says.
+//
+// # Live updates
+//
+// Each commit notifies channel dsh_commits with "<name> <revision>";
+// a Listener follows them on a connection of its own, across
+// reconnects. CommittedHere tells a node its own commits.
+//
+// # Retention
+//
+// As the file store: JournalOptions.MaxEntries and MaxAge drop the
+// oldest journal entries (in batches, checked every few commits), the
+// newest always kept, and with them the bytes of the revisions before
+// the oldest entry kept; and, as the file store's KeepBackups, only the
+// newest KeepRevisions superseded revisions keep their bytes.
+// ReadRevision of any other is not_found.
 package pgstore
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/zap"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
-	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 )
 
-// keepRequests is how many request ids a scene remembers (the contract's
-// last 32).
-const keepRequests = 32
-
-const schema = `
-CREATE TABLE IF NOT EXISTS scenes (
-  name text PRIMARY KEY,
-  revision bigint NOT NULL,
-  sha256 text NOT NULL,
-  data bytea NOT NULL,
-  element_count integer NOT NULL,
-  updated_at timestamptz NOT NULL,
-  updated_by text NOT NULL,
-  updated_by_name text NOT NULL DEFAULT '',
-  previous_revision bigint NOT NULL DEFAULT 0,
-  previous_sha256 text NOT NULL DEFAULT '',
-  node text NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS revisions (
-  name text NOT NULL, revision bigint NOT NULL, data bytea NOT NULL,
-  PRIMARY KEY (name, revision)
-);
-CREATE TABLE IF NOT EXISTS requests (
-  name text NOT NULL, request_id text NOT NULL, revision bigint NOT NULL, sha256 text NOT NULL,
-  at timestamptz NOT NULL,
-  PRIMARY KEY (name, request_id)
-);
-CREATE TABLE IF NOT EXISTS journal (
-  name text NOT NULL, seq bigint NOT NULL, commit_id text NOT NULL UNIQUE, entry jsonb NOT NULL,
-  PRIMARY KEY (name, seq)
-);`
-
-// Options configure a Store.
+// Options configure a Store. Pool and Codec are required.
 type Options struct {
-	DSN   string
+	// Pool is the database (pgdb.Open: connected, schema migrated). The
+	// Store uses it and never closes it.
+	Pool *pgxpool.Pool
+	// Codec checks documents, and through its store.Differ, if it has
+	// one, tells the journal what changed.
 	Codec store.Codec
-	Now   func() time.Time
+	// Now stamps commits; default time.Now.
+	Now func() time.Time
+	// Journal configures the journal (store.JournalOptions' defaults).
+	Journal store.JournalOptions
+	// MaxSceneBytes bounds documents written (too_large); default
+	// store.DefaultMaxSceneBytes.
+	MaxSceneBytes int64
+	// KeepRevisions is how many superseded revisions' bytes each scene
+	// keeps for ReadRevision, as the file store's KeepBackups (default
+	// store.DefaultKeepBackups; negative: as many as the journal keeps).
+	KeepRevisions int
+	// Logger receives retention, retry and listener events; nil: none.
+	Logger *zap.Logger
 }
 
-// Store is the PostgreSQL backend.
+// Store is the PostgreSQL backend: safe for concurrent use, and for any
+// number of Stores (nodes) on one database.
 type Store struct {
-	pool  *pgxpool.Pool
-	codec store.Codec
-	now   func() time.Time
-	node  string // this process, for CommittedHere
+	pool     *pgxpool.Pool
+	codec    store.Codec
+	differ   store.Differ // nil: the codec has none
+	now      func() time.Time
+	journal  store.JournalOptions
+	maxBytes int64
+	keepRevs int
+	log      *zap.Logger
+	node     string // this Store, in the scene rows it commits (CommittedHere)
+	retries  int    // how many broken pooled connections a call gets past
+	agedAt   sync.Map
+	closed   atomic.Bool
 }
 
 var _ store.Backend = (*Store)(nil)
 
-// Open connects and makes sure the schema is there.
+// Open makes a Store on o.Pool, checking the schema is there.
 func Open(ctx context.Context, o Options) (*Store, error) {
+	if o.Pool == nil {
+		return nil, errors.New("pgstore: a pool is required (pgdb.Open)")
+	}
 	if o.Codec == nil {
 		return nil, errors.New("pgstore: a codec is required")
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	pool, err := pgxpool.New(ctx, o.DSN)
-	if err != nil {
-		return nil, fmt.Errorf("pgstore: %w", err)
+	if o.MaxSceneBytes <= 0 {
+		o.MaxSceneBytes = store.DefaultMaxSceneBytes
 	}
-	if _, err := pool.Exec(ctx, schema); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("pgstore: schema: %w", err)
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return &Store{pool: pool, codec: o.Codec, now: o.Now, node: hex.EncodeToString(b[:])}, nil
-}
-
-// Close closes the pool.
-func (s *Store) Close() error { s.pool.Close(); return nil }
-
-func fail(code, format string, args ...any) *store.Error {
-	return &store.Error{Code: code, Status: sceneerr.Code(code).Status(), Message: fmt.Sprintf(format, args...)}
-}
-
-func ioError(err error) *store.Error {
-	return &store.Error{Code: store.CodeIOError, Status: 500, Message: "the database failed: " + err.Error(), Err: err}
-}
-
-type row struct {
-	meta store.Meta
-	data []byte
-	node string
-}
-
-const cols = `name, revision, sha256, data, element_count, updated_at, updated_by, updated_by_name, previous_revision, previous_sha256, node`
-
-func scan(r pgx.Row) (*row, error) {
-	var x row
-	var by string
-	err := r.Scan(&x.meta.Name, &x.meta.Revision, &x.meta.SHA256, &x.data, &x.meta.ElementCount, &x.meta.UpdatedAt, &by,
-		&x.meta.UpdatedByName, &x.meta.PreviousRevision, &x.meta.PreviousSHA256, &x.node)
-	if err != nil {
-		return nil, err
+	if o.KeepRevisions == 0 {
+		o.KeepRevisions = store.DefaultKeepBackups
 	}
-	x.meta.UpdatedBy = store.Actor(by)
-	x.meta.ByteLength = int64(len(x.data))
-	x.meta.UpdatedAt = x.meta.UpdatedAt.UTC()
-	return &x, nil
-}
-
-func (s *Store) get(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, name string, lock bool) (*row, error) {
-	sql := `SELECT ` + cols + ` FROM scenes WHERE name = $1`
-	if lock {
-		sql += ` FOR UPDATE`
-	}
-	x, err := scan(q.QueryRow(ctx, sql, name))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, ioError(err)
-	}
-	return x, nil
-}
-
-// write is every commit: the row locked, a remembered request answered
-// again, the fence, the new bytes, then scene, revision, request and
-// journal rows in one transaction.
-func (s *Store) write(ctx context.Context, name string, create bool, expected int64, fenced bool, force bool, requestID string,
-	actor store.Actor, attr store.Attribution, produce func(cur *store.Scene) ([]byte, error)) (*store.Result, error) {
-	if err := store.ValidName(name); err != nil {
-		return nil, err
-	}
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
-	if err != nil {
-		return nil, ioError(err)
-	}
-	defer func() { _ = tx.Rollback(context.Background()) }()
-	cur, err := s.get(ctx, tx, name, true)
-	if err != nil {
-		return nil, err
-	}
+	var ok bool
+	err := o.Pool.QueryRow(ctx, `SELECT to_regclass('scenes') IS NOT NULL AND to_regclass('revisions') IS NOT NULL
+		AND to_regclass('requests') IS NOT NULL AND to_regclass('journal') IS NOT NULL`).Scan(&ok)
 	switch {
-	case create && cur != nil:
-		return nil, fail(store.CodeAlreadyExists, "scene %s already exists", name)
-	case !create && cur == nil:
-		return nil, store.NotFound(name)
-	}
-	if requestID != "" && cur != nil {
-		var rev int64
-		var sha string
-		err := tx.QueryRow(ctx, `SELECT revision, sha256 FROM requests WHERE name = $1 AND request_id = $2`, name, requestID).Scan(&rev, &sha)
-		if err == nil {
-			m := cur.meta
-			m.Revision, m.SHA256 = rev, sha
-			return &store.Result{Meta: m, SavedAt: cur.meta.UpdatedAt, Verified: true, Duplicate: true}, nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return nil, ioError(err)
-		}
-	}
-	if fenced && !force && cur != nil && cur.meta.Revision != expected {
-		e := fail(store.CodeRevisionConflict, "scene %s is at revision %d, not %d", name, cur.meta.Revision, expected)
-		e.Details = map[string]any{"currentRevision": cur.meta.Revision, "currentSha256": cur.meta.SHA256,
-			"expectedRevision": expected, "updatedAt": cur.meta.UpdatedAt.Format(time.RFC3339Nano)}
-		return nil, e
-	}
-	var curScene *store.Scene
-	if cur != nil {
-		curScene = &store.Scene{Meta: cur.meta, Data: cur.data}
-	}
-	data, err := produce(curScene)
-	if err != nil {
-		return nil, err
-	}
-	if cur != nil && bytes.Equal(data, cur.data) {
-		return &store.Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, nil
-	}
-	count, err := s.codec.Inspect(data)
-	if err != nil {
-		return nil, &store.Error{Code: store.CodeInvalidScene, Status: 422, Message: "the new document is not a scene: " + err.Error(), Err: err}
-	}
-	sum := sha256.Sum256(data)
-	m := store.Meta{Name: name, Revision: 1, SHA256: hex.EncodeToString(sum[:]), ByteLength: int64(len(data)), ElementCount: count,
-		UpdatedAt: s.now().UTC().Truncate(time.Millisecond), UpdatedBy: actor, UpdatedByName: attr.Name}
-	if cur != nil {
-		m.Revision, m.PreviousRevision, m.PreviousSHA256 = cur.meta.Revision+1, cur.meta.Revision, cur.meta.SHA256
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO scenes (`+cols+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)
-		ON CONFLICT (name) DO UPDATE SET revision=$2, sha256=$3, data=$4, element_count=$5, updated_at=$6, updated_by=$7,
-		updated_by_name=$8, previous_revision=$9, previous_sha256=$10, node=$11`,
-		name, m.Revision, m.SHA256, data, count, m.UpdatedAt, string(actor), attr.Name, m.PreviousRevision, m.PreviousSHA256, s.node); err != nil {
-		return nil, ioError(err)
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO revisions (name, revision, data) VALUES ($1, $2, $3)`, name, m.Revision, data); err != nil {
-		return nil, ioError(err)
-	}
-	if requestID != "" {
-		if _, err := tx.Exec(ctx, `INSERT INTO requests (name, request_id, revision, sha256, at) VALUES ($1,$2,$3,$4,$5)`,
-			name, requestID, m.Revision, m.SHA256, m.UpdatedAt); err != nil {
-			return nil, ioError(err)
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM requests WHERE name = $1 AND request_id NOT IN
-			(SELECT request_id FROM requests WHERE name = $1 ORDER BY revision DESC LIMIT $2)`, name, keepRequests); err != nil {
-			return nil, ioError(err)
-		}
+	case err != nil && ctx.Err() == nil && pgdb.Unreachable(err):
+		return nil, fmt.Errorf("pgstore: %w", unreachable(err))
+	case err != nil:
+		return nil, fmt.Errorf("pgstore: check the schema: %w", err)
+	case !ok:
+		return nil, errors.New("pgstore: the database has no scene tables (open the pool with pgdb.Open, which applies the migrations)")
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	e := journal.Entry{Commit: fmt.Sprintf("%013X%s", m.UpdatedAt.UnixMilli(), hex.EncodeToString(b[:])), Seq: m.Revision, Scene: name,
-		Revision: m.Revision, PreviousRevision: m.PreviousRevision, SHA256: m.SHA256, ByteLength: m.ByteLength, ElementCount: count,
-		At: m.UpdatedAt.Format("2006-01-02T15:04:05.000Z"), Actor: string(actor), Name: attr.Name, Bot: attr.Bot, Person: attr.Person,
-		Via: attr.Via, Note: attr.Note, RequestID: requestID, Forced: force && fenced, Undoes: attr.Undoes, Mode: attr.Mode,
-		Images: journal.ImagesUnavailable}
-	entry, err := json.Marshal(e)
-	if err != nil {
-		return nil, ioError(err)
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO journal (name, seq, commit_id, entry) VALUES ($1, $2, $3, $4)`, name, e.Seq, e.Commit, entry); err != nil {
-		return nil, ioError(err)
-	}
-	var stored string
-	if err := tx.QueryRow(ctx, `SELECT sha256 FROM scenes WHERE name = $1`, name).Scan(&stored); err != nil {
-		return nil, ioError(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, ioError(err)
-	}
-	return &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: stored == m.SHA256}, nil
+	s := &Store{pool: o.Pool, codec: o.Codec, now: o.Now, journal: o.Journal.WithDefaults(), maxBytes: o.MaxSceneBytes,
+		keepRevs: o.KeepRevisions, log: o.Logger, node: hex.EncodeToString(b[:]), retries: int(o.Pool.Config().MaxConns) + 1}
+	s.differ, _ = o.Codec.(store.Differ)
+	return s, nil
 }
 
-// Create makes a new scene at revision 1.
-func (s *Store) Create(ctx context.Context, r store.CreateRequest) (*store.Result, error) {
-	return s.write(ctx, r.Name, true, 0, false, false, r.RequestID, r.Actor, r.Attribution,
-		func(*store.Scene) ([]byte, error) { return r.Data, nil })
+// Close makes later calls fail with io_error. The pool stays open: it is
+// the caller's.
+func (s *Store) Close() error {
+	s.closed.Store(true)
+	return nil
 }
 
-// Save replaces a scene's bytes over the expected revision (or any, with
-// Force).
-func (s *Store) Save(ctx context.Context, r store.SaveRequest) (*store.Result, error) {
-	return s.write(ctx, r.Name, false, r.ExpectedRevision, true, r.Force, r.RequestID, r.Actor, r.Attribution,
-		func(*store.Scene) ([]byte, error) { return r.Data, nil })
+// Listener is a Listener on this Store's database, logging to its logger.
+func (s *Store) Listener() *Listener {
+	return NewListener(s.pool, ListenerOptions{Logger: s.log})
 }
 
-// Update commits what Mutate makes of the current scene, under its lock.
-func (s *Store) Update(ctx context.Context, r store.UpdateRequest) (*store.Result, error) {
-	return s.write(ctx, r.Name, false, r.ExpectedRevision, !r.AnyRevision, false, r.RequestID, r.Actor, r.Attribution, r.Mutate)
+// unreachableMessage is what a caller is told when the database does not
+// answer.
+const unreachableMessage = "the database cannot be reached; try again shortly"
+
+// unreachable is the error of a call that could not reach the database:
+// io_error, retryable after a moment.
+func unreachable(err error) *store.Error {
+	return store.NewError(store.CodeIOError, unreachableMessage, err).With("retryable", true).With("retryAfterSec", 2)
 }
 
-// Read is the committed scene.
-func (s *Store) Read(ctx context.Context, name string) (*store.Scene, error) {
-	if err := store.ValidName(name); err != nil {
-		return nil, err
-	}
-	x, err := s.get(ctx, s.pool, name, false)
-	if err != nil {
-		return nil, err
-	}
-	if x == nil {
-		return nil, store.NotFound(name)
-	}
-	return &store.Scene{Meta: x.meta, Data: x.data}, nil
-}
-
-// Head is the scene's revision record.
-func (s *Store) Head(ctx context.Context, name string) (store.Meta, error) {
-	sc, err := s.Read(ctx, name)
-	if err != nil {
-		return store.Meta{}, err
-	}
-	return sc.Meta, nil
-}
-
-// ReadRevision is the bytes of an earlier revision.
-func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byte, error) {
-	if err := store.ValidName(name); err != nil {
-		return nil, err
-	}
-	var data []byte
-	err := s.pool.QueryRow(ctx, `SELECT data FROM revisions WHERE name = $1 AND revision = $2`, name, rev).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fail(store.CodeNotFound, "revision %d of scene %s is not kept", rev, name)
-	}
-	if err != nil {
-		return nil, ioError(err)
-	}
-	return data, nil
-}
-
-// List is every scene's record.
-func (s *Store) List(ctx context.Context) ([]store.Summary, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+cols+` FROM scenes ORDER BY name`)
-	if err != nil {
-		return nil, ioError(err)
-	}
-	defer rows.Close()
-	out := []store.Summary{}
-	for rows.Next() {
-		x, err := scan(rows)
-		if err != nil {
-			return nil, ioError(err)
+// fail is err, from the database while doing what, as the store reports
+// it: a store error as it is; the caller's cancelled context as
+// scene_busy (as the file store reports one), never as unreachable;
+// a server that does not answer as unreachable; anything else io_error.
+func (s *Store) fail(ctx context.Context, err error, what string) error {
+	var se *store.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se):
+		return se
+	case ctx.Err() != nil:
+		if !errors.Is(err, ctx.Err()) {
+			err = errors.Join(ctx.Err(), err)
 		}
-		out = append(out, store.Summary{Meta: x.meta, Valid: true})
+		return store.NewError(store.CodeSceneBusy, "cancelled while it was to "+what, err)
+	case pgdb.Unreachable(err):
+		return unreachable(err)
+	default:
+		return store.NewError(store.CodeIOError, "the database failed to "+what, err)
 	}
-	return out, rows.Err()
 }
 
-// Log is the scene's journal, newest first (filters and cursors: to do).
-func (s *Store) Log(ctx context.Context, q store.LogQuery) (*store.LogPage, error) {
-	head, err := s.Head(ctx, q.Name)
-	if err != nil {
-		return nil, err
+// broken reports whether err is a pooled connection that had broken (the
+// server restarted or cut it) rather than the server being down: a call
+// that failed so before it did anything goes again on another
+// connection. A fresh connection that failed (*pgconn.ConnectError)
+// would only fail again.
+func (s *Store) broken(ctx context.Context, err error) bool {
+	var ce *pgconn.ConnectError
+	return ctx.Err() == nil && pgdb.Unreachable(err) && !errors.As(err, &ce)
+}
+
+// closedError is every call's answer after Close.
+func closedError() error { return store.NewError(store.CodeIOError, "store is closed", nil) }
+
+// reading runs a read, again while it fails on broken pooled connections
+// (a read can always be repeated), and reports its error as fail does.
+func (s *Store) reading(ctx context.Context, what string, read func() error) error {
+	if s.closed.Load() {
+		return closedError()
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = store.DefaultLogLimit
+	if err := ctx.Err(); err != nil {
+		return store.NewError(store.CodeSceneBusy, "cancelled before start", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT entry FROM journal WHERE name = $1 ORDER BY seq DESC LIMIT $2`, q.Name, limit)
-	if err != nil {
-		return nil, ioError(err)
-	}
-	defer rows.Close()
-	page := &store.LogPage{Revision: head.Revision}
-	for rows.Next() {
-		var raw []byte
-		if err := rows.Scan(&raw); err != nil {
-			return nil, ioError(err)
+	for attempt := 1; ; attempt++ {
+		err := read()
+		if err == nil || attempt > s.retries || !s.broken(ctx, err) {
+			return s.fail(ctx, err, what)
 		}
-		var e journal.Entry
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, ioError(err)
-		}
-		page.Entries = append(page.Entries, e)
+		s.log.Info("pgstore: a pooled connection had broken; reading again", zap.Error(err))
 	}
-	return page, rows.Err()
-}
-
-// Commit is one journal entry (its before-images: to do).
-func (s *Store) Commit(ctx context.Context, name, id string) (*journal.Entry, *journal.Images, error) {
-	if err := store.ValidName(name); err != nil {
-		return nil, nil, err
-	}
-	var raw []byte
-	err := s.pool.QueryRow(ctx, `SELECT entry FROM journal WHERE name = $1 AND commit_id = $2`, name, id).Scan(&raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil, fail(store.CodeNotFound, "commit %q is not in the journal of %s", id, name)
-	}
-	if err != nil {
-		return nil, nil, ioError(err)
-	}
-	var e journal.Entry
-	if err := json.Unmarshal(raw, &e); err != nil {
-		return nil, nil, ioError(err)
-	}
-	return &e, nil, nil
-}
-
-// CommittedHere reports whether this process made the current revision.
-func (s *Store) CommittedHere(ctx context.Context, name string) bool {
-	var node string
-	if err := s.pool.QueryRow(ctx, `SELECT node FROM scenes WHERE name = $1`, name).Scan(&node); err != nil {
-		return false
-	}
-	return node == s.node
 }

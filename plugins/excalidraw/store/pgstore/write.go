@@ -1,0 +1,365 @@
+package pgstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
+)
+
+// Channel is the notification channel every commit notifies, with the
+// payload "<name> <revision>".
+const Channel = "dsh_commits"
+
+// write is one Create, Save or Update.
+type write struct {
+	name   string
+	create bool
+	// data and count are a Create's or Save's document and its element
+	// count, sha its SHA-256; Update's come from mutate.
+	data  []byte
+	count int
+	sha   string
+	// mutate is Update's: the new document for the current one.
+	mutate func(*store.Scene) ([]byte, error)
+	// fenced writes need expected to be the current revision, unless
+	// force; a save's bytes equal to the current ones pass the fence.
+	fenced, force, save bool
+	expected            int64
+	requestID           string
+	actor               store.Actor
+	attr                store.Attribution
+}
+
+// current is the scene a write found, its row locked.
+type current struct {
+	meta       store.Meta
+	data       []byte // nil unless the write needs it (mutate, a Differ)
+	journalSeq int64
+	request    *store.Result // the answer to a remembered request id
+}
+
+// Create makes a new scene at revision 1; an existing name (however
+// close the race) is already_exists.
+func (s *Store) Create(ctx context.Context, r store.CreateRequest) (*store.Result, error) {
+	if err := store.CheckWrite(r.Name, r.Actor, r.RequestID, r.Attribution); err != nil {
+		return nil, err
+	}
+	count, err := store.CheckDocument(s.codec, r.Data, s.maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return s.commit(ctx, &write{name: r.Name, create: true, data: r.Data, count: count, sha: sha256Hex(r.Data),
+		requestID: r.RequestID, actor: r.Actor, attr: r.Attribution})
+}
+
+// Save replaces a scene's document over the expected revision (any, with
+// Force); the current bytes pass the fence whatever the revision, as
+// nothing can be lost (Unchanged).
+func (s *Store) Save(ctx context.Context, r store.SaveRequest) (*store.Result, error) {
+	if err := store.CheckWrite(r.Name, r.Actor, r.RequestID, r.Attribution); err != nil {
+		return nil, err
+	}
+	count, err := store.CheckDocument(s.codec, r.Data, s.maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return s.commit(ctx, &write{name: r.Name, data: r.Data, count: count, sha: sha256Hex(r.Data), fenced: true, force: r.Force,
+		save: true, expected: r.ExpectedRevision, requestID: r.RequestID, actor: r.Actor, attr: r.Attribution})
+}
+
+// Update commits what Mutate makes of the current scene, under its row
+// lock. Mutate's error is returned as it is, and nothing is written.
+func (s *Store) Update(ctx context.Context, r store.UpdateRequest) (*store.Result, error) {
+	if err := store.CheckWrite(r.Name, r.Actor, r.RequestID, r.Attribution); err != nil {
+		return nil, err
+	}
+	if r.Mutate == nil {
+		return nil, store.NewError(store.CodeInvalidRequest, "UpdateRequest.Mutate is required", nil)
+	}
+	return s.commit(ctx, &write{name: r.Name, mutate: r.Mutate, fenced: !r.AnyRevision, expected: r.ExpectedRevision,
+		requestID: r.RequestID, actor: r.Actor, attr: r.Attribution})
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// commit runs w's transaction, again on another connection while it
+// fails on a broken pooled one before it did anything.
+func (s *Store) commit(ctx context.Context, w *write) (*store.Result, error) {
+	if s.closed.Load() {
+		return nil, closedError()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, store.NewError(store.CodeSceneBusy, "cancelled before start", err)
+	}
+	for attempt := 1; ; attempt++ {
+		res, again, err := s.try(ctx, w)
+		if !again || attempt > s.retries {
+			return res, err
+		}
+		s.log.Info("pgstore: a pooled connection had broken; committing again", zap.String("name", w.name), zap.Error(err))
+	}
+}
+
+// rollbackTimeout bounds the rollback of a failed commit (on a
+// connection that broke, it returns at once).
+const rollbackTimeout = 5 * time.Second
+
+// try is one attempt at w's transaction. again says it failed on a
+// broken connection before anything of it was done (or Mutate called).
+//
+// A failure anywhere leaves nothing: the transaction is rolled back (or,
+// when the connection is gone, rolled back by the server), so a scene's
+// revision, its superseded bytes, its request ids and its journal entry
+// are all written or none is.
+func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool, _ error) {
+	early := func(err error, what string) (*store.Result, bool, error) {
+		return nil, s.broken(ctx, err), s.fail(ctx, err, what)
+	}
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	if err != nil {
+		return early(err, "begin a commit")
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+		defer cancel()
+		_ = tx.Rollback(rctx) // after Commit: nothing to do
+	}()
+	var cur *current
+	if !w.create {
+		if cur, err = s.lock(ctx, tx, w); err != nil {
+			return early(err, "lock the scene")
+		}
+		switch {
+		case cur == nil:
+			return nil, false, store.NotFound(w.name)
+		case cur.request != nil:
+			return cur.request, false, nil
+		case w.fenced && !w.force && w.expected != cur.meta.Revision && !(w.save && w.sha == cur.meta.SHA256):
+			return nil, false, store.Conflict(cur.meta, w.expected)
+		}
+	}
+	data, count, sha := w.data, w.count, w.sha
+	if w.mutate != nil {
+		if data, err = w.mutate(&store.Scene{Meta: cur.meta, Data: cur.data}); err != nil {
+			return nil, false, err
+		}
+		if count, err = store.CheckDocument(s.codec, data, s.maxBytes); err != nil {
+			return nil, false, err
+		}
+		sha = sha256Hex(data)
+	}
+	if cur != nil && sha == cur.meta.SHA256 && int64(len(data)) == cur.meta.ByteLength {
+		return &store.Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, false, nil
+	}
+
+	now := s.now()
+	m := store.Meta{Name: w.name, Revision: 1, SHA256: sha, ByteLength: int64(len(data)), ElementCount: count,
+		UpdatedAt: now.UTC().Truncate(time.Millisecond), UpdatedBy: w.actor, UpdatedByName: w.attr.Name}
+	var before []byte
+	seq := int64(0)
+	if cur != nil {
+		m.Revision, m.PreviousRevision, m.PreviousSHA256 = cur.meta.Revision+1, cur.meta.Revision, cur.meta.SHA256
+		before, seq = cur.data, cur.journalSeq
+	}
+	var entry *journal.Entry
+	var images []byte
+	if !s.journal.Disabled {
+		seq++
+		forced := w.save && w.force && cur != nil && w.expected != cur.meta.Revision
+		if entry, images, err = s.entry(w, m, seq, forced, before, data, now); err != nil {
+			return nil, false, err
+		}
+	}
+
+	b := &pgx.Batch{}
+	row := []any{w.name, m.Revision, m.SHA256, data, count, m.UpdatedAt, string(w.actor), w.attr.Name,
+		m.PreviousRevision, m.PreviousSHA256, s.node, seq}
+	if w.create {
+		b.Queue(`INSERT INTO scenes (name, revision, sha256, data, element_count, updated_at, updated_by, updated_by_name,
+			previous_revision, previous_sha256, node, journal_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			ON CONFLICT (name) DO NOTHING RETURNING encode(sha256(data), 'hex')`, row...)
+	} else {
+		b.Queue(`INSERT INTO revisions (name, revision, data, committed_at)
+			SELECT name, revision, data, updated_at FROM scenes WHERE name = $1`, w.name)
+		b.Queue(`UPDATE scenes SET revision = $2, sha256 = $3, data = $4, element_count = $5, updated_at = $6, updated_by = $7,
+			updated_by_name = $8, previous_revision = $9, previous_sha256 = $10, node = $11, journal_seq = $12
+			WHERE name = $1 RETURNING encode(sha256(data), 'hex')`, row...)
+		if old := cur.meta.Revision - int64(s.keepRevs); s.keepRevs >= 0 && old >= 1 {
+			b.Queue(`DELETE FROM revisions WHERE name = $1 AND revision <= $2`, w.name, old)
+		}
+	}
+	if w.requestID != "" {
+		b.Queue(`INSERT INTO requests (name, request_id, revision, sha256, byte_length, element_count, at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, w.name, w.requestID, m.Revision, m.SHA256, m.ByteLength, count, m.UpdatedAt)
+		b.Queue(`DELETE FROM requests WHERE name = $1 AND revision <=
+			(SELECT revision FROM requests WHERE name = $1 ORDER BY revision DESC OFFSET $2 LIMIT 1)`, w.name, store.MaxRecentRequests)
+	}
+	if entry != nil {
+		raw, err := json.Marshal(entry)
+		if err != nil {
+			return nil, false, store.NewError(store.CodeIOError, "encode the journal entry", err)
+		}
+		b.Queue(`INSERT INTO journal (name, seq, commit_id, revision, at, entry, images) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			w.name, seq, entry.Commit, m.Revision, m.UpdatedAt, raw, images)
+	}
+	b.Queue(`SELECT pg_notify('`+Channel+`', $1::text)`, w.name+" "+strconv.FormatInt(m.Revision, 10))
+
+	br := tx.SendBatch(ctx, b)
+	after := b.Len() - 1 // the statements after the scene row's
+	if !w.create {
+		after--
+	}
+	if err := s.sendCommit(ctx, br, w, m.SHA256, after); err != nil {
+		_ = br.Close()
+		return nil, false, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, false, s.fail(ctx, err, "commit")
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, false, s.commitFailed(ctx, err)
+	}
+	s.retain(ctx, w.name, m.Revision, seq)
+	return &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true}, false, nil
+}
+
+// sendCommit reads the results of the commit's batch in the order they
+// were queued: the scene row first (already_exists when a Create
+// inserted nothing; io_error when the server's hash of the bytes it
+// stored is not sha, the commit's), then after statements more.
+func (s *Store) sendCommit(ctx context.Context, br pgx.BatchResults, w *write, sha string, after int) error {
+	if !w.create {
+		if _, err := br.Exec(); err != nil {
+			return s.fail(ctx, err, "keep the superseded revision")
+		}
+	}
+	var stored string
+	err := br.QueryRow().Scan(&stored)
+	switch {
+	case w.create && errors.Is(err, pgx.ErrNoRows):
+		return store.NewError(store.CodeAlreadyExists, "scene "+w.name+" already exists", nil).With("name", w.name)
+	case err != nil:
+		return s.fail(ctx, err, "write the scene")
+	case stored != sha:
+		return store.NewError(store.CodeIOError, "the database holds other bytes than were sent (sha256 "+stored+", not "+sha+")", nil).
+			With("stage", "verify")
+	}
+	for range after {
+		if _, err := br.Exec(); err != nil {
+			return s.fail(ctx, err, "write the commit's records")
+		}
+	}
+	return nil
+}
+
+// commitFailed is the error of a COMMIT that failed: as fail reports
+// it, and, when the request may have reached the server before the
+// connection broke, saying that the commit may have landed.
+func (s *Store) commitFailed(ctx context.Context, err error) error {
+	e := s.fail(ctx, err, "commit")
+	var pe *pgconn.PgError
+	if pgconn.SafeToRetry(err) || errors.As(err, &pe) {
+		return e // never sent, or refused: nothing committed
+	}
+	var se *store.Error
+	if errors.As(e, &se) {
+		se.Message += " (the connection broke during the commit, which may have landed: read the scene, or retry with the same request id)"
+		se.With("outcome", "unknown")
+	}
+	return e
+}
+
+// lock locks w's scene row and reads it (nil: no such scene), then the
+// remembered request w retries, if any: by a second statement, which
+// sees every commit before it, the lock holder's included (see the
+// package doc).
+func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error) {
+	needData := w.mutate != nil || (s.differ != nil && !s.journal.Disabled)
+	b := &pgx.Batch{}
+	b.Queue(`SELECT revision, sha256, CASE WHEN $2 THEN data END, octet_length(data), element_count, updated_at, updated_by,
+		updated_by_name, previous_revision, previous_sha256, journal_seq FROM scenes WHERE name = $1 FOR UPDATE`, w.name, needData)
+	if w.requestID != "" {
+		b.Queue(`SELECT revision, sha256, byte_length, element_count, at FROM requests WHERE name = $1 AND request_id = $2`,
+			w.name, w.requestID)
+	}
+	br := tx.SendBatch(ctx, b)
+	defer br.Close()
+	cur := &current{meta: store.Meta{Name: w.name}}
+	var by string
+	err := br.QueryRow().Scan(&cur.meta.Revision, &cur.meta.SHA256, &cur.data, &cur.meta.ByteLength, &cur.meta.ElementCount,
+		&cur.meta.UpdatedAt, &by, &cur.meta.UpdatedByName, &cur.meta.PreviousRevision, &cur.meta.PreviousSHA256, &cur.journalSeq)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, br.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	cur.meta.UpdatedBy = store.Actor(by)
+	cur.meta.UpdatedAt = cur.meta.UpdatedAt.UTC()
+	if w.requestID == "" {
+		return cur, br.Close()
+	}
+	var m store.Meta
+	err = br.QueryRow().Scan(&m.Revision, &m.SHA256, &m.ByteLength, &m.ElementCount, &m.UpdatedAt)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return cur, br.Close()
+	case err != nil:
+		return nil, err
+	}
+	// The answer of the commit that id made: the scene's current record
+	// if it is still that commit.
+	m.Name, m.UpdatedAt = w.name, m.UpdatedAt.UTC()
+	if m.Revision == cur.meta.Revision && m.SHA256 == cur.meta.SHA256 {
+		m = cur.meta
+	}
+	cur.request = &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true, Duplicate: true}
+	return cur, br.Close()
+}
+
+// entry is the journal entry of the commit m of w: its record and,
+// through the codec's Differ, the changed elements and their
+// before-images (as JSON; nil when there are none), kept or skipped by
+// MaxImageBytes as the file store does.
+func (s *Store) entry(w *write, m store.Meta, seq int64, forced bool, before, after []byte, now time.Time) (*journal.Entry, []byte, error) {
+	e := &journal.Entry{Commit: store.NewCommitID(now), Seq: seq, Scene: w.name, Revision: m.Revision,
+		PreviousRevision: m.PreviousRevision, SHA256: m.SHA256, ByteLength: m.ByteLength, ElementCount: m.ElementCount,
+		At: store.FormatTime(now), Actor: string(w.actor), Name: w.attr.Name, Bot: w.attr.Bot, Person: w.attr.Person,
+		Via: w.attr.Via, Note: w.attr.Note, RequestID: w.requestID, Forced: forced, Undoes: w.attr.Undoes, Mode: w.attr.Mode,
+		Images: journal.ImagesUnavailable}
+	if s.differ == nil {
+		return e, nil, nil
+	}
+	c, err := s.differ.Diff(before, after)
+	if err != nil {
+		s.log.Warn("journal: cannot tell what changed", zap.String("name", w.name), zap.Error(err))
+		return e, nil, nil
+	}
+	e.Created, e.Updated, e.Moved, e.Deleted, e.Revived = c.Created, c.Updated, c.Moved, c.Deleted, c.Revived
+	e.Members = c.Members
+	im := c.Images
+	e.Images = journal.ImagesStored
+	if c.ImageBytes() > s.journal.MaxImageBytes {
+		e.Images = journal.ImagesSkipped
+		im.Before = nil
+	}
+	raw, err := json.Marshal(&im)
+	if err != nil {
+		return nil, nil, store.NewError(store.CodeIOError, "encode the journal images", err)
+	}
+	return e, raw, nil
+}
