@@ -1,7 +1,16 @@
-// Package statefile keeps dsh's small private state files (tokens,
-// sessions, people, boards): replaced atomically and durably, private to
-// the user, read through a cached view that notices other processes'
-// writes, and changed under a cross-process lock.
+// Package statefile keeps dsh's small state (tokens, sessions, people,
+// boards, OAuth clients) as named documents (Doc), each read whole, read
+// through a cached View that notices other writers' changes, and changed
+// by a read-modify-write under the document's lock, so no writer loses
+// another's change. The rate limits' sliding windows (Windows) are the
+// other half of that state.
+//
+// This package has the file backend, one host's: a document is a file,
+// private to the user, replaced atomically and durably, locked with an
+// flock against other processes (File, Files); the windows are in memory
+// (NewMemoryWindows). Package pgstate keeps the same in PostgreSQL, shared
+// by every node on one database, and package statefiletest is the
+// conformance suite both pass.
 package statefile
 
 import (
@@ -84,16 +93,7 @@ func WriteJSON(path, what string, v any) error {
 }
 
 // Read reads and parses a state file; a missing file is the zero value (an
-// empty store), not an error.
+// empty store), not an error. It is ReadDoc of File(path, what).
 func Read[T any](path, what string, parse func(path string, data []byte) (T, error)) (T, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		var zero T
-		return zero, nil
-	}
-	if err != nil {
-		var zero T
-		return zero, fmt.Errorf("read %s: %w", what, err)
-	}
-	return parse(path, data)
+	return ReadDoc(File(path, what), parse)
 }

@@ -44,20 +44,7 @@ func Lock(path string) (unlock func(), err error) {
 // Update runs change on the file's current contents under its lock and
 // writes what it returns (write=false: nothing to write). The contents are
 // read afresh, not from a View, so an update never undoes another
-// process's.
+// process's. It is UpdateDoc of File(path, what).
 func Update[T any](path, what string, parse func(string, []byte) (T, error), change func(T) (T, bool, error)) error {
-	unlock, err := Lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	cur, err := Read(path, what, parse)
-	if err != nil {
-		return err
-	}
-	next, write, err := change(cur)
-	if err != nil || !write {
-		return err
-	}
-	return WriteJSON(path, what, next)
+	return UpdateDoc(File(path, what), parse, change)
 }

@@ -1,88 +1,132 @@
 package statefile
 
 import (
-	"errors"
-	"os"
+	"context"
 	"sync"
 
 	"go.uber.org/zap"
 )
 
-// View is the running server's cached copy of a store file that other
-// processes may replace (the token file after `dsh token revoke`, the
-// sessions file after `dsh sessions revoke` with no host running). load
-// stats the file on every call and re-reads it only when it changed, so a
-// change takes effect on the next request without a restart or a
-// file-watcher goroutine. A stat is cheap next to an HTTP request.
+// View is the running server's cached, parsed copy of a document that
+// other writers may change (the token file after `dsh token revoke`, the
+// sessions another node revoked). Load asks the document whether it
+// changed on every call (Doc.Fetch: a stat of a file, a one-row version
+// query of PostgreSQL) and re-reads and re-parses it only when it did, so
+// a change takes effect on the next request without a restart or a
+// watcher goroutine.
 //
-// "Changed" includes a different inode: the stores replace their files by
-// rename, so even an edit within the filesystem's mtime granularity that
-// keeps the size is noticed. A writer in this process also calls
-// Invalidate, which covers the one case a stat cannot see (the new file
-// reusing the old one's inode, size and mtime).
+// A writer in this process also calls Invalidate, which covers the one
+// case a stat cannot see (a new file reusing the old one's inode, size
+// and mtime).
 type View[T any] struct {
-	path  string
-	what  string // "token file", for logs
-	parse func(path string, data []byte) (T, error)
+	doc   Doc
+	parse func(where string, data []byte) (T, error)
 	log   *zap.Logger
 
-	mu    sync.Mutex
-	info  os.FileInfo // nil when the file did not exist, or failed, at last look
-	stale bool        // set by invalidate: re-read even if the stat matches
-	val   T
+	mu      sync.Mutex
+	gen     uint64  // counts installs and invalidations
+	ver     Version // of val; nil: nothing cached (never loaded, failed, or invalidated)
+	present bool    // the document existed at ver
+	val     T
 }
 
-// NewView is a view of path; what names it in logs; a nil log is zap.NewNop().
+// NewView is a view of the file at path; what names it in errors and logs;
+// a nil log is zap.NewNop(). It is ViewOf(File(path, what), ...).
 func NewView[T any](path, what string, parse func(string, []byte) (T, error), log *zap.Logger) *View[T] {
+	return ViewOf(File(path, what), parse, log)
+}
+
+// ViewOf is a view of d; parse is given d.Where() for its messages; a nil
+// log is zap.NewNop().
+func ViewOf[T any](d Doc, parse func(where string, data []byte) (T, error), log *zap.Logger) *View[T] {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &View[T]{path: path, what: what, parse: parse, log: log}
+	return &View[T]{doc: d, parse: parse, log: log}
 }
 
-// Load returns the file's contents as of now; a missing file is the zero T.
-// On a read or parse error it returns the error and forgets what it had, so
-// callers fail closed rather than trusting a file they can no longer read.
+// Load returns the document's contents as of now; a missing document is
+// the zero T. On a read or parse error it returns the error and forgets
+// what it had, so callers fail closed rather than trusting a document they
+// can no longer read.
+//
+// Loads run in parallel: the check (and any re-read) is not made under
+// the view's lock, so one slow check does not hold up the others.
 func (v *View[T]) Load() (T, error) {
+	for {
+		if val, ok, err := v.load(); ok || err != nil {
+			return val, err
+		}
+	}
+}
+
+// load is one try of Load; ok is false when the document was unchanged
+// but what the view held was dropped meanwhile (the next try fetches,
+// since it has no version to give).
+func (v *View[T]) load() (val T, ok bool, err error) {
+	v.mu.Lock()
+	gen, since := v.gen, v.ver
+	v.mu.Unlock()
+
+	var zero T
+	data, ver, changed, err := v.doc.Fetch(context.Background(), since)
+	if err != nil {
+		v.forget(gen)
+		return zero, false, err
+	}
+	if !changed {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		// Another load may have installed newer contents since: they are
+		// as good. Forgotten or invalidated: look again.
+		return v.val, v.ver != nil, nil
+	}
+	if data != nil {
+		if val, err = v.parse(v.doc.Where(), data); err != nil {
+			v.forget(gen)
+			return zero, false, err
+		}
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	var zero T
-	fi, err := os.Stat(v.path)
-	if errors.Is(err, os.ErrNotExist) {
-		if v.info != nil {
-			v.log.Info(v.what+" removed", zap.String("path", v.path))
-		}
-		v.info, v.val, v.stale = nil, zero, false
-		return zero, nil
+	if v.gen != gen {
+		// Another load installed, or a writer invalidated, since this one
+		// began: keep theirs; this one's answer was current when read.
+		return val, true, nil
 	}
-	if err != nil {
-		v.info, v.val = nil, zero
-		return zero, err
+	switch {
+	case data == nil && v.present:
+		v.log.Info("state document removed", zap.String("where", v.doc.Where()))
+	case data != nil:
+		v.log.Debug("state document loaded", zap.String("where", v.doc.Where()))
 	}
-	if !v.stale && v.info != nil && os.SameFile(v.info, fi) && v.info.ModTime().Equal(fi.ModTime()) && v.info.Size() == fi.Size() {
-		return v.val, nil
-	}
-	data, err := os.ReadFile(v.path)
-	if err != nil {
-		v.info, v.val = nil, zero
-		return zero, err
-	}
-	val, err := v.parse(v.path, data)
-	if err != nil {
-		v.info, v.val = nil, zero
-		return zero, err
-	}
-	v.info, v.val, v.stale = fi, val, false
-	v.log.Debug(v.what+" loaded", zap.String("path", v.path))
-	return val, nil
+	v.gen++
+	v.ver, v.present, v.val = ver, data != nil, val
+	return val, true, nil
 }
 
-// Invalidate makes the next load re-read the file.
+// forget drops what the view holds after a failed load, unless another
+// load has installed something newer since this one began.
+func (v *View[T]) forget(gen uint64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.gen == gen {
+		var zero T
+		v.gen++
+		v.ver, v.present, v.val = nil, false, zero
+	}
+}
+
+// Invalidate makes the next load re-read the document.
 func (v *View[T]) Invalidate() {
 	v.mu.Lock()
-	v.stale = true
+	v.gen++
+	v.ver = nil
 	v.mu.Unlock()
 }
 
-// Path is the file the view reads.
-func (v *View[T]) Path() string { return v.path }
+// Doc is the document the view reads.
+func (v *View[T]) Doc() Doc { return v.doc }
+
+// Path is where the document lives (Doc().Where()): for a file, its path.
+func (v *View[T]) Path() string { return v.doc.Where() }

@@ -1,6 +1,8 @@
 // Package boards stores and validates the metadata of Excalidraw boards
 // (title, description, owner, members, folder, trash), which the access
-// package turns into decisions about who may do what.
+// package turns into decisions about who may do what. The records are one
+// JSON document: a file beside the scenes, or the "boards" document of a
+// backend several nodes share (Options.State).
 package boards
 
 import (
@@ -19,6 +21,9 @@ const FileName = "boards.json"
 
 // fileWhat names the file in errors and logs.
 const fileWhat = "boards file"
+
+// StateDoc is the boards' document in a shared backend (Options.State).
+const StateDoc = "boards"
 
 // File is where the boards of the scenes in drawingsDir are described:
 // <drawingsDir>/.dsh-excalidraw/boards.json, beside the scenes' revision
@@ -93,34 +98,43 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives the file's load and change events (none if nil).
 	Logger *zap.Logger
+	// State, when set, keeps the records in its StateDoc document instead
+	// of the file (Open's path is then not used): with a backend several
+	// nodes share (pgstate's), every node sees every change at its next
+	// lookup, and changes are serialised across the nodes.
+	State statefile.Backend
 }
 
 // Store keeps the board records of one drawings directory in one private
-// JSON file (see [File]). Every change is a read-modify-write of the file
-// under a cross-process lock, written atomically and private to the user
-// (0600), so the running host and a `dsh` command never lose each other's
-// changes. Reads come from a cached index that is parsed once per change of
-// the file, whoever made it, so the lookup on every request is a stat and a
-// map access.
+// JSON document: a file (see [File]) or a shared backend's StateDoc. Every
+// change is a read-modify-write of the document under its lock (for a
+// file a cross-process lock, the file written atomically and private to
+// the user, 0600; in PostgreSQL a row lock), so the running host and a
+// `dsh` command, or two nodes, never lose each other's changes. Reads come
+// from a cached index that is parsed once per change of the document,
+// whoever made it, so the lookup on every request is a stat (a one-row
+// version read) and a map access.
 //
-// A missing file is an empty store and is created by the first change. A
-// file that does not parse, or that contradicts itself (two records for one
-// name, a role that is not editor or viewer, a board in a folder that does
-// not exist), is an error on every call and is never overwritten: access
-// decisions fail closed until someone repairs or removes it.
+// A missing document is an empty store and is created by the first
+// change. One that does not parse, or that contradicts itself (two
+// records for one name, a role that is not editor or viewer, a board in a
+// folder that does not exist), is an error on every call and is never
+// overwritten: access decisions fail closed until someone repairs or
+// removes it. So does a database that cannot be reached.
 //
 // All methods are safe for concurrent use. Errors about the input are
 // *sceneerr.Error values (invalid_name, invalid_operation, not_found,
 // already_exists); errors about the file are plain errors.
 type Store struct {
-	path string
+	doc  statefile.Doc
 	now  func() time.Time
 	log  *zap.Logger
 	view *statefile.View[*index]
 }
 
-// Open returns the store whose file is path (usually File(drawingsDir)).
-// Nothing is read or created until it is used.
+// Open returns the store whose file is path (usually File(drawingsDir)),
+// or with opts.State the one in that backend's StateDoc (path is then not
+// used). Nothing is read or created until it is used.
 func Open(path string, opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -128,16 +142,21 @@ func Open(path string, opts Options) *Store {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
+	d := statefile.File(path, fileWhat)
+	if opts.State != nil {
+		d = opts.State.Doc(StateDoc)
+	}
 	return &Store{
-		path: path,
+		doc:  d,
 		now:  opts.Now,
 		log:  opts.Logger,
-		view: statefile.NewView(path, fileWhat, parseIndex, opts.Logger),
+		view: statefile.ViewOf(d, parseIndex, opts.Logger),
 	}
 }
 
-// Path is the file the store keeps.
-func (s *Store) Path() string { return s.path }
+// Path is where the store keeps its records: the file's path, or the
+// shared document's place.
+func (s *Store) Path() string { return s.doc.Where() }
 
 // Get returns the record of the board name; ok is false when it has none
 // (an invalid name never has one). The Board is a copy the caller may

@@ -1,6 +1,7 @@
 package boards
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -94,8 +95,10 @@ func TestPersistence(t *testing.T) {
 	}
 }
 
-func TestCreate(t *testing.T) {
-	s, _ := newStore(t)
+func TestCreate(t *testing.T) { eachPlace(t, testCreate) }
+
+func testCreate(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	trashed := time.Now()
 	b := must[Board](t)(s.Create(Board{Name: "plan", Owner: "per_ann", TrashedAt: &trashed, TrashedBy: "x", Members: map[string]string{}}))
 	if b.TrashedAt != nil || b.TrashedBy != "" || b.Members != nil {
@@ -123,20 +126,24 @@ func TestCreate(t *testing.T) {
 
 // Ensure creates the default record once and then returns it unchanged,
 // whatever it is asked for later.
-func TestEnsure(t *testing.T) {
-	s, _ := newStore(t)
+func TestEnsure(t *testing.T) { eachPlace(t, testEnsure) }
+
+func testEnsure(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	b := must[Board](t)(s.Ensure("plan", "per_ann", "Ann"))
 	if b.Name != "plan" || b.Owner != "per_ann" || b.CreatedBy != "Ann" || b.Title != "" || b.CreatedAt.IsZero() {
 		t.Fatalf("ensured %+v", b)
 	}
-	fi1, _ := os.Stat(s.Path())
+	_, v, _, err := s.doc.Fetch(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	again := must[Board](t)(s.Ensure("plan", "per_bob", "Bob"))
 	if !reflect.DeepEqual(again, b) {
 		t.Fatalf("second Ensure %+v, want %+v", again, b)
 	}
-	fi2, _ := os.Stat(s.Path())
-	if !os.SameFile(fi1, fi2) || !fi1.ModTime().Equal(fi2.ModTime()) {
-		t.Fatal("second Ensure rewrote the file")
+	if _, _, changed, err := s.doc.Fetch(context.Background(), v); err != nil || changed {
+		t.Fatalf("second Ensure rewrote the document (%v)", err)
 	}
 	if b := must[Board](t)(s.Ensure("legacy", "", "")); b.Owner != "" {
 		t.Fatalf("host-owned %+v", b)
@@ -146,8 +153,10 @@ func TestEnsure(t *testing.T) {
 
 // A change to a board with no record first makes the default one, owned
 // by the host's owner.
-func TestChangeWithoutRecord(t *testing.T) {
-	s, _ := newStore(t)
+func TestChangeWithoutRecord(t *testing.T) { eachPlace(t, testChangeWithoutRecord) }
+
+func testChangeWithoutRecord(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	b := must[Board](t)(s.SetTitle("old-scene", "Old scene"))
 	if b.Owner != "" || b.Title != "Old scene" || b.CreatedAt.IsZero() {
 		t.Fatalf("%+v", b)
@@ -160,8 +169,10 @@ func TestChangeWithoutRecord(t *testing.T) {
 	}
 }
 
-func TestTitleAndDescription(t *testing.T) {
-	s, _ := newStore(t)
+func TestTitleAndDescription(t *testing.T) { eachPlace(t, testTitleAndDescription) }
+
+func testTitleAndDescription(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	b0 := must[Board](t)(s.Ensure("plan", "per_ann", ""))
 	b := must[Board](t)(s.SetTitle("plan", " Plan "))
 	if b.Title != "Plan" || !b.UpdatedAt.After(b0.UpdatedAt) || !b.CreatedAt.Equal(b0.CreatedAt) {
@@ -182,8 +193,10 @@ func TestTitleAndDescription(t *testing.T) {
 	}
 }
 
-func TestMembers(t *testing.T) {
-	s, _ := newStore(t)
+func TestMembers(t *testing.T) { eachPlace(t, testMembers) }
+
+func testMembers(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	must[Board](t)(s.Create(Board{Name: "plan", Owner: "per_ann"}))
 	must[Board](t)(s.SetMember("plan", "per_bob", identity.RoleEditor))
 	b := must[Board](t)(s.SetMember("plan", "per_cy", identity.RoleViewer))
@@ -212,8 +225,10 @@ func TestMembers(t *testing.T) {
 	wantCode(t, second(s.SetMember("plan", "per bob", identity.RoleEditor)), sceneerr.InvalidOperation)
 }
 
-func TestSetOwner(t *testing.T) {
-	s, _ := newStore(t)
+func TestSetOwner(t *testing.T) { eachPlace(t, testSetOwner) }
+
+func testSetOwner(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	must[Board](t)(s.Create(Board{Name: "plan", Owner: "per_ann", Members: map[string]string{"per_bob": "viewer", "per_cy": "editor"}}))
 	b := must[Board](t)(s.SetOwner("plan", "per_bob"))
 	if b.Owner != "per_bob" || !reflect.DeepEqual(b.Members, map[string]string{"per_ann": "editor", "per_cy": "editor"}) {
@@ -232,8 +247,10 @@ func TestSetOwner(t *testing.T) {
 	wantCode(t, second(s.SetOwner("plan", "per x")), sceneerr.InvalidOperation)
 }
 
-func TestMove(t *testing.T) {
-	s, _ := newStore(t)
+func TestMove(t *testing.T) { eachPlace(t, testMove) }
+
+func testMove(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	f := must[Folder](t)(first(s.CreateFolder("per_ann", "Work")))
 	b := must[Board](t)(s.Move("plan", f.ID))
 	if b.Folder != f.ID {
@@ -251,8 +268,10 @@ func TestMove(t *testing.T) {
 	}
 }
 
-func TestTrashAndRestore(t *testing.T) {
-	s, _ := newStore(t)
+func TestTrashAndRestore(t *testing.T) { eachPlace(t, testTrashAndRestore) }
+
+func testTrashAndRestore(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	must[Board](t)(s.Create(Board{Name: "plan", Owner: "per_ann"}))
 	e := wantCode(t, second(s.Restore("plan")), sceneerr.InvalidOperation)
 	if e.Message != `board "plan" is not in the trash; only a trashed board can be restored` {
@@ -273,8 +292,10 @@ func TestTrashAndRestore(t *testing.T) {
 	}
 }
 
-func TestForget(t *testing.T) {
-	s, _ := newStore(t)
+func TestForget(t *testing.T) { eachPlace(t, testForget) }
+
+func testForget(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	must[Board](t)(s.Ensure("plan", "per_ann", ""))
 	if ok, err := s.Forget("plan"); err != nil || !ok {
 		t.Fatalf("Forget: %v %v", ok, err)
@@ -289,8 +310,10 @@ func TestForget(t *testing.T) {
 }
 
 // Get and List return copies: changing them changes nothing stored.
-func TestGetReturnsCopy(t *testing.T) {
-	s, _ := newStore(t)
+func TestGetReturnsCopy(t *testing.T) { eachPlace(t, testGetReturnsCopy) }
+
+func testGetReturnsCopy(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	must[Board](t)(s.Create(Board{Name: "plan", Owner: "per_ann", Members: map[string]string{"per_bob": "viewer"}}))
 	must[Board](t)(s.Trash("plan", "Ann"))
 	b := must[Board](t)(get(s, "plan"))
@@ -307,8 +330,10 @@ func TestGetReturnsCopy(t *testing.T) {
 	}
 }
 
-func TestFolders(t *testing.T) {
-	s, _ := newStore(t)
+func TestFolders(t *testing.T) { eachPlace(t, testFolders) }
+
+func testFolders(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	work, created, err := s.CreateFolder("per_ann", " Work ")
 	if err != nil || !created || work.Name != "Work" || work.Owner != "per_ann" || !validFolderID(work.ID) || work.CreatedAt.IsZero() {
 		t.Fatalf("CreateFolder: %+v %v %v", work, created, err)
@@ -350,8 +375,10 @@ func TestFolders(t *testing.T) {
 	wantCode(t, second(s.RenameFolder(home.ID, "a\nb")), sceneerr.InvalidOperation)
 }
 
-func TestDeleteFolder(t *testing.T) {
-	s, _ := newStore(t)
+func TestDeleteFolder(t *testing.T) { eachPlace(t, testDeleteFolder) }
+
+func testDeleteFolder(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	work := must[Folder](t)(first(s.CreateFolder("per_ann", "Work")))
 	home := must[Folder](t)(first(s.CreateFolder("per_ann", "Home")))
 	must[Board](t)(s.Move("a", work.ID))

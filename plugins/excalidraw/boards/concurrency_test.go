@@ -1,19 +1,27 @@
 package boards
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/plugins/identity"
 )
 
 // Changes from many goroutines to different boards of one file all land:
 // none reads the file another is about to replace.
-func TestConcurrentUpdates(t *testing.T) {
-	s, _ := newStore(t)
+func TestConcurrentUpdates(t *testing.T) { eachPlace(t, testConcurrentUpdates) }
+
+func testConcurrentUpdates(t *testing.T, pl place) {
+	s, _ := pl.open(t)
 	const goroutines, each = 8, 6
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines*each)
@@ -50,9 +58,11 @@ func TestConcurrentUpdates(t *testing.T) {
 
 // A second Store on the same file, as in another process, sees the first
 // one's writes at its next call, although it had already read the file.
-func TestSecondStore(t *testing.T) {
-	a, c := newStore(t)
-	b := Open(a.Path(), Options{Now: c.Now})
+func TestSecondStore(t *testing.T) { eachPlace(t, testSecondStore) }
+
+func testSecondStore(t *testing.T, pl place) {
+	a, c := pl.open(t)
+	b := pl.again(t, c)
 	if _, ok, err := b.Get("plan"); err != nil || ok {
 		t.Fatalf("before: %v %v", ok, err)
 	}
@@ -100,5 +110,25 @@ func TestOtherProcess(t *testing.T) {
 		if b.Members["per_child"] != "editor" || b.Members["per_parent"] != "viewer" || b.Folder != fs[0].ID {
 			t.Errorf("%s: %+v (a change was lost)", b.Name, b)
 		}
+	}
+}
+
+// A database that cannot be reached is an error for every lookup and
+// change (access decisions then refuse), never an empty store.
+func TestUnreachableDatabase(t *testing.T) {
+	pool, err := pgxpool.New(context.Background(), "postgres://dsh@127.0.0.1:1/dsh?sslmode=disable&connect_timeout=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	s := Open("", Options{State: pgstate.New(pool, pgstate.Options{})})
+	if _, ok, err := s.Get("plan"); ok || !errors.Is(err, pgdb.ErrUnreachable) {
+		t.Fatalf("Get = %v %v, want ErrUnreachable", ok, err)
+	}
+	if _, err := s.List(); !errors.Is(err, pgdb.ErrUnreachable) {
+		t.Fatalf("List = %v, want ErrUnreachable", err)
+	}
+	if _, err := s.Ensure("plan", "", ""); !errors.Is(err, pgdb.ErrUnreachable) {
+		t.Fatalf("Ensure = %v, want ErrUnreachable", err)
 	}
 }

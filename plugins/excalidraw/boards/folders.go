@@ -22,7 +22,7 @@ func (s *Store) CreateFolder(owner, name string) (f Folder, created bool, err er
 }
 
 // CreateFolderUpTo is CreateFolder with a cap: owner may have at most max
-// folders (0: no cap). The count is taken under the file's lock, so
+// folders (0: no cap). The count is taken under the document's lock, so
 // concurrent creates cannot pass it; at the cap a new name is
 // rate_limited (not retryable: time does not lift it), while a name the
 // owner already has is still found.

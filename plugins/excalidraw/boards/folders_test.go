@@ -2,18 +2,21 @@ package boards
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
-// The cap holds under concurrent creates: it is counted under the file's
-// lock, so of 30 new names at once exactly max are made, and a name the
+// The cap holds under concurrent creates: it is counted under the
+// document's lock, so of 30 new names at once exactly max are made, and a name the
 // owner already has is still found at the cap.
 func TestCreateFolderUpToHoldsUnderConcurrency(t *testing.T) {
-	st := Open(filepath.Join(t.TempDir(), "boards.json"), Options{})
+	eachPlace(t, testCreateFolderUpToHoldsUnderConcurrency)
+}
+
+func testCreateFolderUpToHoldsUnderConcurrency(t *testing.T, pl place) {
+	st, _ := pl.open(t)
 	const max = 5
 	var wg sync.WaitGroup
 	var mu sync.Mutex

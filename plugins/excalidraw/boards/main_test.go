@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/dshgo/dsh/internal/pgtest"
 )
 
 // Environment of the helper process of TestOtherProcess: the test binary
@@ -23,8 +25,14 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(childPathEnv); path != "" {
 		os.Exit(runChild(path))
 	}
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(pgtestM{m})
 }
+
+// pgtestM runs the tests through pgtest.Main, so goleak checks what is
+// left once the throwaway PostgreSQL has stopped.
+type pgtestM struct{ m *testing.M }
+
+func (p pgtestM) Run() int { return pgtest.Main(p.m) }
 
 // runChild gives per_child a role on boards child-0 … child-(n-1) and
 // files them in a folder of its own.

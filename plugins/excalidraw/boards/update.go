@@ -292,11 +292,12 @@ func (s *Store) change(name string, fn func(b *Board, f *boardsFile, now time.Ti
 	return out, nil
 }
 
-// update runs fn on the file's current contents under its lock and writes
-// the result when fn says so. now is the one time stamp of the change.
+// update runs fn on the document's current contents under its lock and
+// writes the result when fn says so. now is the one time stamp of the
+// change.
 func (s *Store) update(fn func(f *boardsFile, now time.Time) (bool, error)) error {
 	wrote := false
-	err := statefile.Update(s.path, fileWhat, parseFile, func(f boardsFile) (boardsFile, bool, error) {
+	err := statefile.UpdateDoc(s.doc, parseFile, func(f boardsFile) (boardsFile, bool, error) {
 		write, err := fn(&f, s.now().UTC())
 		if err != nil || !write {
 			return f, false, err
@@ -312,8 +313,9 @@ func (s *Store) update(fn func(f *boardsFile, now time.Time) (bool, error)) erro
 		return f, true, nil
 	})
 	if wrote {
-		// A stat would notice the renamed file too; this covers the new
-		// file reusing the old one's inode, size and time.
+		// A stat would notice the renamed file too (a version read the
+		// new row version); this covers a new file reusing the old one's
+		// inode, size and time.
 		s.view.Invalidate()
 	}
 	return err

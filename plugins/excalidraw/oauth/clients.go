@@ -50,16 +50,21 @@ func parseClients(path string, data []byte) (clientsFile, error) {
 	return f, nil
 }
 
-// clients keeps registered clients in a private file of the data
-// directory, so a client's registration outlives a restart.
+// clients keeps registered clients in a state document: a private file
+// of the data directory, so a client's registration outlives a restart, or
+// a shared backend's ClientsDoc, so a client registered on one node is
+// known to all.
 type clients struct {
-	path string
+	doc  statefile.Doc
 	view *statefile.View[clientsFile]
 	now  func() time.Time
 }
 
-func newClients(path string, now func() time.Time) *clients {
-	return &clients{path: path, view: statefile.NewView(path, "OAuth clients file", parseClients, nil), now: now}
+// clientsWhat names the clients document in errors.
+const clientsWhat = "OAuth clients file"
+
+func newClients(d statefile.Doc, now func() time.Time) *clients {
+	return &clients{doc: d, view: statefile.ViewOf(d, parseClients, nil), now: now}
 }
 
 // checkRedirectURI accepts what OAuth 2.1 allows a public client: an
@@ -102,7 +107,7 @@ func (c *clients) register(name string, uris []string) (Client, error) {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	cl := Client{ID: "dshc_" + hex.EncodeToString(b[:]), Name: name, RedirectURIs: slices.Clone(uris), CreatedAt: c.now().UTC().Truncate(time.Second)}
-	err := statefile.Update(c.path, "OAuth clients file", parseClients, func(f clientsFile) (clientsFile, bool, error) {
+	err := statefile.UpdateDoc(c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
 		if len(f.Clients) >= MaxClients {
 			return f, false, errTooManyClients
 		}
@@ -115,7 +120,7 @@ func (c *clients) register(name string, uris []string) (Client, error) {
 
 var errTooManyClients = fmt.Errorf("this host has %d registered clients, the most it keeps", MaxClients)
 
-// get is the client with this id.
+// get is the client with this id; none when the clients cannot be read.
 func (c *clients) get(id string) (Client, bool) {
 	f, err := c.view.Load()
 	if err != nil {

@@ -15,5 +15,7 @@
 // responses) is go-oauth2/oauth2's; this package supplies its client
 // store (registered clients in the data directory, redirect URIs matched
 // exactly), its code store (in memory, one exchange each), the consent
-// page and the access-token generator that mints the connect token.
+// page and the access-token generator that mints the connect token. With
+// a backend several nodes share (Options.State), the clients and the
+// codes are its documents, so any node serves any step.
 package oauth

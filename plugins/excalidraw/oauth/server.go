@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"go.uber.org/zap"
 
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
@@ -39,6 +40,12 @@ const (
 	RegisterPath         = "/oauth/register"
 	AuthorizePath        = "/oauth/authorize"
 	TokenPath            = "/oauth/token"
+)
+
+// The documents of a shared backend (Options.State) the server keeps.
+const (
+	ClientsDoc = "oauth-clients" // the registered clients
+	CodesDoc   = "oauth-codes"   // the authorization codes not yet exchanged, hashed
 )
 
 // DefaultAccessTTL is how long an access token works: without refresh
@@ -58,8 +65,15 @@ type Conn interface {
 type Options struct {
 	Service *service.Service
 	Conn    Conn
-	// ClientsFile keeps registered clients.
+	// ClientsFile keeps registered clients (codes are then in memory).
+	// Unused with State.
 	ClientsFile string
+	// State, when set, keeps the registered clients in its ClientsDoc
+	// document and the authorization codes in its CodesDoc: with a
+	// backend several nodes share (pgstate's), a client registered on
+	// one node is known to all, and a code issued on one is exchanged on
+	// any, once.
+	State statefile.Backend
 	// MCPPath is the protected resource's path ("/mcp").
 	MCPPath string
 	// AccessTTL bounds access tokens; 0 is DefaultAccessTTL.
@@ -95,24 +109,17 @@ func New(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
-	s := &Server{o: o, log: o.Logger.Named("oauth"), clients: newClients(o.ClientsFile, o.Now)}
+	s := &Server{o: o, log: o.Logger.Named("oauth")}
+	var codes oauth2.TokenStore
+	if o.State != nil {
+		s.clients = newClients(o.State.Doc(ClientsDoc), o.Now)
+		codes = &sharedCodes{doc: o.State.Doc(CodesDoc), now: time.Now}
+	} else {
+		s.clients = newClients(statefile.File(o.ClientsFile, clientsWhat), o.Now)
+		codes = newCodes()
+	}
 
-	m := manage.NewDefaultManager()
-	m.SetAuthorizeCodeExp(time.Minute)
-	m.SetAuthorizeCodeTokenCfg(&manage.Config{AccessTokenExp: o.AccessTTL, IsGenerateRefresh: false})
-	m.MapClientStorage(s.clients)
-	m.MapTokenStorage(newCodes())
-	m.MapAuthorizeGenerate(generates.NewAuthorizeGenerate())
-	m.MapAccessGenerate(minter{s})
-	m.SetValidateURIHandler(validateURI)
-	m.SetExtractExtensionHandler(func(tgr *oauth2.TokenGenerateRequest, ti oauth2.ExtendableTokenInfo) {
-		if tgr.Request == nil {
-			return
-		}
-		if g, ok := tgr.Request.Context().Value(grantKey{}).(url.Values); ok {
-			ti.SetExtension(g)
-		}
-	})
+	m := manager(s.clients, codes, minter{s}, o.AccessTTL)
 
 	srv := server.NewServer(&server.Config{
 		TokenType:                   "Bearer",
@@ -135,6 +142,31 @@ func New(o Options) (*Server, error) {
 	})
 	s.srv = srv
 	return s, nil
+}
+
+// manager is the library's manager over the server's stores: a code
+// lasts a minute and is exchanged for one access token of accessTTL (no
+// refresh token) made by access; redirect URIs match exactly; the grant
+// the person chose on the consent page (the request's grantKey) rides
+// along with the code as its extension.
+func manager(cl *clients, codes oauth2.TokenStore, access oauth2.AccessGenerate, accessTTL time.Duration) *manage.Manager {
+	m := manage.NewDefaultManager()
+	m.SetAuthorizeCodeExp(time.Minute)
+	m.SetAuthorizeCodeTokenCfg(&manage.Config{AccessTokenExp: accessTTL, IsGenerateRefresh: false})
+	m.MapClientStorage(cl)
+	m.MapTokenStorage(codes)
+	m.MapAuthorizeGenerate(generates.NewAuthorizeGenerate())
+	m.MapAccessGenerate(access)
+	m.SetValidateURIHandler(validateURI)
+	m.SetExtractExtensionHandler(func(tgr *oauth2.TokenGenerateRequest, ti oauth2.ExtendableTokenInfo) {
+		if tgr.Request == nil {
+			return
+		}
+		if g, ok := tgr.Request.Context().Value(grantKey{}).(url.Values); ok {
+			ti.SetExtension(g)
+		}
+	})
+	return m
 }
 
 // minter is the library's AccessGenerate: it mints a connect token for

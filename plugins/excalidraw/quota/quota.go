@@ -1,14 +1,20 @@
 // Package quota counts what bots do against per-hour limits: a sliding
-// window of the times each subject did each thing, in memory (a restart
-// forgets it, as seed 001's limits do), on an injectable clock.
+// window of the times each subject did each thing, on an injectable clock,
+// counted in statefile.Windows: this process's memory (New; a restart
+// forgets it, as seed 001's limits do), or a backend several nodes share
+// (NewIn with pgstate's windows), where a bot's uses on every node count
+// against the one limit.
 package quota
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
+	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
@@ -26,55 +32,66 @@ var (
 	CreateFolder = Rule{Name: "createFolder", Limit: 20, Window: time.Hour}
 )
 
-// Limiter holds the windows. The zero value is not usable; New.
+// Limiter counts uses against rules. The zero value is not usable; New or
+// NewIn. It is safe for concurrent use.
 type Limiter struct {
 	now func() time.Time
-
-	mu   sync.Mutex
-	hits map[key][]time.Time // oldest first, only those inside the window
+	w   statefile.Windows
+	log *zap.Logger
 }
 
-type key struct{ rule, subject string }
-
-// New is a limiter on the clock now (nil: time.Now).
+// New is a limiter counting in this process's memory, on the clock now
+// (nil: time.Now).
 func New(now func() time.Time) *Limiter {
+	return NewIn(statefile.NewMemoryWindows(), now, nil)
+}
+
+// NewIn is a limiter counting in w (a shared backend's Windows: every
+// node's uses count), on the clock now (nil: time.Now); log (nil: none)
+// hears of what could not be counted.
+func NewIn(w statefile.Windows, now func() time.Time, log *zap.Logger) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{now: now, hits: map[key][]time.Time{}}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Limiter{now: now, w: w, log: log}
 }
+
+// key is the windows' key of r's uses by subject.
+func key(r Rule, subject string) string { return "quota:" + r.Name + ":" + subject }
 
 // Take counts one use of r by subject, or refuses with rate_limited when
 // subject already used it Limit times in the last Window; the error's
-// details say when to retry (retryAfterSec) and the limit.
+// details say when to retry (retryAfterSec) and the limit. When the uses
+// cannot be counted (the database is not reachable) it refuses too, with
+// io_error: an uncounted use is not allowed.
 func (l *Limiter) Take(r Rule, subject string) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	now := l.now()
-	k := key{r.Name, subject}
-	hits := l.prune(k, now, r.Window)
-	if len(hits) >= r.Limit {
-		reset := hits[len(hits)-r.Limit].Add(r.Window)
-		after := int(math.Ceil(reset.Sub(now).Seconds()))
-		if after < 1 {
-			after = 1
-		}
-		return sceneerr.New(sceneerr.RateLimited, "%s is limited to %d per %s; try again in %d s", r.Name, r.Limit, window(r.Window), after).
-			With("limit", r.Name).With("max", r.Limit).With("windowSec", int(r.Window.Seconds())).
-			With("retryable", true).With("retryAfterSec", after)
+	ok, reset, err := l.w.Take(context.Background(), key(r, subject), now, r.Limit, r.Window)
+	if err != nil {
+		return sceneerr.New(sceneerr.IOError, "%s could not be counted against its limit: %v", r.Name, err).
+			With("limit", r.Name).With("retryable", true)
 	}
-	l.hits[k] = append(hits, now)
-	return nil
+	if ok {
+		return nil
+	}
+	after := int(math.Ceil(reset.Sub(now).Seconds()))
+	if after < 1 {
+		after = 1
+	}
+	return sceneerr.New(sceneerr.RateLimited, "%s is limited to %d per %s; try again in %d s", r.Name, r.Limit, window(r.Window), after).
+		With("limit", r.Name).With("max", r.Limit).With("windowSec", int(r.Window.Seconds())).
+		With("retryable", true).With("retryAfterSec", after)
 }
 
-// Give back undoes the newest Take of r by subject (the action it
-// counted failed after all).
+// GiveBack undoes the newest Take of r by subject (the action it counted
+// failed after all). One that cannot be undone is logged and stays
+// counted.
 func (l *Limiter) GiveBack(r Rule, subject string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	k := key{r.Name, subject}
-	if h := l.hits[k]; len(h) > 0 {
-		l.hits[k] = h[:len(h)-1]
+	if err := l.w.Undo(context.Background(), key(r, subject)); err != nil {
+		l.log.Warn("quota: a use not given back", zap.String("limit", r.Name), zap.String("subject", subject), zap.Error(err))
 	}
 }
 
@@ -87,34 +104,19 @@ type Usage struct {
 	ResetAt   *time.Time `json:"resetAt,omitempty"` // when the oldest use leaves the window
 }
 
-// Usage reports subject's use of r now.
+// Usage reports subject's use of r now. Uses that cannot be read are
+// logged and reported as none (Take still refuses then).
 func (l *Limiter) Usage(r Rule, subject string) Usage {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	hits := l.prune(key{r.Name, subject}, now, r.Window)
-	u := Usage{Name: r.Name, Used: len(hits), Limit: r.Limit, WindowSec: int(r.Window.Seconds())}
-	if len(hits) > 0 {
-		at := hits[0].Add(r.Window).UTC()
+	n, oldest, err := l.w.Count(context.Background(), key(r, subject), l.now(), r.Window)
+	if err != nil {
+		l.log.Warn("quota: uses not read", zap.String("limit", r.Name), zap.String("subject", subject), zap.Error(err))
+	}
+	u := Usage{Name: r.Name, Used: n, Limit: r.Limit, WindowSec: int(r.Window.Seconds())}
+	if n > 0 {
+		at := oldest.Add(r.Window).UTC()
 		u.ResetAt = &at
 	}
 	return u
-}
-
-// prune drops the uses that left the window; l.mu is held.
-func (l *Limiter) prune(k key, now time.Time, w time.Duration) []time.Time {
-	hits := l.hits[k]
-	i := 0
-	for i < len(hits) && !hits[i].After(now.Add(-w)) {
-		i++
-	}
-	hits = hits[i:]
-	if len(hits) == 0 {
-		delete(l.hits, k)
-		return nil
-	}
-	l.hits[k] = hits
-	return hits
 }
 
 func window(w time.Duration) string {

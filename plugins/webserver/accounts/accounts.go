@@ -1,6 +1,8 @@
 // Package accounts keeps the people who can sign in to a dsh host: their
-// accounts live in one private JSON file in the data directory, passwords
-// are hashed with argon2id, and newcomers join through one-time invites.
+// accounts live in one private JSON document (a file in the data
+// directory, or the "accounts" document of a backend several nodes share),
+// passwords are hashed with argon2id, and newcomers join through one-time
+// invites.
 //
 // The host's owner is the administrator and signs in with the login links
 // the host prints, so the owner needs no password. Everyone else is added
@@ -9,12 +11,13 @@
 // password. [Store.CheckPassword] is the login page's check: the same
 // answer, in about the same time, for an unknown name, a wrong password or
 // an account without a password yet, and a per-name throttle against
-// guessing.
+// guessing, counted in the backend's windows (every node's failures count
+// when they are shared).
 //
-// Every change is a read-modify-write of the file under a cross-process
-// lock (statefile.Update), so the host and a `dsh user` command never lose
-// each other's changes; lookups are answered from a cached view that
-// re-reads the file when another process replaced it.
+// Every change is a read-modify-write of the document under its lock
+// (statefile.UpdateDoc), so the host and a `dsh user` command, or two
+// nodes, never lose each other's changes; lookups are answered from a
+// cached view that re-reads the document when another writer changed it.
 package accounts
 
 import (
@@ -43,6 +46,9 @@ const FileName = "accounts.json"
 // File is where a host whose data directory is dataDir keeps its accounts;
 // `dsh user` edits the same file.
 func File(dataDir string) string { return filepath.Join(dataDir, FileName) }
+
+// StateDoc is the accounts' document in a shared backend (Options.State).
+const StateDoc = "accounts"
 
 // DefaultInviteTTL is how long an invite lasts when Add or Reinvite is
 // given no positive ttl.
@@ -159,12 +165,18 @@ type Options struct {
 	// HashParams, when set, replaces DefaultHashParams for new hashes
 	// (tests lower them to stay fast).
 	HashParams *argon2id.Params
+	// State, when set, keeps the accounts in its StateDoc document
+	// instead of the file, and counts the sign-in throttle in its
+	// windows: with a backend several nodes share (pgstate's), every
+	// node sees the same people and a name's failures on any node count
+	// against it on all. nil: the file, and a throttle in memory.
+	State statefile.Backend
 }
 
-// Store is the accounts file. It is safe for concurrent use, and several
-// Stores (in several processes) may share one file.
+// Store is the accounts document. It is safe for concurrent use, and
+// several Stores (in several processes, on several nodes) may share one.
 type Store struct {
-	path   string
+	doc    statefile.Doc
 	now    func() time.Time
 	log    *zap.Logger
 	params argon2id.Params
@@ -180,13 +192,14 @@ type Store struct {
 	throttle throttle
 }
 
-// Open returns the store kept in the file at path (see File). Nothing is
-// read or created until it is used; a missing file is an empty store, and a
-// file that does not parse is an error for every call and is never
-// overwritten.
+// Open returns the store kept in the file at path (see File), or with
+// opts.State in that backend's StateDoc (path is then not used). Nothing
+// is read or created until it is used; a missing document is an empty
+// store, and one that does not parse is an error for every call and is
+// never overwritten.
 func Open(path string, opts Options) *Store {
 	s := &Store{
-		path:    path,
+		doc:     statefile.File(path, fileWhat),
 		now:     opts.Now,
 		log:     opts.Logger,
 		params:  DefaultHashParams,
@@ -201,13 +214,18 @@ func Open(path string, opts Options) *Store {
 	if opts.HashParams != nil {
 		s.params = *opts.HashParams
 	}
-	s.view = statefile.NewView(path, fileWhat, parseIndex, s.log)
-	s.throttle.byName = map[string]*attempts{}
+	windows := statefile.NewMemoryWindows()
+	if opts.State != nil {
+		s.doc, windows = opts.State.Doc(StateDoc), opts.State.Windows()
+	}
+	s.view = statefile.ViewOf(s.doc, parseIndex, s.log)
+	s.throttle = throttle{w: windows, log: s.log}
 	return s
 }
 
-// Path is the file the store keeps.
-func (s *Store) Path() string { return s.path }
+// Path is where the store keeps the accounts: the file's path, or the
+// shared document's place.
+func (s *Store) Path() string { return s.doc.Where() }
 
 // EnsureOwner makes sure the host has an owner: if no one is the owner, it
 // creates one named name, without a password (the owner signs in with the
@@ -460,12 +478,13 @@ func (s *Store) SetPassword(id, password string) error {
 	return nil
 }
 
-// update changes the file under its lock (read afresh, so it never undoes
-// another process's change) and makes the view re-read it after a write.
+// update changes the document under its lock (read afresh, so it never
+// undoes another writer's change) and makes the view re-read it after a
+// write.
 // change reports whether there is anything to write.
 func (s *Store) update(change func(f *accountsFile) (bool, error)) error {
 	wrote := false
-	err := statefile.Update(s.path, fileWhat, parseFile, func(f accountsFile) (accountsFile, bool, error) {
+	err := statefile.UpdateDoc(s.doc, parseFile, func(f accountsFile) (accountsFile, bool, error) {
 		write, err := change(&f)
 		if err != nil || !write {
 			return f, false, err

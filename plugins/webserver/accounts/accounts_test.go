@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,13 +10,21 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/internal/pgtest"
+	"github.com/dshgo/dsh/internal/statefile/pgstate"
 )
 
 // Everything written survives a new Store on the same file, as after a
 // restart of the host.
-func TestPersistsAcrossOpen(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestPersistsAcrossOpen(t *testing.T) { eachPlace(t, testPersistsAcrossOpen) }
+
+func testPersistsAcrossOpen(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	owner, created, err := s.EnsureOwner("Olga")
 	if err != nil || !created {
 		t.Fatalf("EnsureOwner: %v %v", created, err)
@@ -32,7 +41,7 @@ func TestPersistsAcrossOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := openTest(t, path, clk)
+	r := openAt(t, pl, clk)
 	people, err := r.List()
 	if err != nil {
 		t.Fatal(err)
@@ -98,9 +107,11 @@ func TestFileIsPrivateAndHoldsNoSecret(t *testing.T) {
 }
 
 // An invite works once; unknown, used and expired invites are one error.
-func TestInviteIsOneTimeAndExpires(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestInviteIsOneTimeAndExpires(t *testing.T) { eachPlace(t, testInviteIsOneTimeAndExpires) }
+
+func testInviteIsOneTimeAndExpires(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	_, secret, err := s.Add("bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -162,9 +173,11 @@ func TestInviteIsOneTimeAndExpires(t *testing.T) {
 
 // A password that breaks the rules is refused before the invite is used,
 // so the person can try again with the same link.
-func TestBadPasswordKeepsInvite(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestBadPasswordKeepsInvite(t *testing.T) { eachPlace(t, testBadPasswordKeepsInvite) }
+
+func testBadPasswordKeepsInvite(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	_, secret, err := s.Add("bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -191,9 +204,11 @@ func TestBadPasswordKeepsInvite(t *testing.T) {
 
 // CheckPassword: the right password signs in; everything else is one
 // error, after exactly one hash comparison.
-func TestCheckPassword(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestCheckPassword(t *testing.T) { eachPlace(t, testCheckPassword) }
+
+func testCheckPassword(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	if _, _, err := s.EnsureOwner("olga"); err != nil {
 		t.Fatal(err)
 	}
@@ -245,9 +260,11 @@ func TestCheckPassword(t *testing.T) {
 // After five failures within 15 minutes a name is refused, without a
 // hash, until the oldest failure leaves the window; a success clears the
 // count; other names are not affected.
-func TestThrottle(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestThrottle(t *testing.T) { eachPlace(t, testThrottle) }
+
+func testThrottle(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	for _, name := range []string{"bob", "carol"} {
 		_, secret, err := s.Add(name, "", time.Hour)
 		if err != nil {
@@ -330,9 +347,11 @@ func TestThrottle(t *testing.T) {
 
 // Many guesses at once cannot get past the limit before the first
 // failures are counted.
-func TestThrottleParallel(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestThrottleParallel(t *testing.T) { eachPlace(t, testThrottleParallel) }
+
+func testThrottleParallel(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Go(func() { _, _ = s.CheckPassword("bob", "wrong password") })
@@ -341,33 +360,17 @@ func TestThrottleParallel(t *testing.T) {
 	if n := s.compares.Load(); n > maxFailures {
 		t.Fatalf("%d guesses were hashed, want at most %d", n, maxFailures)
 	}
-	if len(s.throttle.byName) != 1 || s.throttle.byName["bob"].inFlight != 0 {
-		t.Fatalf("throttle state %+v", s.throttle.byName)
+	// Every attempt that was let in counted, as a failure.
+	if n, _, err := s.throttle.w.Count(context.Background(), throttleKey("bob"), clk.Now(), failureWindow); err != nil || n != int(s.compares.Load()) {
+		t.Fatalf("%d failures counted (%v) for %d hashed", n, err, s.compares.Load())
 	}
 }
 
-// The throttle forgets names with nothing left in the window once it holds
-// many.
-func TestThrottleSweeps(t *testing.T) {
-	var th throttle
-	th.byName = map[string]*attempts{}
-	now := time.Now()
-	for i := range sweepAbove + 1 {
-		name := fmt.Sprint("n", i)
-		if _, ok := th.begin(name, now); !ok {
-			t.Fatal("refused")
-		}
-		th.end(name, now, false)
-	}
-	th.begin("late", now.Add(failureWindow))
-	if len(th.byName) != 1 {
-		t.Fatalf("%d names kept", len(th.byName))
-	}
-}
+func TestSetPassword(t *testing.T) { eachPlace(t, testSetPassword) }
 
-func TestSetPassword(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func testSetPassword(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	owner, _, err := s.EnsureOwner("olga")
 	if err != nil {
 		t.Fatal(err)
@@ -401,9 +404,11 @@ func TestSetPassword(t *testing.T) {
 
 // There is one owner: EnsureOwner creates it once, and it cannot be
 // removed.
-func TestOwner(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestOwner(t *testing.T) { eachPlace(t, testOwner) }
+
+func testOwner(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	if _, ok, err := s.Owner(); ok || err != nil {
 		t.Fatalf("owner before EnsureOwner: %v %v", ok, err)
 	}
@@ -451,7 +456,7 @@ func TestOwner(t *testing.T) {
 	}
 
 	// An owner's name must be free and valid when it is created.
-	s2 := openTest(t, tempPath(t), clk)
+	s2 := openAt(t, pl.fresh(t), clk)
 	if _, _, err := s2.Add("bob", "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -463,9 +468,11 @@ func TestOwner(t *testing.T) {
 
 // Names are trimmed and lower-cased, then checked; the error says what is
 // wrong.
-func TestNames(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestNames(t *testing.T) { eachPlace(t, testNames) }
+
+func testNames(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	p, _, err := s.Add("  Alice.B_C-9 ", "", time.Hour)
 	if err != nil || p.Name != "alice.b_c-9" {
 		t.Fatalf("Add = %+v %v", p, err)
@@ -589,9 +596,11 @@ func TestMissingAndEmptyFile(t *testing.T) {
 
 // Another Store on the file, as in another process (`dsh user add` while
 // the host runs), sees every change on its next lookup.
-func TestOtherStoreSeesChanges(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	host, cli := openTest(t, path, clk), openTest(t, path, clk)
+func TestOtherStoreSeesChanges(t *testing.T) { eachPlace(t, testOtherStoreSeesChanges) }
+
+func testOtherStoreSeesChanges(t *testing.T, pl place) {
+	clk := newClock()
+	host, cli := openAt(t, pl, clk), openAt(t, pl, clk)
 	if _, ok, err := host.ByName("bob"); ok || err != nil { // cache the empty store
 		t.Fatal(ok, err)
 	}
@@ -625,9 +634,11 @@ func TestOtherStoreSeesChanges(t *testing.T) {
 }
 
 // Changes from many goroutines and two Stores all land.
-func TestConcurrentChanges(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	a, b := openTest(t, path, clk), openTest(t, path, clk)
+func TestConcurrentChanges(t *testing.T) { eachPlace(t, testConcurrentChanges) }
+
+func testConcurrentChanges(t *testing.T, pl place) {
+	clk := newClock()
+	a, b := openAt(t, pl, clk), openAt(t, pl, clk)
 	var wg sync.WaitGroup
 	for i := range 20 {
 		s := a
@@ -648,9 +659,11 @@ func TestConcurrentChanges(t *testing.T) {
 }
 
 // What callers get is a copy: changing it changes nothing stored.
-func TestResultsAreCopies(t *testing.T) {
-	path, clk := tempPath(t), newClock()
-	s := openTest(t, path, clk)
+func TestResultsAreCopies(t *testing.T) { eachPlace(t, testResultsAreCopies) }
+
+func testResultsAreCopies(t *testing.T, pl place) {
+	clk := newClock()
+	s := openAt(t, pl, clk)
 	p, _, err := s.Add("bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -685,5 +698,59 @@ func TestErrorContract(t *testing.T) {
 	}
 	if got := (&Error{Code: CodeNotFound, Message: "no person"}).Error(); got != "accounts: not_found: no person" {
 		t.Fatal(got)
+	}
+}
+
+// Two nodes on one database share the throttle: failures on either count
+// against the name on both, and a success on one clears it for both.
+func TestThrottleAcrossNodes(t *testing.T) {
+	pl, clk := place{dsn: pgtest.DSN(t)}, newClock()
+	a, b := openAt(t, pl, clk), openAt(t, pl, clk)
+	_, secret, err := a.Add("bob", "", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.AcceptInvite(secret, "bob's password"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxFailures {
+		node := []*testStore{a, b}[i%2]
+		_, err := node.CheckPassword("bob", "wrong password")
+		wantCode(t, err, CodeBadCredentials)
+	}
+	for _, node := range []*testStore{a, b} {
+		_, err := node.CheckPassword("bob", "bob's password")
+		wantCode(t, err, CodeRateLimited)
+	}
+	clk.Add(failureWindow)
+	if _, err := a.CheckPassword("bob", "bob's password"); err != nil {
+		t.Fatal(err)
+	}
+	for range maxFailures - 1 {
+		_, err := b.CheckPassword("bob", "wrong password")
+		wantCode(t, err, CodeBadCredentials)
+	}
+	if _, err := a.CheckPassword("bob", "bob's password"); err != nil {
+		t.Fatalf("the success did not clear the count on the other node: %v", err)
+	}
+}
+
+// A database that cannot be reached refuses sign-ins with its error,
+// never admits, and never counts a failure against the name.
+func TestUnreachableRefuses(t *testing.T) {
+	pool, err := pgxpool.New(context.Background(), "postgres://dsh@127.0.0.1:1/dsh?sslmode=disable&connect_timeout=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	s := Open("", Options{State: pgstate.New(pool, pgstate.Options{}), HashParams: &testParams})
+	if _, err := s.CheckPassword("bob", "bob's password"); !errors.Is(err, pgdb.ErrUnreachable) || codeOf(err) != "" {
+		t.Fatalf("CheckPassword = %v, want ErrUnreachable", err)
+	}
+	if _, ok, err := s.Get("per_000000000000"); ok || !errors.Is(err, pgdb.ErrUnreachable) {
+		t.Fatalf("Get = %v %v, want ErrUnreachable", ok, err)
+	}
+	if _, _, err := s.Add("carol", "", time.Hour); !errors.Is(err, pgdb.ErrUnreachable) {
+		t.Fatalf("Add = %v, want ErrUnreachable", err)
 	}
 }

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -8,6 +9,10 @@ import (
 	"time"
 
 	"github.com/alexedwards/argon2id"
+
+	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/internal/pgtest"
+	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
@@ -44,7 +49,42 @@ type testStore struct {
 
 func openTest(t *testing.T, path string, clk *clock) *testStore {
 	t.Helper()
-	s := &testStore{Store: Open(path, Options{Now: clk.Now, HashParams: &testParams})}
+	return openAt(t, place{path: path}, clk)
+}
+
+// A place is where test stores keep the accounts: a file, or a
+// PostgreSQL database, where each store opened is another node with a
+// pool of its own.
+type place struct{ path, dsn string }
+
+// eachPlace runs test on a file and on PostgreSQL.
+func eachPlace(t *testing.T, test func(t *testing.T, pl place)) {
+	t.Run("file", func(t *testing.T) { test(t, place{path: tempPath(t)}) })
+	t.Run("postgres", func(t *testing.T) { test(t, place{dsn: pgtest.DSN(t)}) })
+}
+
+// fresh is another, empty place of the same kind.
+func (pl place) fresh(t *testing.T) place {
+	if pl.dsn != "" {
+		return place{dsn: pgtest.DSN(t)}
+	}
+	return place{path: tempPath(t)}
+}
+
+// openAt is a store at pl with cheap hashing and clk, counting the
+// password comparisons it makes.
+func openAt(t *testing.T, pl place, clk *clock) *testStore {
+	t.Helper()
+	opts := Options{Now: clk.Now, HashParams: &testParams}
+	if pl.dsn != "" {
+		pool, err := pgdb.Open(context.Background(), pgdb.Options{DSN: pl.dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		opts.State = pgstate.New(pool, pgstate.Options{})
+	}
+	s := &testStore{Store: Open(pl.path, opts)}
 	compare := s.compare
 	s.compare = func(password, hash string) (bool, error) {
 		s.compares.Add(1)

@@ -1,13 +1,15 @@
 package accounts
 
 import (
+	"context"
 	"fmt"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/alexedwards/argon2id"
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // The password rules: long enough to resist guessing through the
@@ -64,8 +66,10 @@ func (s *Store) dummyHash() string {
 // After maxFailures (5) failures for a name within 15 minutes, further
 // attempts for that name are CodeRateLimited, with RetryAfter the seconds
 // until the oldest failure leaves the window, and compute no hash; a
-// success clears the name's failures. The count is kept in memory, per
-// Store.
+// success clears the name's failures. The count is kept in the store's
+// windows: this process's memory, or the shared backend's (Options.State),
+// where every node's failures count. A throttle that cannot be counted
+// (the database is not reachable) refuses the sign-in with its error.
 func (s *Store) CheckPassword(name, password string) (Person, error) {
 	key := normalizeName(name)
 	valid := true
@@ -75,13 +79,17 @@ func (s *Store) CheckPassword(name, password string) (Person, error) {
 		valid = false
 	}
 	if valid {
-		if wait, ok := s.throttle.begin(key, s.now()); !ok {
+		wait, ok, err := s.throttle.begin(key, s.now())
+		if err != nil {
+			return Person{}, err
+		}
+		if !ok {
 			return Person{}, &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many failed sign-ins for this name; try again in %d seconds", wait), RetryAfter: wait}
 		}
 	}
 	p, match, err := s.checkPassword(key, password)
 	if err != nil {
-		// The file could not be read: not the person's failure.
+		// The accounts could not be read: not the person's failure.
 		if valid {
 			s.throttle.cancel(key)
 		}
@@ -127,111 +135,53 @@ func (s *Store) checkPassword(name, password string) (Person, bool, error) {
 	return p, true, nil
 }
 
-// throttle counts failed sign-ins per name.
+// throttle counts sign-ins per name in sliding windows: an attempt is
+// counted when it begins, so many parallel guesses cannot all slip in
+// before the first failure is recorded; a failure's count stays, a success
+// clears the name's, and an attempt that could not be checked is taken
+// back.
 type throttle struct {
-	mu     sync.Mutex
-	byName map[string]*attempts
+	w   statefile.Windows
+	log *zap.Logger
 }
 
-// attempts are one name's recent failures and the checks under way: those
-// count against the limit too, so many parallel guesses cannot all slip in
-// before the first failure is recorded.
-type attempts struct {
-	failures []time.Time // within the window, oldest first, at most maxFailures
-	inFlight int
-}
-
-// sweepAbove is how many names the throttle holds before it drops those
-// with nothing left in the window.
-const sweepAbove = 1024
+// throttleKey is a name's key among the windows.
+func throttleKey(name string) string { return "signin:" + name }
 
 // begin admits an attempt for name at now, or reports how many seconds
 // (at least 1) until one would be admitted.
-func (t *throttle) begin(name string, now time.Time) (wait int, ok bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.byName) > sweepAbove {
-		for n, a := range t.byName {
-			if a.prune(now); a.idle() {
-				delete(t.byName, n)
-			}
-		}
+func (t *throttle) begin(name string, now time.Time) (wait int, ok bool, err error) {
+	ok, retry, err := t.w.Take(context.Background(), throttleKey(name), now, maxFailures, failureWindow)
+	if err != nil || ok {
+		return 0, ok, err
 	}
-	a := t.byName[name]
-	if a == nil {
-		a = &attempts{}
-		t.byName[name] = a
-	}
-	a.prune(now)
-	if len(a.failures)+a.inFlight >= maxFailures {
-		wait := 1 // full only with checks under way: they end within a second
-		if len(a.failures) >= maxFailures {
-			next := a.failures[len(a.failures)-maxFailures].Add(failureWindow)
-			wait = max(1, int((next.Sub(now)+time.Second-1)/time.Second))
-		}
-		return wait, false
-	}
-	a.inFlight++
-	return 0, true
+	return max(1, int((retry.Sub(now)+time.Second-1)/time.Second)), false, nil
 }
 
-// end records how an attempt begun for name went and reports whether the
-// name has just reached the limit.
+// end records how an attempt begun for name at now went and reports
+// whether the name has just reached the limit.
 func (t *throttle) end(name string, now time.Time, success bool) (limited bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	a := t.byName[name]
-	if a == nil {
-		return false // reset while the check ran
-	}
-	a.inFlight = max(0, a.inFlight-1)
 	if success {
-		a.failures = nil
-	} else {
-		a.failures = append(a.failures, now)
-		if n := len(a.failures); n > maxFailures {
-			a.failures = append(a.failures[:0], a.failures[n-maxFailures:]...)
-		}
-		limited = len(a.failures) == maxFailures
+		t.reset(name)
+		return false
 	}
-	if a.idle() {
-		delete(t.byName, name)
+	n, _, err := t.w.Count(context.Background(), throttleKey(name), now, failureWindow)
+	if err != nil {
+		t.log.Warn("accounts: sign-in failures not read", zap.String("name", name), zap.Error(err))
 	}
-	return limited
+	return n == maxFailures
 }
 
-// cancel ends an attempt begun for name without counting it.
+// cancel takes back an attempt begun for name without counting it.
 func (t *throttle) cancel(name string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if a := t.byName[name]; a != nil {
-		a.inFlight = max(0, a.inFlight-1)
-		if a.idle() {
-			delete(t.byName, name)
-		}
+	if err := t.w.Undo(context.Background(), throttleKey(name)); err != nil {
+		t.log.Warn("accounts: sign-in attempt not taken back", zap.String("name", name), zap.Error(err))
 	}
 }
 
-// reset forgets name's failures (its password was just set).
+// reset forgets name's failures (a success, or its password was just set).
 func (t *throttle) reset(name string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if a := t.byName[name]; a != nil {
-		a.failures = nil
-		if a.idle() {
-			delete(t.byName, name)
-		}
+	if err := t.w.Clear(context.Background(), throttleKey(name)); err != nil {
+		t.log.Warn("accounts: sign-in failures not cleared", zap.String("name", name), zap.Error(err))
 	}
 }
-
-// prune drops the failures that have left the window.
-func (a *attempts) prune(now time.Time) {
-	cut := now.Add(-failureWindow)
-	i := 0
-	for i < len(a.failures) && !a.failures[i].After(cut) {
-		i++
-	}
-	a.failures = a.failures[i:]
-}
-
-func (a *attempts) idle() bool { return len(a.failures) == 0 && a.inFlight == 0 }

@@ -2,10 +2,12 @@ package connection
 
 import (
 	"fmt"
-	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dshgo/dsh/internal/statefile"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
 )
 
 // Defaults chosen for a single-user tool on loopback: a working day's
@@ -15,6 +17,13 @@ const (
 	DefaultCookieName   = "dsh_session"
 	DefaultLoginPath    = "/login"
 	DefaultLoginLinkTTL = 10 * time.Minute
+)
+
+// The documents of a shared backend (Config.State) admission keeps.
+const (
+	TokensDoc     = "tokens"      // the bearer and connect tokens (the token file's shape)
+	SessionsDoc   = "sessions"    // the browser sessions (the sessions file's shape)
+	LoginLinksDoc = "login-links" // the unused one-time login links, hashed
 )
 
 // Config configures admission. The zero value is the safe default posture
@@ -42,12 +51,21 @@ type Config struct {
 	SessionTTL time.Duration
 	// SessionFile is where browser sessions are kept (JSON, hashes only),
 	// so they survive a restart; "" keeps them in memory, ending with the
-	// process. See SessionStore.
+	// process. See SessionStore. Unused with State.
 	SessionFile string
 	// CookieName is the session cookie's name. Default "dsh_session".
 	CookieName string
-	// TokenFile is the bearer token store (JSON); "" means none.
+	// TokenFile is the bearer token store (JSON); "" means none. Unused
+	// with State.
 	TokenFile string
+	// State, when set, is a backend shared by several nodes (pgstate's):
+	// the tokens, the browser sessions and the unused login links are its
+	// documents TokensDoc, SessionsDoc and LoginLinksDoc, so a login on one
+	// node is valid on every node, a logout or revocation on any ends it
+	// on all (at the next request; Recheck ends open streams at once), and
+	// a login link minted on one node works on another, once. nil: the
+	// files above, and login links in this process's memory.
+	State statefile.Backend
 	// Tokens are extra hashed tokens, e.g. from the YAML config.
 	Tokens []TokenRecord
 	// QueryTokenPaths are paths (the MCP endpoint) where a bearer token

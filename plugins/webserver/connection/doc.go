@@ -24,5 +24,12 @@
 //     kept in memory. `dsh login` asks the running host for a new link, which
 //     only a bearer token may do (RequireBearer).
 //
-// Everything fails closed: an unknown or unreadable state rejects.
+// Several nodes serve one host by sharing a backend (Config.State, package
+// pgstate): the tokens, the sessions and the login links are its
+// documents, so any node admits what any node issued, and a revocation on
+// one is refused by all at their next request (Recheck ends what they
+// hold open).
+//
+// Everything fails closed: an unknown or unreadable state rejects, and so
+// does a database that cannot be reached.
 package connection

@@ -43,7 +43,10 @@ func (s *Service) LoginLink(baseURL, next string) (string, time.Time, error) {
 	if next != "" && safeNext(next) != next {
 		return "", time.Time{}, fmt.Errorf("%w (got %q)", ErrInvalidNext, next)
 	}
-	token, expires := s.logins.add()
+	token, expires, err := s.logins.mint()
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("connection: login link not saved: %w", err)
+	}
 	link := strings.TrimRight(baseURL, "/") + s.cfg.LoginPath + "?token=" + url.QueryEscape(token)
 	if next != "" && next != "/" {
 		link += "&next=" + url.QueryEscape(next)
@@ -93,7 +96,14 @@ func (s *Service) serveLogin(w http.ResponseWriter, r *http.Request) {
 // serveLoginLink exchanges a login link's token for a session.
 func (s *Service) serveLoginLink(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if !s.logins.take(q.Get("token")) {
+	ok, err := s.logins.redeem(q.Get("token"))
+	if err != nil {
+		s.log.Error("login links unreadable; refusing the link", zap.String("remote", r.RemoteAddr), zap.Error(err))
+		s.loginPage(w, http.StatusServiceUnavailable, "Login unavailable",
+			"dsh could not check this login link (see its log). Try the link again in a moment; if it was used meanwhile, get a new one.", true)
+		return
+	}
+	if !ok {
 		s.log.Warn("login link rejected", zap.String("remote", r.RemoteAddr))
 		s.loginPage(w, http.StatusForbidden, "Login link invalid",
 			"This login link is invalid, has expired, or was already used: each link works once, for a few minutes.", true)

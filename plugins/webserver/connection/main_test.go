@@ -4,8 +4,16 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/dshgo/dsh/internal/pgtest"
 )
 
+// pgtestM runs the tests through pgtest.Main, so goleak checks what is
+// left once the throwaway PostgreSQL has stopped.
+type pgtestM struct{ m *testing.M }
+
+func (p pgtestM) Run() int { return pgtest.Main(p.m) }
+
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(pgtestM{m})
 }

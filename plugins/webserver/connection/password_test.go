@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/alexedwards/argon2id"
+
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/page"
 )
@@ -32,11 +34,19 @@ type peopleProbe struct {
 func newPeopleProbe(t *testing.T) *peopleProbe {
 	t.Helper()
 	st := accounts.Open(filepath.Join(t.TempDir(), accounts.FileName), accounts.Options{HashParams: &cheapHashes})
+	return newPeopleProbeOn(t, st, nil)
+}
+
+// newPeopleProbeOn is a peopleProbe on the accounts st, with the tokens,
+// sessions and login links in state (nil: sessions and links in memory,
+// no tokens).
+func newPeopleProbeOn(t *testing.T, st *accounts.Store, state statefile.Backend) *peopleProbe {
+	t.Helper()
 	owner, _, err := st.EnsureOwner("olga")
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := New(Config{Accounts: st, LoginCommand: "dsh login --config /srv/dsh.yaml"}, nil)
+	svc, err := New(Config{Accounts: st, State: state, LoginCommand: "dsh login --config /srv/dsh.yaml"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,11 +66,17 @@ func (s *Service) tokenPrincipal(token string) (Principal, bool) {
 	if !ok {
 		return Principal{}, false
 	}
-	id := rec.ID
-	if id == "" {
-		id = "sha256:" + strings.ToLower(rec.SHA256)[:12]
+	p, ok := s.recordPrincipal(rec)
+	if ok {
+		s.used(p.ID)
 	}
-	p := Principal{Kind: PrincipalToken, ID: id, Name: rec.Name, Person: rec.Person}
+	return p, ok
+}
+
+// recordPrincipal is who the token of this record acts for, now (tokenPrincipal
+// without the hash).
+func (s *Service) recordPrincipal(rec TokenRecord) (Principal, bool) {
+	p := Principal{Kind: PrincipalToken, ID: tokenKey(rec), Name: rec.Name, Person: rec.Person}
 	if rec.ExpiresAt != nil && !s.now().Before(*rec.ExpiresAt) {
 		return Principal{}, false
 	}
@@ -79,7 +85,6 @@ func (s *Service) tokenPrincipal(token string) (Principal, bool) {
 		if p.Person != "" && s.cfg.People != nil {
 			p.PersonName, p.HostOwner, _ = s.cfg.People.Person(p.Person)
 		}
-		s.used(id)
 		return p, true
 	}
 	g := *rec.Grant
@@ -92,8 +97,16 @@ func (s *Service) tokenPrincipal(token string) (Principal, bool) {
 		return Principal{}, false
 	}
 	p.PersonName, p.HostOwner = name, owner
-	s.used(id)
 	return p, true
+}
+
+// tokenKey is the principal id of a token: its record's id, or for a
+// configured token without one a prefix of its hash.
+func tokenKey(rec TokenRecord) string {
+	if rec.ID != "" {
+		return rec.ID
+	}
+	return "sha256:" + strings.ToLower(rec.SHA256)[:12]
 }
 
 // sessionPrincipal is who a browser session acts for: its person, or the

@@ -3,6 +3,7 @@ package connection
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
 )
 
 // Admitter's richer form: Admit decides like RequestRejection and, for a
@@ -156,14 +158,9 @@ func (s *Service) LastUsed(id string) time.Time {
 	return v.(time.Time)
 }
 
-// Tokens is the token file's store (nil when no TokenFile is configured):
-// where connect tokens are minted and listed.
-func (s *Service) Tokens() *TokenStore {
-	if s.cfg.TokenFile == "" {
-		return nil
-	}
-	return s.tokenStore
-}
+// Tokens is the token document's store (nil when neither TokenFile nor
+// State is configured): where connect tokens are minted and listed.
+func (s *Service) Tokens() *TokenStore { return s.tokenStore }
 
 // RevokeToken deletes the token with this id (or name) and ends at once
 // every request and MCP session it holds open.
@@ -189,4 +186,97 @@ func (s *Service) RevokeToken(idOrName string) (TokenRecord, error) {
 // (their account was removed).
 func (s *Service) CutPerson(person string) {
 	s.cut(func(p Principal) bool { return p.Person == person })
+}
+
+// Recheck ends every admitted request, and tells OnRevoke's subscribers
+// of every principal, whose credential no longer admits: a token or a
+// browser session revoked or expired, a person removed, by another
+// process or node. A host on a shared backend calls it on each change
+// notice of the tokens, sessions or accounts (pgstate.Backend.Listen,
+// which also calls with "" after a lost connection: anything may have
+// changed); doc is the document that changed, "" for all. Requests
+// already refuse a dead credential on their next admission; Recheck is
+// for the streams and tool calls open now. When the state cannot be read
+// it ends nothing (new requests are refused anyway) and logs why.
+func (s *Service) Recheck(doc string) {
+	switch doc {
+	case "", TokensDoc, SessionsDoc, accounts.StateDoc:
+	default:
+		return
+	}
+	var tokens []TokenRecord
+	if s.tokens != nil {
+		var err error
+		if tokens, err = s.tokens.view.Load(); err != nil {
+			s.log.Warn("recheck: tokens unreadable", zap.Error(err))
+			return
+		}
+	}
+	sessions, err := s.sessions.current()
+	if err != nil {
+		s.log.Warn("recheck: sessions unreadable", zap.Error(err))
+		return
+	}
+	if s.cfg.Accounts != nil {
+		if _, err := s.cfg.Accounts.List(); err != nil {
+			s.log.Warn("recheck: accounts unreadable", zap.Error(err))
+			return
+		}
+	}
+	byID := map[string]TokenRecord{}
+	for _, recs := range [][]TokenRecord{s.cfg.Tokens, tokens} {
+		for _, r := range recs {
+			byID[tokenKey(r)] = r
+		}
+	}
+	sessionByID := map[string]SessionRecord{}
+	for _, r := range sessions.records {
+		sessionByID[r.ID] = r
+	}
+	valid := func(p Principal) bool {
+		switch p.Kind {
+		case PrincipalToken:
+			rec, ok := byID[p.ID]
+			if !ok {
+				return false
+			}
+			_, ok = s.recordPrincipal(rec)
+			return ok
+		case PrincipalSession:
+			rec, ok := sessionByID[p.ID]
+			if !ok || !s.now().Before(rec.ExpiresAt) {
+				return false
+			}
+			_, ok = s.sessionPrincipal(rec)
+			return ok
+		default:
+			if p.Person != "" && s.cfg.People != nil {
+				_, _, ok := s.cfg.People.Person(p.Person)
+				return ok
+			}
+			return true
+		}
+	}
+	// The principals are judged outside the lock: that may read the
+	// accounts, and admission must not wait for it.
+	s.holds.mu.Lock()
+	held := map[string]Principal{}
+	for k, hs := range s.holds.live {
+		for h := range hs {
+			held[k] = h.p
+			break
+		}
+	}
+	s.holds.mu.Unlock()
+	var keys []string
+	for k, p := range held {
+		if !valid(p) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	s.cut(func(p Principal) bool { return slices.Contains(keys, p.String()) }, keys...)
+	s.log.Info("credentials gone elsewhere: their requests ended", zap.Strings("principals", keys))
 }

@@ -3,9 +3,16 @@ package connection
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // newSecret returns 32 random bytes, base64url encoded. crypto/rand.Read
@@ -14,6 +21,19 @@ func newSecret() string {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// loginLinks hold the one-time login-link tokens: a secretSet in memory
+// for one host, sharedLinks in a shared backend's document for several
+// nodes (a link any node minted works on any node, once).
+type loginLinks interface {
+	// mint makes a new secret and returns it with its expiry.
+	mint() (string, time.Time, error)
+	// redeem consumes secret: it is valid at most once. An error (the
+	// store cannot be read) is no admission.
+	redeem(secret string) (bool, error)
+	// forget drops what this process alone holds (the service closes).
+	forget()
 }
 
 // secretSet holds the one-time login-link tokens, in memory (they are
@@ -75,6 +95,15 @@ func (s *secretSet) clear() {
 	clear(s.expires)
 }
 
+func (s *secretSet) mint() (string, time.Time, error) {
+	secret, exp := s.add()
+	return secret, exp, nil
+}
+
+func (s *secretSet) redeem(secret string) (bool, error) { return s.take(secret), nil }
+
+func (s *secretSet) forget() { s.clear() }
+
 func (s *secretSet) sweepLocked(now time.Time) {
 	for k, exp := range s.expires {
 		if !now.Before(exp) {
@@ -82,3 +111,85 @@ func (s *secretSet) sweepLocked(now time.Time) {
 		}
 	}
 }
+
+// maxSharedLinks bounds the live login links a shared document keeps
+// (the oldest go first); minting one takes a host token.
+const maxSharedLinks = 1000
+
+// sharedLinks keep the login-link tokens in a state document (a shared
+// backend's "login-links"), by their SHA-256 only, so a link minted on one
+// node is redeemed on any, once: redeeming removes it under the
+// document's lock, so of two nodes redeeming one link at once only one
+// succeeds. Expired links are dropped whenever the document is written.
+type sharedLinks struct {
+	doc statefile.Doc
+	ttl time.Duration
+	now func() time.Time
+}
+
+// linkRecord is what is kept of a login link.
+type linkRecord struct {
+	SHA256    string    `json:"sha256"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+type linksFile struct {
+	Links []linkRecord `json:"links"`
+}
+
+func parseLinks(where string, data []byte) (linksFile, error) {
+	var f linksFile
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return f, nil
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return linksFile{}, fmt.Errorf("connection: parse login links %s: %w", where, err)
+	}
+	return f, nil
+}
+
+func (l *sharedLinks) live(links []linkRecord, now time.Time) []linkRecord {
+	return slices.DeleteFunc(links, func(r linkRecord) bool { return !now.Before(r.ExpiresAt) })
+}
+
+func (l *sharedLinks) mint() (string, time.Time, error) {
+	secret := newSecret()
+	now := l.now()
+	exp := now.Add(l.ttl)
+	err := statefile.UpdateDoc(l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
+		f.Links = append(l.live(f.Links, now), linkRecord{SHA256: HashToken(secret), ExpiresAt: exp})
+		if n := len(f.Links); n > maxSharedLinks {
+			f.Links = f.Links[n-maxSharedLinks:]
+		}
+		return f, true, nil
+	})
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return secret, exp, nil
+}
+
+func (l *sharedLinks) redeem(secret string) (bool, error) {
+	if secret == "" {
+		return false, nil
+	}
+	hash := []byte(HashToken(secret))
+	ok := false
+	err := statefile.UpdateDoc(l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
+		i := slices.IndexFunc(f.Links, func(r linkRecord) bool { return subtle.ConstantTimeCompare([]byte(r.SHA256), hash) == 1 })
+		if i < 0 {
+			return f, false, nil
+		}
+		now := l.now()
+		ok = now.Before(f.Links[i].ExpiresAt)
+		f.Links = l.live(slices.Delete(f.Links, i, i+1), now)
+		return f, true, nil
+	})
+	if err != nil {
+		return false, err
+	}
+	return ok, nil
+}
+
+// forget keeps the links: they are every node's, and expire on their own.
+func (l *sharedLinks) forget() {}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // Admitter decides whether a request may reach a plugin route. The web
@@ -20,22 +22,25 @@ type Admitter interface {
 
 // Service is the default Admitter: host allow-list, bearer tokens, browser
 // provenance checks and cookie sessions. It starts no goroutines: the token
-// and sessions files are re-read on demand, expiry is lazy.
+// and sessions documents are checked for changes on demand, expiry is lazy.
+// With a shared backend (Config.State) every node's Service sees the same
+// tokens, sessions and login links; Recheck is what to call when another
+// node changed them, to end at once what they no longer admit.
 type Service struct {
 	cfg    Config
 	log    *zap.Logger
 	hosts  hostMatcher
-	tokens *tokenWatch // nil when no TokenFile is configured
+	tokens *tokenWatch // nil when there is no token document (no TokenFile, no State)
 	now    func() time.Time
 
 	public   []string                  // PublicOrigins, kept for SetOrigins
 	origins  atomic.Pointer[originSet] // PublicOrigins ∪ SetOrigins
 	allowed  *originSet                // AllowedOrigins: other pages bearer requests may come from
-	sessions *SessionStore             // browser sessions, in SessionFile
-	logins   *secretSet                // one-time login-link tokens, in memory
+	sessions *SessionStore             // browser sessions, in SessionFile or State
+	logins   loginLinks                // one-time login-link tokens, in memory or State
 	closed   atomic.Bool
 
-	tokenStore *TokenStore    // TokenFile's, for minting and revoking
+	tokenStore *TokenStore    // the token document's, for minting and revoking; nil without one
 	proxies    []netip.Prefix // TrustedProxies
 	holds      holds          // admitted requests by credential, cut on revocation
 }
@@ -71,23 +76,36 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 	if s.proxies, err = proxyRanges(cfg.TrustedProxies); err != nil {
 		return nil, err
 	}
-	if cfg.TokenFile != "" {
-		if s.tokens, err = newTokenWatch(cfg.TokenFile, log); err != nil {
+	now := func() time.Time { return s.now() }
+	var tokens, sessions statefile.Doc
+	switch {
+	case cfg.State != nil:
+		tokens, sessions = cfg.State.Doc(TokensDoc), cfg.State.Doc(SessionsDoc)
+		s.logins = &sharedLinks{doc: cfg.State.Doc(LoginLinksDoc), ttl: cfg.LoginLinkTTL, now: now}
+	default:
+		if cfg.TokenFile != "" {
+			tokens = statefile.File(cfg.TokenFile, tokensWhat)
+		}
+		if cfg.SessionFile != "" {
+			sessions = statefile.File(cfg.SessionFile, sessionsWhat)
+		}
+		s.logins = newSecretSet(cfg.LoginLinkTTL, now)
+	}
+	if tokens != nil {
+		if s.tokens, err = newTokenWatch(tokens, log); err != nil {
 			return nil, err
 		}
-		s.tokenStore = OpenTokenStore(cfg.TokenFile)
-		s.tokenStore.now = func() time.Time { return s.now() }
+		s.tokenStore = NewTokenStore(tokens)
+		s.tokenStore.now = now
 	}
-	now := func() time.Time { return s.now() }
-	s.sessions = openSessionStore(cfg.SessionFile, now, log)
+	s.sessions = newSessionStore(sessions, now, log)
 	if s.sessions.view != nil {
-		// As with tokens: a broken file is reported at startup, not found
-		// out from a browser's 401s. It is never overwritten.
+		// As with tokens: a broken document is reported at startup, not
+		// found out from a browser's 401s. It is never overwritten.
 		if _, err := s.sessions.view.Load(); err != nil {
 			return nil, err
 		}
 	}
-	s.logins = newSecretSet(cfg.LoginLinkTTL, now)
 	return s, nil
 }
 
@@ -192,7 +210,7 @@ func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 	}
 	rec, ok, err := s.sessions.lookup(c.Value)
 	if err != nil {
-		s.log.Warn("sessions file unreadable; refusing all browser sessions", zap.String("path", s.sessions.Path()), zap.Error(err))
+		s.log.Warn("sessions unreadable; refusing all browser sessions", zap.String("where", s.sessions.Path()), zap.Error(err))
 		return Principal{}, unauthenticated()
 	}
 	if !ok {
@@ -337,12 +355,13 @@ func (s *Service) RevokeAllSessions() (int, error) {
 }
 
 // Close makes the service refuse every request and forgets the unused
-// login links. Persisted sessions are kept: they are valid again in the
-// next process on the same sessions file (a host stop is not a logout).
+// login links it holds in memory (shared ones stay: other nodes serve
+// them). Persisted sessions are kept: they are valid again in the next
+// process on the same sessions document (a host stop is not a logout).
 // There is no goroutine to stop.
 func (s *Service) Close() {
 	s.closed.Store(true)
-	s.logins.clear()
+	s.logins.forget()
 }
 
 // bearerToken extracts "Authorization: Bearer <token>". ok is true whenever

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/dshgo/dsh/internal/statefile"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // SessionFileName is the sessions file's name inside the data directory.
@@ -81,86 +82,108 @@ func indexSessions(recs []SessionRecord) sessionIndex {
 	return idx
 }
 
-// SessionStore keeps browser sessions, the ones login links start, in a
-// file in the data directory, so they survive a restart of `dsh serve` and
-// can be listed and revoked from the command line. It follows the token
+// SessionStore keeps browser sessions, the ones login links and password
+// sign-ins start, in a state document: a file in the data directory (so
+// they survive a restart of `dsh serve` and can be listed and revoked from
+// the command line), or the "sessions" document of a shared backend
+// (pgstate), where every node sees every session: a login on one node is
+// valid on all, a logout on any ends it everywhere. It follows the token
 // store's pattern: only hashes at rest, the file private (0600) and
-// replaced atomically, a missing file is an empty store, and a file that
+// replaced atomically, a missing document is an empty store, and one that
 // does not parse is reported and never overwritten. Expired sessions are
-// dropped whenever the file is written.
+// dropped whenever the document is written.
 //
-// The running server answers lookups from a cached view that re-reads the
-// file when it changes (see fileView), so an edit by another process (`dsh
-// sessions revoke` while no host runs) applies to the next request. Writes
-// are serialised within a process; as with tokens, two processes writing
-// at the same moment can lose one update, which is why `dsh sessions` goes
-// through the running host's admin API when there is one.
+// The running server answers lookups from a cached view that checks the
+// document for changes on every lookup (see statefile.View), so a change
+// by another process or node (`dsh sessions revoke`, a logout elsewhere)
+// applies to the next request. Every change is a read-modify-write under
+// the document's lock, so none is lost to another writer's.
 //
-// With no path the sessions live in memory only and end with the process
-// (embedded hosts and tests without a data directory).
+// With no document the sessions live in memory only and end with the
+// process (embedded hosts and tests without a data directory).
 type SessionStore struct {
-	path string
-	now  func() time.Time
+	doc statefile.Doc // nil: in memory
+	now func() time.Time
 
-	mu   sync.Mutex                    // serialises read-modify-write in this process
-	view *statefile.View[sessionIndex] // path != ""
-	mem  sessionIndex                  // path == ""
+	mu   sync.Mutex                    // serialises changes in memory
+	view *statefile.View[sessionIndex] // doc != nil
+	mem  sessionIndex                  // doc == nil
 }
 
-// OpenSessionStore returns a store for path ("" keeps sessions in memory).
-// Nothing is read or created until it is used.
+// sessionsWhat names the sessions document in errors.
+const sessionsWhat = "sessions file"
+
+// OpenSessionStore returns a store for the file at path ("" keeps
+// sessions in memory). Nothing is read or created until it is used.
 func OpenSessionStore(path string) *SessionStore {
 	return openSessionStore(path, time.Now, nil)
 }
 
+// NewSessionStore returns a store kept in d (a shared backend's "sessions"
+// document; nil keeps sessions in memory). Nothing is read or created
+// until it is used.
+func NewSessionStore(d statefile.Doc) *SessionStore {
+	return newSessionStore(d, time.Now, nil)
+}
+
 func openSessionStore(path string, now func() time.Time, log *zap.Logger) *SessionStore {
+	var d statefile.Doc
+	if path != "" {
+		d = statefile.File(path, sessionsWhat)
+	}
+	return newSessionStore(d, now, log)
+}
+
+func newSessionStore(d statefile.Doc, now func() time.Time, log *zap.Logger) *SessionStore {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	s := &SessionStore{path: path, now: now, mem: indexSessions(nil)}
-	if path != "" {
-		s.view = statefile.NewView(path, "sessions file", parseSessionIndex, log)
+	s := &SessionStore{doc: d, now: now, mem: indexSessions(nil)}
+	if d != nil {
+		s.view = statefile.ViewOf(d, parseSessionIndex, log)
 	}
 	return s
 }
 
-// Path is where the store lives ("" in memory).
-func (s *SessionStore) Path() string { return s.path }
+// Path is where the store lives: a file's path, a shared document's
+// place, or "" in memory.
+func (s *SessionStore) Path() string {
+	if s.doc == nil {
+		return ""
+	}
+	return s.doc.Where()
+}
 
 // create mints a session labelled label that lasts ttl. The secret (the
 // cookie's value) is returned once; only its hash is kept.
 func (s *SessionStore) create(label, person string, ttl time.Duration) (string, SessionRecord, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	recs, err := s.readLocked()
-	if err != nil {
-		return "", SessionRecord{}, err
-	}
 	// Whole seconds, like token records: the cookie's Expires has no more.
 	now := s.now().UTC().Truncate(time.Second)
 	var secret string
 	var rec SessionRecord
-	for {
-		secret = newSecret()
-		hash := HashToken(secret)
-		rec = SessionRecord{
-			SessionInfo: SessionInfo{ID: sessionID(hash), Label: sessionLabel(label), Person: person, CreatedAt: now, ExpiresAt: now.Add(ttl)},
-			SHA256:      hash,
+	err := s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+		for {
+			secret = newSecret()
+			hash := HashToken(secret)
+			rec = SessionRecord{
+				SessionInfo: SessionInfo{ID: sessionID(hash), Label: sessionLabel(label), Person: person, CreatedAt: now, ExpiresAt: now.Add(ttl)},
+				SHA256:      hash,
+			}
+			// 48 bits of id: a collision is all but impossible, but the
+			// id is how a session is revoked, so it must be unique.
+			if !slices.ContainsFunc(recs, func(r SessionRecord) bool { return r.ID == rec.ID }) {
+				return append(recs, rec), true, nil
+			}
 		}
-		// 48 bits of id: a collision is all but impossible, but the id is
-		// how a session is revoked, so it must be unique.
-		if !slices.ContainsFunc(recs, func(r SessionRecord) bool { return r.ID == rec.ID }) {
-			break
-		}
-	}
-	if err := s.writeLocked(append(recs, rec)); err != nil {
+	})
+	if err != nil {
 		return "", SessionRecord{}, err
 	}
 	return secret, rec, nil
 }
 
 // lookup finds the live session whose secret this is. err is set when the
-// sessions file cannot be read; callers then refuse the request.
+// sessions cannot be read; callers then refuse the request.
 func (s *SessionStore) lookup(secret string) (SessionRecord, bool, error) {
 	if secret == "" {
 		return SessionRecord{}, false, nil
@@ -193,61 +216,53 @@ func (s *SessionStore) List() ([]SessionInfo, error) {
 }
 
 // Revoke ends the live session with this id. An unknown (or already
-// expired) id is ErrSessionNotFound and leaves the file as it was.
+// expired) id is ErrSessionNotFound and leaves the sessions as they were.
 func (s *SessionStore) Revoke(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	recs, err := s.readLocked()
-	if err != nil {
-		return err
-	}
 	now := s.now()
-	i := slices.IndexFunc(recs, func(r SessionRecord) bool { return r.ID == id && now.Before(r.ExpiresAt) })
-	if i < 0 {
-		return fmt.Errorf("%w: %q", ErrSessionNotFound, id)
-	}
-	return s.writeLocked(slices.Delete(recs, i, i+1))
+	return s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+		i := slices.IndexFunc(recs, func(r SessionRecord) bool { return r.ID == id && now.Before(r.ExpiresAt) })
+		if i < 0 {
+			return nil, false, fmt.Errorf("%w: %q", ErrSessionNotFound, id)
+		}
+		return slices.Delete(recs, i, i+1), true, nil
+	})
 }
 
 // revokeWhere ends the sessions that match and reports how many.
 func (s *SessionStore) revokeWhere(match func(SessionRecord) bool) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	recs, err := s.readLocked()
+	n := 0
+	err := s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+		kept := slices.DeleteFunc(recs, match)
+		n = len(recs) - len(kept)
+		return kept, n > 0, nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	kept := recs[:0:0]
-	for _, r := range recs {
-		if !match(r) {
-			kept = append(kept, r)
-		}
-	}
-	if len(kept) == len(recs) {
-		return 0, nil
-	}
-	return len(recs) - len(kept), s.writeLocked(kept)
+	return n, nil
 }
 
 // RevokeAll ends every session and reports how many were live.
 func (s *SessionStore) RevokeAll() (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	recs, err := s.readLocked()
-	if err != nil || len(recs) == 0 {
-		return 0, err // nothing to write: a missing file stays missing
-	}
 	now := s.now()
 	live := 0
-	for _, r := range recs {
-		if now.Before(r.ExpiresAt) {
-			live++
+	err := s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+		for _, r := range recs {
+			if now.Before(r.ExpiresAt) {
+				live++
+			}
 		}
+		// Nothing to write for no sessions: a missing file stays missing.
+		return nil, len(recs) > 0, nil
+	})
+	if err != nil {
+		return 0, err
 	}
-	return live, s.writeLocked(nil)
+	return live, nil
 }
 
-// current is the index as of now: the cached view of the file, or memory.
+// current is the index as of now: the cached view of the document, or
+// memory.
 func (s *SessionStore) current() (sessionIndex, error) {
 	if s.view != nil {
 		return s.view.Load()
@@ -257,31 +272,43 @@ func (s *SessionStore) current() (sessionIndex, error) {
 	return s.mem, nil
 }
 
-// readLocked reads the records afresh (not from the view), so a write
-// never undoes a change another process made.
-func (s *SessionStore) readLocked() ([]SessionRecord, error) {
-	if s.view == nil {
-		return slices.Clone(s.mem.records), nil
-	}
-	idx, err := statefile.Read(s.path, "sessions file", parseSessionIndex)
-	return idx.records, err
-}
-
-// writeLocked stores recs minus the expired ones.
-func (s *SessionStore) writeLocked(recs []SessionRecord) error {
-	now := s.now()
-	kept := []SessionRecord{}
-	for _, r := range recs {
-		if now.Before(r.ExpiresAt) {
-			kept = append(kept, r)
+// update runs change on the records read afresh (not from the view) under
+// the document's lock, so a write never undoes another writer's change,
+// and stores what it returns, minus the expired sessions, when write is
+// true.
+func (s *SessionStore) update(change func(recs []SessionRecord) ([]SessionRecord, bool, error)) error {
+	live := func(recs []SessionRecord) []SessionRecord {
+		now := s.now()
+		kept := []SessionRecord{}
+		for _, r := range recs {
+			if now.Before(r.ExpiresAt) {
+				kept = append(kept, r)
+			}
 		}
+		return kept
 	}
-	if s.view == nil {
-		s.mem = indexSessions(kept)
-		return nil
+	if s.doc == nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		next, write, err := change(slices.Clone(s.mem.records))
+		if err == nil && write {
+			s.mem = indexSessions(live(next))
+		}
+		return err
 	}
 	defer s.view.Invalidate()
-	return statefile.WriteJSON(s.path, "sessions file", sessionFile{Sessions: kept})
+	return statefile.UpdateDoc(s.doc, parseSessionFile, func(f sessionFile) (sessionFile, bool, error) {
+		next, write, err := change(f.Sessions)
+		if err != nil || !write {
+			return f, false, err
+		}
+		return sessionFile{Sessions: live(next)}, true, nil
+	})
+}
+
+func parseSessionFile(where string, data []byte) (sessionFile, error) {
+	idx, err := parseSessionIndex(where, data)
+	return sessionFile{Sessions: idx.records}, err
 }
 
 func parseSessionIndex(path string, data []byte) (sessionIndex, error) {

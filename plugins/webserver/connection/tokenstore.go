@@ -22,24 +22,37 @@ type tokenFile struct {
 	Tokens []TokenRecord `json:"tokens"`
 }
 
-// TokenStore manages the bearer-token file behind `dsh token create|ls|revoke`
-// and the connect tokens people mint. It re-reads the file on every call
-// instead of caching, because the CLI and the running server are different
-// processes sharing the same file; every change is made under the file's
-// lock (statefile.Update), so none is lost to another process's.
+// TokenStore manages the bearer tokens behind `dsh token create|ls|revoke`
+// and the connect tokens people mint: the token file, or the "tokens"
+// document of a shared backend (pgstate), which every node reads. It
+// re-reads the document on every call instead of caching, because the CLI
+// and the running server (or several nodes) share it; every change is
+// made under the document's lock (statefile.UpdateDoc), so none is lost
+// to another writer's.
 type TokenStore struct {
-	path string
-	now  func() time.Time
+	doc statefile.Doc
+	now func() time.Time
 }
 
-// OpenTokenStore returns a store for path. Nothing is read or created until
-// it is used; a missing file is an empty store.
+// tokensWhat names the token document in errors.
+const tokensWhat = "token file"
+
+// OpenTokenStore returns a store for the file at path. Nothing is read or
+// created until it is used; a missing file is an empty store.
 func OpenTokenStore(path string) *TokenStore {
-	return &TokenStore{path: path, now: time.Now}
+	return NewTokenStore(statefile.File(path, tokensWhat))
 }
 
-// Path is where the store lives, for messages like "tokens are in ...".
-func (t *TokenStore) Path() string { return t.path }
+// NewTokenStore returns a store kept in d (a shared backend's "tokens"
+// document). Nothing is read or created until it is used; a missing
+// document is an empty store.
+func NewTokenStore(d statefile.Doc) *TokenStore {
+	return &TokenStore{doc: d, now: time.Now}
+}
+
+// Path is where the store lives (a file's path, or a shared document's
+// place), for messages like "tokens are in ...".
+func (t *TokenStore) Path() string { return t.doc.Where() }
 
 // TokenSpec is what a new token is: its name and, for a connect token, the
 // person it acts for and its grant.
@@ -98,7 +111,7 @@ var ErrTokenExists = errors.New("connection: token exists")
 
 // List returns the stored records in creation order.
 func (t *TokenStore) List() ([]TokenRecord, error) {
-	return readTokenFile(t.path)
+	return statefile.ReadDoc(t.doc, parseTokenFile)
 }
 
 // Get is the record with this id.
@@ -166,7 +179,8 @@ func (t *TokenStore) Revoke(idOrName string) (TokenRecord, error) {
 	return gone, err
 }
 
-// Verify reports whether plaintext is a stored token, and which.
+// Verify reports whether plaintext is a stored token, and which. A store
+// that cannot be read verifies nothing.
 func (t *TokenStore) Verify(plaintext string) (TokenRecord, bool) {
 	records, err := t.List()
 	if err != nil {
@@ -180,7 +194,7 @@ func (t *TokenStore) update(change func([]TokenRecord) ([]TokenRecord, error)) e
 		recs, err := parseTokenFile(path, data)
 		return tokenFile{Tokens: recs}, err
 	}
-	return statefile.Update(t.path, "token file", parse, func(f tokenFile) (tokenFile, bool, error) {
+	return statefile.UpdateDoc(t.doc, parse, func(f tokenFile) (tokenFile, bool, error) {
 		next, err := change(f.Tokens)
 		if err != nil {
 			return tokenFile{}, false, err
@@ -190,10 +204,6 @@ func (t *TokenStore) update(change func([]TokenRecord) ([]TokenRecord, error)) e
 		}
 		return tokenFile{Tokens: next}, true, nil
 	})
-}
-
-func readTokenFile(path string) ([]TokenRecord, error) {
-	return statefile.Read(path, "token file", parseTokenFile)
 }
 
 func parseTokenFile(path string, data []byte) ([]TokenRecord, error) {

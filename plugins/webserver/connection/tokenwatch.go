@@ -5,16 +5,16 @@ import (
 	"go.uber.org/zap"
 )
 
-// tokenWatch is the running server's view of the token file (a fileView),
-// so that `dsh token create|revoke` in another process takes effect on the
-// next request.
+// tokenWatch is the running server's view of the token document (a
+// statefile.View), so that `dsh token create|revoke` in another process,
+// or a revocation on another node, takes effect on the next request.
 type tokenWatch struct {
 	view *statefile.View[[]TokenRecord]
 	log  *zap.Logger
 }
 
-func newTokenWatch(path string, log *zap.Logger) (*tokenWatch, error) {
-	w := &tokenWatch{view: statefile.NewView(path, "token file", parseTokenFile, log), log: log}
+func newTokenWatch(d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
+	w := &tokenWatch{view: statefile.ViewOf(d, parseTokenFile, log), log: log}
 	// Load once up front so a broken file is reported at startup rather
 	// than showing up as mysterious 401s.
 	if _, err := w.view.Load(); err != nil {
@@ -23,12 +23,13 @@ func newTokenWatch(path string, log *zap.Logger) (*tokenWatch, error) {
 	return w, nil
 }
 
-// current returns the records as of now. On a read or parse error it returns
-// none: an unreadable token file must lock clients out, not let them in.
+// current returns the records as of now. On a read or parse error (a
+// database that cannot be reached, too) it returns none: an unreadable
+// token document must lock clients out, not let them in.
 func (w *tokenWatch) current() []TokenRecord {
 	recs, err := w.view.Load()
 	if err != nil {
-		w.log.Warn("token file unreadable; refusing all bearer tokens", zap.String("path", w.view.Path()), zap.Error(err))
+		w.log.Warn("tokens unreadable; refusing all bearer tokens", zap.String("where", w.view.Path()), zap.Error(err))
 		return nil
 	}
 	return recs

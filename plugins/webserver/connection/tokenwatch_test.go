@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 func TestTokenWatchFollowsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tokens.json")
 	store := OpenTokenStore(path)
-	w, err := newTokenWatch(path, zap.NewNop())
+	w, err := newTokenWatch(statefile.File(path, tokensWhat), zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func TestTokenWatchReportsBrokenFileAtStart(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[1,2"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newTokenWatch(path, zap.NewNop()); err == nil {
+	if _, err := newTokenWatch(statefile.File(path, tokensWhat), zap.NewNop()); err == nil {
 		t.Fatal("want startup error for a corrupt token file")
 	}
 }
