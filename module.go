@@ -19,6 +19,8 @@ import (
 	"github.com/dshgo/dsh/app/loader"
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/internal/statefile"
+	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
@@ -157,7 +159,7 @@ var DatabaseModule = fx.Module("database",
 		if err != nil {
 			return nil, fmt.Errorf("host.store: %w", err)
 		}
-		db := &database.DB{Pool: pool, Where: pgdb.Where(pool)}
+		db := &database.DB{Pool: pool, Where: pgdb.Where(pool), State: pgstate.New(pool, pgstate.Options{Logger: log.Named("state")})}
 		log.Info("store: PostgreSQL", zap.String("database", db.Where))
 		lc.Append(fx.StopHook(pool.Close))
 		return db, nil
@@ -180,7 +182,7 @@ type LocalToken string
 // (sessions.json), so restarting the host does not log browsers out;
 // stopping it closes the service without wiping them.
 var ConnectionModule = fx.Module("connection",
-	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*connection.Service, LocalToken, error) {
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, db *database.DB, log *zap.Logger) (*connection.Service, LocalToken, error) {
 		if err := ensureDataDir(c.Host.DataDir); err != nil {
 			return nil, "", err
 		}
@@ -189,7 +191,11 @@ var ConnectionModule = fx.Module("connection",
 			return nil, "", err
 		}
 		hosts := append([]string(nil), c.Host.AllowedHosts...)
-		people := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{Logger: log})
+		var state statefile.Backend
+		if db != nil {
+			state = db.State
+		}
+		people := openAccounts(c, state, log)
 		owner, created, err := people.EnsureOwner(OwnerName(c.Host.Owner))
 		if err != nil {
 			return nil, "", err
@@ -199,6 +205,7 @@ var ConnectionModule = fx.Module("connection",
 		}
 		svc, err := connection.New(connection.Config{
 			Accounts:         people,
+			State:            state,
 			QueryTokenPaths:  []string{mcpserve.Path},
 			TrustedProxies:   append([]string(nil), c.Host.TrustedProxy.Addresses...),
 			ProxyUserHeader:  c.Host.TrustedProxy.UserHeader,
@@ -214,6 +221,16 @@ var ConnectionModule = fx.Module("connection",
 		if err != nil {
 			return nil, "", err
 		}
+		if db != nil {
+			// Another node's revocation cuts this node's open requests
+			// and MCP sessions of that credential at once.
+			stop, err := db.State.Listen(context.Background(), svc.Recheck)
+			if err != nil {
+				svc.Close()
+				return nil, "", fmt.Errorf("host.store: %w", err)
+			}
+			lc.Append(fx.StopHook(stop))
+		}
 		lc.Append(fx.StopHook(svc.Close))
 		return svc, LocalToken(local), nil
 	}),
@@ -221,6 +238,15 @@ var ConnectionModule = fx.Module("connection",
 		return rt.Root().Provide(connection.ServiceName, svc)
 	}),
 )
+
+// openAccounts is the people store: in the data directory, or in the
+// shared state when there is one.
+func openAccounts(c *LoadedConfig, state statefile.Backend, log *zap.Logger) *accounts.Store {
+	if state != nil {
+		return accounts.Open("", accounts.Options{Logger: log, State: state})
+	}
+	return accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{Logger: log})
+}
 
 // OwnerName is the owner account's login name: configured, else the OS
 // user's name when it is a valid login name, else "owner".

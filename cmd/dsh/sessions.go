@@ -121,9 +121,10 @@ func withSessions(cmd *cobra.Command, viaAPI func(hostTarget) error, viaFile fun
 	} else if !errors.Is(err, kernel.ErrNoHost) {
 		return err
 	}
-	c, err := loadConfig(cmd)
+	st, err := openState(cmd)
 	if err != nil {
 		return err
 	}
-	return viaFile(connection.OpenSessionStore(connection.SessionFile(c.Host.DataDir)))
+	defer st.close()
+	return viaFile(st.sessions())
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/plugins/identity"
-	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -24,11 +23,11 @@ func newToken() *cobra.Command {
 		Short: "Manage bearer tokens for programs and agents (stored hashed in the data directory)",
 	}
 	store := func(cmd *cobra.Command) (*connection.TokenStore, error) {
-		c, err := loadConfig(cmd)
+		st, err := openState(cmd)
 		if err != nil {
 			return nil, err
 		}
-		return connection.OpenTokenStore(dsh.TokenFile(c.Host.DataDir)), nil
+		return st.tokens(), nil // the pool, if any, ends with the command's process
 	}
 	create := &cobra.Command{
 		Use:   "create NAME",
@@ -105,7 +104,12 @@ func newToken() *cobra.Command {
 					return nil
 				},
 				func(c *dsh.LoadedConfig) error {
-					if _, err := connection.OpenTokenStore(dsh.TokenFile(c.Host.DataDir)).Revoke(args[0]); err != nil {
+					st, err := openStateOf(cmd.Context(), c)
+					if err != nil {
+						return err
+					}
+					defer st.close()
+					if _, err := st.tokens().Revoke(args[0]); err != nil {
 						return err
 					}
 					fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", args[0])
@@ -151,7 +155,12 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 			}, &out)
 		},
 		func(c *dsh.LoadedConfig) error {
-			owner, ok, err := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{}).Owner()
+			st, err := openStateOf(cmd.Context(), c)
+			if err != nil {
+				return err
+			}
+			defer st.close()
+			owner, ok, err := st.people().Owner()
 			if err != nil {
 				return err
 			}
@@ -164,7 +173,7 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 				at := time.Now().UTC().Add(time.Duration(days) * 24 * time.Hour).Truncate(time.Second)
 				spec.ExpiresAt = &at
 			}
-			plain, rec, err := connection.OpenTokenStore(dsh.TokenFile(c.Host.DataDir)).Mint(spec)
+			plain, rec, err := st.tokens().Mint(spec)
 			if err != nil {
 				return err
 			}

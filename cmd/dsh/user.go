@@ -126,7 +126,12 @@ func newUser() *cobra.Command {
 					return err
 				},
 				func(c *dsh.LoadedConfig) error {
-					p, err := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{}).Remove(args[0])
+					st, err := openStateOf(cmd.Context(), c)
+					if err != nil {
+						return err
+					}
+					defer st.close()
+					p, err := st.people().Remove(args[0])
 					gone = kernel.PersonInfo{ID: p.ID, Name: p.Name}
 					return userError(err)
 				})
@@ -142,13 +147,15 @@ func newUser() *cobra.Command {
 	return cmd
 }
 
-// accountsOf opens the accounts file of --config's data directory.
+// accountsOf opens the people of --config's store (the data directory's
+// accounts file, or the shared database; its pool ends with the
+// command's process).
 func accountsOf(cmd *cobra.Command) (*dsh.LoadedConfig, *accounts.Store, error) {
-	c, err := loadConfig(cmd)
+	st, err := openState(cmd)
 	if err != nil {
 		return nil, nil, err
 	}
-	return c, accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{}), nil
+	return st.c, st.people(), nil
 }
 
 // printInvite prints the invite link on stdout (one line, for scripts)

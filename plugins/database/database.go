@@ -4,7 +4,11 @@
 // instead of the data directory; without it they use files.
 package database
 
-import "github.com/jackc/pgx/v5/pgxpool"
+import (
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dshgo/dsh/internal/statefile/pgstate"
+)
 
 // ServiceName is the name the host provides a *DB under.
 const ServiceName = "database"
@@ -19,4 +23,7 @@ type DB struct {
 	// Where names the server (host:port/database, never the password),
 	// for logs and messages.
 	Where string
+	// State holds the small shared documents (tokens, sessions, people,
+	// boards, OAuth clients) and rate-limit windows on Pool.
+	State *pgstate.Backend
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
 	"github.com/dshgo/dsh/plugins/excalidraw/boards"
@@ -37,9 +38,11 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/oauth"
+	"github.com/dshgo/dsh/plugins/excalidraw/quota"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/excalidraw/store/pgstore"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -138,7 +141,7 @@ var ConfigSchema = []byte(`{
 // Plugin is the Excalidraw plugin.
 var Plugin = app.Plugin{
 	Name:         "excalidraw",
-	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName)},
+	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(database.ServiceName)},
 	ConfigSchema: ConfigSchema,
 	Apply:        apply,
 }
@@ -164,16 +167,35 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if cfg.Exports.Secret != "" && len(cfg.Exports.Secret) < 32 {
 		return fmt.Errorf("excalidraw: exports.secret must be at least 32 characters (or empty for a key of this process)")
 	}
-	ex, err := exports.Open(exports.Config{Dir: host.Resolve(cfg.Exports.Dir), Secret: []byte(cfg.Exports.Secret),
+	// With a shared database everything below lives in it, so any node
+	// serves any request; else in the data directory.
+	db, _ := app.Get[*database.DB](ctx, database.ServiceName)
+	var err error
+	exCfg := exports.Config{Dir: host.Resolve(cfg.Exports.Dir), Secret: []byte(cfg.Exports.Secret),
 		LinkTTL: time.Duration(cfg.Exports.LinkTTLMinutes) * time.Minute, MaxTTL: time.Duration(cfg.Exports.MaxTTLHours) * time.Hour,
-		Keep: time.Duration(cfg.Exports.KeepHours) * time.Hour, Logger: ctx.Logger()})
+		Keep: time.Duration(cfg.Exports.KeepHours) * time.Hour, Logger: ctx.Logger()}
+	var ex *exports.Store
+	if db != nil {
+		if cfg.Exports.Secret == "" {
+			// A key of this process would sign links no other node takes.
+			return fmt.Errorf("excalidraw: exports.secret is required with a shared database (the same 32+ characters on every node)")
+		}
+		ex, err = exports.OpenPostgres(db.Pool, exCfg)
+	} else {
+		ex, err = exports.Open(exCfg)
+	}
 	if err != nil {
 		return err
 	}
 	if err := ctx.Go("sweep old exports", func(c context.Context) { ex.Run(c.Done()) }); err != nil {
 		return err
 	}
-	fileStore, err := files.Open(files.Config{Dir: host.Resolve(cfg.Files.Dir), MaxFileBytes: cfg.Files.MaxFileBytes})
+	var fileStore files.Backend
+	if db != nil {
+		fileStore, err = files.OpenPostgres(db.Pool, files.Config{MaxFileBytes: cfg.Files.MaxFileBytes})
+	} else {
+		fileStore, err = files.Open(files.Config{Dir: host.Resolve(cfg.Files.Dir), MaxFileBytes: cfg.Files.MaxFileBytes})
+	}
 	if err != nil {
 		return fmt.Errorf("excalidraw: files: %w", err)
 	}
@@ -186,6 +208,16 @@ func apply(ctx *app.Context, raw app.Config) error {
 	// has no such service: then only the process itself calls).
 	conn, _ := app.Get[*connection.Service](ctx, connection.ServiceName)
 	meta := boards.Open(boards.File(dir), boards.Options{Logger: ctx.Logger()})
+	var quotas *quota.Limiter
+	var openStore func(service.StoreParams) (store.Backend, error)
+	if db != nil {
+		meta = boards.Open("", boards.Options{Logger: ctx.Logger(), State: db.State})
+		quotas = quota.NewIn(db.State.Windows(), time.Now, ctx.Logger())
+		openStore = func(p service.StoreParams) (store.Backend, error) {
+			return pgstore.Open(context.Background(), pgstore.Options{Pool: db.Pool, Codec: p.Codec, Now: p.Now,
+				Journal: p.Journal, MaxSceneBytes: p.MaxSceneBytes, Logger: p.Logger})
+		}
+	}
 	var binder access.Binder
 	if conn != nil && conn.Tokens() != nil {
 		binder = tokenBinder{conn.Tokens()}
@@ -194,6 +226,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(), Journal: cfg.History.journal(),
 		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
 		Fonts:    editor.Fonts(), Exports: ex, Guard: access.NewGuard(meta, binder, ownerOf(conn)),
+		OpenStore: openStore, Quotas: quotas,
 	})
 	if err != nil {
 		return err
@@ -205,7 +238,11 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := ctx.Provide(ServiceName, svc); err != nil {
 		return err
 	}
-	if _, err := ctx.Acquire("watch drawings for other writers", func() (app.Disposer, error) {
+	if db != nil {
+		if err := ctx.Go("hear other nodes' commits", func(c context.Context) { followNodes(c, db, svc, hub, ctx.Logger()) }); err != nil {
+			return err
+		}
+	} else if _, err := ctx.Acquire("watch drawings for other writers", func() (app.Disposer, error) {
 		w, err := live.Watch(dir, hub, func(c context.Context, name string) (live.Change, error) {
 			h, err := svc.Head(c, name)
 			return httpapi.ChangeOf(h), err
@@ -237,7 +274,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		// Remote agents sign in with OAuth: the authorization server
 		// mints connect tokens, so it needs the host's token file.
 		if conn != nil && conn.Tokens() != nil {
-			if err := useOAuth(web, svc, conn, host.Resolve("oauth-clients.json")); err != nil {
+			if err := useOAuth(web, svc, conn, host.Resolve("oauth-clients.json"), db); err != nil {
 				return err
 			}
 		}
@@ -251,12 +288,16 @@ func apply(ctx *app.Context, raw app.Config) error {
 
 // useOAuth mounts the authorization server for remote MCP clients and
 // makes every 401 point them at it.
-func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, clientsFile string) error {
+func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, clientsFile string, db *database.DB) error {
 	srv, err := app.Get[*webserver.Server](web, webserver.ServiceName)
 	if err != nil {
 		return err
 	}
-	as, err := oauth.New(oauth.Options{Service: svc, Conn: conn, ClientsFile: clientsFile, Logger: web.Logger()})
+	o := oauth.Options{Service: svc, Conn: conn, ClientsFile: clientsFile, Logger: web.Logger()}
+	if db != nil {
+		o.State = db.State
+	}
+	as, err := oauth.New(o)
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,10 @@ type Config struct {
 	// gives it: a PostgreSQL store for several nodes. Nil opens the file
 	// store in DrawingsDir.
 	OpenStore func(StoreParams) (store.Backend, error)
+	// Quotas counts bots' hourly limits (create board, create folder);
+	// nil counts in this process's memory. Several nodes share one
+	// (quota.NewIn over the shared state's windows).
+	Quotas *quota.Limiter
 }
 
 // StoreParams is what any scene store is opened with.
@@ -141,7 +145,10 @@ func New(cfg Config) (*Service, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	quotas := quota.New(now)
+	quotas := cfg.Quotas
+	if quotas == nil {
+		quotas = quota.New(now)
+	}
 	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
 }
 

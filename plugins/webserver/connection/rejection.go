@@ -18,6 +18,7 @@ const (
 	CodeAdmissionUnavailable = "admission_unavailable"
 	CodeBearerRequired       = "bearer_required"
 	CodeUnknownPerson        = "unknown_person"
+	CodeStoreUnavailable     = "store_unavailable"
 )
 
 // Rejection is why a request is refused. It carries the HTTP status so that
@@ -40,12 +41,17 @@ func (r *Rejection) Error() string {
 }
 
 // ErrorCode, ErrorMessage, HTTPStatus and ErrorDetails make a Rejection
-// an apierr.Coded error, which the web server renders as is. A rejection
-// has no details.
-func (r *Rejection) ErrorCode() string            { return r.Code }
-func (r *Rejection) ErrorMessage() string         { return r.Message }
-func (r *Rejection) HTTPStatus() int              { return r.Status }
-func (r *Rejection) ErrorDetails() map[string]any { return nil }
+// an apierr.Coded error, which the web server renders as is. Only
+// store_unavailable has details: when to try again.
+func (r *Rejection) ErrorCode() string    { return r.Code }
+func (r *Rejection) ErrorMessage() string { return r.Message }
+func (r *Rejection) HTTPStatus() int      { return r.Status }
+func (r *Rejection) ErrorDetails() map[string]any {
+	if r.Code == CodeStoreUnavailable {
+		return map[string]any{"retryable": true, "retryAfterSec": 2}
+	}
+	return nil
+}
 
 // Unavailable is the rejection for "nobody can decide right now". Callers use
 // it to fail closed when no admission service is loaded.
@@ -54,6 +60,17 @@ func Unavailable() *Rejection {
 		Status:  http.StatusServiceUnavailable,
 		Code:    CodeAdmissionUnavailable,
 		Message: "the connection admission service is not available",
+	}
+}
+
+// StoreUnavailable is the answer to a credential that could not be
+// checked because the shared database does not answer: 503, retry, and
+// keep the credential (it may well be valid).
+func StoreUnavailable() *Rejection {
+	return &Rejection{
+		Status:  http.StatusServiceUnavailable,
+		Code:    CodeStoreUnavailable,
+		Message: "dsh cannot reach its database to check this credential; nothing was done, try again shortly",
 	}
 }
 

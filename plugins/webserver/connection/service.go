@@ -181,6 +181,9 @@ func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 		if p, ok := s.tokenPrincipal(token); ok {
 			return p, nil
 		}
+		if s.tokens != nil && s.tokens.down.Load() {
+			return Principal{}, StoreUnavailable()
+		}
 		return Principal{}, reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
 	}
 	// A trusted proxy's person: the proxy signed a browser in, so the

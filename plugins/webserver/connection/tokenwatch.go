@@ -1,8 +1,13 @@
 package connection
 
 import (
-	"github.com/dshgo/dsh/internal/statefile"
+	"errors"
+	"sync/atomic"
+
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // tokenWatch is the running server's view of the token document (a
@@ -11,6 +16,10 @@ import (
 type tokenWatch struct {
 	view *statefile.View[[]TokenRecord]
 	log  *zap.Logger
+	// down: the last load failed because the database cannot be reached
+	// (so a token that did not verify may be valid: answer "try again",
+	// not "your token is bad").
+	down atomic.Bool
 }
 
 func newTokenWatch(d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
@@ -28,6 +37,7 @@ func newTokenWatch(d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
 // token document must lock clients out, not let them in.
 func (w *tokenWatch) current() []TokenRecord {
 	recs, err := w.view.Load()
+	w.down.Store(err != nil && (errors.Is(err, pgdb.ErrUnreachable) || pgdb.Unreachable(err)))
 	if err != nil {
 		w.log.Warn("tokens unreadable; refusing all bearer tokens", zap.String("where", w.view.Path()), zap.Error(err))
 		return nil

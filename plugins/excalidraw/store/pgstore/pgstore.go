@@ -65,6 +65,24 @@
 // a Listener follows them on a connection of its own, across
 // reconnects. CommittedHere tells a node its own commits.
 //
+// # Archives
+//
+// A Store is a store.Archiver, for moving scenes between backends
+// whole. Archive reads a scene's rows in one REPEATABLE READ, read-only
+// transaction: one moment of it, without a lock. Restore checks the
+// archive (SceneArchive.Check), then writes its rows in one transaction,
+// so a failure or a crash leaves none of them and a commit all: the
+// scene row with the archived record (no node's: CommittedHere is false
+// for it), the request ids in their order, the journal rows as they
+// were (commit ids, sequence numbers, images) and the kept revisions,
+// corrupt copies included (never served), with a notification as a
+// commit's. It makes no commit of its own; the next one follows the
+// archived revision and sequence number. Over a scene that is there, it
+// compares as the file store's Restore does: the archived one is
+// RestoreUnchanged, anything else already_exists, and nothing is
+// written. Times are kept to the millisecond, as the file store keeps
+// them, so a scene passed between the two compares equal.
+//
 // # Retention
 //
 // As the file store: JournalOptions.MaxEntries and MaxAge drop the

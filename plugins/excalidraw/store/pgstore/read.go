@@ -67,14 +67,15 @@ func (s *Store) Head(ctx context.Context, name string) (store.Meta, error) {
 
 // ReadRevision is the bytes of a revision the store still keeps: the
 // current one, or a superseded one whose journal entry retention has not
-// dropped. Any other is not_found.
+// dropped. Any other is not_found, and so is one kept only as corrupt
+// (restored from a file store's .corrupt backup).
 func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byte, error) {
 	if err := store.ValidName(name); err != nil {
 		return nil, err
 	}
 	var data []byte
 	err := s.reading(ctx, "read the revision", func() error {
-		err := s.pool.QueryRow(ctx, `SELECT data FROM revisions WHERE name = $1 AND revision = $2
+		err := s.pool.QueryRow(ctx, `SELECT data FROM revisions WHERE name = $1 AND revision = $2 AND NOT corrupt
 			UNION ALL SELECT data FROM scenes WHERE name = $1 AND revision = $2 LIMIT 1`, name, rev).Scan(&data)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.RevisionNotKept(name, rev)

@@ -99,24 +99,43 @@ func sha256Hex(b []byte) string {
 // commit runs w's transaction, again on another connection while it
 // fails on a broken pooled one before it did anything.
 func (s *Store) commit(ctx context.Context, w *write) (*store.Result, error) {
+	return attempts(ctx, s, w.name, "a pooled connection had broken; committing again", func() (*store.Result, bool, error) {
+		return s.try(ctx, w)
+	})
+}
+
+// attempts runs try, a write's transaction, and runs it again (logging
+// why) while it reports that it did nothing and may go again, up to
+// s.retries times more; after Close, or with ctx already done, it does
+// not run it.
+func attempts[T any](ctx context.Context, s *Store, name, why string, try func() (T, bool, error)) (T, error) {
+	var zero T
 	if s.closed.Load() {
-		return nil, closedError()
+		return zero, closedError()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, store.NewError(store.CodeSceneBusy, "cancelled before start", err)
+		return zero, store.NewError(store.CodeSceneBusy, "cancelled before start", err)
 	}
 	for attempt := 1; ; attempt++ {
-		res, again, err := s.try(ctx, w)
+		res, again, err := try()
 		if !again || attempt > s.retries {
 			return res, err
 		}
-		s.log.Info("pgstore: a pooled connection had broken; committing again", zap.String("name", w.name), zap.Error(err))
+		s.log.Info("pgstore: "+why, zap.String("name", name), zap.Error(err))
 	}
 }
 
 // rollbackTimeout bounds the rollback of a failed commit (on a
 // connection that broke, it returns at once).
 const rollbackTimeout = 5 * time.Second
+
+// rollback ends tx if it is still open (after Commit there is nothing
+// to do), even when ctx is done, within rollbackTimeout.
+func rollback(ctx context.Context, tx pgx.Tx) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	_ = tx.Rollback(rctx)
+}
 
 // try is one attempt at w's transaction. again says it failed on a
 // broken connection before anything of it was done (or Mutate called).
@@ -133,11 +152,7 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	if err != nil {
 		return early(err, "begin a commit")
 	}
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
-		defer cancel()
-		_ = tx.Rollback(rctx) // after Commit: nothing to do
-	}()
+	defer rollback(ctx, tx)
 	var cur *current
 	if !w.create {
 		if cur, err = s.lock(ctx, tx, w); err != nil {
@@ -193,8 +208,12 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 			previous_revision, previous_sha256, node, journal_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 			ON CONFLICT (name) DO NOTHING RETURNING encode(sha256(data), 'hex')`, row...)
 	} else {
+		// A copy of the current revision is there already only when the
+		// scene was restored with one (a file store's leftover backup):
+		// the row's bytes replace it.
 		b.Queue(`INSERT INTO revisions (name, revision, data, committed_at)
-			SELECT name, revision, data, updated_at FROM scenes WHERE name = $1`, w.name)
+			SELECT name, revision, data, updated_at FROM scenes WHERE name = $1
+			ON CONFLICT (name, revision, corrupt) DO UPDATE SET data = EXCLUDED.data, committed_at = EXCLUDED.committed_at`, w.name)
 		b.Queue(`UPDATE scenes SET revision = $2, sha256 = $3, data = $4, element_count = $5, updated_at = $6, updated_by = $7,
 			updated_by_name = $8, previous_revision = $9, previous_sha256 = $10, node = $11, journal_seq = $12
 			WHERE name = $1 RETURNING encode(sha256(data), 'hex')`, row...)
@@ -205,8 +224,8 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	if w.requestID != "" {
 		b.Queue(`INSERT INTO requests (name, request_id, revision, sha256, byte_length, element_count, at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, w.name, w.requestID, m.Revision, m.SHA256, m.ByteLength, count, m.UpdatedAt)
-		b.Queue(`DELETE FROM requests WHERE name = $1 AND revision <=
-			(SELECT revision FROM requests WHERE name = $1 ORDER BY revision DESC OFFSET $2 LIMIT 1)`, w.name, store.MaxRecentRequests)
+		b.Queue(`DELETE FROM requests WHERE name = $1 AND ord <=
+			(SELECT ord FROM requests WHERE name = $1 ORDER BY ord DESC OFFSET $2 LIMIT 1)`, w.name, store.MaxRecentRequests)
 	}
 	if entry != nil {
 		raw, err := json.Marshal(entry)
@@ -231,7 +250,7 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 		return nil, false, s.fail(ctx, err, "commit")
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return nil, false, s.commitFailed(ctx, err)
+		return nil, false, s.commitFailed(ctx, err, "read the scene, or retry with the same request id")
 	}
 	s.retain(ctx, w.name, m.Revision, seq)
 	return &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true}, false, nil
@@ -268,8 +287,9 @@ func (s *Store) sendCommit(ctx context.Context, br pgx.BatchResults, w *write, s
 
 // commitFailed is the error of a COMMIT that failed: as fail reports
 // it, and, when the request may have reached the server before the
-// connection broke, saying that the commit may have landed.
-func (s *Store) commitFailed(ctx context.Context, err error) error {
+// connection broke, saying that the commit may have landed and, in
+// hint, what the caller may do about it.
+func (s *Store) commitFailed(ctx context.Context, err error, hint string) error {
 	e := s.fail(ctx, err, "commit")
 	var pe *pgconn.PgError
 	if pgconn.SafeToRetry(err) || errors.As(err, &pe) {
@@ -277,7 +297,7 @@ func (s *Store) commitFailed(ctx context.Context, err error) error {
 	}
 	var se *store.Error
 	if errors.As(e, &se) {
-		se.Message += " (the connection broke during the commit, which may have landed: read the scene, or retry with the same request id)"
+		se.Message += " (the connection broke during the commit, which may have landed: " + hint + ")"
 		se.With("outcome", "unknown")
 	}
 	return e
