@@ -27,7 +27,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringP("config", "c", "", "YAML config file (default: built-in defaults)")
-	root.AddCommand(newServe(), newMCP(), newPlugins(), newLogin(), newSessions(), newUser(), newToken(), newBoard(), newVersion())
+	root.AddCommand(newServe(), newMCP(), newPlugins(), newLogin(), newSessions(), newUser(), newToken(), newBoard(), newStore(), newVersion())
 	return root
 }
 

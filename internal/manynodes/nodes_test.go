@@ -28,7 +28,7 @@ const exportsSecret = "many-nodes-test-secret-0123456789abcdef"
 
 // cluster is several `dsh serve` processes on one database.
 type cluster struct {
-	t     *testing.T
+	t     testing.TB
 	bin   string
 	dsn   string
 	nodes []*dshtest.Process
@@ -48,21 +48,33 @@ plugins:
   - {id: excalidraw, name: excalidraw, config: {exports: {secret: "` + exportsSecret + `"}}}
 `
 
-func newCluster(t *testing.T, n int) *cluster {
+// newCluster starts n nodes on a fresh database and makes a host token
+// in the shared state (none with n == 0).
+func newCluster(t testing.TB, n int) *cluster {
 	t.Helper()
 	c := &cluster{t: t, bin: dshtest.Build(t), dsn: pgtest.DSN(t)}
-	tr := &http.Transport{}
+	tr := &http.Transport{MaxIdleConnsPerHost: 128}
 	t.Cleanup(tr.CloseIdleConnections)
 	c.http = &http.Client{Transport: tr, Timeout: 60 * time.Second}
 	for range n {
 		c.nodes = append(c.nodes, c.start())
 	}
+	if n == 0 {
+		return c
+	}
+	c.mintToken()
+	return c
+}
+
+// mintToken makes a host token through the first node's config (in the
+// shared state when the node is on the database).
+func (c *cluster) mintToken() {
+	c.t.Helper()
 	out, err := c.cli(c.nodes[0], "token", "create", "shared")
 	if err != nil {
-		t.Fatalf("dsh token create: %v\n%s", err, out)
+		c.t.Fatalf("dsh token create: %v\n%s", err, out)
 	}
 	c.token = strings.TrimSpace(out)
-	return c
 }
 
 // start runs one more node.

@@ -273,3 +273,12 @@ func lastLines(b []byte) string {
 	}
 	return strings.Join(lines, " | ")
 }
+
+// StartCluster starts a throwaway cluster of its own (as DSN's, on a free
+// loopback port, as the postgres user under root) for a program rather
+// than a test (the README check): dsn is its admin database's; stop
+// removes it.
+func StartCluster() (dsn string, stop func(), err error) {
+	dsn, stop, _, err = start()
+	return dsn, stop, err
+}

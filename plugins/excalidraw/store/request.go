@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -145,6 +146,11 @@ func (a Attribution) check() error {
 		}
 		if !utf8.ValidString(f.v) {
 			return errorf(CodeInvalidRequest, "%s must be UTF-8", f.field).with("field", f.field)
+		}
+		// U+0000 is no text any store must keep (PostgreSQL's cannot):
+		// refused here, the same on every backend.
+		if strings.IndexByte(f.v, 0) >= 0 {
+			return errorf(CodeInvalidRequest, "%s must not contain U+0000", f.field).with("field", f.field)
 		}
 	}
 	return nil

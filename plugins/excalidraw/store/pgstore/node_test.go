@@ -155,7 +155,7 @@ func TestListenerIdle(t *testing.T) {
 	l := NewListener(pool, ListenerOptions{Idle: 10 * time.Millisecond})
 	var pings atomic.Int64
 	pinged := make(chan struct{}, 1)
-	l.pinged = func() {
+	l.l.Pinged = func() {
 		if pings.Add(1) == 3 {
 			pinged <- struct{}{}
 		}
@@ -405,5 +405,23 @@ func TestKeepRevisions(t *testing.T) {
 	}
 	if es, err := s.Log(bg, store.LogQuery{Name: "plan"}); err != nil || len(es.Entries) != 6 {
 		t.Fatalf("the journal keeps its entries: %v %+v", err, es)
+	}
+}
+
+// An element id with U+0000, which the journal would list and PostgreSQL
+// cannot keep, is refused as invalid_scene, saying why, and commits
+// nothing.
+func TestNULElementID(t *testing.T) {
+	s := openStore(t, openPool(t, pgtest.DSN(t)), Options{Codec: storetest.DiffCodec{}})
+	if _, err := s.Create(context.Background(), store.CreateRequest{Name: "plan", Data: storetest.DocOf(storetest.El("a", 0, "x")), Actor: store.ActorAgent}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Save(context.Background(), store.SaveRequest{Name: "plan", Data: storetest.DocOf(`{"id":"a\u0000b","type":"rectangle","x":1,"tag":"y"}`), ExpectedRevision: 1, Actor: store.ActorUI})
+	var se *store.Error
+	if !errors.As(err, &se) || se.Code != store.CodeInvalidScene || !strings.Contains(se.Message, "U+0000") {
+		t.Fatalf("save with a NUL in an id: %v", err)
+	}
+	if h, _ := s.Head(context.Background(), "plan"); h.Revision != 1 {
+		t.Fatalf("revision %d after the refused save", h.Revision)
 	}
 }

@@ -232,9 +232,21 @@ func (s *Store) fail(ctx context.Context, err error, what string) error {
 		return store.NewError(store.CodeSceneBusy, "cancelled while it was to "+what, err)
 	case pgdb.Unreachable(err):
 		return unreachable(err)
+	case untranslatable(err):
+		// The only text PostgreSQL refuses that the file store keeps:
+		// U+0000 in an element id the journal lists (notes and names are
+		// refused earlier, by store.CheckWrite).
+		return store.NewError(store.CodeInvalidScene, "the scene holds text with U+0000 (in an element id?), which this store cannot keep", err)
 	default:
 		return store.NewError(store.CodeIOError, "the database failed to "+what, err)
 	}
+}
+
+// untranslatable is PostgreSQL refusing a character (22P05: U+0000 in
+// jsonb or text).
+func untranslatable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "22P05" || pe.Code == "22021")
 }
 
 // broken reports whether err is a pooled connection that had broken (the

@@ -72,6 +72,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("RequestReplayRace", func(t *testing.T) { requestReplayRace(t, plain(t)) })
 	t.Run("RequestReplayKeepsTheLast32", func(t *testing.T) { requestReplayKeeps32(t, plain(t)) })
 	t.Run("Unchanged", func(t *testing.T) { unchanged(t, plain(t)) })
+	t.Run("RefusesNUL", func(t *testing.T) { refusesNUL(t, plain(t)) })
 	t.Run("MaxSceneBytes", func(t *testing.T) { maxSceneBytes(t, open(t, Config{Codec: Codec{}, MaxSceneBytes: 4096})) })
 	t.Run("AllOrNothing", func(t *testing.T) { allOrNothing(t, open(t, Config{Codec: DiffCodec{}, MaxSceneBytes: 4096})) })
 	t.Run("CommittedHere", func(t *testing.T) { committedHere(t, plain(t)) })
@@ -99,6 +100,29 @@ func Run(t *testing.T, open Opener) {
 		c := newClock()
 		logPagingFiltered(t, open(t, Config{Codec: DiffCodec{}, Now: c.Now}), c)
 	})
+}
+
+// refusesNUL: a note or name with U+0000 is invalid_request on every
+// backend, before anything is written.
+func refusesNUL(t *testing.T, b store.Backend) {
+	mustCreate(t, b, "plan", Doc(1, "a"))
+	for _, attr := range []store.Attribution{{Note: "a\x00b"}, {Name: "bot\x00"}} {
+		_, err := b.Save(ctx, store.SaveRequest{Name: "plan", Data: Doc(2, "b"), ExpectedRevision: 1, Actor: store.ActorAgent, Attribution: attr})
+		if code(err) != store.CodeInvalidRequest {
+			t.Fatalf("save with %+v: %v, want invalid_request", attr, err)
+		}
+	}
+	_, err := b.Create(ctx, store.CreateRequest{Name: "other", Data: Doc(1, "a"), Actor: store.ActorAgent, Attribution: store.Attribution{Via: "x\x00"}})
+	if code(err) != store.CodeInvalidRequest {
+		t.Fatalf("create with U+0000 in via: %v", err)
+	}
+	if _, err := b.Head(ctx, "other"); code(err) != store.CodeNotFound {
+		t.Fatalf("the refused create made a scene: %v", err)
+	}
+	agree(t, b, "plan")
+	if h, _ := b.Head(ctx, "plan"); h.Revision != 1 {
+		t.Fatalf("a refused save committed: revision %d", h.Revision)
+	}
 }
 
 // clock is a settable clock for the backend (Config.Now).
