@@ -35,6 +35,10 @@ import (
 // user may create databases.
 const EnvDSN = "DSH_PG_DSN"
 
+// EnvFsync set to "on" starts the throwaway cluster with fsync on (it is
+// off otherwise): benchmarks of durable writes set it.
+const EnvFsync = "DSH_PG_FSYNC"
+
 // cluster is the one throwaway server of this test binary.
 var cluster struct {
 	once sync.Once
@@ -224,7 +228,13 @@ func start() (dsn string, stop func(), restart func(func()) error, err error) {
 		_ = os.RemoveAll(dir)
 		return "", nil, nil, err
 	}
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c max_connections=200", port, dir)
+	// fsync off: the tests' data is thrown away. EnvFsync=on keeps it,
+	// for benchmarks that compare durable writes with the file store's.
+	fsync := "off"
+	if os.Getenv(EnvFsync) == "on" {
+		fsync = "on"
+	}
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=%s -c max_connections=200", port, dir, fsync)
 	logFile := filepath.Join(dir, "log")
 	startServer := func() error {
 		if out, err := run("pg_ctl", "-D", data, "-o", opts, "-l", logFile, "-w", "-t", "60", "start").CombinedOutput(); err != nil {
