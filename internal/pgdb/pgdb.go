@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"strings"
@@ -117,6 +118,11 @@ func Unreachable(err error) bool {
 	}
 	var ne net.Error
 	if errors.As(err, &ne) {
+		return true
+	}
+	// A pooled connection the server (or the network) closed: the
+	// next one will tell whether the server is there.
+	if errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true
 	}
 	var pe *pgconn.PgError

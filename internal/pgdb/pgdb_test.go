@@ -3,12 +3,16 @@ package pgdb
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dshgo/dsh/internal/pgtest"
 )
@@ -74,5 +78,21 @@ func TestOpenBadDSN(t *testing.T) {
 	_, err := Open(context.Background(), Options{DSN: "postgres://u:pw@host:notaport/db"})
 	if err == nil || strings.Contains(err.Error(), "pw") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A pooled connection closed under a query, or cut mid-answer, is the
+// server not answering (the next connection will tell), as a refused
+// dial is; a query the server refused is not.
+func TestUnreachableKinds(t *testing.T) {
+	for _, err := range []error{fmt.Errorf("query: %w", pgconn.ErrConnClosed), io.ErrUnexpectedEOF, ErrUnreachable} {
+		if !Unreachable(err) {
+			t.Errorf("%v: not unreachable", err)
+		}
+	}
+	for _, err := range []error{&pgconn.PgError{Code: "23505"}, errors.New("boom"), context.Canceled} {
+		if Unreachable(err) {
+			t.Errorf("%v: unreachable", err)
+		}
 	}
 }

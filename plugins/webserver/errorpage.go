@@ -27,6 +27,8 @@ func pageFor(status int, code, message, path, loginCommand string) page.Page {
 		return page.Page{Title: "Refused", Body: "dsh answers only requests made by its own pages: " + message + "."}
 	case connection.CodeAdmissionUnavailable, CodeShuttingDown:
 		return page.Page{Title: "dsh is not ready", Body: "dsh is starting or stopping, so it cannot let you in right now. Reload this page in a moment.", Link: path, LinkText: "Reload"}
+	case connection.CodeStoreUnavailable:
+		return page.Page{Title: "dsh cannot reach its database", Body: "dsh keeps everything in a database that does not answer right now, so it cannot check who you are. Nothing was done, and your session is kept. Reload this page in a moment.", Link: path, LinkText: "Reload"}
 	case CodeNotFound:
 		p := page.Page{
 			Title: "Nothing here",

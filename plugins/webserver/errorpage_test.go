@@ -61,3 +61,16 @@ func TestNotFoundPageDoesNotLinkToItself(t *testing.T) {
 		t.Fatalf("a not-found page links to %q, want the start page", p.Link)
 	}
 }
+
+// A person whose credential cannot be checked because the database is
+// down is told so, and that their session is kept: not sent to sign in.
+func TestStoreUnavailablePage(t *testing.T) {
+	rej := connection.StoreUnavailable()
+	p := pageFor(rej.Status, rej.Code, rej.Message, "/dsh-excalidraw/", "dsh login")
+	if rej.Status != http.StatusServiceUnavailable || !strings.Contains(p.Title, "database") || !strings.Contains(p.Body, "session is kept") || p.Link != "/dsh-excalidraw/" {
+		t.Fatalf("%d %+v", rej.Status, p)
+	}
+	if d := rej.ErrorDetails(); d["retryable"] != true {
+		t.Fatalf("details %v: a program should be told to retry", d)
+	}
+}

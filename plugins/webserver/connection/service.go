@@ -214,6 +214,9 @@ func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 	rec, ok, err := s.sessions.lookup(c.Value)
 	if err != nil {
 		s.log.Warn("sessions unreadable; refusing all browser sessions", zap.String("where", s.sessions.Path()), zap.Error(err))
+		if storeDown(err) {
+			return Principal{}, StoreUnavailable() // the session may be fine: keep the cookie, try again
+		}
 		return Principal{}, unauthenticated()
 	}
 	if !ok {

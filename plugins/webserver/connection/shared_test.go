@@ -282,8 +282,9 @@ func (c *cutter) through(t *testing.T, dsn string) string {
 }
 
 // A node cut off from the database refuses every credential and login
-// link, with the reason in its log, and admits again once it is back: it
-// never admits what it cannot check.
+// link, with the reason in its log (a bearer token or a session with 503
+// store_unavailable, retryable, never as invalid), and admits again once
+// it is back: it never admits what it cannot check.
 func TestSharedStateUnreachableFailsClosed(t *testing.T) {
 	dsn, start := cluster(t)
 	u, _ := url.Parse(dsn)
@@ -302,7 +303,12 @@ func TestSharedStateUnreachableFailsClosed(t *testing.T) {
 	path := other.linkPath(t)
 
 	relay.cut()
-	expect(t, cutOff.do(t, http.MethodGet, "/api", bearer), http.StatusUnauthorized, CodeInvalidToken)
+	// Neither admitted nor called invalid: the credential may be fine,
+	// so the client is told to try again (and keeps it).
+	for range 2 { // the first query meets the closed connection, the next a refused dial
+		expect(t, cutOff.do(t, http.MethodGet, "/api", bearer), http.StatusServiceUnavailable, CodeStoreUnavailable)
+	}
+	expect(t, cutOff.do(t, http.MethodGet, "/api", map[string]string{"Sec-Fetch-Site": "same-origin"}, c), http.StatusServiceUnavailable, CodeStoreUnavailable)
 	if who := cutOff.admittedAs(t, c); who != "" {
 		t.Fatalf("a session admitted as %q without its database", who)
 	}

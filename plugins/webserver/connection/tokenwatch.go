@@ -32,12 +32,18 @@ func newTokenWatch(d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
 	return w, nil
 }
 
+// storeDown reports whether err is the shared database not answering (as
+// opposed to a document that is there but broken).
+func storeDown(err error) bool {
+	return err != nil && (errors.Is(err, pgdb.ErrUnreachable) || pgdb.Unreachable(err))
+}
+
 // current returns the records as of now. On a read or parse error (a
 // database that cannot be reached, too) it returns none: an unreadable
 // token document must lock clients out, not let them in.
 func (w *tokenWatch) current() []TokenRecord {
 	recs, err := w.view.Load()
-	w.down.Store(err != nil && (errors.Is(err, pgdb.ErrUnreachable) || pgdb.Unreachable(err)))
+	w.down.Store(storeDown(err))
 	if err != nil {
 		w.log.Warn("tokens unreadable; refusing all bearer tokens", zap.String("where", w.view.Path()), zap.Error(err))
 		return nil
