@@ -17,11 +17,12 @@ import (
 // scene, whose head is read and published (the hub drops what it has
 // already seen, and this node's own commits, which OnCommit published,
 // are skipped before the read). After every (re)connect it publishes
-// every scene's head, so what was committed while the connection was
-// down reaches them too: a node that missed notifications catches up.
+// every scene's head from one listing, so what was committed while the
+// connection was down reaches them too: a node that missed
+// notifications catches up.
 func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub *live.Hub, log *zap.Logger) {
 	log = log.Named("nodes")
-	publish := func(ctx context.Context, name string, rev int64) {
+	publish := func(ctx context.Context, name string) {
 		if svc.CommittedHere(ctx, name) {
 			return
 		}
@@ -32,6 +33,8 @@ func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub
 		}
 		hub.Publish(httpapi.ChangeOf(h))
 	}
+	// One listing gives every head: the hub drops what it has seen (this
+	// node's own commits too), so nothing is read scene by scene.
 	resync := func(ctx context.Context) {
 		rows, err := svc.List(ctx)
 		if err != nil {
@@ -39,11 +42,14 @@ func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub
 			return
 		}
 		for _, r := range rows {
-			publish(ctx, r.Name, r.Revision)
+			if r.Valid {
+				hub.Publish(httpapi.ChangeOf(service.Head{Name: r.Name, Revision: r.Revision, SHA256: r.SHA256, ElementCount: r.ElementCount,
+					UpdatedAt: r.UpdatedAt, UpdatedBy: r.UpdatedBy, UpdatedByName: r.UpdatedByName}))
+			}
 		}
 	}
 	l := pgstore.NewListener(db.Pool, pgstore.ListenerOptions{Logger: log})
-	if err := l.Run(ctx, func(name string, rev int64) { publish(ctx, name, rev) }, resync); err != nil && ctx.Err() == nil {
+	if err := l.Run(ctx, func(name string, _ int64) { publish(ctx, name) }, resync); err != nil && ctx.Err() == nil {
 		log.Error("no longer hearing other nodes' commits", zap.Error(err))
 	}
 }
