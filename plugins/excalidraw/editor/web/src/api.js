@@ -196,6 +196,9 @@ export function describe(e, { unavailable = false } = {}) {
     case 423:
       return { kind: "busy", retry: true, text: "Another writer is holding the scene. Retrying." };
     case 503:
+      if (e.code === "store_unavailable") {
+        return { kind: "unavailable", retry: true, text: "dsh cannot reach its database. Your changes stay on this page and are saved when it is back." };
+      }
       return { kind: "unavailable", retry: true, text: "dsh is starting or stopping. Retrying." };
   }
   if (e.status >= 500) {
