@@ -1,6 +1,7 @@
 package dsh
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"net"
@@ -9,7 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/internal/pgdb"
+	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -119,6 +125,29 @@ type StoreConfig struct {
 	// the password stays out of the file.
 	DSN    string `json:"dsn"`
 	DSNEnv string `json:"dsnEnv"`
+}
+
+// OpenDatabase connects to the store's database and brings its schema up
+// to date (nil, nil for a file store): what `dsh serve` and the commands
+// that edit the shared state both open. The caller closes db.Pool.
+func OpenDatabase(ctx context.Context, s StoreConfig, log *zap.Logger) (*database.DB, error) {
+	if s.Kind != StorePostgres {
+		return nil, nil
+	}
+	dsn, err := s.ResolveDSN(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn})
+	if err != nil {
+		return nil, fmt.Errorf("host.store: %w", err)
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &database.DB{Pool: pool, Where: pgdb.Where(pool), State: pgstate.New(pool, pgstate.Options{Logger: log.Named("state")})}, nil
 }
 
 // ResolveDSN is the DSN to connect with: DSNEnv's value when set, else

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/user"
 	"path/filepath"
 	"strings"
@@ -18,9 +17,7 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/app/loader"
 	"github.com/dshgo/dsh/internal/kernel"
-	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/statefile"
-	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/tools"
@@ -146,22 +143,12 @@ var RuntimeModule = fx.Module("runtime",
 // the start with one error naming the server (never the password).
 var DatabaseModule = fx.Module("database",
 	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*database.DB, error) {
-		if c.Host.Store.Kind != StorePostgres {
-			return nil, nil
-		}
-		dsn, err := c.Host.Store.ResolveDSN(os.Getenv)
-		if err != nil {
+		db, err := OpenDatabase(context.Background(), c.Host.Store, log)
+		if db == nil || err != nil {
 			return nil, err
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn})
-		if err != nil {
-			return nil, fmt.Errorf("host.store: %w", err)
-		}
-		db := &database.DB{Pool: pool, Where: pgdb.Where(pool), State: pgstate.New(pool, pgstate.Options{Logger: log.Named("state")})}
 		log.Info("store: PostgreSQL", zap.String("database", db.Where))
-		lc.Append(fx.StopHook(pool.Close))
+		lc.Append(fx.StopHook(db.Pool.Close))
 		return db, nil
 	}),
 	fx.Invoke(func(rt *app.Runtime, db *database.DB) error {

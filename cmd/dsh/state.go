@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -34,20 +30,11 @@ func openState(cmd *cobra.Command) (*hostState, error) {
 }
 
 func openStateOf(ctx context.Context, c *dsh.LoadedConfig) (*hostState, error) {
-	if c.Host.Store.Kind != dsh.StorePostgres {
-		return &hostState{c: c, close: func() {}}, nil
+	db, err := dsh.OpenDatabase(ctx, c.Host.Store, nil)
+	if err != nil || db == nil {
+		return &hostState{c: c, close: func() {}}, err
 	}
-	dsn, err := c.Host.Store.ResolveDSN(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn})
-	if err != nil {
-		return nil, fmt.Errorf("host.store: %w", err)
-	}
-	return &hostState{c: c, state: pgstate.New(pool, pgstate.Options{}), close: pool.Close}, nil
+	return &hostState{c: c, state: db.State, close: db.Pool.Close}, nil
 }
 
 // tokens is the token store (host and connect tokens).

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
@@ -19,7 +18,7 @@ import (
 	"github.com/dshgo/dsh/internal/migrate"
 	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/statefile"
-	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/boards"
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
@@ -97,12 +96,13 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 		return err
 	}
 	defer closeFS()
-	pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn})
+	db, err := dsh.OpenDatabase(ctx, dsh.StoreConfig{Kind: dsh.StorePostgres, DSN: dsn}, nil)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	pgSide, err := postgresSide(ctx, pool, plugin)
+	defer db.Pool.Close()
+	pool := db.Pool
+	pgSide, err := postgresSide(ctx, db, plugin)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func fileSide(c *dsh.LoadedConfig, cfg excalidraw.Config) (migrate.Side, func(),
 		connection.TokensDoc:   dsh.TokenFile(c.Host.DataDir),
 		connection.SessionsDoc: connection.SessionFile(c.Host.DataDir),
 		boards.StateDoc:        boards.File(drawings),
-		oauth.ClientsDoc:       host.Resolve("oauth-clients.json"),
+		oauth.ClientsDoc:       host.Resolve(oauth.ClientsFile),
 	}
 	doc := func(name string) statefile.Doc { return statefile.File(paths[name], name+" file") }
 	return migrate.Side{Name: "fs", Scenes: scenes, Doc: doc, Files: fl, Exports: ex},
@@ -187,8 +187,8 @@ func fileSide(c *dsh.LoadedConfig, cfg excalidraw.Config) (migrate.Side, func(),
 }
 
 // postgresSide is the database's store.
-func postgresSide(ctx context.Context, pool *pgxpool.Pool, cfg excalidraw.Config) (migrate.Side, error) {
-	lim := limitsOf(cfg)
+func postgresSide(ctx context.Context, db *database.DB, cfg excalidraw.Config) (migrate.Side, error) {
+	pool, lim := db.Pool, limitsOf(cfg)
 	scenes, err := pgstore.Open(ctx, pgstore.Options{Pool: pool, Codec: scene.Codec{Limits: lim.ForReading()}, MaxSceneBytes: lim.ForReading().MaxSceneBytes})
 	if err != nil {
 		return migrate.Side{}, err
@@ -201,8 +201,7 @@ func postgresSide(ctx context.Context, pool *pgxpool.Pool, cfg excalidraw.Config
 	if err != nil {
 		return migrate.Side{}, err
 	}
-	state := pgstate.New(pool, pgstate.Options{})
-	return migrate.Side{Name: "postgres", Scenes: scenes, Doc: state.Doc, Files: fl, Exports: ex}, nil
+	return migrate.Side{Name: "postgres", Scenes: scenes, Doc: db.State.Doc, Files: fl, Exports: ex}, nil
 }
 
 func limitsOf(cfg excalidraw.Config) scene.Limits {

@@ -103,8 +103,9 @@ func cause(err error) string {
 }
 
 // Unreachable reports whether err is the server not answering (as opposed
-// to a query it refused): a connection that could not be made or broke,
-// a server shutting down, or too many connections.
+// to a query it refused): a connection that could not be made or broke
+// (closed under a query, cut mid-answer), a server shutting down, or too
+// many connections.
 func Unreachable(err error) bool {
 	if err == nil {
 		return false

@@ -207,10 +207,12 @@ func apply(ctx *app.Context, raw app.Config) error {
 	// people and bots from the host's connection service (none when it
 	// has no such service: then only the process itself calls).
 	conn, _ := app.Get[*connection.Service](ctx, connection.ServiceName)
-	meta := boards.Open(boards.File(dir), boards.Options{Logger: ctx.Logger()})
+	var meta *boards.Store
 	var quotas *quota.Limiter
 	var openStore func(service.StoreParams) (store.Backend, error)
-	if db != nil {
+	if db == nil {
+		meta = boards.Open(boards.File(dir), boards.Options{Logger: ctx.Logger()})
+	} else {
 		meta = boards.Open("", boards.Options{Logger: ctx.Logger(), State: db.State})
 		quotas = quota.NewIn(db.State.Windows(), time.Now, ctx.Logger())
 		openStore = func(p service.StoreParams) (store.Backend, error) {
@@ -274,7 +276,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		// Remote agents sign in with OAuth: the authorization server
 		// mints connect tokens, so it needs the host's token file.
 		if conn != nil && conn.Tokens() != nil {
-			if err := useOAuth(web, svc, conn, host.Resolve("oauth-clients.json"), db); err != nil {
+			if err := useOAuth(web, svc, conn, host.Resolve(oauth.ClientsFile), db); err != nil {
 				return err
 			}
 		}

@@ -14,17 +14,17 @@ import (
 
 // followNodes brings other nodes' commits to this node's open editors and
 // event streams until ctx ends: each commit's notification names the
-// scene, whose head is read and published (the hub drops what it has
-// already seen, and this node's own commits, which OnCommit published,
-// are skipped before the read). After every (re)connect it publishes
+// scene and revision; unless the hub has published that revision already
+// (this node's own commits, which OnCommit published), the head is read
+// and published. After every (re)connect it publishes
 // every scene's head from one listing, so what was committed while the
 // connection was down reaches them too: a node that missed
 // notifications catches up.
 func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub *live.Hub, log *zap.Logger) {
 	log = log.Named("nodes")
-	publish := func(ctx context.Context, name string) {
-		if svc.CommittedHere(ctx, name) {
-			return
+	publish := func(ctx context.Context, name string, rev int64) {
+		if hub.Published(name, rev) {
+			return // this node's own commit (OnCommit published it), or one already read
 		}
 		h, err := svc.Head(ctx, name)
 		if err != nil {
@@ -49,7 +49,7 @@ func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub
 		}
 	}
 	l := pgstore.NewListener(db.Pool, pgstore.ListenerOptions{Logger: log})
-	if err := l.Run(ctx, func(name string, _ int64) { publish(ctx, name) }, resync); err != nil && ctx.Err() == nil {
+	if err := l.Run(ctx, func(name string, rev int64) { publish(ctx, name, rev) }, resync); err != nil && ctx.Err() == nil {
 		log.Error("no longer hearing other nodes' commits", zap.Error(err))
 	}
 }

@@ -608,35 +608,6 @@ func TestConcurrentWritesAreNeverTorn(t *testing.T) {
 	noTemps(t, s)
 }
 
-// Of two first writes racing, exactly one reports created (Linux, where
-// the rename can refuse to replace).
-func TestFirstWritesRacing(t *testing.T) {
-	s := open(t, 0)
-	for i := range 20 {
-		p := mustPath(t, fmt.Sprintf("shareLinks/race/f%d", i))
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		n := 0
-		for range 4 {
-			wg.Go(func() {
-				_, c, err := s.Put(bg, p, "", 1, bytes.NewReader([]byte("x")))
-				if err != nil {
-					t.Error(err)
-				}
-				if c {
-					mu.Lock()
-					n++
-					mu.Unlock()
-				}
-			})
-		}
-		wg.Wait()
-		if n < 1 || (onLinux && n != 1) {
-			t.Fatalf("%d writes reported created", n)
-		}
-	}
-}
-
 // Whatever ParsePath accepts is the input itself, of safe bytes only,
 // with no "." or ".." segment, within the bounds; and it names a file
 // name of 64 hex digits.

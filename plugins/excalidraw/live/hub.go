@@ -65,6 +65,15 @@ func (h *Hub) Publish(c Change) {
 	}
 }
 
+// Published reports whether a change of name at revision (or a later
+// one) was published already: a caller that would read the scene to
+// publish it can skip the read.
+func (h *Hub) Published(name string, revision int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return revision <= h.last[name]
+}
+
 // allScenes is the subscription key of SubscribeAll; no scene has an empty
 // name.
 const allScenes = ""

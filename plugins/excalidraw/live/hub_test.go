@@ -235,3 +235,16 @@ func TestSubscribeAllKeepsNewestPerScene(t *testing.T) {
 		t.Fatal("Subscribe(\"\") succeeded")
 	}
 }
+
+// Published tells what a Publish would drop, without publishing.
+func TestPublished(t *testing.T) {
+	h := NewHub(nil)
+	defer h.Close()
+	if h.Published("a", 1) {
+		t.Fatal("nothing was published yet")
+	}
+	h.Publish(Change{Name: "a", Revision: 3})
+	if !h.Published("a", 3) || !h.Published("a", 2) || h.Published("a", 4) || h.Published("b", 1) {
+		t.Fatal("Published disagrees with what was published")
+	}
+}

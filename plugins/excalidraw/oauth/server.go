@@ -48,6 +48,10 @@ const (
 	CodesDoc   = "oauth-codes"   // the authorization codes not yet exchanged, hashed
 )
 
+// ClientsFile is where a host without a shared database keeps the
+// registered clients, relative to its data directory.
+const ClientsFile = "oauth-clients.json"
+
 // DefaultAccessTTL is how long an access token works: without refresh
 // tokens, a client signs in again after it.
 const DefaultAccessTTL = 90 * 24 * time.Hour
