@@ -18,7 +18,8 @@ import (
 // editor tab and an agent connected: `dsh serve` gets SIGINT while an
 // editor's live-update stream and an MCP session (with its standalone SSE
 // stream) are open. It must exit 0 without waiting for the shutdown
-// timeout and without a failed stop hook. Before streams were ended at the
+// timeout and without a failed stop hook, whatever headers the streams'
+// clients sent. Before streams were ended at the
 // start of shutdown, it waited the whole timeout and exited 1 with
 // "OnStop hook failed".
 func TestServeStopsCleanlyWithOpenStreams(t *testing.T) {
@@ -59,6 +60,14 @@ plugins:
 	defer events.Body.Close()
 	if line, err := bufio.NewReader(events.Body).ReadString('\n'); err != nil || line != "event: revision\n" {
 		t.Fatalf("events stream: %q %v", line, err)
+	}
+	// The same stream as `curl -N` opens it: no Accept header. Before
+	// streams were ended by route, this one held shutdown for the whole
+	// timeout and dsh exited 1.
+	curl := do(http.MethodGet, "/dsh-excalidraw/api/events", "", "")
+	defer curl.Body.Close()
+	if ct := curl.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("the list's stream without Accept answered %d %q", curl.StatusCode, ct)
 	}
 
 	// An agent's MCP session over Streamable HTTP.

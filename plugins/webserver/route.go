@@ -25,6 +25,12 @@ type Route struct {
 	// Public skips connection admission (e.g. a health probe). The default,
 	// false, requires the request to be admitted.
 	Public bool
+	// Stream says a GET on this route is an event stream with no end of
+	// its own: shutdown ends it at once, whatever the request's headers
+	// (see streams.go). A response with Content-Type text/event-stream
+	// is ended too, on any route; Stream also covers the time before the
+	// handler writes its header.
+	Stream bool
 }
 
 // RouteInfo describes a mounted route, for the admin API.

@@ -88,7 +88,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.active.leave()
-	r, release := s.withStreamEnd(r)
+	w, r, release := s.withStreamEnd(w, r)
 	defer release()
 	s.outer.ServeHTTP(w, r)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -52,9 +53,13 @@ func TestShutdownWaitsForInFlightRequest(t *testing.T) {
 
 // sse streams events until the request context ends, like a plugin's
 // live-update endpoint.
-func sse(c echo.Context) error {
+func sse(c echo.Context) error { return trickle(c, "text/event-stream") }
+
+// trickle writes a line every 10 ms as contentType until the request
+// context ends.
+func trickle(c echo.Context, contentType string) error {
 	w := c.Response()
-	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(http.StatusOK)
 	for i := 0; ; i++ {
 		if _, err := fmt.Fprintf(w, "data: %d\n\n", i); err != nil {
@@ -69,12 +74,16 @@ func sse(c echo.Context) error {
 	}
 }
 
+// TestShutdownForceClosesStreamsAndLeaksNothing: a long response that is
+// no event stream (a chunked text/plain download, say) is drained like any
+// request, and force-closed when the timeout runs out.
 func TestShutdownForceClosesStreamsAndLeaksNothing(t *testing.T) {
 	s := New(Config{Listen: "127.0.0.1:0", ShutdownTimeout: 100 * time.Millisecond}, nil, admitAll)
 	if err := s.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Mount("live", Route{Method: "GET", Path: "/events", Handler: sse}); err != nil {
+	plain := func(c echo.Context) error { return trickle(c, "text/plain") }
+	if _, err := s.Mount("live", Route{Method: "GET", Path: "/events", Handler: plain}); err != nil {
 		t.Fatal(err)
 	}
 	tr := &http.Transport{}
@@ -163,5 +172,76 @@ func TestIsEventStream(t *testing.T) {
 		if got := isEventStream(r); got != tc.want {
 			t.Errorf("%s Accept %q: %v, want %v", tc.method, tc.accept, got, tc.want)
 		}
+	}
+}
+
+// TestShutdownEndsStreamsWhateverTheHeaders: a stream is ended at
+// shutdown by its route or by its response, never only by what the client
+// sent. `curl -N` sends no Accept: text/event-stream; before, such a
+// stream was drained like a request and shutdown waited out its timeout.
+func TestShutdownEndsStreamsWhateverTheHeaders(t *testing.T) {
+	started := make(chan struct{}, 1)
+	quiet := func(c echo.Context) error { // a stream that says nothing yet
+		started <- struct{}{}
+		<-c.Request().Context().Done()
+		return nil
+	}
+	for _, tc := range []struct {
+		name  string
+		route Route
+		ready func(t *testing.T, body *bufio.Reader)
+	}{
+		{"response says text/event-stream", Route{Method: "GET", Path: "/events", Handler: sse},
+			func(t *testing.T, body *bufio.Reader) {
+				if line, err := body.ReadString('\n'); err != nil || line != "data: 0\n" {
+					t.Fatalf("first event %q %v", line, err)
+				}
+			}},
+		{"route says Stream, before any byte", Route{Method: "GET", Path: "/events", Handler: quiet, Stream: true},
+			func(t *testing.T, _ *bufio.Reader) { <-started }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(Config{Listen: "127.0.0.1:0", ShutdownTimeout: time.Minute}, nil, admitAll)
+			if err := s.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Mount("live", tc.route); err != nil {
+				t.Fatal(err)
+			}
+			tr := &http.Transport{DisableKeepAlives: true}
+			got := make(chan *http.Response, 1)
+			go func() {
+				req, _ := http.NewRequest(http.MethodGet, s.URL()+"/events", nil) // no Accept header
+				resp, err := (&http.Client{Transport: tr}).Do(req)
+				if err != nil {
+					close(got)
+					return
+				}
+				got <- resp
+			}()
+			var resp *http.Response
+			if tc.route.Stream {
+				tc.ready(t, nil) // the handler runs; no header is out yet
+			} else {
+				if resp = <-got; resp == nil {
+					t.Fatal("no response")
+				}
+				tc.ready(t, bufio.NewReader(resp.Body))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := s.Shutdown(ctx); err != nil {
+				t.Fatalf("Shutdown with an open stream requested without Accept = %v, want a graceful stop", err)
+			}
+			if resp == nil {
+				resp = <-got
+			}
+			if resp != nil {
+				_, _ = io.Copy(io.Discard, resp.Body) // the stream ended: EOF
+				resp.Body.Close()
+			}
+			tr.CloseIdleConnections()
+			goleak.VerifyNone(t)
+		})
 	}
 }

@@ -50,7 +50,7 @@ func Endpoint(m *Server) app.Plugin {
 				}
 			}
 			h := echo.WrapHandler(withSessionOwner(who, m.HTTPHandler()))
-			return webserver.Use(ctx, webserver.Route{Method: "*", Path: Path, Handler: h})
+			return webserver.Use(ctx, webserver.Route{Method: "*", Path: Path, Handler: h, Stream: true})
 		},
 	}
 }
