@@ -21,7 +21,7 @@ type membersAnswer struct {
 func newBoard() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "board",
-		Short: "Share boards with people (the running host's owner acts)",
+		Short: "Create boards and share them with people (the running host's owner acts)",
 		Long: "Boards are shared with people as editors (they may change them) or viewers (they may look).\n" +
 			"These commands go through the running host as its owner.\n\n" + hostHelp,
 	}
@@ -60,7 +60,7 @@ func newBoard() *cobra.Command {
 		},
 	}
 	share.Flags().String("role", "editor", "editor, viewer, or none to stop sharing")
-	cmd.AddCommand(share, &cobra.Command{
+	cmd.AddCommand(newBoardCreate(), share, &cobra.Command{
 		Use:   "members BOARD",
 		Short: "Who a board is shared with",
 		Args:  cobra.ExactArgs(1),

@@ -43,3 +43,35 @@ func TestBoardShare(t *testing.T) {
 		t.Fatalf("stop sharing: %v\n%s", err, out)
 	}
 }
+
+// The README's order on a fresh install: a connect token for a board that
+// does not exist yet is refused with how to make it, `dsh board create`
+// makes it, and then the same command gives a token that reads it. Before
+// `dsh board create`, the README's token command failed with a bare
+// not_found on a fresh install.
+func TestBoardCreateThenConnectToken(t *testing.T) {
+	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
+	info, _ := serve(t, cfg)
+	token := []string{"token", "create", "my-agent", "--board", "plan", "--role", "viewer", "--config", cfg}
+	if _, err := run(t, context.Background(), token...); err == nil || !strings.Contains(err.Error(), "not_found") ||
+		!strings.Contains(err.Error(), "dsh board create") {
+		t.Fatalf("a token for a missing board: %v, want not_found saying how to create it", err)
+	}
+	out, err := run(t, context.Background(), "board", "create", "plan", "--title", "The plan", "--config", cfg)
+	if err != nil || !strings.Contains(out, "created board plan") {
+		t.Fatalf("board create: %v\n%s", err, out)
+	}
+	if _, err := run(t, context.Background(), "board", "create", "plan", "--config", cfg); err == nil || !strings.Contains(err.Error(), "already_exists") {
+		t.Fatalf("creating it again: %v", err)
+	}
+	bot, err := run(t, context.Background(), token...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := browser(t)
+	resp, b := dshtest.Send(t, c, http.MethodGet, info.URL+"/dsh-excalidraw/api/scenes/plan", "",
+		"Authorization", "Bearer "+strings.TrimSpace(bot))
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"revision":1`) {
+		t.Fatalf("the connect token reads its new board: %d %s", resp.StatusCode, b)
+	}
+}

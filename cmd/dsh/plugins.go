@@ -173,12 +173,18 @@ func (t hostTarget) send(ctx context.Context, method, path string, in, out any) 
 			Error struct{ Code, Message string } `json:"error"`
 		}
 		if json.Unmarshal(raw, &e) == nil && e.Error.Code != "" {
-			return fmt.Errorf("%s: %s", e.Error.Code, e.Error.Message)
+			return &hostError{Code: e.Error.Code, Message: e.Error.Message}
 		}
 		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(raw))
 	}
 	return json.Unmarshal(raw, out)
 }
+
+// hostError is the running host's refusal: the error contract's code and
+// message, printed as "code: message".
+type hostError struct{ Code, Message string }
+
+func (e *hostError) Error() string { return e.Code + ": " + e.Message }
 
 // isUnreachable reports an error from a request that never reached a
 // server: nothing listens at the address (any more).

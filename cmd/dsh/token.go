@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -150,9 +151,13 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 	var out connectToken
 	err := withHostOrFile(cmd, "token file",
 		func(t hostTarget) error {
-			return t.send(cmd.Context(), http.MethodPost, "/dsh-excalidraw/api/mcp/tokens", map[string]any{
+			err := t.send(cmd.Context(), http.MethodPost, "/dsh-excalidraw/api/mcp/tokens", map[string]any{
 				"name": name, "boards": boards, "role": role, "canCreateBoards": canBoards, "canCreateFolders": canFolders, "expiresInDays": days,
 			}, &out)
+			if he := (*hostError)(nil); errors.As(err, &he) && he.Code == "not_found" {
+				return fmt.Errorf("%w\n  a connect token reaches boards that exist; make one first: dsh board create NAME (or in the editor)", err)
+			}
+			return err
 		},
 		func(c *dsh.LoadedConfig) error {
 			st, err := openStateOf(cmd.Context(), c)

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/spf13/cobra"
+)
+
+// createdBoard is POST /dsh-excalidraw/api/boards's answer.
+type createdBoard struct {
+	Board struct {
+		Name     string `json:"name"`
+		Title    string `json:"title"`
+		Revision int64  `json:"revision"`
+	} `json:"board"`
+}
+
+// newBoardCreate is `dsh board create NAME`: an empty board, owned by the
+// host's owner, made through the running host (so it is live in open
+// editors at once, and a connect token can then be bound to it).
+func newBoardCreate() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Create an empty board (--title, --description)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			title, _ := cmd.Flags().GetString("title")
+			description, _ := cmd.Flags().GetString("description")
+			t, err := findHost(cmd)
+			if err != nil {
+				return err
+			}
+			var out createdBoard
+			if err := t.send(cmd.Context(), http.MethodPost, "/dsh-excalidraw/api/boards",
+				map[string]string{"name": args[0], "title": title, "description": description}, &out); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "created board %s (revision %d)\n", out.Board.Name, out.Board.Revision)
+			return nil
+		},
+	}
+	cmd.Flags().String("title", "", "the board's title (the name by default)")
+	cmd.Flags().String("description", "", "what the board is for")
+	return cmd
+}
