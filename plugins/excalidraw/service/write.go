@@ -132,10 +132,14 @@ type Envelope struct {
 	Rerouted         []string          `json:"rerouted,omitempty"`
 	RelaidOut        []string          `json:"relaidOut,omitempty"`
 	Collateral       []string          `json:"collateral,omitempty"`
-	Lint             *LintDelta        `json:"lint,omitempty"`
-	Verified         *bool             `json:"verified,omitempty"`
-	Note             string            `json:"note,omitempty"`
-	Extra            map[string]any    `json:"-"`
+	// Normalized counts the elements of changed.updated that changed only
+	// because the scene, a file made elsewhere, was brought to the stored
+	// form (scene.Normalize), not by the write.
+	Normalized int            `json:"normalized,omitempty"`
+	Lint       *LintDelta     `json:"lint,omitempty"`
+	Verified   *bool          `json:"verified,omitempty"`
+	Note       string         `json:"note,omitempty"`
+	Extra      map[string]any `json:"-"`
 }
 
 // Changes are the ids a write created, updated, deleted and revived.
@@ -280,10 +284,15 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	}
 	var pr PlanResult
 	var out []byte
+	var touched map[string]bool
 	after, err := s.editStored(cur.Data, named, func(after *scene.Document, sd seed) error {
 		if _, err := s.editSeeded(after, sd, func(tx *engine.Txn) error {
 			var err error
 			pr, err = plan(tx, after)
+			touched = map[string]bool{}
+			for _, id := range tx.Touched() {
+				touched[id] = true
+			}
 			return err
 		}); err != nil {
 			return err
@@ -302,7 +311,7 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	env.Changed = ch
 	env.IgnoredFields = pr.Ignored
 	env.Extra = pr.Extra
-	classify(env, before, after, pr.Targets, changedIDs)
+	classify(env, before, after, pr.Targets, changedIDs, touched)
 	if pr.Collateral != nil {
 		env.Collateral = pr.Collateral
 	}
@@ -429,7 +438,15 @@ func diff(before, after *scene.Document) (Changes, []string) {
 
 // classify fills the envelope's labels, collateral, rerouted and
 // relaidOut from the diff: what changed that the call did not name.
-func classify(env *Envelope, before, after *scene.Document, targets, changed []string) {
+// Only the write's own effects count: an element the transaction did not
+// touch changed because finishing brought a file made elsewhere to the
+// stored form (scene.Normalize: a missing index, boundElements null…),
+// and one it touched whose stored form is as finishing alone would have
+// made it (versions aside) did not change either; both are left out, and
+// counted in env.Normalized when finishing changed them. An arrow is
+// rerouted when its geometry changed, a text relaid out when its text or
+// box did.
+func classify(env *Envelope, before, after *scene.Document, targets, changed []string, touched map[string]bool) {
 	named := map[string]bool{}
 	for _, id := range targets {
 		named[id] = true
@@ -438,6 +455,18 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 		named[id] = true
 	}
 	afterByID, beforeIdx := after.ByID(), before.ByID()
+	// finished is before as finishing alone stores it, made only when
+	// finishing changed an element the write did not touch (the first
+	// write to a file made elsewhere).
+	var finished map[string]*ojson.Object
+	for _, id := range changed {
+		if !named[id] && !touched[id] && beforeIdx[id] != nil {
+			d := before.Clone()
+			scene.Normalize(d)
+			finished = d.ByID()
+			break
+		}
+	}
 	labels := map[string]string{}
 	for _, id := range changed {
 		el := afterByID[id]
@@ -453,24 +482,66 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 		if named[id] {
 			continue
 		}
+		old := beforeIdx[id]
+		if old != nil {
+			if f := finished[id]; f != nil {
+				old = f // compare with what finishing alone would store
+			}
+			if !touched[id] || sameButVersion(old, el) {
+				if finished[id] != nil {
+					env.Normalized++
+				}
+				continue
+			}
+		}
 		if cid := strOrEmpty(el, "containerId"); cid != "" && named[cid] {
 			// a label that followed its named container
-			if old := beforeIdx[id]; old != nil && textMoved(old, el) {
+			if old != nil && textMoved(old, el) {
 				env.RelaidOut = append(env.RelaidOut, id)
 			}
 			continue
 		}
 		switch {
 		case typ == "arrow" || typ == "line":
-			env.Rerouted = append(env.Rerouted, id)
+			if old == nil || pathMoved(old, el) {
+				env.Rerouted = append(env.Rerouted, id)
+			}
 		case typ == "text":
-			env.RelaidOut = append(env.RelaidOut, id)
+			if old == nil || textMoved(old, el) {
+				env.RelaidOut = append(env.RelaidOut, id)
+			}
 		}
 		env.Collateral = append(env.Collateral, id)
 	}
 	if len(labels) > 0 {
 		env.Labels = labels
 	}
+}
+
+// sameButVersion reports whether a and b are equal but for their version
+// fields (version, versionNonce, updated).
+func sameButVersion(a, b *ojson.Object) bool {
+	if a == b {
+		return true
+	}
+	a, b = a.Clone(), b.Clone()
+	for _, k := range []string{"version", "versionNonce", "updated"} {
+		a.Delete(k)
+		b.Delete(k)
+	}
+	return ojson.Equal(a, b, true)
+}
+
+// pathMoved reports whether a linear element's geometry differs.
+func pathMoved(a, b *ojson.Object) bool {
+	for _, k := range []string{"x", "y", "width", "height", "angle", "points"} {
+		va, _ := a.Get(k)
+		vb, _ := b.Get(k)
+		if !ojson.Equal(va, vb, true) {
+			return true
+		}
+	}
+	return false
 }
 
 // labelOf is what an element says: a text's text, a container's label,
