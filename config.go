@@ -39,8 +39,9 @@ type HostConfig struct {
 	// AllowedOrigins are origins of other pages that may call the host
 	// with a bearer token (a browser-based MCP client on another port).
 	// Any other Origin is refused with 403 forbidden_origin on every route,
-	// whatever the credential; session cookies count only from the host's
-	// own origins.
+	// public ones included, whatever the credential (and a write another
+	// site's page sends without an Origin, by Sec-Fetch-Site); session
+	// cookies count only from the host's own origins.
 	AllowedOrigins []string `json:"allowedOrigins"`
 	// Owner is the login name of the owner account the first start
 	// creates ("": the OS user's name, else "owner").

@@ -40,15 +40,19 @@ func (s *Server) admit(r *http.Request) (*http.Request, func(), *connection.Reje
 	return r, func() {}, nil
 }
 
-// hostRejection is the admission service's Host check alone, for public
-// routes (none when the service cannot tell, or there is none: a public
-// route needs nothing else).
-func (s *Server) hostRejection(r *http.Request) *connection.Rejection {
+// publicRejection is the admission service's rule for public routes
+// (connection.PublicChecker: the Host, a foreign Origin, a cross-site
+// write), or its Host check alone when that is all it has; none when the
+// service cannot tell, or there is none.
+func (s *Server) publicRejection(r *http.Request) *connection.Rejection {
 	if s.admission == nil {
 		return nil
 	}
-	if h, ok := s.admission().(connection.HostChecker); ok {
-		return h.HostRejection(r)
+	switch a := s.admission().(type) {
+	case connection.PublicChecker:
+		return a.PublicRejection(r)
+	case connection.HostChecker:
+		return a.HostRejection(r)
 	}
 	return nil
 }
@@ -71,9 +75,10 @@ func (s *Server) guard(m *Mount, rt Route) echo.HandlerFunc {
 			}
 			defer done()
 			c.SetRequest(r)
-		} else if rej := s.hostRejection(c.Request()); rej != nil {
+		} else if rej := s.publicRejection(c.Request()); rej != nil {
 			// Public needs no credential, but still only the host's own
-			// names: a rebound DNS name must not reach even an open route.
+			// names (a rebound DNS name must not reach even an open
+			// route), no other page's Origin, and no other site's write.
 			return rej
 		}
 		return rt.Handler(c)

@@ -14,5 +14,7 @@
 // Admission (see package connection) is applied only to matched, non-public
 // routes: an unknown path is a 404 for everyone and a wrong method a 405,
 // rather than hiding the route map behind a 401. That reveals which plugin
-// paths exist, which is not a secret; it never runs plugin code.
+// paths exist, which is not a secret; it never runs plugin code. Public
+// routes need no credential but still pass admission's PublicRejection:
+// the Host, no foreign Origin, and no write a browser marks cross-site.
 package webserver

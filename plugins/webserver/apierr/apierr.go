@@ -66,6 +66,25 @@ func (e *Error) With(key string, value any) *Error {
 	return e
 }
 
+// CodeStoreUnavailable is the one code of a request that could not be
+// carried out because dsh's shared database does not answer: 503, with
+// details {retryable: true, retryAfterSec}. Nothing was done; the same
+// request may succeed once the database is back. Admission answers it
+// for a credential it cannot check, and every service for a request it
+// cannot serve.
+const CodeStoreUnavailable = "store_unavailable"
+
+// StoreUnavailableRetrySec is when a store_unavailable answer says to
+// try again.
+const StoreUnavailableRetrySec = 2
+
+// StoreUnavailable is the store_unavailable answer: message for the
+// client, cause for the log.
+func StoreUnavailable(message string, cause error) *Error {
+	return New(http.StatusServiceUnavailable, CodeStoreUnavailable, message).
+		With("retryable", true).With("retryAfterSec", StoreUnavailableRetrySec).Wrap(cause)
+}
+
 // Wrap records cause (kept from clients) and returns e.
 func (e *Error) Wrap(cause error) *Error {
 	e.Err = cause

@@ -38,7 +38,10 @@ type Config struct {
 	// with a bearer token, e.g. a browser-based MCP client served from
 	// another localhost port. Every request that carries an Origin header
 	// must carry one of the server's own origins or one of these, or it is
-	// refused (403 forbidden_origin) whatever its credential. They never
+	// refused (403 forbidden_origin) whatever its credential, on every
+	// route, public ones (sign-in pages, share links' files) included; on
+	// those a write that Sec-Fetch-Site marks cross-site or same-site is
+	// refused too (PublicRejection). They never
 	// make a session cookie count (a cookie request must come from the
 	// server's own origins) and, unlike PublicOrigins, are not Host values
 	// the server accepts.

@@ -18,7 +18,7 @@ const (
 	CodeAdmissionUnavailable = "admission_unavailable"
 	CodeBearerRequired       = "bearer_required"
 	CodeUnknownPerson        = "unknown_person"
-	CodeStoreUnavailable     = "store_unavailable"
+	CodeStoreUnavailable     = apierr.CodeStoreUnavailable
 )
 
 // Rejection is why a request is refused. It carries the HTTP status so that
@@ -48,7 +48,7 @@ func (r *Rejection) ErrorMessage() string { return r.Message }
 func (r *Rejection) HTTPStatus() int      { return r.Status }
 func (r *Rejection) ErrorDetails() map[string]any {
 	if r.Code == CodeStoreUnavailable {
-		return map[string]any{"retryable": true, "retryAfterSec": 2}
+		return map[string]any{"retryable": true, "retryAfterSec": apierr.StoreUnavailableRetrySec}
 	}
 	return nil
 }

@@ -310,6 +310,54 @@ func (s *Service) HostRejection(r *http.Request) *Rejection {
 	return reject(http.StatusForbidden, CodeForbiddenHost, "requests for host "+quoteHost(r.Host)+" are not served here")
 }
 
+// PublicChecker is admission's rule for public routes, which need no
+// credential: the web server asks it instead of HostChecker when the
+// admission service has it.
+type PublicChecker interface {
+	PublicRejection(r *http.Request) *Rejection
+}
+
+var _ PublicChecker = (*Service)(nil)
+
+// PublicRejection is nil when r may reach a public route (a sign-in
+// page, a share link's file, an export link, OAuth's endpoints). It must
+// pass what every route asks that needs no credential to ask:
+//
+//   - its Host is one the server answers to (HostRejection);
+//   - an Origin header, if it has one, is the server's own or one of
+//     AllowedOrigins (403 forbidden_origin), as on every other route;
+//   - a state-changing request (any method but GET, HEAD and OPTIONS)
+//     that a browser marks as coming from another site (Sec-Fetch-Site
+//     cross-site or same-site) is refused, 403 forbidden_origin: no other
+//     site's page may write through a public route either.
+//
+// A request with neither header (a program, curl) passes, as does a
+// bearer-token program's. One exception, the sign-in forms' (see
+// formRejection): "Origin: null" together with "Sec-Fetch-Site:
+// same-origin" is a form posted from one of the server's own pages
+// served with Referrer-Policy: no-referrer.
+func (s *Service) PublicRejection(r *http.Request) *Rejection {
+	if s == nil {
+		return nil
+	}
+	if rej := s.HostRejection(r); rej != nil {
+		return rej
+	}
+	site := strings.ToLower(strings.TrimSpace(r.Header.Get("Sec-Fetch-Site")))
+	if o := r.Header.Values("Origin"); len(o) == 1 && o[0] == "null" && site == "same-origin" {
+		return nil
+	}
+	fromAllowed, rej := s.checkOrigin(r, s.origins.Load())
+	if rej != nil || fromAllowed || isSafeMethod(r.Method) {
+		return rej
+	}
+	switch site {
+	case "", "same-origin", "none":
+		return nil
+	}
+	return reject(http.StatusForbidden, CodeForbiddenOrigin, "requests from another site may not change anything here (Sec-Fetch-Site: "+site+")")
+}
+
 func (s *Service) hostAllowed(host string) bool {
 	return s.hosts.allows(host) || s.origins.Load().hosts.allows(host)
 }
