@@ -21,9 +21,18 @@ type Windows interface {
 	// retry is when one more would be allowed (when the oldest event that
 	// stands in the way leaves the window).
 	Take(ctx context.Context, key string, now time.Time, limit int, window time.Duration) (ok bool, retry time.Time, err error)
+	// TakeN is Take of n events at once (n >= 1), for limits of an
+	// amount rather than a number of actions (bytes, in units): all n
+	// are counted, or none when key already has more than limit-n events
+	// in the window; retry is then when n more would be allowed, zero
+	// when n alone is more than limit (never).
+	TakeN(ctx context.Context, key string, now time.Time, n, limit int, window time.Duration) (ok bool, retry time.Time, err error)
 	// Undo takes back the newest event of key (the action it counted did
 	// not happen after all). A key without events is no error.
 	Undo(ctx context.Context, key string) error
+	// UndoN takes back the newest n events of key (fewer when it has
+	// fewer).
+	UndoN(ctx context.Context, key string, n int) error
 	// Clear forgets every event of key.
 	Clear(ctx context.Context, key string) error
 	// Count is how many events key has in the window (now-window, now],
@@ -64,10 +73,18 @@ func (k *memoryKey) prune(now time.Time, window time.Duration) {
 	k.at = k.at[i:]
 }
 
-func (w *memoryWindows) Take(_ context.Context, key string, now time.Time, limit int, window time.Duration) (bool, time.Time, error) {
+func (w *memoryWindows) Take(ctx context.Context, key string, now time.Time, limit int, window time.Duration) (bool, time.Time, error) {
+	return w.TakeN(ctx, key, now, 1, limit, window)
+}
+
+func (w *memoryWindows) TakeN(_ context.Context, key string, now time.Time, n, limit int, window time.Duration) (bool, time.Time, error) {
 	now = now.Truncate(Precision)
+	n = max(n, 1)
 	if limit <= 0 {
 		return false, now.Add(window), nil // a limit of 0 allows nothing
+	}
+	if n > limit {
+		return false, time.Time{}, nil // never
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -84,22 +101,27 @@ func (w *memoryWindows) Take(_ context.Context, key string, now time.Time, limit
 		w.keys[key] = k
 	}
 	k.prune(now, window)
-	if n := len(k.at); n >= limit {
-		return false, k.at[n-limit].Add(window), nil
+	if have := len(k.at); have+n > limit {
+		// The oldest have+n-limit must leave first.
+		return false, k.at[have+n-limit-1].Add(window), nil
 	}
-	k.at = append(k.at, now)
-	if n := len(k.at); n > 1 && k.at[n-1].Before(k.at[n-2]) {
+	for range n {
+		k.at = append(k.at, now)
+	}
+	if m := len(k.at); m > n && k.at[m-n].Before(k.at[m-n-1]) {
 		slices.SortFunc(k.at, func(a, b time.Time) int { return a.Compare(b) })
 	}
 	k.until = k.at[len(k.at)-1].Add(window)
 	return true, time.Time{}, nil
 }
 
-func (w *memoryWindows) Undo(_ context.Context, key string) error {
+func (w *memoryWindows) Undo(ctx context.Context, key string) error { return w.UndoN(ctx, key, 1) }
+
+func (w *memoryWindows) UndoN(_ context.Context, key string, n int) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if k := w.keys[key]; k != nil && len(k.at) > 0 {
-		k.at = k.at[:len(k.at)-1]
+		k.at = k.at[:len(k.at)-min(max(n, 0), len(k.at))]
 		if len(k.at) == 0 {
 			delete(w.keys, key)
 		}

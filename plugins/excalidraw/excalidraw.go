@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
@@ -68,10 +69,20 @@ type Config struct {
 }
 
 // Files is the `files:` section: where the boards' and share links'
-// files (PUT/GET /files/…) are kept, and the largest one accepted.
+// files (PUT/GET /files/…) are kept, the largest one accepted, and the
+// bounds of share links' anonymous uploads.
 type Files struct {
-	Dir          string `json:"dir"`
-	MaxFileBytes int64  `json:"maxFileBytes"`
+	Dir          string     `json:"dir"`
+	MaxFileBytes int64      `json:"maxFileBytes"`
+	ShareLinks   ShareLinks `json:"shareLinks"`
+}
+
+// ShareLinks is `files.shareLinks:`, the bounds of what anyone may upload
+// without a credential (share links' files): bytes per hour from one
+// client address, and bytes kept in all.
+type ShareLinks struct {
+	BytesPerHourPerAddress int64 `json:"bytesPerHourPerAddress"`
+	MaxTotalBytes          int64 `json:"maxTotalBytes"`
 }
 
 // Exports is the `exports:` section: where exported files go and how
@@ -133,7 +144,15 @@ var ConfigSchema = []byte(`{
         "dir": {"type": "string", "minLength": 1, "default": "excalidraw/files",
           "description": "Where files are kept; relative to the host's data directory."},
         "maxFileBytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 4194304,
-          "description": "The largest file accepted, in bytes (the host's http.maxBodyBytes bounds it too)."}
+          "description": "The largest file accepted, in bytes (the host's http.maxBodyBytes bounds it too)."},
+        "shareLinks": {"type": "object", "additionalProperties": false, "default": {},
+          "description": "Share links' files are uploaded without a credential: each is written once (409 already_exists), and these bound them.",
+          "properties": {
+            "bytesPerHourPerAddress": {"type": "integer", "minimum": 65536, "maximum": 1099511627776, "default": 67108864,
+              "description": "Bytes one client address (an IPv6 /64) may upload in a sliding hour, counted on every node; more is 429 rate_limited with retryAfterSec. At least maxFileBytes."},
+            "maxTotalBytes": {"type": "integer", "minimum": 1048576, "maximum": 1125899906842624, "default": 2147483648,
+              "description": "Bytes all share links' files may take together; an upload past it is 507 insufficient_storage."}
+          }}
       }}
   }
 }`)
@@ -191,14 +210,25 @@ func apply(ctx *app.Context, raw app.Config) error {
 		return err
 	}
 	var fileStore files.Backend
+	fileCfg := files.Config{Dir: host.Resolve(cfg.Files.Dir), MaxFileBytes: cfg.Files.MaxFileBytes, MaxShareLinkBytes: cfg.Files.ShareLinks.MaxTotalBytes}
+	// Share links' uploads are counted per address where the bots'
+	// quotas are: in the database, so every node counts them, or here.
+	windows := statefile.NewMemoryWindows()
 	if db != nil {
-		fileStore, err = files.OpenPostgres(db.Pool, files.Config{MaxFileBytes: cfg.Files.MaxFileBytes})
+		fileStore, err = files.OpenPostgres(db.Pool, fileCfg)
+		windows = db.State.Windows()
 	} else {
-		fileStore, err = files.Open(files.Config{Dir: host.Resolve(cfg.Files.Dir), MaxFileBytes: cfg.Files.MaxFileBytes})
+		fileStore, err = files.Open(fileCfg)
 	}
 	if err != nil {
 		return fmt.Errorf("excalidraw: files: %w", err)
 	}
+	limiter, err := files.NewLimiter(windows, cfg.Files.ShareLinks.BytesPerHourPerAddress, fileStore.MaxFileBytes(), nil)
+	if err != nil {
+		_ = fileStore.Close()
+		return fmt.Errorf("excalidraw: files: %w", err)
+	}
+	fileStore = files.Limited{Backend: fileStore, Limiter: limiter}
 	if _, err := ctx.Effect("close file store", func(context.Context) error { return fileStore.Close() }); err != nil {
 		_ = fileStore.Close()
 		return err

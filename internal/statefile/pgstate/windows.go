@@ -27,9 +27,17 @@ type windows struct {
 var _ statefile.Windows = (*windows)(nil)
 
 func (w *windows) Take(ctx context.Context, key string, now time.Time, limit int, window time.Duration) (bool, time.Time, error) {
+	return w.TakeN(ctx, key, now, 1, limit, window)
+}
+
+func (w *windows) TakeN(ctx context.Context, key string, now time.Time, n, limit int, window time.Duration) (bool, time.Time, error) {
 	now = now.Truncate(statefile.Precision)
+	n = max(n, 1)
 	if limit <= 0 {
 		return false, now.Add(window), nil
+	}
+	if n > limit {
+		return false, time.Time{}, nil // never
 	}
 	cut := now.Add(-window)
 	ok, retry := false, time.Time{}
@@ -48,11 +56,12 @@ func (w *windows) Take(ctx context.Context, key string, now time.Time, limit int
 		if err != nil {
 			return false, err
 		}
-		if n := len(ats); n >= limit {
-			retry = ats[n-limit].Add(window).UTC()
+		if have := len(ats); have+n > limit {
+			retry = ats[have+n-limit-1].Add(window).UTC()
 			return true, nil // the pruning stands
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO rate_events (key, at, expires_at) VALUES ($1, $2, $3)`, key, now, now.Add(window)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO rate_events (key, at, expires_at) SELECT $1, $2, $3 FROM generate_series(1, $4::int)`,
+			key, now, now.Add(window), n); err != nil {
 			return false, err
 		}
 		ok = true
@@ -78,9 +87,14 @@ func (w *windows) sweep(ctx context.Context, now time.Time) {
 	})
 }
 
-func (w *windows) Undo(ctx context.Context, key string) error {
+func (w *windows) Undo(ctx context.Context, key string) error { return w.UndoN(ctx, key, 1) }
+
+func (w *windows) UndoN(ctx context.Context, key string, n int) error {
+	if n <= 0 {
+		return nil
+	}
 	return w.b.query(ctx, "undo "+key, func(ctx context.Context) error {
-		_, err := w.b.pool.Exec(ctx, `DELETE FROM rate_events WHERE id = (SELECT id FROM rate_events WHERE key = $1 ORDER BY at DESC, id DESC LIMIT 1)`, key)
+		_, err := w.b.pool.Exec(ctx, `DELETE FROM rate_events WHERE id IN (SELECT id FROM rate_events WHERE key = $1 ORDER BY at DESC, id DESC LIMIT $2)`, key, n)
 		return err
 	})
 }

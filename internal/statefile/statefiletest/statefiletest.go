@@ -292,6 +292,7 @@ func RunWindows(t *testing.T, open OpenWindows) {
 	t.Run("Sliding", func(t *testing.T) { sliding(t, open(t)()) })
 	t.Run("UndoClear", func(t *testing.T) { undoClear(t, open(t)()) })
 	t.Run("Concurrent", func(t *testing.T) { concurrent(t, open(t)) })
+	t.Run("Weighted", func(t *testing.T) { weighted(t, open(t)) })
 }
 
 var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -416,5 +417,81 @@ func concurrent(t *testing.T, node func() statefile.Windows) {
 	wg.Wait()
 	if taken != limit {
 		t.Fatalf("%d takes allowed at once, want exactly %d", taken, limit)
+	}
+}
+
+// weighted: TakeN counts n events or none; it is refused while fewer
+// than n fit, until enough of the oldest leave; more than limit never
+// fits; UndoN takes back the newest n; goroutines of two nodes never get
+// more than limit between them.
+func weighted(t *testing.T, node func() statefile.Windows) {
+	w := node()
+	const limit, window = 10, time.Hour
+	takeN := func(now time.Time, n int) (bool, time.Time) {
+		t.Helper()
+		ok, retry, err := w.TakeN(ctx, "w", now, n, limit, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok, retry
+	}
+	if ok, _ := takeN(t0, 4); !ok {
+		t.Fatal("4 of 10 refused")
+	}
+	if ok, _ := takeN(t0.Add(time.Minute), 5); !ok {
+		t.Fatal("5 more refused")
+	}
+	// 9 counted: 2 more must wait for the first 4 to leave.
+	if ok, retry := takeN(t0.Add(2*time.Minute), 2); ok || !retry.Equal(t0.Add(window)) {
+		t.Fatalf("2 more = %v, retry %v; want refused until %v", ok, retry, t0.Add(window))
+	}
+	if n, _ := count(t, w, "w", t0.Add(2*time.Minute), window); n != 9 {
+		t.Fatalf("a refused TakeN counted: %d", n)
+	}
+	// 7 more need 6 gone: the first 4 and 2 of the next 5.
+	if ok, retry := takeN(t0.Add(2*time.Minute), 7); ok || !retry.Equal(t0.Add(time.Minute+window)) {
+		t.Fatalf("7 more = %v, retry %v; want refused until %v", ok, retry, t0.Add(time.Minute+window))
+	}
+	if ok, retry := takeN(t0.Add(2*time.Minute), limit+1); ok || !retry.IsZero() {
+		t.Fatalf("more than the limit = %v, retry %v; want never", ok, retry)
+	}
+	if err := w.UndoN(ctx, "w", 5); err != nil {
+		t.Fatal(err)
+	}
+	if n, oldest := count(t, w, "w", t0.Add(2*time.Minute), window); n != 4 || !oldest.Equal(t0) {
+		t.Fatalf("after UndoN(5): %d, oldest %v; want the first 4", n, oldest)
+	}
+	if err := w.UndoN(ctx, "w", 100); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := count(t, w, "w", t0.Add(2*time.Minute), window); n != 0 {
+		t.Fatalf("after UndoN(100): %d", n)
+	}
+	if ok, _ := takeN(t0.Add(3*time.Minute), limit); !ok {
+		t.Fatal("the whole limit at once refused")
+	}
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	taken := 0
+	for range 2 {
+		w := node()
+		for range 6 {
+			wg.Go(func() {
+				ok, _, err := w.TakeN(ctx, "shared-n", t0, 3, limit, time.Hour)
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					taken += 3
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if taken != 9 {
+		t.Fatalf("%d counted by racing TakeN of 3 against 10, want 9", taken)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/pgtest"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -294,10 +294,11 @@ func TestPostgresUnreachable(t *testing.T) {
 	}
 	check := func(what string, err error) {
 		t.Helper()
-		if sceneerr.CodeOf(err) != sceneerr.IOError || !errors.Is(err, pgdb.ErrUnreachable) || errors.Is(err, ErrNoLongerKept) {
-			t.Fatalf("%s: %v, want io_error wrapping pgdb.ErrUnreachable", what, err)
+		c, ok := apierr.As(err)
+		if !ok || c.ErrorCode() != apierr.CodeStoreUnavailable || c.HTTPStatus() != 503 || !errors.Is(err, pgdb.ErrUnreachable) || errors.Is(err, ErrNoLongerKept) {
+			t.Fatalf("%s: %v, want store_unavailable wrapping pgdb.ErrUnreachable", what, err)
 		}
-		if retry, _ := sceneerr.CodeOf(err).Retry(); !retry {
+		if c.ErrorDetails()["retryable"] != true {
 			t.Fatalf("%s: not retryable", what)
 		}
 	}

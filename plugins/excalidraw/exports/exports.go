@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
 // Formats and their media types.
@@ -55,6 +57,9 @@ type Config struct {
 	Keep   time.Duration
 	Now    func() time.Time
 	Logger *zap.Logger
+	// FS is the filesystem seam of the folder (nil: store.OSFS()); it
+	// must not follow symlinks (see store.FS). OpenPostgres ignores it.
+	FS store.FS
 }
 
 // Store keeps exports and signs links to them. It is safe for concurrent
@@ -77,7 +82,7 @@ func (s *Store) Ephemeral() bool { return s.ephemeral }
 
 // Open prepares the folder, and is a Store keeping exports in it.
 func Open(cfg Config) (*Store, error) {
-	b, err := openDir(cfg.Dir)
+	b, err := openDir(cfg.Dir, cfg.FS)
 	if err != nil {
 		return nil, err
 	}

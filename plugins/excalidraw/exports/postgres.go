@@ -12,6 +12,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 // OpenPostgres is a Store keeping exports as rows of the table
@@ -77,8 +78,8 @@ func (b *pgBackend) list(ctx context.Context) ([]Entry, error) {
 }
 
 // dbError is a failed query (nil for none): the context's own error when
-// it ended, else io_error (which callers may retry), saying so when the
-// server could not be reached.
+// it ended, store_unavailable (503, retryable) when the server could not
+// be reached, else io_error.
 func dbError(ctx context.Context, what string, err error) error {
 	if err == nil {
 		return nil
@@ -87,8 +88,8 @@ func dbError(ctx context.Context, what string, err error) error {
 		return fmt.Errorf("exports: %s: %w", what, ctxErr)
 	}
 	if pgdb.Unreachable(err) {
-		return &sceneerr.Error{Code: sceneerr.IOError, Message: "the exports' database cannot be reached; try again",
-			Err: fmt.Errorf("%w: %w", pgdb.ErrUnreachable, err)}
+		return apierr.StoreUnavailable("the exports' database cannot be reached; nothing was done, try again shortly",
+			fmt.Errorf("exports: %s: %w: %w", what, pgdb.ErrUnreachable, err))
 	}
 	return &sceneerr.Error{Code: sceneerr.IOError, Message: "the exports' database failed to " + what, Err: err}
 }

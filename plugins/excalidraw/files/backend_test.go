@@ -21,6 +21,7 @@ import (
 	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -323,32 +324,39 @@ func TestBackendConcurrentWritesAreNeverTorn(t *testing.T) {
 }
 
 // Of first writes racing, on one node or two, exactly one reports
-// created.
+// created; of a share link's, the others are already_exists and the
+// file is the one that was created.
 func TestBackendFirstWritesRacing(t *testing.T) {
 	eachKit(t, func(t *testing.T, k kit) {
 		a, node := k.open(t, 0)
 		nodes := []Backend{a, node()}
 		for i := range 10 {
-			p := mustPath(t, fmt.Sprintf("shareLinks/race/f%d", i))
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			n := 0
-			for w := range 4 {
-				wg.Go(func() {
-					_, c, err := nodes[w%2].Put(bg, p, "", 1, bytes.NewReader([]byte{byte('a' + w)}))
-					if err != nil {
-						t.Error(err)
-					}
-					if c {
-						mu.Lock()
-						n++
-						mu.Unlock()
-					}
-				})
-			}
-			wg.Wait()
-			if n < 1 || (k.exactCreated && n != 1) {
-				t.Fatalf("%d writes reported created", n)
+			for _, area := range []string{"rooms/b", "shareLinks"} {
+				p := mustPath(t, fmt.Sprintf("%s/race/f%d", area, i))
+				var wg sync.WaitGroup
+				var mu sync.Mutex
+				n, won := 0, byte(0)
+				for w := range 4 {
+					wg.Go(func() {
+						_, c, err := nodes[w%2].Put(bg, p, "", 1, bytes.NewReader([]byte{byte('a' + w)}))
+						if err != nil && (p.Kind != ShareLinks || sceneerr.CodeOf(err) != sceneerr.AlreadyExists) {
+							t.Error(err)
+						}
+						if c {
+							mu.Lock()
+							n++
+							won = byte('a' + w)
+							mu.Unlock()
+						}
+					})
+				}
+				wg.Wait()
+				if n < 1 || (k.exactCreated && n != 1) {
+					t.Fatalf("%s: %d writes reported created", p, n)
+				}
+				if _, data := get(t, a, p); p.Kind == ShareLinks && (len(data) != 1 || data[0] != won) {
+					t.Fatalf("%s holds %q, not the write that created it (%q)", p, data, won)
+				}
 			}
 		}
 	})
@@ -462,7 +470,7 @@ func TestCopyBetweenBackends(t *testing.T) {
 				if err != nil || copied != 0 || unchanged != len(paths)+1 {
 					t.Fatalf("second run: %d copied, %d unchanged, %v", copied, unchanged, err)
 				}
-				put(t, src, mustPath(t, "shareLinks/g"), "image/x-4", []byte("changed in the source"))
+				put(t, src, mustPath(t, "rooms/b/empty"), "image/x-0", []byte("changed in the source"))
 				put(t, dst, mustPath(t, "rooms/c/x/y"), "image/x-2", []byte("changed in the destination"))
 				copied, unchanged, err = CopyAll(bg, dst, src)
 				if err != nil || copied != 2 || unchanged != len(paths)-1 {
@@ -522,8 +530,8 @@ func TestBackendRestoreRefusals(t *testing.T) {
 	})
 }
 
-// A database that does not answer is io_error, retryable, saying so;
-// nothing hangs.
+// A database that does not answer is store_unavailable (503),
+// retryable, saying so; nothing hangs.
 func TestPostgresUnreachable(t *testing.T) {
 	pool, err := pgxpool.New(bg, "postgres://dsh:pw@127.0.0.1:1/dsh?sslmode=disable&connect_timeout=3")
 	if err != nil {
@@ -537,15 +545,18 @@ func TestPostgresUnreachable(t *testing.T) {
 	p := mustPath(t, "rooms/b/f")
 	check := func(what string, err error) {
 		t.Helper()
-		if sceneerr.CodeOf(err) != sceneerr.IOError || !errors.Is(err, pgdb.ErrUnreachable) {
-			t.Fatalf("%s: %v, want io_error wrapping pgdb.ErrUnreachable", what, err)
+		c, ok := apierr.As(err)
+		if !ok || c.ErrorCode() != apierr.CodeStoreUnavailable || c.HTTPStatus() != 503 || !errors.Is(err, pgdb.ErrUnreachable) {
+			t.Fatalf("%s: %v, want store_unavailable wrapping pgdb.ErrUnreachable", what, err)
 		}
-		if retry, _ := sceneerr.CodeOf(err).Retry(); !retry {
-			t.Fatalf("%s: not retryable", what)
+		if c.ErrorDetails()["retryable"] != true {
+			t.Fatalf("%s: not retryable: %v", what, c.ErrorDetails())
 		}
 	}
 	_, _, err = s.Put(bg, p, "", 1, bytes.NewReader([]byte("x")))
 	check("Put", err)
+	_, _, err = s.Put(bg, mustPath(t, "shareLinks/f"), "", 1, bytes.NewReader([]byte("x")))
+	check("Put of a share link", err)
 	_, err = s.Get(bg, p)
 	check("Get", err)
 	_, err = s.Stat(bg, p)

@@ -12,11 +12,13 @@
 // shares (OpenPostgres). Both have the same size cap, the same errors and
 // the same writes: the first Put at a path creates the file (created is
 // true for exactly one of racing first writers, on PostgreSQL and on
-// Linux), a later one replaces it whole and reports created false (one of
-// the same bytes and type changes nothing a reader can see), and a
-// refused or failed Put leaves the path as it was. List, Restore, Copy
-// and CopyAll move every file from one backend to another verbatim, for
-// migrating.
+// Linux), a later one replaces a board's file whole and reports created
+// false (one of the same bytes and type changes nothing a reader can
+// see), and a refused or failed Put leaves the path as it was. Share
+// links' files, which anyone may write, are create-only and capped in
+// total (see sharelinks.go); a Limiter bounds each client address's
+// uploads. List, Restore, Copy and CopyAll move every file from one
+// backend to another verbatim, for migrating.
 //
 // The rest of this comment is the directory backend's; it keeps every
 // file inside its directory whatever the path says.
@@ -72,6 +74,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -113,6 +117,10 @@ type Backend interface {
 	// Store.Put): the body is read to at most MaxFileBytes plus one
 	// byte, and nothing is stored unless all of it was read and is
 	// within the cap. created reports whether there was no file at p.
+	// At a share link's path there must be none (already_exists, told
+	// before the body is read), and the file must fit in
+	// MaxShareLinkBytes with the share links' others
+	// (insufficient_storage).
 	Put(ctx context.Context, p Path, contentType string, size int64, body io.Reader) (info Info, created bool, err error)
 	// Get opens the file at p, one whole write of it: not_found if
 	// there is none.
@@ -146,6 +154,9 @@ type Config struct {
 	Dir string
 	// MaxFileBytes bounds one file's data; 0 is DefaultMaxFileBytes.
 	MaxFileBytes int64
+	// MaxShareLinkBytes bounds the data of all share links' files
+	// together; 0 is DefaultMaxShareLinkBytes.
+	MaxShareLinkBytes int64
 	// FS is the filesystem seam, for fault injection; nil is
 	// store.OSFS(). It must not follow symlinks (see store.FS).
 	// OpenPostgres ignores it.
@@ -155,10 +166,24 @@ type Config struct {
 // Store is the directory backend: files kept in one directory of the
 // local disk.
 type Store struct {
-	dir  string
-	fs   store.FS
-	root *os.File
-	max  int64
+	dir   string
+	fs    store.FS
+	root  *os.File
+	max   int64
+	share shareTotal
+}
+
+// shareTotal is what the share links' files hold, counted once from
+// the directory (on the first share-link write) and then kept up to date
+// by this process's writes; reserved is what writes in progress may
+// still add. The files directory is this process's (one dsh serve per
+// data directory).
+type shareTotal struct {
+	mu       sync.Mutex
+	max      int64
+	loaded   bool
+	used     int64
+	reserved int64
 }
 
 // Info is what is known about a stored file.
@@ -193,6 +218,10 @@ func Open(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	shareMax, err := maxShareBytes(cfg)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := filepath.Abs(cfg.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("files: directory: %w", err)
@@ -200,7 +229,7 @@ func Open(cfg Config) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), dirPerm); err != nil {
 		return nil, fmt.Errorf("files: directory: %w", err)
 	}
-	s := &Store{dir: dir, fs: cfg.FS, max: max}
+	s := &Store{dir: dir, fs: cfg.FS, max: max, share: shareTotal{max: shareMax}}
 	if s.fs == nil {
 		s.fs = store.OSFS()
 	}
@@ -218,6 +247,18 @@ func maxBytes(cfg Config) (int64, error) {
 	}
 	if max < 1 {
 		return 0, fmt.Errorf("files: MaxFileBytes must be positive (got %d)", max)
+	}
+	return max, nil
+}
+
+// maxShareBytes is cfg's cap on share links' files, checked.
+func maxShareBytes(cfg Config) (int64, error) {
+	max := cfg.MaxShareLinkBytes
+	if max == 0 {
+		max = DefaultMaxShareLinkBytes
+	}
+	if max < 1 {
+		return 0, fmt.Errorf("files: MaxShareLinkBytes must be positive (got %d)", max)
 	}
 	return max, nil
 }
@@ -245,7 +286,10 @@ func TooLarge(actual, max int64, over bool) *sceneerr.Error {
 }
 
 // Put stores the data read from body as the file at p, with the content
-// type given (sanitised by ContentType), replacing any file there.
+// type given (sanitised by ContentType), replacing any file there; at a
+// share link's path there must be none (already_exists), and the file
+// must fit under MaxShareLinkBytes (insufficient_storage), both told
+// before the body is read when they can be.
 // size is the body's declared length, or -1: a declared length over the
 // limit is refused before anything is read or created, and the body is
 // read to at most the limit plus one byte either way. created reports
@@ -277,6 +321,30 @@ func (s *Store) put(ctx context.Context, p Path, contentType string, size int64,
 	if err := s.checkTarget(dir, name, p); err != nil {
 		return Info{}, false, err
 	}
+	// A share link's file is written once, and within the share links'
+	// total: room for it (its declared size, else the cap) is reserved
+	// before a byte is read, so uploads at the same moment cannot pass
+	// the total between them.
+	createOnly := p.Kind == ShareLinks && want == nil
+	if createOnly {
+		if _, err := s.fs.Lstat(dir, name); err == nil {
+			return Info{}, false, exists(p)
+		}
+		resv := size
+		if resv < 0 {
+			resv = s.max
+		}
+		if err := s.share.reserve(s, dir, resv); err != nil {
+			return Info{}, false, err
+		}
+		stored := int64(-1)
+		defer func() { s.share.settle(resv, stored) }()
+		defer func() {
+			if err == nil {
+				stored = info.Size
+			}
+		}()
+	}
 	tmp, tmpName, err := s.createTemp(dir)
 	if err != nil {
 		return Info{}, false, err
@@ -295,6 +363,13 @@ func (s *Store) put(ctx context.Context, p Path, contentType string, size int64,
 	}
 	if n > s.max {
 		return Info{}, false, TooLarge(n, s.max, true)
+	}
+	if createOnly && n > size && size >= 0 {
+		// More than declared: room for the rest too.
+		if err := s.share.reserve(s, dir, n-size); err != nil {
+			return Info{}, false, err
+		}
+		defer s.share.settle(n-size, -1)
 	}
 	m := meta{V: formatV, Path: p.String(), ContentType: ContentType(contentType), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
 	if want != nil && (m.Size != want.Size || m.SHA256 != want.SHA256) {
@@ -326,10 +401,24 @@ func (s *Store) put(ctx context.Context, p Path, contentType string, size int64,
 		_ = s.fs.Remove(dir, tmpName)
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
-	created, err = s.install(dir, tmpName, name)
+	if createOnly {
+		// The rename that refuses to replace: of two first writes of one
+		// share link, the second is already_exists.
+		err = s.fs.Rename(dir, tmpName, name, true)
+		created = err == nil
+		if errors.Is(err, fs.ErrExist) {
+			_ = s.fs.Remove(dir, tmpName)
+			return Info{}, false, exists(p)
+		}
+	} else {
+		created, err = s.install(dir, tmpName, name)
+	}
 	if err != nil {
 		_ = s.fs.Remove(dir, tmpName)
 		return Info{}, false, fmt.Errorf("files: rename %s: %w", p, err)
+	}
+	if p.Kind == ShareLinks && want != nil {
+		s.share.forget() // a restore may replace: counted afresh
 	}
 	if err := s.fs.Sync(dir); err != nil {
 		return Info{}, false, fmt.Errorf("files: sync directory of %s: %w", p, err)
@@ -681,4 +770,72 @@ func group(n int64) string {
 		b = append(b, s[i])
 	}
 	return string(b)
+}
+
+// reserve makes room for n more bytes of share links' files, counting
+// what they hold first if it has not been counted (in dir, the
+// shareLinks directory): insufficient_storage when they would pass the
+// cap. Each reserve is undone by one settle.
+func (t *shareTotal) reserve(s *Store, dir *os.File, n int64) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.loaded {
+		used, err := s.countShareLinks(dir)
+		if err != nil {
+			return err
+		}
+		t.used, t.loaded = used, true
+	}
+	if t.used+t.reserved+n > t.max {
+		return StorageFull(t.used+t.reserved, n, t.max)
+	}
+	t.reserved += n
+	return nil
+}
+
+// settle ends a reservation of resv bytes: stored bytes were written
+// (-1: none).
+func (t *shareTotal) settle(resv, stored int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reserved -= resv
+	if stored > 0 && t.loaded {
+		t.used += stored
+	}
+}
+
+// forget has the total counted again from the directory.
+func (t *shareTotal) forget() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.loaded = false
+}
+
+// countShareLinks adds up the data of the files in dir (the shareLinks
+// directory): each file's size as its meta says, or its whole size when
+// the meta cannot be read.
+func (s *Store) countShareLinks(dir *os.File) (int64, error) {
+	names, err := s.fs.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("files: list share links: %w", err)
+	}
+	var total int64
+	for _, name := range names {
+		if !strings.HasSuffix(name, fileExt) || strings.HasPrefix(name, tmpPrefix) {
+			continue
+		}
+		f, err := s.fs.OpenFile(dir, name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			continue // gone, or not a file to count (a symlink)
+		}
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if m, err := readMeta(f, st.Size(), name); err == nil {
+				total += m.Size
+			} else {
+				total += st.Size()
+			}
+		}
+		f.Close()
+	}
+	return total, nil
 }

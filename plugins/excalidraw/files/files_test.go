@@ -195,7 +195,7 @@ func TestRoundTripIsVerbatim(t *testing.T) {
 
 func TestReplaceReportsNotCreated(t *testing.T) {
 	s := open(t, 0)
-	p := mustPath(t, "shareLinks/link/f")
+	p := mustPath(t, "rooms/b/link/f")
 	if _, created := put(t, s, p, "", []byte("one")); !created {
 		t.Fatal("first write not created")
 	}

@@ -35,11 +35,15 @@ import (
 // whole, so a reader sees one write's bytes with its own type and hash.
 // Of racing first writers exactly one inserts and reports created. A
 // re-Put of the same bytes and type leaves the row (and its updated_at)
-// as it is. A database that cannot be reached is io_error (retryable),
-// wrapping pgdb.ErrUnreachable.
+// as it is. A share link's file is inserted or refused, never replaced,
+// and the share links' total is summed under a transaction-scoped
+// advisory lock, so uploads on every node at once cannot pass it between
+// them. A database that cannot be reached is store_unavailable (503,
+// retryable), wrapping pgdb.ErrUnreachable.
 type PGStore struct {
-	pool *pgxpool.Pool
-	max  int64
+	pool     *pgxpool.Pool
+	max      int64
+	shareMax int64
 }
 
 // OpenPostgres is the PostgreSQL backend on pool, which must have been
@@ -53,7 +57,11 @@ func OpenPostgres(pool *pgxpool.Pool, cfg Config) (*PGStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PGStore{pool: pool, max: max}, nil
+	shareMax, err := maxShareBytes(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &PGStore{pool: pool, max: max, shareMax: shareMax}, nil
 }
 
 // Close does nothing: the pool is the caller's to close.
@@ -66,15 +74,101 @@ func (s *PGStore) MaxFileBytes() int64 { return s.max }
 // a declared size over the cap is refused before anything is read, the
 // body is read to at most the cap plus one byte, and nothing is sent to
 // the database unless all of it was read and is within the cap.
+//
+// A share link's file is refused before the body is read when one is
+// already stored at p, or when its declared size does not fit under the
+// share links' total; both are checked again in the write's transaction.
 func (s *PGStore) Put(ctx context.Context, p Path, contentType string, size int64, body io.Reader) (Info, bool, error) {
+	if p.Kind == ShareLinks {
+		if size > s.max {
+			return Info{}, false, TooLarge(size, s.max, false)
+		}
+		taken, used, err := s.shareLinkState(ctx, p)
+		switch {
+		case err != nil:
+			return Info{}, false, err
+		case taken:
+			return Info{}, false, exists(p)
+		case used+max(size, 0) > s.shareMax:
+			return Info{}, false, StorageFull(used, max(size, 0), s.shareMax)
+		}
+	}
 	data, sum, err := s.read(ctx, p, size, body)
 	if err != nil {
 		return Info{}, false, err
 	}
 	now := time.Now()
+	if p.Kind == ShareLinks {
+		info, err := s.createShareLink(ctx, p, ContentType(contentType), data, sum, now)
+		return info, err == nil, err
+	}
 	info, created, _, err := s.write(ctx, p, ContentType(contentType), data, sum, now)
 	return info, created, err
 }
+
+// Share links' rows are the paths from shareLinksFrom (inclusive) to
+// shareLinksTo (exclusive): '0' follows '/'.
+const (
+	shareLinksFrom = shareLinksArea + "/"
+	shareLinksTo   = shareLinksArea + "0"
+)
+
+// shareLinkLock is the second key of the advisory lock the share links'
+// total is summed and added to under ("dsh" is the first, as pgstate's).
+const shareLinkLock = "files:shareLinks"
+
+// shareLinkState is whether a file is stored at p, and the data all
+// share links' files hold.
+func (s *PGStore) shareLinkState(ctx context.Context, p Path) (taken bool, used int64, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM file_blobs WHERE path = $1),
+  (SELECT coalesce(sum(size), 0)::bigint FROM file_blobs WHERE path >= $2 AND path < $3)`, p.String(), shareLinksFrom, shareLinksTo).
+		Scan(&taken, &used)
+	if err != nil {
+		return false, 0, dbError(ctx, "read "+p.String(), err)
+	}
+	return taken, used, nil
+}
+
+// createShareLink inserts data as p's row, unless a row is there
+// (already_exists) or it does not fit under the share links' total
+// (insufficient_storage), in one transaction.
+func (s *PGStore) createShareLink(ctx context.Context, p Path, ct string, data []byte, sum string, at time.Time) (Info, error) {
+	at = at.Truncate(time.Microsecond)
+	key := p.String()
+	info := Info{Path: key, Size: int64(len(data)), ContentType: ct, SHA256: sum, ModTime: at}
+	var refused error
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, advisoryClass, shareLinkLock); err != nil {
+			return err
+		}
+		var used int64
+		if err := tx.QueryRow(ctx, `SELECT coalesce(sum(size), 0)::bigint FROM file_blobs WHERE path >= $1 AND path < $2`,
+			shareLinksFrom, shareLinksTo).Scan(&used); err != nil {
+			return err
+		}
+		if used+info.Size > s.shareMax {
+			refused = StorageFull(used, info.Size, s.shareMax)
+			return nil
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO file_blobs (path, content_type, size, sha256, data, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (path) DO NOTHING`, key, ct, info.Size, sum, data, at)
+		if err == nil && tag.RowsAffected() == 0 {
+			refused = exists(p)
+		}
+		return err
+	})
+	if err != nil {
+		return Info{}, dbError(ctx, "store "+key, err)
+	}
+	if refused != nil {
+		return Info{}, refused
+	}
+	return info, nil
+}
+
+// advisoryClass is the first key of this package's advisory locks:
+// "dsh" in ASCII, as pgstate's.
+const advisoryClass = 0x647368
 
 // read reads body, bounded by the cap, and hashes it.
 func (s *PGStore) read(ctx context.Context, p Path, size int64, body io.Reader) ([]byte, string, error) {
@@ -246,15 +340,14 @@ func (s *PGStore) Restore(ctx context.Context, info Info, body io.Reader) (bool,
 }
 
 // dbError is a failed query as the file service reports it: the
-// context's own error when it ended, else io_error (which callers may
-// retry), saying so when the server could not be reached.
+// context's own error when it ended, store_unavailable (503, retryable)
+// when the server could not be reached, else io_error.
 func dbError(ctx context.Context, what string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("files: %s: %w", what, ctxErr)
 	}
 	if pgdb.Unreachable(err) {
-		return &sceneerr.Error{Code: sceneerr.IOError, Message: "the file store's database cannot be reached; try again",
-			Err: fmt.Errorf("%w: %w", pgdb.ErrUnreachable, err)}
+		return storeUnavailable(what, err)
 	}
 	return &sceneerr.Error{Code: sceneerr.IOError, Message: "the file store's database failed to " + what, Err: err}
 }

@@ -15,10 +15,14 @@ import (
 // exportLink is GET /exports/:id?exp=…&sig=…: an exported file, for as
 // long as its signed link lasts. A link that is not one dsh signed, and
 // one that has expired, are permission_denied (403) with the reason; a
-// genuine, live link whose file has been swept is not_found. The file is
+// genuine, live link whose file has been swept is not_found. In the
+// exports folder nothing but a regular file is served: a symlink there
+// (or a symlinked folder) is permission_denied, never followed. A
+// database that does not answer is 503 store_unavailable. The file is
 // sent as an attachment with its media type, never sniffed.
 func exportLink(st *exports.Store) echo.HandlerFunc {
-	return func(c echo.Context) error {
+	return func(c echo.Context) (err error) {
+		defer func() { retryAfter(c, err) }()
 		id, q := c.Param("id"), c.QueryParams()
 		f, err := st.OpenContext(c.Request().Context(), id, q.Get("exp"), q.Get("sig"))
 		switch {

@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 // FilesPrefix is where the file service answers (seed 001's /files/*):
@@ -29,10 +30,15 @@ const fileCSP = "sandbox; default-src 'none'"
 // (rooms/{board}/…) are behind admission, so a principal is always there
 // to ask the board's access of: PUT needs write, GET and HEAD read. Share
 // links' files are open to everyone (seed 001), so those routes are
-// Public and never see a principal.
+// Public and never see a principal; their uploads are create-only,
+// capped in total, and counted per client address when st is a
+// files.Limited (see files/sharelinks.go).
 func fileRoutes(svc *service.Service, st files.Backend) []webserver.Route {
 	rooms := fileAPI{svc: svc, st: st, kind: files.Rooms}
 	share := fileAPI{svc: svc, st: st, kind: files.ShareLinks}
+	if l, ok := st.(interface{ ShareLinkLimiter() *files.Limiter }); ok {
+		share.limit = l.ShareLinkLimiter()
+	}
 	return []webserver.Route{
 		{Method: http.MethodPut, Path: FilesPrefix + "rooms/*", Handler: rooms.put},
 		{Method: http.MethodGet, Path: FilesPrefix + "rooms/*", Handler: rooms.get},
@@ -45,9 +51,10 @@ func fileRoutes(svc *service.Service, st files.Backend) []webserver.Route {
 
 // fileAPI serves one area's files.
 type fileAPI struct {
-	svc  *service.Service
-	st   files.Backend
-	kind files.Kind
+	svc   *service.Service
+	st    files.Backend
+	kind  files.Kind
+	limit *files.Limiter // share links' uploads per client address; nil: none
 }
 
 // putReply is PUT's answer.
@@ -96,6 +103,13 @@ func (h fileAPI) path(c echo.Context, a access.Action) (files.Path, error) {
 // files.maxFileBytes is too_large: refused from its Content-Length before
 // it is read, or once the limit is passed while reading it.
 //
+// A share link's file is written once (409 already_exists), within the
+// share links' total (507 insufficient_storage) and its sender's hourly
+// bytes (429 rate_limited, with retryAfterSec and Retry-After): its
+// Content-Length (or, without one, the cap) is counted against the
+// sender's address before the body is read, and what was not stored is
+// given back. A database that does not answer is 503 store_unavailable.
+//
 // A refused PUT closes the connection after its answer: its body is left
 // unread (all of it, or what is over the cap), and the server would
 // otherwise read up to 256 KiB more of it to keep the connection.
@@ -104,6 +118,7 @@ func (h fileAPI) put(c echo.Context) (err error) {
 		if err != nil && c.Request().ContentLength != 0 {
 			c.Response().Header().Set(echo.HeaderConnection, "close")
 		}
+		retryAfter(c, err)
 	}()
 	p, err := h.path(c, access.Write)
 	if err != nil {
@@ -114,17 +129,33 @@ func (h fileAPI) put(c echo.Context) (err error) {
 	if req.ContentLength > max {
 		return files.TooLarge(req.ContentLength, max, false)
 	}
+	settle := func(int64) {}
+	if h.limit != nil {
+		charge := req.ContentLength
+		if charge < 0 {
+			charge = max
+		}
+		if settle, err = h.limit.Take(req.Context(), req.RemoteAddr, charge); err != nil {
+			return err
+		}
+	}
 	body := &bodyReader{r: req.Body}
 	info, created, err := h.st.Put(req.Context(), p, req.Header.Get(echo.HeaderContentType), req.ContentLength, body)
 	if err != nil {
+		settle(-1)
+	} else {
+		settle(info.Size)
+	}
+	if err != nil {
 		var big *http.MaxBytesError
+		_, coded := apierr.As(err)
 		switch {
 		case errors.As(body.err, &big):
 			// The web server's own bound (http.maxBodyBytes) is below this
 			// one; it is the limit the upload ran into.
 			return sceneerr.New(sceneerr.TooLarge, "the request body is more than %d bytes; the limit is http.maxBodyBytes", big.Limit).
 				With("limit", "http.maxBodyBytes").With("max", big.Limit).With("actual", big.Limit+1)
-		case body.err != nil && sceneerr.CodeOf(err) == "":
+		case body.err != nil && !coded:
 			return &sceneerr.Error{Code: sceneerr.IOError, Message: "the request body could not be read", Err: err}
 		}
 		return err
@@ -134,6 +165,18 @@ func (h fileAPI) put(c echo.Context) (err error) {
 		status = http.StatusCreated
 	}
 	return ok(c, status, putReply{Path: FilesPrefix + info.Path, Bytes: info.Size, SHA256: info.SHA256})
+}
+
+// retryAfter sets Retry-After from the retryAfterSec of a rate_limited
+// or store_unavailable err.
+func retryAfter(c echo.Context, err error) {
+	ce, ok := apierr.As(err)
+	if !ok || (ce.HTTPStatus() != http.StatusTooManyRequests && ce.HTTPStatus() != http.StatusServiceUnavailable) {
+		return
+	}
+	if after, ok := ce.ErrorDetails()["retryAfterSec"].(int); ok && after > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(after))
+	}
 }
 
 // bodyReader remembers the body's own read error, to tell a client's
@@ -155,7 +198,8 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 // content type it was stored with, its sha256 as a strong ETag (so
 // If-None-Match answers 304), never sniffed, sandboxed, and an attachment
 // unless it is a raster image (files.Inline).
-func (h fileAPI) get(c echo.Context) error {
+func (h fileAPI) get(c echo.Context) (err error) {
+	defer func() { retryAfter(c, err) }()
 	p, err := h.path(c, access.Read)
 	if err != nil {
 		return err

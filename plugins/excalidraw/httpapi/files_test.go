@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
@@ -91,6 +92,12 @@ type filesEnv struct {
 type filesOpts struct {
 	maxFileBytes int64
 	maxBodyBytes int64
+	// The share links' bounds: total bytes (0: the default), and bytes
+	// per hour per address (0: no Limiter).
+	shareMax, perHour int64
+	// backend, when set, is the file store instead of a directory (the
+	// env's st and root are then unset).
+	backend files.Backend
 }
 
 func newFilesEnv(t *testing.T, o filesOpts) *filesEnv {
@@ -118,12 +125,24 @@ func newFilesEnv(t *testing.T, o filesOpts) *filesEnv {
 	if _, err := meta.SetMember(board, asViewer, identity.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
-	st, err := files.Open(files.Config{Dir: filepath.Join(filepath.Dir(dir), "files"), MaxFileBytes: o.maxFileBytes})
+	if o.backend != nil {
+		srv, client := serve(t, o.maxBodyBytes, admitAs{}, Options{Service: svc, Files: o.backend})
+		return &filesEnv{t: t, base: srv.URL(), addr: srv.Addr().String(), client: client}
+	}
+	st, err := files.Open(files.Config{Dir: filepath.Join(filepath.Dir(dir), "files"), MaxFileBytes: o.maxFileBytes, MaxShareLinkBytes: o.shareMax})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	srv, client := serve(t, o.maxBodyBytes, admitAs{}, Options{Service: svc, Files: st})
+	var backend files.Backend = st
+	if o.perHour > 0 {
+		l, err := files.NewLimiter(statefile.NewMemoryWindows(), o.perHour, st.MaxFileBytes(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		backend = files.Limited{Backend: st, Limiter: l}
+	}
+	srv, client := serve(t, o.maxBodyBytes, admitAs{}, Options{Service: svc, Files: backend})
 	return &filesEnv{t: t, base: srv.URL(), addr: srv.Addr().String(), client: client, st: st, root: st.Dir()}
 }
 
