@@ -52,10 +52,11 @@ type measureArgs struct {
 	MaxWidth       float64 `json:"max_width,omitempty"`
 	Container      string  `json:"container,omitempty"`
 	ContainerWidth float64 `json:"container_width,omitempty"`
+	LineHeight     float64 `json:"line_height,omitempty"`
 }
 
 func (h elementHandlers) measure(_ context.Context, a measureArgs) (any, error) {
-	return build.MeasureText(a.Text, a.FontFamily, a.FontSize, a.MaxWidth, a.Container, a.ContainerWidth), nil
+	return build.MeasureText(a.Text, a.FontFamily, a.FontSize, a.MaxWidth, a.Container, a.ContainerWidth, a.LineHeight), nil
 }
 
 type validateLintArgs struct {

@@ -56,7 +56,7 @@ func (s *scene) textOverflows() {
 		// are wider than the box (what it shows will change) or when the
 		// re-wrapped text is taller than the box.
 		fam, fs := fontOf(e)
-		m := textmetrics.Measure(e.txt, fam, fs)
+		m := textmetrics.MeasureLineHeight(e.txt, fam, fs, build.LineHeightOf(e.o))
 		fit := build.FitText(e.o)
 		if m.Width <= e.w+overflowTolerance && fit.Height <= e.h+overflowTolerance {
 			continue

@@ -11,7 +11,7 @@ import (
 // is the builder's.
 func TestMeasureTextMatchesTheBuilder(t *testing.T) {
 	for _, typ := range []string{"rectangle", "ellipse", "diamond"} {
-		fit := MeasureText("Payment service with a longer name", 5, 20, 0, typ, 160)
+		fit := MeasureText("Payment service with a longer name", 5, 20, 0, typ, 160, 0)
 		if fit.Container == nil || fit.Container.Width != 160 {
 			t.Fatalf("%s: container %+v", typ, fit.Container)
 		}
@@ -30,12 +30,12 @@ func TestMeasureTextMatchesTheBuilder(t *testing.T) {
 			t.Errorf("%s: builder's label %q, MeasureText %q", typ, s, fit.Container.Text)
 		}
 	}
-	free := MeasureText("hello world", 5, 20, 0, "", 0)
+	free := MeasureText("hello world", 5, 20, 0, "", 0, 0)
 	res := mustBuild(t, testContext(), `{"type":"text","id":"t","x":0,"y":0,"text":"hello world"}`)
 	if w := numberOf(t, byID(t, res.Elements, "t"), "width"); w != free.Width || free.Lines != 1 || free.Container != nil {
 		t.Errorf("free text: builder %v, MeasureText %+v", w, free)
 	}
-	wrapped := MeasureText("the quick brown fox jumps over the lazy dog", 5, 20, 120, "", 0)
+	wrapped := MeasureText("the quick brown fox jumps over the lazy dog", 5, 20, 120, "", 0, 0)
 	if wrapped.Lines < 3 || wrapped.Width != 120 {
 		t.Errorf("wrapped: %+v", wrapped)
 	}

@@ -80,7 +80,8 @@ func FitText(t *ojson.Object) TextLayout {
 
 // textStyleOf reads an existing text element's typography. A family the
 // fonts do not know is measured as the default one and a missing or
-// non-positive size as the default size, as the editor falls back.
+// non-positive size as the default size, as the editor falls back. The
+// element's own lineHeight sets its line spacing (see LineHeightOf).
 func textStyleOf(t *ojson.Object) textStyle {
 	fam := textmetrics.FontFamily(number(t, "fontFamily"))
 	if !textmetrics.Known(fam) {
@@ -92,7 +93,20 @@ func textStyleOf(t *ojson.Object) textStyle {
 	}
 	align, _ := t.String("textAlign")
 	valign, _ := t.String("verticalAlign")
-	return textStyle{fontSize: fs, fontFamily: int(fam), textAlign: align, verticalAlign: valign}
+	return textStyle{fontSize: fs, fontFamily: int(fam), textAlign: align, verticalAlign: valign, lh: LineHeightOf(t)}
+}
+
+// LineHeightOf is the unitless line height an existing text element is
+// measured with: its lineHeight when that is a positive finite number
+// (Excalidraw keeps it whatever the family's default is: older files,
+// another editor's), else its family's (textmetrics.LineHeightOr). Every
+// layout of an existing text (relayout, lint, measure) goes through it.
+func LineHeightOf(t *ojson.Object) float64 {
+	fam := textmetrics.FontFamily(number(t, "fontFamily"))
+	if !textmetrics.Known(fam) {
+		fam = textmetrics.DefaultFamily
+	}
+	return textmetrics.LineHeightOr(number(t, "lineHeight"), fam)
 }
 
 // OriginalText is the unwrapped text of a text element: originalText,
@@ -194,8 +208,9 @@ type ContainerFit struct {
 // positive, with the builder's own rules; with a container type
 // (rectangle, ellipse, diamond) it also sizes a container for it as a
 // label — containerWidth fixes the container's width (0: as narrow as the
-// text allows).
-func MeasureText(text string, family int, fontSize, maxWidth float64, container string, containerWidth float64) TextFit {
+// text allows). lineHeight is an existing element's own (unitless); 0
+// measures as a new text, with the font's.
+func MeasureText(text string, family int, fontSize, maxWidth float64, container string, containerWidth, lineHeight float64) TextFit {
 	fam := textmetrics.FontFamily(family)
 	if !textmetrics.Known(fam) {
 		fam = textmetrics.DefaultFamily
@@ -203,7 +218,7 @@ func MeasureText(text string, family int, fontSize, maxWidth float64, container 
 	if fontSize <= 0 {
 		fontSize = defaultFontSize
 	}
-	ts := textStyle{fontSize: fontSize, fontFamily: int(fam), textAlign: "center", verticalAlign: "middle"}
+	ts := textStyle{fontSize: fontSize, fontFamily: int(fam), textAlign: "center", verticalAlign: "middle", lh: lineHeight}
 	original := textmetrics.NormalizeText(text)
 	var w *float64
 	if maxWidth > 0 {

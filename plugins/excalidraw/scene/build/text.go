@@ -11,16 +11,20 @@ type textStyle struct {
 	fontFamily    int
 	textAlign     string
 	verticalAlign string
+	// lh is an existing element's own unitless line height; 0 for a new
+	// text, which takes its font's.
+	lh float64
 }
 
-// lineHeight is the unitless line height Excalidraw gives the font.
+// lineHeight is the unitless line height of the text: an existing
+// element's own, else the one Excalidraw gives the font.
 func (ts textStyle) lineHeight() float64 {
-	return textmetrics.LineHeight(textmetrics.FontFamily(ts.fontFamily))
+	return textmetrics.LineHeightOr(ts.lh, textmetrics.FontFamily(ts.fontFamily))
 }
 
 // measure is the size of text (already normalised) in this style.
 func (ts textStyle) measure(text string) (w, h float64) {
-	s := textmetrics.Measure(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize)
+	s := textmetrics.MeasureLineHeight(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize, ts.lh)
 	return s.Width, s.Height
 }
 

@@ -127,7 +127,17 @@ type Size struct {
 // MeasureLine (an empty line measures as a single space) and the height is
 // fontSize × LineHeight(f) × number of lines.
 func Measure(text string, f FontFamily, fontSize float64) Size {
+	return MeasureLineHeight(text, f, fontSize, 0)
+}
+
+// MeasureLineHeight is Measure for a text element with its own unitless
+// lineHeight, which sets the height (fontSize × lineHeight × lines) as it
+// does in Excalidraw: an existing element keeps the line height it has,
+// whatever its family's default. A lineHeight that is not a positive
+// finite number means the family's (LineHeightOr).
+func MeasureLineHeight(text string, f FontFamily, fontSize, lineHeight float64) Size {
 	fam := family(f)
+	lh := LineHeightOr(lineHeight, f)
 	lines := strings.Split(NormalizeText(text), "\n")
 	width := 0.0
 	for _, line := range lines {
@@ -136,7 +146,17 @@ func Measure(text string, f FontFamily, fontSize float64) Size {
 		}
 		width = math.Max(width, measureLine(line, fam, fontSize, false))
 	}
-	return Size{Width: width, Height: fontSize * fam.lineHeight * float64(len(lines))}
+	return Size{Width: width, Height: fontSize * lh * float64(len(lines))}
+}
+
+// LineHeightOr is lineHeight when it is a usable line height (a positive
+// finite number), else the default of family f (LineHeight): an element's
+// own value wins, the family's stands in only when it has none.
+func LineHeightOr(lineHeight float64, f FontFamily) float64 {
+	if lineHeight > 0 && !math.IsInf(lineHeight, 0) {
+		return lineHeight
+	}
+	return LineHeight(f)
 }
 
 // MeasureLine returns the advance width in px of one line of text, as canvas
