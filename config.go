@@ -79,12 +79,13 @@ type HTTPConfig struct {
 // MCPConfig bounds what agents may hold and send over MCP. It is read at
 // start.
 type MCPConfig struct {
-	// MaxSessions caps the Streamable HTTP sessions open at once. At the
-	// cap a new session closes the one idle longest; when none is idle,
-	// initialize is refused with 503 too_many_sessions.
+	// MaxSessions caps the Streamable HTTP sessions open at once: an
+	// initialize past it is refused with 409 too_many_sessions, naming
+	// this setting; no open session is closed to make room.
 	MaxSessions int `json:"maxSessions"`
 	// MaxSessionsPerToken caps the sessions one credential (a bearer
-	// token, a browser session) holds, the same way.
+	// token, a browser session) holds, the same way. The default lets one
+	// person run a hundred agents on one token.
 	MaxSessionsPerToken int `json:"maxSessionsPerToken"`
 	// SessionIdleTimeout closes a session that received no request for
 	// that long.

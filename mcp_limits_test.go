@@ -119,7 +119,7 @@ func TestHostMCPConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 64, MaxSessionsPerToken: 32, SessionIdleTimeout: dsh.Duration(30 * time.Minute), MaxArgumentBytes: 64 << 20, Sessions: "auto"}); got != want {
+	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 1024, MaxSessionsPerToken: 256, SessionIdleTimeout: dsh.Duration(30 * time.Minute), MaxArgumentBytes: 64 << 20, Sessions: "auto"}); got != want {
 		t.Fatalf("defaults: %+v, want %+v", got, want)
 	}
 	c, err = dsh.LoadConfig(dsh.ConfigSource{YAML: []byte("host:\n  dataDir: " + t.TempDir() +

@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
@@ -99,71 +102,144 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.base.RoundTrip(r)
 }
 
+// refusedAtCap checks that err, from the SDK client's Connect, is the
+// refusal of a session past the cap named by setting: a JSON-RPC error
+// that says too_many_sessions and the setting that raises the cap, with
+// the host's error object as its data.
+func refusedAtCap(t *testing.T, err error, setting string, max int) {
+	t.Helper()
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) {
+		t.Fatalf("connect past %s: %v, want a JSON-RPC error", setting, err)
+	}
+	var data struct {
+		Code    string         `json:"code"`
+		Details map[string]any `json:"details"`
+	}
+	if json.Unmarshal(rpc.Data, &data) != nil || data.Code != "too_many_sessions" || data.Details["setting"] != setting ||
+		data.Details["max"] != float64(max) || !strings.Contains(err.Error(), "too_many_sessions: ") || !strings.Contains(err.Error(), "raise "+setting) {
+		t.Fatalf("connect past %s: %v (data %s)", setting, err, rpc.Data)
+	}
+}
+
 // TestMCPSessionsCappedPerToken: host.mcp caps the MCP sessions of each
-// bearer token, through the real host and its admission: the token over
-// its cap loses its own session idle longest (whose next call fails with
-// session not found), the other token's sessions are untouched; the total
-// cap makes room across tokens; a session is served only to the token that
-// opened it. (goleak in TestMain checks every session's goroutines end.)
+// bearer token and in all, through the real host and its admission: a
+// session past either cap is refused at initialize with a clear error
+// naming the setting, and every session already open keeps working (none
+// is closed to make room); a session that ends frees its place; a
+// session is served only to the token that opened it. (goleak in
+// TestMain checks every session's goroutines end.)
 func TestMCPSessionsCappedPerToken(t *testing.T) {
-	const tokA, tokB = "dsh_per-token-cap-a", "dsh_per-token-cap-b"
+	const tokA, tokB, tokC = "dsh_per-token-cap-a", "dsh_per-token-cap-b", "dsh_per-token-cap-c"
 	hash := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:]) }
 	h := startHostWith(t, t.TempDir(), fmt.Sprintf(
-		"  tokens:\n    - {id: tok_a, name: a, sha256: %s}\n    - {id: tok_b, name: b, sha256: %s}\n  mcp: {maxSessions: 4, maxSessionsPerToken: 2}\n",
-		hash(tokA), hash(tokB)))
-	connect := func(token string) *mcp.ClientSession {
+		"  tokens:\n    - {id: tok_a, name: a, sha256: %s}\n    - {id: tok_b, name: b, sha256: %s}\n    - {id: tok_c, name: c, sha256: %s}\n  mcp: {maxSessions: 4, maxSessionsPerToken: 2}\n",
+		hash(tokA), hash(tokB), hash(tokC)))
+	connect := func(token string) (*mcp.ClientSession, error) {
 		t.Helper()
 		c := mcp.NewClient(&mcp.Implementation{Name: "cap-test", Version: "1"}, nil)
 		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: bearerClient(t, token)}, nil)
+		if err == nil {
+			t.Cleanup(func() { _ = cs.Close() })
+		}
+		return cs, err
+	}
+	mustConnect := func(token string) *mcp.ClientSession {
+		t.Helper()
+		cs, err := connect(token)
 		if err != nil {
 			t.Fatalf("connect: %v", err)
 		}
-		t.Cleanup(func() { _ = cs.Close() })
 		return cs
-	}
-	call := func(cs *mcp.ClientSession) error {
-		_, err := cs.ListTools(t.Context(), nil)
-		return err
 	}
 	alive := func(what string, cs *mcp.ClientSession) {
 		t.Helper()
-		if err := call(cs); err != nil {
+		if _, err := cs.ListTools(t.Context(), nil); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
-	closed := func(what string, cs *mcp.ClientSession) {
-		t.Helper()
-		if err := call(cs); !errors.Is(err, mcp.ErrSessionMissing) {
-			t.Fatalf("%s: want a session-not-found error, got %v", what, err)
-		}
-	}
 
-	b1 := connect(tokB)
-	a1 := connect(tokA)
-	a2 := connect(tokA)
-	a3 := connect(tokA)
-	closed("a's first, after a's third (maxSessionsPerToken 2)", a1)
+	a1, a2 := mustConnect(tokA), mustConnect(tokA)
+	_, err := connect(tokA)
+	refusedAtCap(t, err, "host.mcp.maxSessionsPerToken", 2)
+	alive("a's first, after a's third was refused", a1)
 	alive("a's second", a2)
-	alive("a's third", a3)
-	alive("b's, idle longer but under b's own cap", b1)
-
-	// Four sessions are open (b1, a2, a3, and now b2): the total cap is
-	// reached, not exceeded. A fifth makes room with the one idle longest.
-	b2 := connect(tokB)
-	alive("b's second", b2)
-	alive("a's third", a3)
-	alive("b's first", b1)
-	alive("b's second", b2)
-	a4 := connect(tokA) // a is at its cap too: its own idle longest goes
-	closed("a's second, idle longest of a's", a2)
-	alive("a's fourth", a4)
+	b1, b2 := mustConnect(tokB), mustConnect(tokB) // four in all: the total cap
+	_, err = connect(tokC)
+	refusedAtCap(t, err, "host.mcp.maxSessions", 4)
+	for _, cs := range []*mcp.ClientSession{a1, a2, b1, b2} {
+		alive("a session open before the refusals", cs)
+	}
+	if err := a1.Close(); err != nil { // its DELETE ends it
+		t.Fatal(err)
+	}
+	c1 := mustConnect(tokC)
+	alive("c's, in a's first's place", c1)
 
 	// a's session id is no good to b.
 	r := send(t, client(t), http.MethodPost, h.URL()+"/mcp", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
 		"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
-		"Authorization", "Bearer "+tokB, "Mcp-Session-Id", a4.ID())
+		"Authorization", "Bearer "+tokB, "Mcp-Session-Id", a2.ID())
 	if r.status != http.StatusForbidden || r.code != "forbidden_session" {
 		t.Fatalf("b using a's session: %d %s", r.status, r.body)
 	}
-	alive("a's fourth, after b tried it", a4)
+	alive("a's second, after b tried it", a2)
+}
+
+// TestMCPHundredAgentsOnOneToken: with the default host.mcp settings, a
+// hundred agents of one person, each an SDK client with its session on
+// the same token, all connect at once and call a tool, and keep working;
+// the session past the token's cap (256 by default, the rest of it
+// filled by raw sessions) is refused at initialize with the clear error
+// that names host.mcp.maxSessionsPerToken, and none of the hundred is
+// lost to it.
+func TestMCPHundredAgentsOnOneToken(t *testing.T) {
+	const agents, perToken = 100, 256
+	h := startHostWith(t, t.TempDir(), "")
+	hc := bearerClient(t, h.Token())
+	sessions := make([]*mcp.ClientSession, agents)
+	errs := make([]error, agents)
+	var wg sync.WaitGroup
+	for i := range agents {
+		wg.Go(func() {
+			c := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("agent-%d", i), Version: "1"}, nil)
+			cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: hc}, nil)
+			if err == nil {
+				var res *mcp.CallToolResult
+				if res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "dsh_status", Arguments: map[string]any{}}); err == nil && res.IsError {
+					err = fmt.Errorf("dsh_status failed: %+v", res.Content)
+				}
+			}
+			sessions[i], errs[i] = cs, err
+		})
+	}
+	wg.Wait()
+	for _, cs := range sessions {
+		if cs != nil {
+			t.Cleanup(func() { _ = cs.Close() })
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("agent %d of %d: %v", i, agents, err)
+		}
+	}
+
+	// The rest of the token's cap, as agents that initialize and go quiet.
+	c := client(t)
+	for i := agents; i < perToken; i++ {
+		r := send(t, c, http.MethodPost, h.URL()+"/mcp", mcpInitialize,
+			"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Authorization", "Bearer "+h.Token())
+		if r.status != http.StatusOK {
+			t.Fatalf("session %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "one-too-many", Version: "1"}, nil).
+		Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: hc}, nil)
+	refusedAtCap(t, err, "host.mcp.maxSessionsPerToken", perToken)
+	for i, cs := range sessions {
+		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "dsh_status", Arguments: map[string]any{}}); err != nil {
+			t.Fatalf("agent %d after the refusal: %v", i, err)
+		}
+	}
 }

@@ -2,8 +2,9 @@
 // exposes a [tools.Registry] to Model Context Protocol clients over
 // Streamable HTTP and stdio, keeping the advertised tool list in sync with
 // the registry and notifying connected clients when it changes. Its HTTP
-// sessions are capped in total and per credential ([WithSessionOwner]); at
-// a cap the session idle longest makes room (see [Server.HTTPHandler]).
+// sessions are capped in total and per credential ([WithSessionOwner]); a
+// session past a cap is refused at initialize with too_many_sessions, and
+// no open session is closed to make room (see [Server.HTTPHandler]).
 // [Endpoint] is the host's built-in plugin that mounts it at [Path].
 //
 // Outside tests it is the only package of the host that imports the MCP

@@ -1,7 +1,9 @@
 package mcpserve
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -61,11 +63,11 @@ const replayBufferBytes = 8 << 20
 //
 // Sessions are capped in total and per owner (Options.MaxSessions,
 // MaxSessionsPerOwner). A request without a session id may open one, so
-// it first reserves a slot: at a cap the session idle longest (the owner's
-// own, for the per-owner cap) is closed to make room once the new session
-// is open, and with none idle the request is refused before the SDK sees
-// it with 503 too_many_sessions. A request naming a session another owner
-// opened is refused with 403 forbidden_session.
+// it first reserves a slot; at a cap it is refused before the SDK sees it,
+// with 409 too_many_sessions naming the cap and the setting that raises
+// it (see refuse). A session once open is never closed to make room. A
+// request naming a session another owner opened is refused with 403
+// forbidden_session.
 func (m *Server) HTTPHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !m.enter() {
@@ -89,13 +91,10 @@ func (m *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	owner := sessionOwner(r.Context())
 	if id := r.Header.Get(sessionIDHeader); id != "" {
-		done, closing, forbidden := m.sessions.use(id, owner, r.Method != http.MethodGet)
-		if forbidden {
+		if m.sessions.forbidden(id, owner) {
 			writeHTTPError(w, http.StatusForbidden, CodeForbiddenSession, "this MCP session was opened with another credential", nil)
 			return
 		}
-		m.closeToMakeRoom(closing)
-		defer done()
 		m.http.ServeHTTP(w, r)
 		return
 	}
@@ -105,28 +104,83 @@ func (m *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Any POST without a session may be an initialize (looking would mean
 	// reading the body first); one that opens no session gives its slot
-	// back and closes nobody.
+	// back.
 	a, refused := m.sessions.admit(owner, m.liveSessions)
-	if a != nil {
-		a.who, _ = identity.From(r.Context())
-	}
 	if refused != nil {
-		writeHTTPError(w, http.StatusServiceUnavailable, CodeTooManySessions,
-			fmt.Sprintf("too many MCP sessions are open and none is idle (%s is %d); close one or try again later", refused.limit, refused.max),
-			map[string]any{"limit": refused.limit, "max": refused.max})
+		m.refuse(w, r, refused)
 		return
 	}
+	a.who, _ = identity.From(r.Context())
 	cw := &sessionCapture{ResponseWriter: w, answered: func(id string) {
 		if id == "" {
 			m.sessions.noSession(a)
 			return
 		}
 		m.sessions.register(a, id, m.findSession(id))
-	}, writing: func() { m.closeToMakeRoom(m.sessions.initialized(a)) }}
+	}}
 	// Deferred, so that even a panic in the SDK (which net/http recovers
 	// from) gives the slot back.
-	defer func() { m.closeToMakeRoom(m.sessions.finish(a)) }()
+	defer m.sessions.finish(a)
 	m.http.ServeHTTP(cw, r)
+}
+
+// rpcCodeRefused is the JSON-RPC error code of a refused initialize (the
+// range -32000..-32099 is the server's own).
+const rpcCodeRefused = -32000
+
+// refuse answers an initialize past a cap with 409 too_many_sessions:
+// which cap (limit, setting, max), and what frees a place (closing a
+// session, its idle timeout) or raises the cap (the setting). The status
+// is not 429 or 503 on purpose: MCP clients treat those as transient and
+// drop the body (the official Go SDK reports only "Service Unavailable"),
+// and waiting a moment does not lift a cap.
+//
+// An MCP client shows the message of a JSON-RPC error and nothing else
+// of a body, so a request that carries a JSON-RPC id is answered with a
+// JSON-RPC error to that id, whose message starts with the code and whose
+// data is the host's error object {code, message, details}; any other
+// body gets the host's error shape ({"error": {…}}) itself.
+func (m *Server) refuse(w http.ResponseWriter, r *http.Request, c *capRefusal) {
+	whose := "this credential (a bearer token or a browser sign-in) already has"
+	if c.limit == "maxSessions" {
+		whose = "dsh already has"
+	}
+	msg := fmt.Sprintf("%s %d MCP sessions open, the most %s allows: close one (an MCP client closes its session when it quits), "+
+		"wait for sessions idle for %s to end (%s), or raise %s",
+		whose, c.max, c.setting, m.idleTimeout, SettingSessionIdleTimeout, c.setting)
+	details := map[string]any{"limit": c.limit, "setting": c.setting, "max": c.max,
+		"idleTimeoutSec": int(m.idleTimeout.Seconds())}
+	m.log.Warn("MCP session refused at a cap", zap.String("owner", sessionOwner(r.Context())), zap.String("limit", c.limit), zap.Int("max", c.max))
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if json.Unmarshal(body, &req) != nil || len(req.ID) == 0 || string(req.ID) == "null" {
+		writeHTTPError(w, http.StatusConflict, CodeTooManySessions, msg, details)
+		return
+	}
+	type hostError struct {
+		Code    string         `json:"code"`
+		Message string         `json:"message"`
+		Details map[string]any `json:"details"`
+	}
+	answer := struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int       `json:"code"`
+			Message string    `json:"message"`
+			Data    hostError `json:"data"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: req.ID}
+	answer.Error.Code = rpcCodeRefused
+	answer.Error.Message = CodeTooManySessions + ": " + msg
+	answer.Error.Data = hostError{Code: CodeTooManySessions, Message: msg, Details: details}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusConflict)
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 // CloseSessionsOf closes every HTTP session owner (a principal's
@@ -141,17 +195,6 @@ func (m *Server) CloseSessionsOf(owner string) int {
 		}
 	}
 	return len(victims)
-}
-
-// closeToMakeRoom closes the sessions a new one replaces.
-func (m *Server) closeToMakeRoom(victims []*httpSession) {
-	for _, v := range victims {
-		m.log.Info("closing the MCP session idle longest to make room for a new one",
-			zap.String("session", v.id), zap.String("owner", v.owner), zap.Time("lastUsed", v.lastUsed))
-		if err := v.ss.Close(); err != nil {
-			m.log.Debug("closing MCP session", zap.String("session", v.id), zap.Error(err))
-		}
-	}
 }
 
 // liveSessions lists the sessions the SDK server holds now (HTTP and stdio).
@@ -172,14 +215,10 @@ func (m *Server) findSession(id string) *mcp.ServerSession {
 // sessionCapture passes a response through and, when its header goes
 // out, reports the session id it carries with a 2xx status (the SDK's
 // answer to an initialize), or "" for any other answer, so the table
-// knows before the client does. Before each write of the body it calls
-// writing: the write that carries the initialize's result is the first
-// after the session is initialized (an event stream may start with a
-// priming event before that).
+// knows before the client does.
 type sessionCapture struct {
 	http.ResponseWriter
 	answered func(id string)
-	writing  func()
 	seen     sync.Once // the SDK may write from more than one goroutine
 }
 
@@ -202,7 +241,6 @@ func (c *sessionCapture) WriteHeader(status int) {
 
 func (c *sessionCapture) Write(b []byte) (int, error) {
 	c.capture(http.StatusOK)
-	c.writing()
 	return c.ResponseWriter.Write(b)
 }
 

@@ -34,11 +34,13 @@ type Options struct {
 	// that long; default 30m.
 	SessionTimeout time.Duration
 	// MaxSessions caps the Streamable HTTP sessions open at once (stdio
-	// sessions are not counted); default DefaultMaxSessions. See
-	// HTTPHandler for what happens at the cap.
+	// sessions are not counted); default DefaultMaxSessions. An
+	// initialize past it is refused (see HTTPHandler); no open session is
+	// closed to make room.
 	MaxSessions int
 	// MaxSessionsPerOwner caps the HTTP sessions one owner (see
-	// WithSessionOwner) holds open; default DefaultMaxSessionsPerOwner.
+	// WithSessionOwner) holds open, the same way; default
+	// DefaultMaxSessionsPerOwner.
 	MaxSessionsPerOwner int
 	// MaxRequestBodyBytes bounds one HTTP request body; 0 means the SDK's
 	// default (4 MiB). A host sets it to its own body limit, so that
@@ -61,12 +63,15 @@ type Options struct {
 // stdio. Calls are routed through Registry.Call, so validation, error
 // codes and canonical results are identical on every transport.
 type Server struct {
-	reg       registry
-	log       *zap.Logger
-	server    *mcp.Server
-	http      *mcp.StreamableHTTPHandler
-	sessions  *sessionTable // the HTTP sessions, for the caps
-	stateless bool          // Options.Stateless: no sessions at all
+	reg      registry
+	log      *zap.Logger
+	server   *mcp.Server
+	http     *mcp.StreamableHTTPHandler
+	sessions *sessionTable // the HTTP sessions, for the caps
+	// idleTimeout is Options.SessionTimeout, which a refusal at a cap
+	// names.
+	idleTimeout time.Duration
+	stateless   bool // Options.Stateless: no sessions at all
 
 	// base is cancelled by Close; tool calls and stdio sessions derive
 	// from it so that Close is not held up by work nobody will read.
@@ -126,6 +131,8 @@ func newServer(reg registry, opts Options) *Server {
 		synced:    make(map[string]tools.Descriptor),
 		sessions:  newSessionTable(opts.MaxSessions, opts.MaxSessionsPerOwner),
 		stateless: opts.Stateless,
+
+		idleTimeout: opts.SessionTimeout,
 	}
 	m.base, m.cancelBase = context.WithCancel(context.Background())
 	m.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{

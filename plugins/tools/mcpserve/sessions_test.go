@@ -1,7 +1,6 @@
 package mcpserve
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -9,9 +8,11 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
@@ -53,14 +54,12 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return h.base.RoundTrip(r)
 }
 
-// sessionServer is an Server with the echo tool (and block, which waits
-// for release) behind ownerFromHeader on a loopback port.
+// sessionServer is a Server with the echo tool behind ownerFromHeader on
+// a loopback port.
 type sessionServer struct {
-	m       *Server
-	srv     *httptest.Server
-	release chan struct{}
-	started chan struct{}
-	tr      *http.Transport // every client's
+	m   *Server
+	srv *httptest.Server
+	tr  *http.Transport // every client's
 }
 
 func newSessionServer(t *testing.T, opts Options) *sessionServer {
@@ -70,21 +69,7 @@ func newSessionServer(t *testing.T, opts Options) *sessionServer {
 	// goleak runs last, after the server and the clients' connections
 	// are closed (cleanups run in reverse order).
 	t.Cleanup(func() { goleak.VerifyNone(t) })
-	s := &sessionServer{release: make(chan struct{}), started: make(chan struct{}, 8), tr: &http.Transport{}}
-	mustRegister(t, reg, tools.Tool{
-		Name:        "block",
-		Description: "Waits until the test releases it.",
-		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-		Handler: func(ctx context.Context, _ json.RawMessage) (any, error) {
-			s.started <- struct{}{}
-			select {
-			case <-s.release:
-				return map[string]any{}, nil
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		},
-	})
+	s := &sessionServer{tr: &http.Transport{}}
 	opts.Name = "test-server"
 	s.m = New(reg, opts)
 	s.srv = httptest.NewServer(ownerFromHeader(s.m.HTTPHandler()))
@@ -113,23 +98,6 @@ func (s *sessionServer) mustConnect(t *testing.T, owner string) *mcp.ClientSessi
 	return cs
 }
 
-// quiet waits until no request is being served: a handler returns a
-// moment after its answer reached the client, and until then its session
-// is busy, so which session is idle longest would depend on scheduling.
-func (s *sessionServer) quiet(t *testing.T) {
-	t.Helper()
-	eventually(t, "no request in flight", func() bool {
-		s.m.sessions.mu.Lock()
-		defer s.m.sessions.mu.Unlock()
-		for _, e := range s.m.sessions.live {
-			if e.busy > 0 {
-				return false
-			}
-		}
-		return s.m.sessions.nPending == 0
-	})
-}
-
 // callEcho calls the echo tool on cs.
 func callEcho(t *testing.T, cs *mcp.ClientSession) error {
 	t.Helper()
@@ -144,13 +112,6 @@ func wantAlive(t *testing.T, what string, cs *mcp.ClientSession) {
 	t.Helper()
 	if err := callEcho(t, cs); err != nil {
 		t.Fatalf("%s: %v", what, err)
-	}
-}
-
-func wantClosed(t *testing.T, what string, cs *mcp.ClientSession) {
-	t.Helper()
-	if err := callEcho(t, cs); !errors.Is(err, mcp.ErrSessionMissing) {
-		t.Fatalf("%s: want a session-not-found error, got %v", what, err)
 	}
 }
 
@@ -193,115 +154,92 @@ func httpSessions(m *Server) int {
 	return n
 }
 
-// TestMCPSessionCapClosesOldestIdle: with maxSessions 3, a fourth session
-// closes the one idle longest (its next call fails with session not
-// found) and the others keep working; use, not age, decides. Sessions
-// opened and abandoned far beyond the cap do not pile up: the server holds
-// 3 and keeps only their goroutines, and once those end too the count is
-// back at the baseline.
-func TestMCPSessionCapClosesOldestIdle(t *testing.T) {
-	s := newSessionServer(t, Options{MaxSessions: 3})
-	baseline := runtime.NumGoroutine()
-
-	a, b, c := s.mustConnect(t, "o"), s.mustConnect(t, "o"), s.mustConnect(t, "o")
-	wantAlive(t, "a", a)
-	wantAlive(t, "c", c)
-	wantAlive(t, "b", b) // b is now the most recently used
-	s.quiet(t)
-	d := s.mustConnect(t, "o")
-	wantClosed(t, "a, idle longest, after a fourth session", a)
-	wantAlive(t, "b", b)
-	s.quiet(t)
-	e := s.mustConnect(t, "o")
-	wantClosed(t, "c, idle longer than b and d", c)
-	wantAlive(t, "b", b)
-	wantAlive(t, "d", d)
-	wantAlive(t, "e", e)
-	// A closed session leaves the SDK's list a moment after Close.
-	eventually(t, "the server holds 3 sessions", func() bool { return httpSessions(s.m) == 3 })
-	for _, cs := range []*mcp.ClientSession{a, b, c, d, e} {
-		_ = cs.Close()
-	}
-	s.tr.CloseIdleConnections()
-	eventually(t, "goroutines back to the baseline once the clients left", func() bool { return runtime.NumGoroutine() <= baseline })
-
-	// 100 sessions opened and abandoned, as a hostile or careless client
-	// does: without the cap each keeps its goroutines (about one) until the
-	// idle timeout; with it, 3 are left (a few goroutines each, at most).
-	raw := &http.Client{Transport: s.tr}
-	for range 100 {
-		if status, _, body := rawInitialize(t, raw, s.srv.URL, "o"); status != http.StatusOK {
-			t.Fatalf("raw initialize: %d %s", status, body)
-		}
-	}
-	s.tr.CloseIdleConnections()
-	eventually(t, "3 sessions and their goroutines left of 100", func() bool {
-		return httpSessions(s.m) == 3 && runtime.NumGoroutine() <= baseline+3*4
-	})
-	// Closed as the idle timeout would close them, they leave nothing.
-	s.m.closeSessions()
-	eventually(t, "goroutines back to the baseline", func() bool { return runtime.NumGoroutine() <= baseline })
+// refusal is what a client learns of an initialize refused at a cap.
+type refusal struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details"`
 }
 
-// TestMCPSessionCapRefusesWhenAllBusy: when every session under the cap
-// is serving a request, a new initialize is refused with 503
-// too_many_sessions (JSON, naming the limit) and closes nothing; once a
-// session is idle again, the next one makes room.
-func TestMCPSessionCapRefusesWhenAllBusy(t *testing.T) {
-	s := newSessionServer(t, Options{MaxSessions: 1})
-	a := s.mustConnect(t, "o")
-	called := make(chan error, 1)
-	go func() {
-		_, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "block"})
-		called <- err
-	}()
-	<-s.started
+// wantRefused checks that err, from the SDK client's Connect, is the
+// JSON-RPC error of a refusal at the cap named limit (max sessions),
+// readable as it is (the code, the setting that raises the cap) and with
+// the host's error object as its data.
+func wantRefused(t *testing.T, err error, limit string, max int) {
+	t.Helper()
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) {
+		t.Fatalf("connect past the %s cap: %v, want a JSON-RPC error", limit, err)
+	}
+	var r refusal
+	if err := json.Unmarshal(rpc.Data, &r); err != nil {
+		t.Fatalf("refusal data %s: %v", rpc.Data, err)
+	}
+	setting := "host.mcp." + limit
+	if rpc.Code != rpcCodeRefused || !strings.Contains(err.Error(), `"initialize": too_many_sessions: `) ||
+		!strings.Contains(rpc.Message, "raise "+setting) || r.Code != CodeTooManySessions ||
+		r.Details["limit"] != limit || r.Details["setting"] != setting || r.Details["max"] != float64(max) {
+		t.Fatalf("connect past the %s cap: %v (data %s)", limit, err, rpc.Data)
+	}
+}
 
-	status, _, body := rawInitialize(t, &http.Client{Transport: s.tr}, s.srv.URL, "o")
-	var refusal struct {
-		Error struct {
-			Code    string         `json:"code"`
-			Message string         `json:"message"`
-			Details map[string]any `json:"details"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal([]byte(body), &refusal); err != nil || status != http.StatusServiceUnavailable ||
-		refusal.Error.Code != CodeTooManySessions || refusal.Error.Details["limit"] != "maxSessions" || refusal.Error.Details["max"] != 1.0 {
-		t.Fatalf("initialize at the cap with the session busy: %d %s", status, body)
-	}
-	if _, err := s.connect(t, "o"); err == nil {
-		t.Fatal("the SDK client connected past the cap")
-	}
-
-	close(s.release)
-	if err := <-called; err != nil {
-		t.Fatalf("the busy session's call: %v", err)
-	}
-	s.quiet(t)
-	b := s.mustConnect(t, "o")
-	wantClosed(t, "a, idle again, after b", a)
+// TestMCPSessionCapRefusesAtInitialize: at maxSessions a new session is
+// refused at initialize, with a clear error the SDK client reports as it
+// is (too_many_sessions, the cap, the setting to raise); every session
+// already open keeps working, however long it has been idle: none is
+// closed to make room. A session that ends frees its place. A body that
+// is not a JSON-RPC request is refused in the host's error shape.
+func TestMCPSessionCapRefusesAtInitialize(t *testing.T) {
+	s := newSessionServer(t, Options{MaxSessions: 3})
+	a, b, c := s.mustConnect(t, "o"), s.mustConnect(t, "p"), s.mustConnect(t, "q")
 	wantAlive(t, "b", b)
-	_ = a.Close()
-	_ = b.Close()
+	_, err := s.connect(t, "r")
+	wantRefused(t, err, "maxSessions", 3)
+	for _, cs := range []*mcp.ClientSession{a, b, c} {
+		wantAlive(t, "a session open before the refusal", cs)
+	}
+
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.srv.URL, strings.NewReader(`{"jsonrpc":"2.0","method":"initialize"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Owner", "r")
+	resp, err := (&http.Client{Transport: s.tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct{ Error refusal }
+	err = json.NewDecoder(resp.Body).Decode(&body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusConflict || body.Error.Code != CodeTooManySessions ||
+		body.Error.Details["setting"] != SettingMaxSessions || body.Error.Details["idleTimeoutSec"] != 1800.0 {
+		t.Fatalf("a refused body without an id: %d %+v %v", resp.StatusCode, body, err)
+	}
+
+	if err := a.Close(); err != nil { // DELETE: the session ends
+		t.Fatal(err)
+	}
+	d := s.mustConnect(t, "r")
+	wantAlive(t, "d, in a's place", d)
+	wantAlive(t, "c", c)
+	for _, cs := range []*mcp.ClientSession{b, c, d} {
+		_ = cs.Close()
+	}
 }
 
 // TestMCPSessionCapPerOwner: each owner's sessions are capped on their
-// own: an owner over its cap loses its own idle-longest session, not
-// another owner's; and a session is served only to the owner that opened
+// own, at initialize: an owner at its cap is refused, naming
+// maxSessionsPerToken, and keeps the sessions it has; another owner
+// still connects; and a session is served only to the owner that opened
 // it.
 func TestMCPSessionCapPerOwner(t *testing.T) {
 	s := newSessionServer(t, Options{MaxSessions: 10, MaxSessionsPerOwner: 2})
-	b1 := s.mustConnect(t, "bob") // idle longest of all
+	b1 := s.mustConnect(t, "bob")
 	a1, a2 := s.mustConnect(t, "alice"), s.mustConnect(t, "alice")
-	s.quiet(t)
-	a3 := s.mustConnect(t, "alice")
-	wantClosed(t, "alice's oldest, after her third", a1)
+	_, err := s.connect(t, "alice")
+	wantRefused(t, err, "maxSessionsPerToken", 2)
+	wantAlive(t, "alice's first", a1)
 	wantAlive(t, "alice's second", a2)
-	wantAlive(t, "alice's third", a3)
-	wantAlive(t, "bob's, older but under his own cap", b1)
-	s.quiet(t)
 	b2 := s.mustConnect(t, "bob")
-	wantAlive(t, "bob's first, within his cap", b1)
+	wantAlive(t, "bob's first", b1)
 
 	// Alice's session id is no good to Bob.
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.srv.URL,
@@ -320,16 +258,92 @@ func TestMCPSessionCapPerOwner(t *testing.T) {
 		t.Fatalf("bob using alice's session: %d %s", resp.StatusCode, body)
 	}
 	wantAlive(t, "alice's session, after bob tried it", a2)
-	for _, cs := range []*mcp.ClientSession{a1, a2, a3, b1, b2} {
+	for _, cs := range []*mcp.ClientSession{a1, a2, b1, b2} {
 		_ = cs.Close()
 	}
 }
 
-// TestMCPFailedInitializeClosesNothing: a request without a session that
-// opens none (not an initialize, or a bad one) gives its slot back
-// without closing the idle session it would have replaced.
-func TestMCPFailedInitializeClosesNothing(t *testing.T) {
-	s := newSessionServer(t, Options{MaxSessions: 1})
+// TestMCPSessionCapUnderLoad: 120 SDK clients of one owner connect at
+// once against a cap of 100: exactly 100 connect, and every one of them
+// calls a tool; the other 20 are refused at initialize with
+// too_many_sessions, none with a later "session not found".
+func TestMCPSessionCapUnderLoad(t *testing.T) {
+	const capacity, clients = 100, 120
+	s := newSessionServer(t, Options{MaxSessionsPerOwner: capacity})
+	sessions := make([]*mcp.ClientSession, clients)
+	errs := make([]error, clients)
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Go(func() { sessions[i], errs[i] = s.connect(t, "one-token") })
+	}
+	wg.Wait()
+	var open []*mcp.ClientSession
+	for i, err := range errs {
+		if err != nil {
+			wantRefused(t, err, "maxSessionsPerToken", capacity)
+			continue
+		}
+		open = append(open, sessions[i])
+	}
+	if len(open) != capacity {
+		t.Fatalf("%d sessions opened of %d, want the cap, %d", len(open), clients, capacity)
+	}
+	calls := make([]error, len(open))
+	for i, cs := range open {
+		wg.Go(func() { calls[i] = callEcho(t, cs) })
+	}
+	wg.Wait()
+	for i, err := range calls {
+		if err != nil {
+			t.Fatalf("session %d of %d: %v", i, capacity, err)
+		}
+	}
+	for _, cs := range open {
+		_ = cs.Close()
+	}
+}
+
+// TestMCPAbandonedSessionsAreBounded: sessions opened and abandoned far
+// beyond the cap, as a hostile or careless client does, do not pile up:
+// the server holds the cap's worth (and their goroutines) and refuses the
+// rest; once they end (as the idle timeout ends them), their places and
+// goroutines are free again.
+func TestMCPAbandonedSessionsAreBounded(t *testing.T) {
+	s := newSessionServer(t, Options{MaxSessions: 3})
+	baseline := runtime.NumGoroutine()
+	raw := &http.Client{Transport: s.tr}
+	opened := 0
+	for range 100 {
+		switch status, _, body := rawInitialize(t, raw, s.srv.URL, "o"); status {
+		case http.StatusOK:
+			opened++
+		case http.StatusConflict:
+			if !strings.Contains(body, CodeTooManySessions) {
+				t.Fatalf("refused initialize: %s", body)
+			}
+		default:
+			t.Fatalf("raw initialize: %d %s", status, body)
+		}
+	}
+	if opened != 3 {
+		t.Fatalf("%d abandoned sessions opened, want 3", opened)
+	}
+	s.tr.CloseIdleConnections()
+	eventually(t, "3 sessions and their goroutines left of 100", func() bool {
+		return httpSessions(s.m) == 3 && runtime.NumGoroutine() <= baseline+3*4
+	})
+	// Closed as the idle timeout would close them, they leave nothing.
+	s.m.closeSessions()
+	eventually(t, "goroutines back to the baseline", func() bool { return runtime.NumGoroutine() <= baseline })
+	cs := s.mustConnect(t, "o")
+	wantAlive(t, "a session once the abandoned ones ended", cs)
+	_ = cs.Close()
+}
+
+// TestMCPFailedInitializeTakesNoPlace: a request without a session that
+// opens none (not an initialize, or a bad one) gives its slot back.
+func TestMCPFailedInitializeTakesNoPlace(t *testing.T) {
+	s := newSessionServer(t, Options{MaxSessions: 2})
 	a := s.mustConnect(t, "o")
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
@@ -346,10 +360,14 @@ func TestMCPFailedInitializeClosesNothing(t *testing.T) {
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		wantAlive(t, "the idle session after "+body, a)
+		wantAlive(t, "the open session after "+body, a)
 	}
 	eventually(t, "only the first session left", func() bool { return httpSessions(s.m) == 1 })
+	b := s.mustConnect(t, "o")
+	_, err := s.connect(t, "o")
+	wantRefused(t, err, "maxSessions", 2)
 	_ = a.Close()
+	_ = b.Close()
 }
 
 // TestMCPSessionIdleTimeout: Options.SessionTimeout (host.mcp's
@@ -365,65 +383,4 @@ func TestMCPSessionIdleTimeout(t *testing.T) {
 	b := s.mustConnect(t, "o")
 	wantAlive(t, "a session after the idle one timed out", b)
 	_ = b.Close()
-}
-
-// initializedSession is a real, initialized SDK server session of m
-// (connected in memory), closed at the end of the test.
-func initializedSession(t *testing.T, m *Server) *mcp.ServerSession {
-	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := m.server.Connect(t.Context(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mem", Version: "1"}, nil).Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close(); _ = ss.Close() })
-	return ss
-}
-
-// TestSessionTableKeepsAVictimThatTurnedBusy: the session chosen to make
-// room is not closed if a request of it started before the new session
-// opened (closing it would hold up the new answer and could lose the
-// request's result); the table is one over the cap until the next
-// admission, which closes what is idle by then.
-func TestSessionTableKeepsAVictimThatTurnedBusy(t *testing.T) {
-	m := New(tools.NewRegistry(nil), Options{})
-	t.Cleanup(func() { m.Close() })
-	tab := newSessionTable(1, 10)
-	live := func() []*mcp.ServerSession { return m.liveSessions() }
-
-	a, err := tab.admit("o", live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ssA := initializedSession(t, m)
-	tab.register(a, "A", ssA)
-	if got := tab.finish(a); len(got) != 0 {
-		t.Fatalf("first session closed %d", len(got))
-	}
-
-	b, refused := tab.admit("o", live) // dooms A, idle
-	if refused != nil {
-		t.Fatal(refused)
-	}
-	done, _, _ := tab.use("A", "o", true) // A turns busy
-	tab.register(b, "B", initializedSession(t, m))
-	if got := tab.finish(b); len(got) != 0 {
-		t.Fatalf("a busy victim was handed out to close: %v", got[0].id)
-	}
-	if len(tab.live) != 2 {
-		t.Fatalf("table holds %d, want A and B", len(tab.live))
-	}
-
-	done() // both idle now: a third session must close both to get under the cap of 1
-	c, refused := tab.admit("o", live)
-	if refused != nil {
-		t.Fatal(refused)
-	}
-	if len(c.victims) != 2 {
-		t.Fatalf("the admission over a cap by one makes room twice, got %d victims", len(c.victims))
-	}
 }
