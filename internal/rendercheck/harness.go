@@ -44,6 +44,11 @@ type Options struct {
 	Runs int
 	// Timeout bounds the whole render (all runs); 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Frame is the id of a frame of the scene to export alone, as
+	// Excalidraw's exportingFrame: the export is the frame's bounds (no
+	// padding), with what overlaps it clipped to it, and no outline or
+	// name. Empty: the whole scene.
+	Frame string
 	// MaxPixels caps the PNG's area; 0 means DefaultMaxPixels, what
 	// Chromium can do. Above it, or with a side over MaxSide, Render gives
 	// the SVG and an error wrapping ErrCanvasTooBig. Tests that need not
@@ -434,7 +439,7 @@ func (h *Harness) Render(name string, scene []byte, o Options) (Output, error) {
 
 	args, _ := json.Marshal(map[string]any{
 		"scale": o.Scale, "background": o.Background, "dark": o.Dark, "padding": o.Padding,
-		"runs": o.Runs, "maxPixels": o.MaxPixels, "maxSide": MaxSide,
+		"runs": o.Runs, "maxPixels": o.MaxPixels, "maxSide": MaxSide, "frame": o.Frame,
 	})
 	ctx, cancel := context.WithTimeout(h.tab, o.Timeout)
 	defer cancel()

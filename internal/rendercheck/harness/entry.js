@@ -57,6 +57,13 @@ async function render(id, o) {
     exportEmbedScene: false,
   };
 
+  // A frame exported alone, as the editor exports a selected frame.
+  let exportingFrame;
+  if (o.frame) {
+    exportingFrame = elements.find((e) => e.id === o.frame && (e.type === "frame" || e.type === "magicframe"));
+    if (!exportingFrame) throw new Error(`no frame ${o.frame} in the scene`);
+  }
+
   let unscaled = null; // the export's size before scaling, as Excalidraw computes it
   const getDimensions = (w, h) => {
     unscaled = [w, h];
@@ -82,14 +89,14 @@ async function render(id, o) {
   let tooBig = false;
   for (let i = 0; i <= o.runs; i++) {
     const t0 = performance.now();
-    const svg = await exportToSvg({ elements, appState, files, exportPadding: o.padding });
+    const svg = await exportToSvg({ elements, appState, files, exportPadding: o.padding, exportingFrame });
     const t1 = performance.now();
     svgText = svg.outerHTML;
     if (i > 0) svgMs.push(t1 - t0);
     if (tooBig) continue;
     try {
       const t2 = performance.now();
-      blob = await exportToBlob({ elements, appState, files, exportPadding: o.padding, mimeType: "image/png", getDimensions });
+      blob = await exportToBlob({ elements, appState, files, exportPadding: o.padding, exportingFrame, mimeType: "image/png", getDimensions });
       const t3 = performance.now();
       if (i > 0) pngMs.push(t3 - t2);
     } catch (err) {

@@ -16,9 +16,10 @@ import (
 // render is GET /scenes/:name/render.png and render.svg: the scene drawn
 // as Excalidraw exports it. Query parameters: scale (0 or absent: 1, or
 // less to fit max_pixels), max_pixels, padding, dark, background
-// (default true), ids (comma-separated), frame (a frame's name), region
-// (x,y,width,height in scene px). A conditional request with the
-// revision's ETag is answered 304.
+// (default true), ids (comma-separated), frame (a frame's name) or
+// frame_id (one frame: exported as Excalidraw exports a frame, see
+// service.RenderRequest), region (x,y,width,height in scene px). A
+// conditional request with the revision's ETag is answered 304.
 func (h scenes) render(format string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		name, err := nameParam(c)
@@ -66,6 +67,9 @@ func (h scenes) render(format string) echo.HandlerFunc {
 			t.IDs = strings.Split(v, ",")
 		}
 		t.FrameName = q.Get("frame")
+		if v := q.Get("frame_id"); v != "" {
+			t.FrameIDs = []string{v}
+		}
 		r.Target = t
 		if v := q.Get("region"); v != "" {
 			parts := strings.Split(v, ",")

@@ -49,6 +49,14 @@ type Options struct {
 	Dark bool
 	// MaxPixels refuses a picture larger than this (0: DefaultMaxPixels).
 	MaxPixels int
+	// Frame is the id of a frame to export as Excalidraw exports one
+	// frame (exportToCanvas / exportToSvg with exportingFrame): the view
+	// is exactly the frame's bounds (no Padding; a Region still wins),
+	// the elements drawn are those overlapping it that are in no frame or
+	// in it (of IDs, when given; see overlappingFrame), its children are
+	// clipped to its box without rounded corners, and no frame outline or
+	// name is drawn. Empty: no frame is exported.
+	Frame string
 }
 
 // DefaultOptions are Excalidraw's export defaults: padding 10, scale 1,
@@ -60,6 +68,9 @@ var ErrTooLarge = errors.New("render: picture too large")
 
 // ErrEmpty is returned when nothing would be drawn: no element matches.
 var ErrEmpty = errors.New("render: nothing to draw")
+
+// ErrNoFrame is returned when Options.Frame names no live frame.
+var ErrNoFrame = errors.New("render: no such frame")
 
 // Draw lays out doc as Excalidraw's exportToCanvas / exportToSvg would:
 // on a copy restored as the export restores it (scene.Normalize, so a
@@ -82,15 +93,37 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 			pic.Background = &c
 		}
 	}
+	var exporting *element
+	if o.Frame != "" {
+		if exporting = d.frames[o.Frame]; exporting == nil {
+			return nil, fmt.Errorf("%w: %q", ErrNoFrame, o.Frame)
+		}
+	}
 	drawn := d.selected()
-	if len(drawn) == 0 && o.Region == nil {
+	if exporting != nil {
+		drawn = d.overlappingFrame(drawn, exporting)
+	} else if len(drawn) == 0 && o.Region == nil {
 		return nil, ErrEmpty
 	}
+	// The frames of the picture clip their children and lend them their
+	// opacity; a child drawn without its frame is drawn as it is.
+	for _, e := range drawn {
+		if e.isFrame() {
+			d.inPicture[e.id] = true
+		}
+	}
+	if exporting != nil {
+		d.inPicture[exporting.id] = true
+	}
 	// Frame names are drawn as text above each frame (Excalidraw adds
-	// them as text elements for an export).
+	// them as text elements for an export); an exported frame has
+	// neither outline nor name, nor have the others.
 	var withLabels []*element
 	for _, e := range drawn {
 		if e.isFrame() {
+			if exporting != nil {
+				continue
+			}
 			withLabels = append(withLabels, d.frameLabel(e))
 		}
 		withLabels = append(withLabels, e)
@@ -112,12 +145,15 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 		}
 	}
 	var view Rect
-	if o.Region != nil {
+	switch {
+	case o.Region != nil:
 		view = *o.Region
-	} else {
+	case exporting != nil:
+		view = d.boundsOf(exporting)
+	default:
 		first := true
 		for _, e := range withLabels {
-			if e.frameID != "" && d.frames[e.frameID] != nil && !e.isFrame() {
+			if e.frameID != "" && d.inPicture[e.frameID] && !e.isFrame() {
 				continue // clipped by its frame: the frame bounds it
 			}
 			b := d.boundsOf(e)
@@ -168,6 +204,7 @@ type drawing struct {
 	elements       []*element // in scene order, deleted ones left out
 	byID           map[string]*element
 	frames         map[string]*element
+	inPicture      map[string]bool // ids of the frames drawn or exported
 	shapes         map[*element][]drawable
 	abs, bounds    map[*element]Rect // absoluteCoords and elementBounds, once each
 	files          *ojson.Object
@@ -175,7 +212,7 @@ type drawing struct {
 }
 
 func newDrawing(doc *scene.Document, o Options) *drawing {
-	d := &drawing{o: o, byID: map[string]*element{}, frames: map[string]*element{}, shapes: map[*element][]drawable{},
+	d := &drawing{o: o, byID: map[string]*element{}, frames: map[string]*element{}, inPicture: map[string]bool{}, shapes: map[*element][]drawable{},
 		abs: map[*element]Rect{}, bounds: map[*element]Rect{}, files: doc.Files(), viewBackground: "#ffffff"}
 	if as := doc.AppState(); as != nil {
 		if s, ok := as.String("viewBackgroundColor"); ok {
@@ -305,17 +342,21 @@ func (d *drawing) clipOf(e *element) *Clip {
 			f = d.frames[c.frameID]
 		}
 	}
-	if f == nil {
+	if f == nil || !d.inPicture[f.id] {
 		return nil
 	}
-	return &Clip{FrameID: f.id, Box: Rect{0, 0, f.w, f.h}, Radius: frameRadius, Transform: d.transform(f)}
+	radius := float64(frameRadius)
+	if f.id == d.o.Frame {
+		radius = 0 // an exported frame's clip has square corners
+	}
+	return &Clip{FrameID: f.id, Box: Rect{0, 0, f.w, f.h}, Radius: radius, Transform: d.transform(f)}
 }
 
 // opacityOf multiplies an element's opacity with its frame's, as
 // Excalidraw does.
 func (d *drawing) opacityOf(e *element) float64 {
 	op := e.opacity / 100
-	if f := d.frames[e.frameID]; f != nil && !e.isFrame() {
+	if f := d.frames[e.frameID]; f != nil && d.inPicture[f.id] && !e.isFrame() {
 		op *= f.opacity / 100
 	}
 	return op

@@ -41,8 +41,10 @@ const (
 // RenderRequest is what to draw of a stored scene, and how.
 type RenderRequest struct {
 	Name string
-	// Target selects the elements to draw (zero: all). A frame selected
-	// by frame_ids or frame_name brings its children.
+	// Target selects the elements to draw (zero: all). A target that names
+	// one frame (frame_name, frame_ids, or ids that are one frame's id) is
+	// that frame exported as Excalidraw exports a frame (see exportedFrame);
+	// several frames are drawn with their children, outlines and names.
 	Target query.Target
 	// Region is the part of the scene to draw (scene px); nil fits the
 	// selected elements plus Padding.
@@ -148,14 +150,23 @@ func (s *Service) draw(ctx context.Context, r RenderRequest) (*render.Picture, *
 		o.Padding = *r.Padding
 	}
 	if !r.Target.IsZero() {
-		els, err := query.Select(doc.Elements(), r.Target)
-		if err != nil {
-			return nil, nil, prefixPointer(err, "/target")
+		frames, onlyFrames := exportedFrames(doc, r.Target)
+		var els []*ojson.Object
+		if !onlyFrames || len(frames) != 1 {
+			if els, err = query.Select(doc.Elements(), r.Target); err != nil {
+				return nil, nil, prefixPointer(err, "/target")
+			}
+			if len(els) == 0 {
+				return nil, nil, sceneerr.New(sceneerr.NotFound, "the target selects no element of %s", r.Name)
+			}
 		}
-		if len(els) == 0 {
-			return nil, nil, sceneerr.New(sceneerr.NotFound, "the target selects no element of %s", r.Name)
+		switch {
+		case len(frames) == 1:
+			o.Frame = frames[0] // with onlyFrames, the whole scene overlapping it
+		case len(frames) > 1 && onlyFrames:
+			els = nil
+			o.IDs = frames // each brings its children
 		}
-		o.IDs = make([]string, 0, len(els))
 		for _, e := range els {
 			id, _ := e.String("id")
 			o.IDs = append(o.IDs, id)
@@ -186,6 +197,53 @@ func (s *Service) draw(ctx context.Context, r RenderRequest) (*render.Picture, *
 		res.Legend, res.BadgesOmitted = addBadges(pic, doc)
 	}
 	return pic, res, nil
+}
+
+// exportedFrames are the ids of the live frames a target names, in scene
+// order: by frame_name (within frame_ids when both are given), by
+// frame_ids, or by ids that are all frames. onlyFrames reports that the
+// target selects by nothing else. One frame named alone is exported as
+// Excalidraw exports a selected frame: whatever overlaps it, in no other
+// frame, clipped to it, the picture exactly its bounds.
+func exportedFrames(doc *scene.Document, t query.Target) (ids []string, onlyFrames bool) {
+	rest := t
+	rest.FrameName, rest.FrameIDs, rest.IncludeDeleted = "", nil, false
+	idsOnly := rest.IDs != nil && t.FrameName == "" && t.FrameIDs == nil
+	if idsOnly {
+		rest.IDs = nil
+	}
+	onlyFrames = rest.IsZero()
+	if t.FrameName == "" && t.FrameIDs == nil && !idsOnly {
+		return nil, onlyFrames
+	}
+	want := map[string]bool{}
+	for _, id := range t.FrameIDs {
+		want[id] = true
+	}
+	if idsOnly {
+		for _, id := range t.IDs {
+			want[id] = true
+		}
+	}
+	for _, el := range doc.Elements() {
+		typ, _ := el.String("type")
+		if (typ != "frame" && typ != "magicframe") || isDeleted(el) {
+			continue
+		}
+		id, _ := el.String("id")
+		name, _ := el.String("name")
+		if t.FrameName != "" && !strings.EqualFold(name, t.FrameName) {
+			continue
+		}
+		if len(want) > 0 && !want[id] {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	if idsOnly && len(ids) != len(t.IDs) {
+		return nil, false // ids that are not all frames: a selection
+	}
+	return ids, onlyFrames
 }
 
 // encode writes pic in res's format into res.Data.
