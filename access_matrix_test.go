@@ -58,20 +58,21 @@ func (w who) String() string { return whoNames[w] }
 type op int
 
 const (
-	free     op = iota // touches no board: anyone signed in
-	readA              // reads alpha
-	writeA             // changes alpha
-	manageA            // renames or describes alpha (its owner)
-	trashA             // deletes (trashes) alpha: its owner, in person
-	untrashA           // restores alpha from the trash, where only its owner sees it
-	shareA             // shares alpha with a person: its owner, in person
-	readB              // reads beta
-	writeB             // changes beta
-	create             // creates a board
-	folders            // uses folders
-	moveA              // files alpha into a folder (folders, and alpha's owner)
-	mint               // mints a connect token for alpha: people only
-	open               // the open part of the file service: anyone, even without credentials
+	free      op = iota // touches no board: anyone signed in
+	readA               // reads alpha
+	writeA              // changes alpha
+	manageA             // renames or describes alpha (its owner)
+	trashA              // deletes (trashes) alpha: its owner, in person
+	untrashA            // restores alpha from the trash, where only its owner sees it
+	shareA              // shares alpha with a person: its owner, in person
+	readB               // reads beta
+	writeB              // changes beta
+	create              // creates a board
+	folders             // uses folders
+	moveA               // files alpha into a folder (folders, and alpha's owner)
+	mint                // mints a connect token for alpha: people only
+	evidenceA           // reports alpha's editor evidence: a person's browser that may write alpha
+	open                // the open part of the file service: anyone, even without credentials
 )
 
 // Verdicts.
@@ -148,6 +149,11 @@ func verdict(w who, o op) string {
 			return allow
 		}
 		return pd
+	case evidenceA:
+		if w == ownerP || w == editorP {
+			return allow
+		}
+		return pd // a viewer's editor saves nothing; a token is refused before the board is looked at
 	}
 	panic("unknown op")
 }
@@ -215,7 +221,7 @@ var routeCases = []routeCase{
 	{"GET", api + "/scenes", "", free, false},
 	{"GET", api + "/boards", "", free, false},
 	{"GET", api + "/events", "", free, true},
-	{"POST", api + "/editor-status", `{"event":"mounted","build":"matrix","width":800,"height":600}`, free, false},
+	{"POST", api + "/editor-status", `{"event":"mounted","name":"alpha","build":"matrix","width":800,"height":600}`, evidenceA, false},
 	{"GET", "/dsh-excalidraw/", "", free, false},
 	{"GET", "/dsh-excalidraw", "", free, false},
 	{"GET", api + "/scenes/alpha", "", readA, false},

@@ -61,10 +61,14 @@ func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 		map[string]any{"type": "ellipse", "id": "b", "x": 400, "y": 0, "width": 120, "height": 80},
 		map[string]any{"type": "arrow", "id": "ab", "startElementId": "a", "endElementId": "b"},
 	}
-	for _, name := range []string{"flow", "broken", "busy", "busy2", "stuck"} {
+	for _, name := range []string{"flow", "broken", "busy", "busy2", "stuck", "binned"} {
 		if out := callJSON(t, sess, "excalidraw_scene_create", map[string]any{"name": name, "elements": flow}); out["ok"] != true {
 			t.Fatalf("create %s: %v", name, out)
 		}
+	}
+	// binned is in the trash: its name is not available, and not said why.
+	if st, out := api.call(http.MethodDelete, "/boards/binned", nil); st != 200 {
+		t.Fatalf("trash binned: %d %v", st, out)
 	}
 	// flow moves to revision 2, so expected_revision 1 is stale.
 	if out := callJSON(t, sess, "excalidraw_scene_apply", map[string]any{"name": "flow", "expected_revision": 1,
@@ -149,6 +153,9 @@ func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 		{code: sceneerr.AlreadyExists, what: "creating a scene that exists",
 			tool: "excalidraw_scene_create", args: map[string]any{"name": "flow"},
 			method: http.MethodPost, path: "/scenes", body: map[string]any{"name": "flow"}},
+		{code: sceneerr.NameUnavailable, what: "creating a board under a name in the trash",
+			tool: "create_board", args: map[string]any{"name": "binned"},
+			method: http.MethodPost, path: "/scenes", body: map[string]any{"name": "binned"}},
 		{code: sceneerr.InvalidScene, what: "a document that is not a scene",
 			tool: "excalidraw_scene_create", args: map[string]any{"name": "img", "files": badFile},
 			method: http.MethodPut, path: "/scenes/flow", body: saveOf([]any{1}, 2)},

@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh/plugins/names"
 )
 
 // membersAnswer is GET/PUT /dsh-excalidraw/api/boards/NAME/members.
@@ -28,9 +30,9 @@ func newBoard() *cobra.Command {
 	addHostFlags(cmd)
 	print := func(cmd *cobra.Command, board string, m membersAnswer) error {
 		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "PERSON\tROLE\n%s\towner\n", m.Owner)
+		fmt.Fprintf(tw, "PERSON\tROLE\n%s\towner\n", names.Display(m.Owner))
 		for _, p := range m.Members {
-			fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Role)
+			fmt.Fprintf(tw, "%s\t%s\n", names.Display(p.Name), names.Display(p.Role))
 		}
 		return tw.Flush()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -43,7 +44,7 @@ func newSessions() *cobra.Command {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tCREATED\tEXPIRES\tBROWSER")
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.CreatedAt.Local().Format("2006-01-02 15:04"), s.ExpiresAt.Local().Format("2006-01-02 15:04"), s.Label)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", names.Display(s.ID), s.CreatedAt.Local().Format("2006-01-02 15:04"), s.ExpiresAt.Local().Format("2006-01-02 15:04"), names.Display(s.Label))
 			}
 			return tw.Flush()
 		},

@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -39,6 +40,9 @@ func newToken() *cobra.Command {
 			"checked); with none, in the token file.\n\n" + hostHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := names.Check("token name", args[0]); err != nil {
+				return err // before anything is opened
+			}
 			boards, _ := cmd.Flags().GetStringArray("board")
 			if len(boards) == 0 {
 				s, err := store(cmd)
@@ -79,12 +83,12 @@ func newToken() *cobra.Command {
 			for _, r := range recs {
 				kind, role, boards := "host", "-", "all"
 				if g := r.Grant; g != nil {
-					kind, role, boards = "connect", g.Role, strings.Join(append(slices.Clone(g.Boards), g.Created...), ",")
+					kind, role, boards = "connect", names.Display(g.Role), displayAll(append(slices.Clone(g.Boards), g.Created...))
 					if r.Client != "" {
 						kind = "oauth"
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, kind, role, boards, r.CreatedAt.Format("2006-01-02 15:04"))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", names.Display(r.ID), names.Display(r.Name), kind, role, boards, r.CreatedAt.Format("2006-01-02 15:04"))
 			}
 			return tw.Flush()
 		},
@@ -200,4 +204,14 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 		out.ID, out.Name, out.Role, strings.Join(out.Boards, ", "), out.MCPURL)
 	fmt.Fprintln(cmd.OutOrStdout(), out.Token)
 	return nil
+}
+
+// displayAll is names joined with commas, each as names.Display shows
+// it.
+func displayAll(list []string) string {
+	out := make([]string, len(list))
+	for i, n := range list {
+		out[i] = names.Display(n)
+	}
+	return strings.Join(out, ",")
 }

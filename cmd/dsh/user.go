@@ -15,6 +15,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -40,6 +41,11 @@ func newUser() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			email, _ := cmd.Flags().GetString("email")
 			ttl, _ := cmd.Flags().GetDuration("ttl")
+			// The name first: a refused one opens and changes nothing
+			// (not even the owner's record, made below).
+			if err := accounts.ValidName(args[0]); err != nil {
+				return userError(err)
+			}
 			c, st, err := accountsOf(cmd)
 			if err != nil {
 				return err
@@ -108,7 +114,7 @@ func newUser() *cobra.Command {
 				if p.Owner {
 					owner = "yes"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, orDash(p.Email), owner, personStatus(p, now))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", names.Display(p.ID), names.Display(p.Name), names.Display(orDash(p.Email)), owner, personStatus(p, now))
 			}
 			return tw.Flush()
 		},

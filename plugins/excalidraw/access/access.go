@@ -193,6 +193,18 @@ func Allowed(who identity.Principal, name, role string, a Action) error {
 		With("name", name).With("role", role).With("needs", a.needs())
 }
 
+// Unavailable is the one answer to creating a board whose name the
+// caller may not have for a reason it is not told: a board it does not
+// reach has the name, or one in the trash (its own too). Every such
+// reason answers these same code, message and details, so the answer
+// tells a hidden board from none of the others; a board the caller sees
+// is already_exists, as the store says.
+func Unavailable(name string) error {
+	return sceneerr.New(sceneerr.NameUnavailable,
+		"the name %s is not available (a board you cannot see, or one in the trash, has it); pick another name", name).
+		With("name", name)
+}
+
 func verb(a Action) string {
 	switch a {
 	case Write:

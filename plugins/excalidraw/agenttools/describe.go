@@ -12,7 +12,7 @@ const readDescription = `Read one scene with its revision. ` +
 	`include "summary" (id, type, geometry, text per element) is far cheaper than "full" (the whole document): prefer it. ` +
 	`excalidraw_scene_apply needs this revision as expected_revision.`
 
-const createDescription = `Create a scene at revision 1 (already_exists if the name is taken). ` +
+const createDescription = `Create a scene at revision 1 (already_exists if the name is taken; name_unavailable if by a board you cannot see or in the trash). ` +
 	`Elements come out complete: labels fitted, arrows bound to the ids given in the same call (startElementId/endElementId), omitted styles at Excalidraw's defaults. ` +
 	`Returns save evidence (revision, sha256, verified, summary); request_id makes retries safe.`
 

@@ -372,7 +372,7 @@ func testFolders(t *testing.T, pl place) {
 		t.Fatalf("message %q", e.Message)
 	}
 	wantCode(t, second(s.RenameFolder("fld_ffffffffffff", "x")), sceneerr.NotFound)
-	wantCode(t, second(s.RenameFolder(home.ID, "a\nb")), sceneerr.InvalidOperation)
+	wantCode(t, second(s.RenameFolder(home.ID, "a\nb")), sceneerr.InvalidName)
 }
 
 func TestDeleteFolder(t *testing.T) { eachPlace(t, testDeleteFolder) }

@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/names"
 )
 
 // Limits of the texts, in characters (Unicode code points), after trimming.
@@ -36,8 +37,13 @@ func CheckDescription(desc string) (string, error) {
 }
 
 // CheckFolderName returns name as it is stored: without surrounding white
-// space, one line of 1 to MaxFolderName characters.
+// space, one line of 1 to MaxFolderName characters. A name with a
+// control character is the host's invalid_name (names.Check), as every
+// name is; its other faults are invalid_operation.
 func CheckFolderName(name string) (string, error) {
+	if err := names.Check("folder name", name); err != nil {
+		return "", sceneerr.FromCoded(err.(*names.Error))
+	}
 	return checkText("folder name", name, "one line of 1 to 80 characters", 1, MaxFolderName)
 }
 

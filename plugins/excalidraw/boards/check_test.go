@@ -71,7 +71,13 @@ func TestCheckFolderName(t *testing.T) {
 	if e.Message != "folder name must be one line of 1 to 80 characters (got an empty one)" {
 		t.Fatalf("message %q", e.Message)
 	}
-	wantCode(t, second(CheckFolderName("a\nb")), sceneerr.InvalidOperation)
+	// A control character is the host's invalid_name, as in every name.
+	for _, bad := range []string{"a\nb", "a\x00", "\tWork", "Work\x1b[2J"} {
+		e = wantCode(t, second(CheckFolderName(bad)), sceneerr.InvalidName)
+		if !strings.Contains(e.Message, "control character") || e.Details["field"] != "folder name" {
+			t.Fatalf("%q: %q %v", bad, e.Message, e.Details)
+		}
+	}
 }
 
 func TestCheckRole(t *testing.T) {

@@ -372,6 +372,18 @@ func (w *world) health() map[string]any {
 	return out
 }
 
+// editorHealth is the evidence /health shows the host's token for the
+// board name (empty before its editor has reported anything).
+func (w *world) editorHealth(name string) map[string]any {
+	w.t.Helper()
+	eds, _ := w.health()["editors"].(map[string]any)
+	ed, _ := eds[name].(map[string]any)
+	if ed == nil {
+		return map[string]any{}
+	}
+	return ed
+}
+
 // connectAgent is an MCP client over real HTTP with the host's token.
 func (w *world) connectAgent() *mcp.ClientSession {
 	w.t.Helper()

@@ -54,7 +54,7 @@ func TestDrawAndSave(t *testing.T) {
 		t.Fatalf("status bar shows %q, want the first 12 hex of %s", shown, sha)
 	}
 
-	ed := w.health()["editor"].(map[string]any)
+	ed := w.editorHealth("sketch")
 	seen := map[string]bool{}
 	for _, e := range ed["events"].([]any) {
 		seen[e.(map[string]any)["event"].(string)] = true
@@ -175,15 +175,18 @@ func TestErrorAndUnmountReported(t *testing.T) {
 	w := newWorld(t)
 	w.tool("excalidraw_scene_create", map[string]any{"name": "one"})
 	w.openScene(w.browser, "one")
-	eventually(t, "mounted in /health", func() bool { return w.health()["editor"].(map[string]any)["mounted"] == true })
+	eventually(t, "mounted in /health", func() bool { return w.editorHealth("one")["mounted"] == true })
 	evalJS[bool](w, w.browser, `(setTimeout(() => { throw new Error("boom from the page") }), true)`)
 	eventually(t, "the error in /health", func() bool {
-		return strings.Contains(fmt.Sprint(w.health()["editor"].(map[string]any)["error"]), "boom from the page")
+		return strings.Contains(fmt.Sprint(w.editorHealth("one")["error"]), "boom from the page")
 	})
 	w.run(w.browser, chromedp.Navigate("about:blank"))
 	eventually(t, "unmounted in /health", func() bool {
-		ed := w.health()["editor"].(map[string]any)
-		evs := ed["events"].([]any)
+		ed := w.editorHealth("one")
+		evs, _ := ed["events"].([]any)
+		if len(evs) == 0 {
+			return false
+		}
 		return ed["mounted"] == false && evs[len(evs)-1].(map[string]any)["event"] == "unmounted"
 	})
 }

@@ -1,18 +1,24 @@
 package httpapi
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
 
-// DefaultEventLimit bounds the events an Evidence keeps: enough to see a
-// whole mount–edit–save–unmount cycle or two, small enough that a page
-// posting in a loop cannot grow the host's memory.
+// DefaultEventLimit bounds the events an Evidence keeps for one board:
+// enough to see a whole mount–edit–save–unmount cycle or two, small
+// enough that a page posting in a loop cannot grow the host's memory.
 const DefaultEventLimit = 50
 
+// DefaultBoardLimit bounds the boards an Evidence keeps events for; past
+// it, the board reported on longest ago is forgotten first.
+const DefaultBoardLimit = 256
+
 // Event is one recorded lifecycle report, stamped by the host (the
-// browser's clock is not trusted) and numbered so a reader can tell new
-// events from ones it has already seen even when old ones were dropped.
+// browser's clock is not trusted) and numbered, per board, so a reader
+// can tell new events from ones it has already seen even when old ones
+// were dropped. Name is the board the editor showed.
 type Event struct {
 	Seq          int64  `json:"seq"`
 	At           string `json:"at"`
@@ -37,9 +43,10 @@ type SavedScene struct {
 	At           string `json:"at"`
 }
 
-// EditorState is /health's `editor`: the state the events add up to, and
-// the recent events themselves, so an end-to-end test can assert what the
-// browser actually did rather than trust the page's own success text.
+// EditorState is what one board's editors reported (an entry of
+// /health's `editors`): the state the events add up to, and the recent
+// events themselves, so an end-to-end test can assert what the browser
+// actually did rather than trust the page's own success text.
 type EditorState struct {
 	Mounted      bool        `json:"mounted"`
 	Events       []Event     `json:"events"`
@@ -52,52 +59,87 @@ type EditorState struct {
 	Error        string      `json:"error"`
 }
 
-// Evidence accumulates editor lifecycle evidence. It is safe for
-// concurrent use: several tabs may report at once.
-type Evidence struct {
-	mu    sync.Mutex
-	now   func() time.Time
-	limit int
+// boardEvidence is one board's state, its event numbering, and when it
+// was last reported on (in Evidence's own count, for forgetting).
+type boardEvidence struct {
 	seq   int64
+	last  uint64
 	state EditorState
 }
 
-// NewEvidence returns an empty Evidence keeping DefaultEventLimit events.
-func NewEvidence() *Evidence {
-	return &Evidence{now: time.Now, limit: DefaultEventLimit}
+// Evidence accumulates editor lifecycle evidence, board by board: who
+// may read a board sees its evidence, and nobody else's. It is safe for
+// concurrent use: several tabs may report at once. Who may report is the
+// route's to decide (see editorStatus).
+type Evidence struct {
+	mu        sync.Mutex
+	now       func() time.Time
+	limit     int
+	maxBoards int
+	clock     uint64
+	boards    map[string]*boardEvidence
 }
 
-// Record validates s and folds it into the state. A new mount clears the
-// previous error, because the error described an activation that has
-// since been replaced.
+// NewEvidence returns an empty Evidence keeping DefaultEventLimit events
+// for each of at most DefaultBoardLimit boards.
+func NewEvidence() *Evidence {
+	return &Evidence{now: time.Now, limit: DefaultEventLimit, maxBoards: DefaultBoardLimit, boards: map[string]*boardEvidence{}}
+}
+
+// Record validates s and folds it into the state of its board (s.Name).
+// A new mount clears the previous error, because the error described an
+// activation that has since been replaced.
 func (e *Evidence) Record(s Status) (Event, error) {
 	if err := s.Validate(); err != nil {
 		return Event{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.seq++
+	b := e.board(s.Name)
+	b.seq++
 	at := e.now().UTC().Format(time.RFC3339Nano)
 	ev := Event{
-		Seq: e.seq, At: at, Event: s.Event, Build: s.Build, Width: cloneInt(s.Width), Height: cloneInt(s.Height),
+		Seq: b.seq, At: at, Event: s.Event, Build: s.Build, Width: cloneInt(s.Width), Height: cloneInt(s.Height),
 		Theme: s.Theme, ElementCount: cloneInt(s.ElementCount), Name: s.Name, SHA256: s.SHA256,
 		Message: truncate(s.Message, maxMessageLen),
 	}
 	if s.Revision != nil {
 		ev.Revision = *s.Revision
 	}
-	e.apply(ev)
-	e.state.Events = append(e.state.Events, ev)
-	if over := len(e.state.Events) - e.limit; over > 0 {
+	b.apply(ev)
+	b.state.Events = append(b.state.Events, ev)
+	if over := len(b.state.Events) - e.limit; over > 0 {
 		// Copy rather than reslice so dropped events are released.
-		e.state.Events = append([]Event(nil), e.state.Events[over:]...)
+		b.state.Events = append([]Event(nil), b.state.Events[over:]...)
 	}
 	return ev, nil
 }
 
+// board is name's evidence, made (and the oldest board forgotten, past
+// the bound) if there is none yet, and marked as the latest reported on.
+func (e *Evidence) board(name string) *boardEvidence {
+	e.clock++
+	if b, ok := e.boards[name]; ok {
+		b.last = e.clock
+		return b
+	}
+	if len(e.boards) >= e.maxBoards {
+		oldest, at := "", uint64(0)
+		for n, b := range e.boards {
+			if oldest == "" || b.last < at {
+				oldest, at = n, b.last
+			}
+		}
+		delete(e.boards, oldest)
+	}
+	b := &boardEvidence{last: e.clock}
+	e.boards[name] = b
+	return b
+}
+
 // apply updates the summary fields for one validated event.
-func (e *Evidence) apply(ev Event) {
-	st := &e.state
+func (b *boardEvidence) apply(ev Event) {
+	st := &b.state
 	switch ev.Event {
 	case EventMounted:
 		st.Mounted, st.Build, st.Theme, st.Error = true, ev.Build, ev.Theme, ""
@@ -114,12 +156,31 @@ func (e *Evidence) apply(ev Event) {
 	}
 }
 
-// Snapshot returns a copy of the state that later events do not change.
-func (e *Evidence) Snapshot() EditorState {
+// Boards lists the boards with evidence, sorted.
+func (e *Evidence) Boards() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	out := e.state
-	out.Events = append(make([]Event, 0, len(e.state.Events)), e.state.Events...)
+	out := make([]string, 0, len(e.boards))
+	for n := range e.boards {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Snapshot returns a copy of the board name's state that later events
+// do not change (the empty state, with no events, for a board without
+// evidence).
+func (e *Evidence) Snapshot(name string) EditorState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := EditorState{Events: []Event{}}
+	b, ok := e.boards[name]
+	if !ok {
+		return out
+	}
+	out = b.state
+	out.Events = append(make([]Event, 0, len(b.state.Events)), b.state.Events...)
 	if out.LastSaved != nil {
 		ls := *out.LastSaved
 		out.LastSaved = &ls

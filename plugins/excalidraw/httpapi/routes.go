@@ -19,12 +19,13 @@ const Prefix = "/dsh-excalidraw"
 type Options struct {
 	// Service performs every scene operation. Required.
 	Service *service.Service
-	// Evidence receives editor lifecycle reports; nil means a fresh one
-	// (then only /health can see it).
+	// Evidence receives editor lifecycle reports, per board; nil means a
+	// fresh one (then only /health can see it).
 	Evidence *Evidence
 	// Version is the plugin version shown by /health.
 	Version string
-	// DrawingsDir is shown by /health, so a user can find their files.
+	// DrawingsDir is shown by /health to admins (the host's owner, a host
+	// token), so they can find the files.
 	DrawingsDir string
 	// Limits is shown by /health as is (typically scene.Limits).
 	Limits any
@@ -85,7 +86,7 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: api + "/scenes/:name/render.svg", Handler: h.render(service.RenderSVG)},
 		{Method: http.MethodPost, Path: api + "/scenes/:name/restore", Handler: h.restore},
 		{Method: http.MethodGet, Path: api + "/events", Handler: SceneListEvents(o.Service, o.Hub, o.Stop), Stream: true},
-		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o.Evidence)},
+		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o)},
 		{Method: http.MethodGet, Path: api + "/boards", Handler: b.list},
 		{Method: http.MethodPost, Path: api + "/boards", Handler: b.create},
 		{Method: http.MethodPatch, Path: api + "/boards/:name", Handler: b.update},

@@ -26,9 +26,11 @@ const (
 	maxCanvasSide = 1 << 20
 )
 
-// Status is the body of POST /editor-status: one lifecycle event and the
-// fields that event carries. Pointers distinguish "absent" from zero, so
-// a required count of 0 is accepted and a missing one is not.
+// Status is the body of POST /editor-status: one lifecycle event, the
+// board the editor shows (name, on every event: evidence is kept per
+// board), and the fields that event carries. Pointers distinguish
+// "absent" from zero, so a required count of 0 is accepted and a missing
+// one is not.
 type Status struct {
 	Event        string `json:"event"`
 	Build        string `json:"build,omitempty"`
@@ -46,11 +48,11 @@ type Status struct {
 // event's list is refused, so evidence is never half-attributed (a
 // "mounted" with an elementCount would be ambiguous in /health).
 var allowed = map[string]map[string]bool{
-	EventMounted:     {"build": true, "width": true, "height": true, "theme": true},
-	EventCanvasReady: {"elementCount": true},
+	EventMounted:     {"name": true, "build": true, "width": true, "height": true, "theme": true},
+	EventCanvasReady: {"name": true, "elementCount": true},
 	EventSaved:       {"name": true, "revision": true, "sha256": true, "elementCount": true},
-	EventUnmounted:   {},
-	EventError:       {"message": true},
+	EventUnmounted:   {"name": true},
+	EventError:       {"name": true, "message": true},
 }
 
 // present names the fields s carries.
@@ -84,6 +86,9 @@ func (s Status) Validate() error {
 		if !fields[f] {
 			return badRequest("/"+f, "%s is not a field of a %q event", f, s.Event)
 		}
+	}
+	if err := store.ValidName(s.Name); err != nil {
+		return badRequest("/name", "name (the board the editor shows) is required, a valid scene name")
 	}
 	switch s.Event {
 	case EventMounted:
@@ -134,9 +139,6 @@ func requireCount(n *int) error {
 }
 
 func (s Status) validateSaved() error {
-	if err := store.ValidName(s.Name); err != nil {
-		return badRequest("/name", "name is not a valid scene name")
-	}
 	if s.Revision == nil || *s.Revision < 1 {
 		return badRequest("/revision", "revision is required and must be at least 1")
 	}

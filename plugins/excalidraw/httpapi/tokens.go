@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -87,6 +88,11 @@ func (h tokens) mint(c echo.Context) error {
 	if err := decodeBody(c, &b); err != nil {
 		return err
 	}
+	// The name first: a refused name changes nothing and is told as
+	// such whatever else is wrong.
+	if err := names.Check("token name", b.Name); err != nil {
+		return sceneerr.FromCoded(err.(*names.Error)).With("pointer", "/name")
+	}
 	switch b.Role {
 	case "":
 		b.Role = identity.RoleEditor
@@ -104,8 +110,8 @@ func (h tokens) mint(c echo.Context) error {
 	if b.Name == "" {
 		b.Name = "agent for " + b.Boards[0]
 	}
-	if len(b.Name) > 80 || strings.ContainsAny(b.Name, "\r\n\t") {
-		return badRequest("/name", "name must be one line of at most 80 bytes")
+	if len(b.Name) > 80 {
+		return badRequest("/name", "name must be at most 80 bytes")
 	}
 	role, note := b.Role, ""
 	for i, name := range b.Boards {

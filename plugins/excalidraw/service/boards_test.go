@@ -169,7 +169,7 @@ func TestCreateBoardQuotaFollowsTheClock(t *testing.T) {
 			// Failures do not count: a bad name, a taken name.
 			_, err := e.svc.CreateBoard(accesstest.As(bot), CreateBoardRequest{Name: "Bad Name"})
 			wantCode(t, err, sceneerr.InvalidName)
-			_, err = e.svc.CreateBoard(accesstest.As(bot), CreateBoardRequest{Name: "q0"})
+			_, err = e.svc.CreateBoard(accesstest.As(e.binder.Refresh(bot)), CreateBoardRequest{Name: "q0"})
 			wantCode(t, err, sceneerr.AlreadyExists)
 			_, err = e.svc.CreateBoard(accesstest.As(bot), CreateBoardRequest{Name: "qx", Title: "two\nlines"})
 			wantCode(t, err, sceneerr.InvalidOperation)
@@ -573,5 +573,53 @@ func TestBotInfo(t *testing.T) {
 	host, err := e.svc.BotInfo(context.Background())
 	if err != nil || host.Kind != "host" || !host.Permissions["canCreateFolders"] {
 		t.Fatalf("the process %+v %v", host, err)
+	}
+}
+
+// TestCreateOnAnUnavailableName: a name taken by a board the caller does
+// not see, by one in someone's trash or in its own, answers one and the
+// same name_unavailable (code, message, details), through Create and
+// CreateBoard alike, and changes nothing; a board it sees is
+// already_exists.
+func TestCreateOnAnUnavailableName(t *testing.T) {
+	e := newBoardEnv(t)
+	e.board(t, bdAlice, "hidden")
+	e.board(t, bdAlice, "binned")
+	e.board(t, bdBob, "mine")
+	e.board(t, bdBob, "gone")
+	for who, name := range map[identity.Principal]string{bdAlice: "binned", bdBob: "gone"} {
+		if _, err := e.svc.TrashBoard(accesstest.As(who), name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bot := accesstest.Bot("tok_c", bdBob, identity.Grant{Role: identity.RoleEditor, Boards: []string{"mine"}, CanCreateBoards: true})
+	var first *sceneerr.Error
+	for _, c := range []struct {
+		who  identity.Principal
+		name string
+	}{{bdBob, "hidden"}, {bdBob, "binned"}, {bdBob, "gone"}, {bot, "hidden"}, {bot, "gone"}} {
+		for _, create := range []func() error{
+			func() error {
+				_, err := e.svc.CreateBoard(accesstest.As(c.who), CreateBoardRequest{Name: c.name})
+				return err
+			},
+			func() error { _, err := e.svc.Create(accesstest.As(c.who), CreateRequest{Name: c.name}); return err },
+		} {
+			got := wantCode(t, create(), sceneerr.NameUnavailable)
+			if len(got.Details) != 1 || got.Details["name"] != c.name {
+				t.Fatalf("%s creating %s: details %v", c.who.Name, c.name, got.Details)
+			}
+			se := &sceneerr.Error{Code: got.Code, Message: strings.ReplaceAll(got.Message, c.name, "NAME")}
+			if first == nil {
+				first = se
+			} else if se.Message != first.Message {
+				t.Errorf("%s creating %s: %q, unlike %q", c.who.Name, c.name, se.Message, first.Message)
+			}
+		}
+	}
+	_, err := e.svc.CreateBoard(accesstest.As(bdBob), CreateBoardRequest{Name: "mine"})
+	wantCode(t, err, sceneerr.AlreadyExists)
+	if b, _, _ := e.meta.Get("hidden"); b.Owner != bdAlice.Person {
+		t.Fatalf("hidden changed hands: %+v", b)
 	}
 }

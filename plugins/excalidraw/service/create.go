@@ -31,8 +31,9 @@ type CreateRequest struct {
 // a bad name is invalid_name whatever else is wrong; then the app state
 // (cheap, and refused before attachments are decoded or elements built);
 // an existing name is already_exists (creating is not idempotent by
-// request id: the name is the identity). The summary covers the whole new
-// scene.
+// request id: the name is the identity), or name_unavailable when the
+// caller does not see the board that has it, or it is in the trash
+// (access.Unavailable). The summary covers the whole new scene.
 func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)

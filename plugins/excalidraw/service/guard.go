@@ -5,6 +5,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/quota"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 	"github.com/dshgo/dsh/plugins/identity"
@@ -161,6 +162,11 @@ func (g guarded) Create(ctx context.Context, r store.CreateRequest) (*store.Resu
 	res, err := g.st.Create(ctx, r)
 	if counted && (err != nil || res.Duplicate) {
 		g.quotas.GiveBack(quota.CreateBoard, bot.String())
+	}
+	if err != nil && g.guard != nil && sceneerr.CodeOf(mapError(err)) == sceneerr.AlreadyExists && !g.guard.Visible(ctx)(r.Name) {
+		// Taken by a board the caller does not see (or one in the
+		// trash): told as every such name is, never as existing.
+		return nil, access.Unavailable(r.Name)
 	}
 	if err != nil || g.guard == nil || res.Duplicate {
 		return res, err

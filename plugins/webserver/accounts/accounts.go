@@ -37,6 +37,7 @@ import (
 
 	"github.com/alexedwards/argon2id"
 	"github.com/dshgo/dsh/internal/statefile"
+	"github.com/dshgo/dsh/plugins/names"
 	"go.uber.org/zap"
 )
 
@@ -546,12 +547,17 @@ func normalizeName(name string) string { return strings.ToLower(strings.TrimSpac
 // maxNameLen bounds a login name.
 const maxNameLen = 64
 
-// validName normalises name and checks it against the name rules.
+// validName normalises name and checks it against the name rules: the
+// host's for every name first (names.Check: a control character is
+// refused, not trimmed away), then a login name's own.
 func validName(name string) (string, error) {
-	n := normalizeName(name)
 	bad := func(msg string) (string, error) {
 		return "", &Error{Code: CodeInvalidName, Message: msg}
 	}
+	if err := names.Check("a name", name); err != nil {
+		return bad(err.(*names.Error).ErrorMessage())
+	}
+	n := normalizeName(name)
 	switch {
 	case n == "":
 		return bad("a name is required")

@@ -511,6 +511,21 @@ func testNames(t *testing.T, pl place) {
 			t.Fatalf("%q: %q (%d), want it to say %q", c.name, e.Message, e.HTTPStatus(), c.says)
 		}
 	}
+	// A control character is refused, never trimmed away (names.Check),
+	// and nothing is added.
+	before, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"bob\n", "\tbob", " bob\r\n", "bo\x00b", "bob\x1b[31m", "\u0085bob"} {
+		_, _, err := s.Add(name, "", time.Hour)
+		if e := wantCode(t, err, CodeInvalidName); !strings.Contains(e.Message, "control character") {
+			t.Fatalf("%q: %q", name, e.Message)
+		}
+	}
+	if after, err := s.List(); err != nil || len(after) != len(before) {
+		t.Fatalf("refused names added people: %d then %d (%v)", len(before), len(after), err)
+	}
 	for _, email := range []string{"no-at-sign", "Bob <bob@example.com>", "a@b\x1b[31m", strings.Repeat("x", 250) + "@example.com"} {
 		_, _, err := s.Add("bob", email, time.Hour)
 		wantCode(t, err, CodeInvalidEmail)

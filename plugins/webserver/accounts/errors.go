@@ -11,15 +11,15 @@ import (
 // scripts. Anything else (an unreadable file) is not an *Error and is an
 // internal error to clients.
 const (
-	CodeInvalidName      = "invalid_name"      // 400: the name breaks the name rules
-	CodeInvalidEmail     = "invalid_email"     // 400: not a plain email address
-	CodeAlreadyExists    = "already_exists"    // 409: the name is taken
-	CodeNotFound         = "not_found"         // 404: no such person
-	CodeInvalidOperation = "invalid_operation" // 400: e.g. removing the owner
-	CodeInvalidInvite    = "invalid_invite"    // 403: unknown, expired or used invite
-	CodeWeakPassword     = "weak_password"     // 400: the password breaks the rules
-	CodeBadCredentials   = "bad_credentials"   // 401: wrong name or password
-	CodeRateLimited      = "rate_limited"      // 429: too many failures; see RetryAfter
+	CodeInvalidName      = apierr.CodeInvalidName // 400: the name breaks the name rules
+	CodeInvalidEmail     = "invalid_email"        // 400: not a plain email address
+	CodeAlreadyExists    = "already_exists"       // 409: the name is taken
+	CodeNotFound         = "not_found"            // 404: no such person
+	CodeInvalidOperation = "invalid_operation"    // 400: e.g. removing the owner
+	CodeInvalidInvite    = "invalid_invite"       // 403: unknown, expired or used invite
+	CodeWeakPassword     = "weak_password"        // 400: the password breaks the rules
+	CodeBadCredentials   = "bad_credentials"      // 401: wrong name or password
+	CodeRateLimited      = "rate_limited"         // 429: too many failures; see RetryAfter
 )
 
 // Error is a refusal the person at the other end can act on. Its Message

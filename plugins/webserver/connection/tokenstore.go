@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/names"
 )
 
 // ErrTokenNotFound is returned by Revoke when nothing matches, so the CLI can
@@ -73,7 +74,13 @@ func (t *TokenStore) Create(name string) (string, TokenRecord, error) {
 // Mint makes a token as spec says; the plaintext is returned once. Names
 // are unique among host tokens and among one person's connect tokens
 // (they are how people tell tokens apart and revoke them).
+//
+// A name that is not printable text is names.Check's invalid_name,
+// before anything is read or written.
 func (t *TokenStore) Mint(spec TokenSpec) (string, TokenRecord, error) {
+	if err := names.Check("token name", spec.Name); err != nil {
+		return "", TokenRecord{}, err
+	}
 	name := strings.TrimSpace(spec.Name)
 	if name == "" {
 		return "", TokenRecord{}, errors.New("connection: token name must not be empty")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 func TestTokenStoreRoundTrip(t *testing.T) {
@@ -93,6 +95,25 @@ func TestTokenStoreRejectsBadNames(t *testing.T) {
 	}
 	if _, _, err := store.Create("x"); err == nil {
 		t.Fatal("duplicate name accepted")
+	}
+}
+
+// A name with a control character is invalid_name (names.Check), before
+// the file is read or written: nothing is kept, not even trimmed.
+func TestTokenStoreRefusesControlCharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	store := OpenTokenStore(path)
+	for _, name := range []string{"bot\x1b[31m", "a\x00", "agent\n", "\tagent", "rtl\u202e"} {
+		_, _, err := store.Mint(TokenSpec{Name: name})
+		if c, ok := apierr.As(err); !ok || c.ErrorCode() != "invalid_name" || c.HTTPStatus() != 400 {
+			t.Fatalf("Mint(%q) = %v, want invalid_name", name, err)
+		}
+		if _, _, err := store.Create(name); err == nil {
+			t.Fatalf("Create(%q) accepted", name)
+		}
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("refused names wrote the token file: %v", err)
 	}
 }
 

@@ -6,6 +6,7 @@ package sceneerr
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 )
 
@@ -14,7 +15,7 @@ type Code string
 
 // The codes of contract section 6.
 const (
-	InvalidName        Code = "invalid_name"
+	InvalidName        Code = "invalid_name" // apierr.CodeInvalidName: the host's one code for a refused name
 	NotFound           Code = "not_found"
 	AlreadyExists      Code = "already_exists"
 	InvalidScene       Code = "invalid_scene"
@@ -31,6 +32,10 @@ const (
 	InvalidReference   Code = "invalid_reference"
 	// RateLimited: a quota or rate limit; details carry retryAfterSec.
 	RateLimited Code = "rate_limited"
+	// NameUnavailable: a create whose name the caller may not have for a
+	// reason it is not told (a board it cannot see has it, or one in the
+	// trash): one answer for every such reason (access.Unavailable).
+	NameUnavailable Code = "name_unavailable"
 )
 
 var statuses = map[Code]int{
@@ -50,6 +55,7 @@ var statuses = map[Code]int{
 	DuplicateID:        http.StatusConflict,
 	InvalidReference:   http.StatusUnprocessableEntity,
 	RateLimited:        http.StatusTooManyRequests,
+	NameUnavailable:    http.StatusConflict,
 }
 
 // Codes lists every code, for tests that must reach each one.
@@ -137,6 +143,17 @@ func (e *Error) With(key string, value any) *Error {
 	}
 	e.Details[key] = value
 	return e
+}
+
+// FromCoded is c (an error of the host's contract, apierr.Coded: a
+// names.Check refusal, say) as an *Error with the same code, message and
+// details, so the plugin's surfaces answer it as they answer their own.
+func FromCoded(c interface {
+	ErrorCode() string
+	ErrorMessage() string
+	ErrorDetails() map[string]any
+}) *Error {
+	return &Error{Code: Code(c.ErrorCode()), Message: c.ErrorMessage(), Details: maps.Clone(c.ErrorDetails())}
 }
 
 // CodeOf returns the code of err, or "" if it carries none.

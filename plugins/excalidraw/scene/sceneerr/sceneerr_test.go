@@ -14,8 +14,11 @@ import (
 var _ apierr.Coded = (*Error)(nil)
 
 func TestStatusesAndMatching(t *testing.T) {
-	if len(Codes()) != 16 {
-		t.Fatalf("%d codes, the contract has 15 and boards add rate_limited", len(Codes()))
+	if len(Codes()) != 17 {
+		t.Fatalf("%d codes, the contract has 15 and boards add rate_limited and name_unavailable", len(Codes()))
+	}
+	if string(InvalidName) != apierr.CodeInvalidName || NameUnavailable.Status() != 409 {
+		t.Fatal("invalid_name is the host's one code for a refused name; name_unavailable is 409")
 	}
 	if SceneBusy.Status() != 423 || InvalidName.Status() != 400 || Code("x").Status() != 500 {
 		t.Fatal("wrong statuses")

@@ -10,9 +10,11 @@ import {
 } from "@excalidraw/excalidraw";
 import {
   ApiError,
+  closedBoard,
   describe,
   isOwnRequest,
   loginCommand,
+  openedBoard,
   pluginAvailable,
   readScene,
   report,
@@ -216,7 +218,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           setConflict(null);
           clearFailure();
           setStatus(signature() === sig ? "saved" : "unsaved");
-          if (!res.unchanged) report("saved", { name, revision: res.revision, sha256: res.sha256, elementCount: res.elementCount });
+          if (!res.unchanged) report("saved", { name, revision: res.revision, sha256: res.sha256, elementCount: res.elementCount }, name);
           return true;
         } catch (e) {
           if (e instanceof ApiError && e.code === "revision_conflict") {
@@ -643,20 +645,22 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       savedSig.current = signature();
       if (!mountedReported.current) {
         mountedReported.current = true;
-        report("mounted", { build: __DSH_BUILD__, width: Math.round(a.width), height: Math.round(a.height), theme: a.theme });
+        report("mounted", { build: __DSH_BUILD__, width: Math.round(a.width), height: Math.round(a.height), theme: a.theme }, name);
       }
-      report("canvas-ready", { elementCount: api.getSceneElements().length });
+      report("canvas-ready", { elementCount: api.getSceneElements().length }, name);
       settleText(api).catch((e) => reportError(`re-measure ${name}: ${e.message}`));
     };
     frame = requestAnimationFrame(tick);
-    const onHide = () => report("unmounted");
+    openedBoard(name);
+    const onHide = () => report("unmounted", {}, name);
     window.addEventListener("pagehide", onHide);
     return () => {
       cancelAnimationFrame(frame);
       window.removeEventListener("pagehide", onHide);
       clearTimeout(timer.current);
       clearTimeout(retryTimer.current);
-      if (mountedReported.current) report("unmounted");
+      if (mountedReported.current) report("unmounted", {}, name);
+      closedBoard(name);
       if (window.dshEditor?.name === name) delete window.dshEditor;
     };
   }, [initial, name, signature]);

@@ -210,23 +210,39 @@ export function describe(e, { unavailable = false } = {}) {
   return { kind: "refused", retry: false, text: `The server refused this (${e.code}: ${e.message}).` };
 }
 
-// Lifecycle evidence (contract section 8). keepalive lets `unmounted` out
-// while the page is being torn down; failures are ignored, since evidence
-// must never break editing.
-export function report(event, fields = {}) {
+// Lifecycle evidence (contract section 8), kept per board: every report
+// names the board the editor shows (board; by default the open one), and
+// with none open there is nothing to report. keepalive lets `unmounted`
+// out while the page is being torn down; failures are ignored, since
+// evidence must never break editing.
+let evidenceBoard = null;
+
+// openedBoard marks name as the board the editor shows (null: none), for
+// the reports that do not name one (an uncaught error in the page).
+export function openedBoard(name) {
+  evidenceBoard = name;
+}
+
+// closedBoard forgets name as the open board, unless another has opened since.
+export function closedBoard(name) {
+  if (evidenceBoard === name) evidenceBoard = null;
+}
+
+export function report(event, fields = {}, board = evidenceBoard) {
+  if (!board) return Promise.resolve();
   return fetch(API + "/editor-status", {
     method: "POST",
     credentials: "same-origin",
     keepalive: true,
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ event, ...fields }),
+    body: JSON.stringify({ event, name: board, ...fields }),
   }).catch(() => {});
 }
 
 let lastError = "";
-export function reportError(message) {
+export function reportError(message, board = evidenceBoard) {
   message = String(message || "unknown error").slice(0, 1900);
   if (message === lastError) return; // one report per distinct error, not a flood
   lastError = message;
-  report("error", { message });
+  report("error", { message }, board);
 }
