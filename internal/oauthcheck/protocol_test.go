@@ -39,7 +39,14 @@ type asHost struct {
 // the plugin to be active. It stops when the test ends.
 func startHost(ctx context.Context, t *testing.T, data string, opts ...dsh.Option) *dsh.Host {
 	t.Helper()
-	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  owner: olga\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n  - {id: excalidraw, name: excalidraw}\n", data)
+	return startHostConfig(ctx, t, data, "{}", opts...)
+}
+
+// startHostConfig is startHost with the plugin's config (flow-style
+// YAML).
+func startHostConfig(ctx context.Context, t *testing.T, data, config string, opts ...dsh.Option) *dsh.Host {
+	t.Helper()
+	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  owner: olga\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n  - {id: excalidraw, name: excalidraw, config: %s}\n", data, config)
 	h, err := dsh.New(append([]dsh.Option{dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -57,9 +64,15 @@ func startHost(ctx context.Context, t *testing.T, data string, opts ...dsh.Optio
 
 func startAS(t *testing.T, opts ...dsh.Option) *asHost {
 	t.Helper()
+	return startASConfig(t, "{}", opts...)
+}
+
+// startASConfig is startAS with the plugin's config (flow-style YAML).
+func startASConfig(t *testing.T, config string, opts ...dsh.Option) *asHost {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	h := startHost(ctx, t, t.TempDir(), opts...)
+	h := startHostConfig(ctx, t, t.TempDir(), config, opts...)
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	jar, _ := cookiejar.New(nil)

@@ -66,6 +66,21 @@ type Config struct {
 	History       History `json:"history"`
 	Exports       Exports `json:"exports"`
 	Files         Files   `json:"files"`
+	OAuth         OAuth   `json:"oauth"`
+}
+
+// OAuth is the `oauth:` section: what anyone may register with the
+// authorization server for remote MCP clients (dynamic client
+// registration takes no credential).
+type OAuth struct {
+	RegistrationsPerHourPerAddress int `json:"registrationsPerHourPerAddress"`
+	UngrantedClientTTLHours        int `json:"ungrantedClientTTLHours"`
+	MaxUngrantedClients            int `json:"maxUngrantedClients"`
+}
+
+func (o OAuth) registration() oauth.Registration {
+	return oauth.Registration{PerHourPerAddress: o.RegistrationsPerHourPerAddress,
+		UngrantedTTL: time.Duration(o.UngrantedClientTTLHours) * time.Hour, MaxUngranted: o.MaxUngrantedClients}
 }
 
 // Files is the `files:` section: where the boards' and share links'
@@ -153,6 +168,16 @@ var ConfigSchema = []byte(`{
             "maxTotalBytes": {"type": "integer", "minimum": 1048576, "maximum": 1125899906842624, "default": 2147483648,
               "description": "Bytes all share links' files may take together; an upload past it is 507 insufficient_storage."}
           }}
+      }},
+    "oauth": {"type": "object", "additionalProperties": false, "default": {},
+      "description": "Dynamic client registration (POST /oauth/register), which anyone may call: remote MCP clients register there before a person approves them.",
+      "properties": {
+        "registrationsPerHourPerAddress": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 30,
+          "description": "Clients one client address (an IPv6 /64) may register in a sliding hour, counted on every node; more is 429 rate_limited with retryAfterSec."},
+        "ungrantedClientTTLHours": {"type": "integer", "minimum": 1, "maximum": 720, "default": 24,
+          "description": "A client that has not completed a grant (got an access token) by then is forgotten; one that has is kept."},
+        "maxUngrantedClients": {"type": "integer", "minimum": 10, "maximum": 1000000, "default": 1000,
+          "description": "Ungranted clients kept at once; a registration past it evicts one (of the network that holds the most, never one a signed-in person is approving), so registration is never refused for it."}
       }}
   }
 }`)
@@ -306,7 +331,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		// Remote agents sign in with OAuth: the authorization server
 		// mints connect tokens, so it needs the host's token file.
 		if conn != nil && conn.Tokens() != nil {
-			if err := useOAuth(web, svc, conn, host.Resolve(oauth.ClientsFile), db); err != nil {
+			if err := useOAuth(web, svc, conn, host.Resolve(oauth.ClientsFile), db, cfg.OAuth.registration()); err != nil {
 				return err
 			}
 		}
@@ -320,12 +345,12 @@ func apply(ctx *app.Context, raw app.Config) error {
 
 // useOAuth mounts the authorization server for remote MCP clients and
 // makes every 401 point them at it.
-func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, clientsFile string, db *database.DB) error {
+func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, clientsFile string, db *database.DB, reg oauth.Registration) error {
 	srv, err := app.Get[*webserver.Server](web, webserver.ServiceName)
 	if err != nil {
 		return err
 	}
-	o := oauth.Options{Service: svc, Conn: conn, ClientsFile: clientsFile, Logger: web.Logger()}
+	o := oauth.Options{Service: svc, Conn: conn, ClientsFile: clientsFile, Logger: web.Logger(), Registration: reg}
 	if db != nil {
 		o.State = db.State
 	}

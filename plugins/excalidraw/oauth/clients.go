@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -26,14 +28,73 @@ type Client struct {
 	Name         string    `json:"clientName,omitempty"`
 	RedirectURIs []string  `json:"redirectUris"`
 	CreatedAt    time.Time `json:"createdAt"`
+	// From is the client address that registered it (an IPv4 address,
+	// an IPv6 address's /64), which the cap on ungranted clients weighs.
+	From string `json:"from,omitempty"`
+	// SeenAt is when a signed-in person first opened its consent page.
+	SeenAt *time.Time `json:"seenAt,omitempty"`
+	// GrantedAt is when it first got an access token; from then on it is
+	// kept. Until then it is ungranted, and expires.
+	GrantedAt *time.Time `json:"grantedAt,omitempty"`
 }
 
 // Limits on registration, which anyone may attempt.
 const (
-	MaxClients      = 1000
 	maxRedirectURIs = 10
 	maxClientName   = 100
 )
+
+// Registration bounds what anyone may register without a credential.
+// Its zero fields are the defaults.
+type Registration struct {
+	// PerHourPerAddress is how many clients one client address (an IPv4
+	// address, an IPv6 /64) may register in a sliding hour; more are 429
+	// rate_limited. Default DefaultRegistrationsPerHour.
+	PerHourPerAddress int
+	// UngrantedTTL is how long a client that has not completed a grant
+	// (got an access token) is kept; default DefaultUngrantedTTL.
+	UngrantedTTL time.Duration
+	// MaxUngranted is how many ungranted clients are kept at once; a
+	// registration past it evicts one (see evict), so it never refuses.
+	// Default DefaultMaxUngranted.
+	MaxUngranted int
+}
+
+// Registration defaults. A day for an ungranted client: connecting one
+// is register, (sign in,) consent, token, minutes apart, but a person who
+// must first be invited or sign in may finish hours later, and the
+// client's record is useless to anyone else meanwhile; what keeps junk
+// from crowding out real people is the cap's eviction, not the TTL, which
+// only sees that junk does not outlive a day.
+const (
+	DefaultRegistrationsPerHour = 30
+	DefaultUngrantedTTL         = 24 * time.Hour
+	DefaultMaxUngranted         = 1000
+)
+
+// The names of the plugin settings behind Registration, which refusals
+// and errors name.
+const (
+	SettingRegistrationsPerHour = "oauth.registrationsPerHourPerAddress"
+	SettingUngrantedTTL         = "oauth.ungrantedClientTTLHours"
+	SettingMaxUngranted         = "oauth.maxUngrantedClients"
+)
+
+// RegistrationWindow is the sliding window PerHourPerAddress counts in.
+const RegistrationWindow = time.Hour
+
+func (r Registration) withDefaults() Registration {
+	if r.PerHourPerAddress <= 0 {
+		r.PerHourPerAddress = DefaultRegistrationsPerHour
+	}
+	if r.UngrantedTTL <= 0 {
+		r.UngrantedTTL = DefaultUngrantedTTL
+	}
+	if r.MaxUngranted <= 0 {
+		r.MaxUngranted = DefaultMaxUngranted
+	}
+	return r
+}
 
 type clientsFile struct {
 	Clients []Client `json:"clients"`
@@ -54,17 +115,44 @@ func parseClients(path string, data []byte) (clientsFile, error) {
 // of the data directory, so a client's registration outlives a restart, or
 // a shared backend's ClientsDoc, so a client registered on one node is
 // known to all.
+//
+// A client that never completed a grant expires after UngrantedTTL: it
+// is not found from then on, and the next registration drops it. At
+// MaxUngranted ungranted clients a registration evicts one instead of
+// being refused (see evict), so no flood of anonymous registrations can
+// keep a person from connecting an agent.
 type clients struct {
-	doc  statefile.Doc
-	view *statefile.View[clientsFile]
-	now  func() time.Time
+	doc    statefile.Doc
+	view   *statefile.View[clientsFile]
+	now    func() time.Time
+	limits Registration
+	// tokens lists the client ids that hold a connect token (nil: none
+	// known): a client registered before grants were recorded, whose
+	// GrantedAt is not set, is kept if it has one.
+	tokens func() (map[string]bool, error)
 }
 
 // clientsWhat names the clients document in errors.
 const clientsWhat = "OAuth clients file"
 
-func newClients(d statefile.Doc, now func() time.Time) *clients {
-	return &clients{doc: d, view: statefile.ViewOf(d, parseClients, nil), now: now}
+func newClients(d statefile.Doc, now func() time.Time, limits Registration) *clients {
+	return &clients{doc: d, view: statefile.ViewOf(d, parseClients, nil), now: now, limits: limits.withDefaults()}
+}
+
+// expired reports whether cl is ungranted past its time at now.
+func (c *clients) expired(cl Client, now time.Time) bool {
+	return cl.GrantedAt == nil && !now.Before(cl.CreatedAt.Add(c.limits.UngrantedTTL))
+}
+
+// withToken is c.tokens' answer, or none when it cannot be read (nothing
+// is then known to hold a token: a client that expired is not found, and
+// not dropped).
+func (c *clients) withToken() (map[string]bool, bool) {
+	if c.tokens == nil {
+		return nil, true
+	}
+	ids, err := c.tokens()
+	return ids, err == nil
 }
 
 // checkRedirectURI accepts what OAuth 2.1 allows a public client: an
@@ -90,15 +178,12 @@ func checkRedirectURI(s string) error {
 // errRedirect marks a registration refused for its redirect URIs.
 var errRedirect = errors.New("invalid redirect URIs")
 
-// register stores a new client.
-func (c *clients) register(name string, uris []string) (Client, error) {
-	if len(uris) == 0 || len(uris) > maxRedirectURIs {
-		return Client{}, fmt.Errorf("%w: redirect_uris must list 1 to %d URIs", errRedirect, maxRedirectURIs)
-	}
-	for _, u := range uris {
-		if err := checkRedirectURI(u); err != nil {
-			return Client{}, fmt.Errorf("%w: %v", errRedirect, err)
-		}
+// register stores a new client registered from the client address
+// from (see addressKey), first dropping the ungranted clients that
+// expired and, at MaxUngranted, evicting one.
+func (c *clients) register(name string, uris []string, from string) (Client, error) {
+	if err := checkRegistration(uris); err != nil {
+		return Client{}, err
 	}
 	name = strings.Join(strings.Fields(name), " ")
 	if len([]rune(name)) > maxClientName {
@@ -106,10 +191,20 @@ func (c *clients) register(name string, uris []string) (Client, error) {
 	}
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	cl := Client{ID: "dshc_" + hex.EncodeToString(b[:]), Name: name, RedirectURIs: slices.Clone(uris), CreatedAt: c.now().UTC().Truncate(time.Second)}
+	now := c.now().UTC()
+	cl := Client{ID: "dshc_" + hex.EncodeToString(b[:]), Name: name, RedirectURIs: slices.Clone(uris), CreatedAt: now.Truncate(time.Second), From: from}
+	// Which clients hold a token is read before the update, not under
+	// its lock (with PostgreSQL that would take a second connection
+	// while holding one), and only when some client expired.
+	var ids map[string]bool
+	idsKnown := false
+	if f, err := c.view.Load(); err == nil && slices.ContainsFunc(f.Clients, func(cl Client) bool { return c.expired(cl, now) }) {
+		ids, idsKnown = c.withToken()
+	}
 	err := statefile.UpdateDoc(c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
-		if len(f.Clients) >= MaxClients {
-			return f, false, errTooManyClients
+		f.Clients = c.sweep(f.Clients, now, ids, idsKnown)
+		for ungranted(f.Clients) >= c.limits.MaxUngranted {
+			f.Clients = evict(f.Clients)
 		}
 		f.Clients = append(f.Clients, cl)
 		return f, true, nil
@@ -118,20 +213,159 @@ func (c *clients) register(name string, uris []string) (Client, error) {
 	return cl, err
 }
 
-var errTooManyClients = fmt.Errorf("this host has %d registered clients, the most it keeps", MaxClients)
+// checkRegistration is what a registration must be before anything is
+// counted or stored.
+func checkRegistration(uris []string) error {
+	if len(uris) == 0 || len(uris) > maxRedirectURIs {
+		return fmt.Errorf("%w: redirect_uris must list 1 to %d URIs", errRedirect, maxRedirectURIs)
+	}
+	for _, u := range uris {
+		if err := checkRedirectURI(u); err != nil {
+			return fmt.Errorf("%w: %v", errRedirect, err)
+		}
+	}
+	return nil
+}
 
-// get is the client with this id; none when the clients cannot be read.
+// sweep drops the ungranted clients that expired at now. One that holds
+// a connect token (in ids: registered before grants were recorded) is
+// marked granted instead; when the tokens are not known, the expired
+// stay, to be dropped by a later sweep.
+func (c *clients) sweep(list []Client, now time.Time, ids map[string]bool, idsKnown bool) []Client {
+	if !idsKnown {
+		return list
+	}
+	out := list[:0]
+	for _, cl := range list {
+		if c.expired(cl, now) {
+			if !ids[cl.ID] {
+				continue
+			}
+			at := now.Truncate(time.Second)
+			cl.GrantedAt = &at
+		}
+		out = append(out, cl)
+	}
+	return out
+}
+
+func ungranted(list []Client) int {
+	n := 0
+	for _, cl := range list {
+		if cl.GrantedAt == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// evict removes the ungranted client that makes room fairly: never a
+// granted one, and a seen one (a signed-in person opened its consent
+// page) only when every ungranted client was seen. Of the others it takes
+// the oldest of the network (an IPv4 /24, an IPv6 /48) that holds the
+// most of them, so that whoever registers many, even from many addresses
+// of one network, evicts their own first: a person's one registration
+// goes only when every other network holds no more than theirs.
+func evict(list []Client) []Client {
+	pick := -1
+	count := map[string]int{}
+	for _, cl := range list {
+		if cl.GrantedAt == nil && cl.SeenAt == nil {
+			count[network(cl.From)]++
+		}
+	}
+	for i, cl := range list {
+		if cl.GrantedAt != nil || (cl.SeenAt != nil) != (len(count) == 0) {
+			continue
+		}
+		if pick < 0 {
+			pick = i
+			continue
+		}
+		p := list[pick]
+		n, pn := count[network(cl.From)], count[network(p.From)]
+		if n > pn || (n == pn && cl.CreatedAt.Before(p.CreatedAt)) {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return list // nothing ungranted
+	}
+	return slices.Delete(list, pick, pick+1)
+}
+
+// addressKey is what a registration from remote (an http.Request's
+// RemoteAddr, "host:port") is counted by: an IPv4 address, an IPv6
+// address's /64 (what one host is usually given), or remote's host part
+// when it is neither.
+func addressKey(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is6() {
+		return netip.PrefixFrom(a, 64).Masked().String()
+	}
+	return a.String()
+}
+
+// network is the network an address key (see addressKey) belongs to for
+// evict: an IPv4 /24, an IPv6 /48; anything else is its own.
+func network(key string) string {
+	if p, err := netip.ParsePrefix(key); err == nil {
+		return netip.PrefixFrom(p.Addr(), min(p.Bits(), 48)).Masked().String()
+	}
+	if a, err := netip.ParseAddr(key); err == nil && a.Is4() {
+		return netip.PrefixFrom(a, 24).Masked().String()
+	}
+	return key
+}
+
+// mark records, once, that a signed-in person saw cl's consent page
+// (granted=false) or that it got an access token (granted=true).
+func (c *clients) mark(id string, granted bool) error {
+	at := c.now().UTC().Truncate(time.Second)
+	err := statefile.UpdateDoc(c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
+		i := slices.IndexFunc(f.Clients, func(cl Client) bool { return cl.ID == id })
+		if i < 0 {
+			return f, false, nil
+		}
+		field := &f.Clients[i].SeenAt
+		if granted {
+			field = &f.Clients[i].GrantedAt
+		}
+		if *field != nil {
+			return f, false, nil
+		}
+		*field = &at
+		return f, true, nil
+	})
+	c.view.Invalidate()
+	return err
+}
+
+// get is the client with this id; none when the clients cannot be read,
+// or when it is ungranted and expired (and holds no token).
 func (c *clients) get(id string) (Client, bool) {
 	f, err := c.view.Load()
 	if err != nil {
 		return Client{}, false
 	}
-	for _, cl := range f.Clients {
-		if cl.ID == id {
-			return cl, true
-		}
+	i := slices.IndexFunc(f.Clients, func(cl Client) bool { return cl.ID == id })
+	if i < 0 {
+		return Client{}, false
 	}
-	return Client{}, false
+	cl := f.Clients[i]
+	if c.expired(cl, c.now()) {
+		ids, _ := c.withToken()
+		return cl, ids[cl.ID]
+	}
+	return cl, true
 }
 
 // GetByID implements oauth2.ClientStore.

@@ -14,7 +14,9 @@
 // The protocol (request validation, PKCE, one-time codes, token
 // responses) is go-oauth2/oauth2's; this package supplies its client
 // store (registered clients in the data directory, redirect URIs matched
-// exactly), its code store (in memory, one exchange each), the consent
+// exactly; registration limited per client address, clients that never
+// got a token expiring, and the cap on them evicting the flooding
+// network's oldest instead of refusing: see clients), its code store (in memory, one exchange each), the consent
 // page and the access-token generator that mints the connect token. With
 // a backend several nodes share (Options.State), the clients and the
 // codes are its documents, so any node serves any step.

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,11 +27,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"go.uber.org/zap"
 
+	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/webserver"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -82,8 +86,15 @@ type Options struct {
 	MCPPath string
 	// AccessTTL bounds access tokens; 0 is DefaultAccessTTL.
 	AccessTTL time.Duration
-	Logger    *zap.Logger
-	Now       func() time.Time
+	// Registration bounds dynamic client registration (zero fields: the
+	// defaults). Registrations are counted per client address in State's
+	// windows (every node's count), or in this process's memory without
+	// State.
+	Registration Registration
+	Logger       *zap.Logger
+	// Now is the clock of registrations, their expiry and their rate
+	// limit (nil: time.Now).
+	Now func() time.Time
 }
 
 // Server is the authorization server.
@@ -91,6 +102,7 @@ type Server struct {
 	o       Options
 	log     *zap.Logger
 	clients *clients
+	windows statefile.Windows // registrations per address
 	srv     *server.Server
 }
 
@@ -116,12 +128,15 @@ func New(o Options) (*Server, error) {
 	s := &Server{o: o, log: o.Logger.Named("oauth")}
 	var codes oauth2.TokenStore
 	if o.State != nil {
-		s.clients = newClients(o.State.Doc(ClientsDoc), o.Now)
+		s.clients = newClients(o.State.Doc(ClientsDoc), o.Now, o.Registration)
+		s.windows = o.State.Windows()
 		codes = &sharedCodes{doc: o.State.Doc(CodesDoc), now: time.Now}
 	} else {
-		s.clients = newClients(statefile.File(o.ClientsFile, clientsWhat), o.Now)
+		s.clients = newClients(statefile.File(o.ClientsFile, clientsWhat), o.Now, o.Registration)
+		s.windows = statefile.NewMemoryWindows()
 		codes = newCodes()
 	}
+	s.clients.tokens = oauthClientsWithTokens(o.Conn.Tokens())
 
 	m := manager(s.clients, codes, minter{s}, o.AccessTTL)
 
@@ -190,6 +205,11 @@ func (m minter) Token(_ context.Context, data *oauth2.GenerateBasic, _ bool) (st
 	name := "OAuth client"
 	if cl, ok := m.s.clients.get(data.Client.GetID()); ok && cl.Name != "" {
 		name = cl.Name
+	}
+	// Recorded first, so a client whose token is minted is always kept
+	// (it no longer expires, and no registration evicts it).
+	if err := m.s.clients.mark(data.Client.GetID(), true); err != nil {
+		return "", "", err
 	}
 	var b [3]byte
 	_, _ = rand.Read(b[:])
@@ -287,12 +307,21 @@ func (s *Server) serverMetadata(c echo.Context) error {
 }
 
 // register is dynamic client registration (RFC 7591) for public clients.
+//
+// Its errors are OAuth's ({"error": "<code>", "error_description": "…"},
+// as clients parse them), with the host's details beside them when there
+// are any. In order: metadata that is not acceptable is 400 (nothing
+// counted); one address past its registrations an hour is 429
+// rate_limited with details {limit, max, windowSec, retryable,
+// retryAfterSec} and a Retry-After header; then the client is stored, at
+// the cap on ungranted clients by evicting one, never by refusing.
 func (s *Server) register(c echo.Context) error {
 	cors(c)
 	fail := func(code, msg string) error {
 		return c.JSON(http.StatusBadRequest, map[string]string{"error": code, "error_description": msg})
 	}
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, 64<<10))
+	r := c.Request()
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
 	if err != nil {
 		return fail("invalid_client_metadata", "the body could not be read")
 	}
@@ -308,21 +337,77 @@ func (s *Server) register(c echo.Context) error {
 			return fail("invalid_client_metadata", "grant_types may be authorization_code only")
 		}
 	}
-	cl, err := s.clients.register(meta.ClientName, meta.RedirectURIs)
-	switch {
-	case err == errTooManyClients:
-		return c.JSON(http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable", "error_description": err.Error()})
-	case errors.Is(err, errRedirect):
+	if err := checkRegistration(meta.RedirectURIs); err != nil {
 		return fail("invalid_redirect_uri", strings.TrimPrefix(err.Error(), errRedirect.Error()+": "))
-	case err != nil:
-		return err
 	}
-	s.log.Info("OAuth client registered", zap.String("client", cl.ID), zap.String("name", cl.Name))
+	from := addressKey(r.RemoteAddr)
+	key := "oauth:register:" + from
+	now := s.o.Now()
+	limit := s.clients.limits.PerHourPerAddress
+	ok, retry, err := s.windows.Take(r.Context(), key, now, limit, RegistrationWindow)
+	if err != nil {
+		return s.unavailable(c, "count the registration", err)
+	}
+	if !ok {
+		after := max(1, int(math.Ceil(retry.Sub(now).Seconds())))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(after))
+		s.log.Info("OAuth registration rate-limited", zap.String("from", from), zap.Int("retryAfterSec", after))
+		return c.JSON(http.StatusTooManyRequests, map[string]any{
+			"error": "rate_limited",
+			"error_description": fmt.Sprintf("one address may register %d clients an hour (%s); try again in %d s",
+				limit, SettingRegistrationsPerHour, after),
+			"details": map[string]any{"limit": SettingRegistrationsPerHour, "max": limit, "windowSec": int(RegistrationWindow.Seconds()),
+				"retryable": true, "retryAfterSec": after},
+		})
+	}
+	cl, err := s.clients.register(meta.ClientName, meta.RedirectURIs, from)
+	if err != nil {
+		// Nothing was registered: the registration does not count.
+		if uerr := s.windows.Undo(context.WithoutCancel(r.Context()), key); uerr != nil {
+			s.log.Warn("a registration that failed stays counted", zap.String("from", from), zap.Error(uerr))
+		}
+		return s.unavailable(c, "store the client", err)
+	}
+	s.log.Info("OAuth client registered", zap.String("client", cl.ID), zap.String("name", cl.Name), zap.String("from", from))
 	return c.JSON(http.StatusCreated, map[string]any{
 		"client_id": cl.ID, "client_id_issued_at": cl.CreatedAt.Unix(), "client_name": cl.Name,
 		"redirect_uris": cl.RedirectURIs, "grant_types": []string{"authorization_code"}, "response_types": []string{"code"},
 		"token_endpoint_auth_method": "none",
 	})
+}
+
+// unavailable answers a registration that could not be counted or
+// stored: the shared database does not answer (503 store_unavailable,
+// retryable), or another failure (500).
+func (s *Server) unavailable(c echo.Context, what string, err error) error {
+	if !errors.Is(err, pgdb.ErrUnreachable) && !pgdb.Unreachable(err) {
+		return fmt.Errorf("oauth: %s: %w", what, err)
+	}
+	s.log.Warn("OAuth registration refused: the database cannot be reached", zap.String("step", what), zap.Error(err))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(apierr.StoreUnavailableRetrySec))
+	return c.JSON(http.StatusServiceUnavailable, map[string]any{
+		"error":             apierr.CodeStoreUnavailable,
+		"error_description": "dsh's database cannot be reached; nothing was registered, try again shortly",
+		"details":           map[string]any{"retryable": true, "retryAfterSec": apierr.StoreUnavailableRetrySec},
+	})
+}
+
+// oauthClientsWithTokens lists the OAuth clients that hold a connect
+// token in tokens ("oauth:<client id>" records).
+func oauthClientsWithTokens(tokens *connection.TokenStore) func() (map[string]bool, error) {
+	return func() (map[string]bool, error) {
+		list, err := tokens.List()
+		if err != nil {
+			return nil, err
+		}
+		ids := map[string]bool{}
+		for _, rec := range list {
+			if id, ok := strings.CutPrefix(rec.Client, "oauth:"); ok {
+				ids[id] = true
+			}
+		}
+		return ids, nil
+	}
 }
 
 func (s *Server) token(c echo.Context) error {
@@ -393,6 +478,13 @@ func (s *Server) authorizePage(c echo.Context) error {
 			return s.page(c, http.StatusOK, consent{Continue: next})
 		}
 		return c.Redirect(http.StatusSeeOther, s.o.Conn.LoginPath()+"?next="+url.QueryEscape(next))
+	}
+	if req.client.SeenAt == nil {
+		// A person is looking at it: no flood of registrations evicts it
+		// while they decide (see evict).
+		if err := s.clients.mark(req.client.ID, false); err != nil {
+			s.log.Warn("OAuth client not marked as seen", zap.String("client", req.client.ID), zap.Error(err))
+		}
 	}
 	list, err := s.o.Service.ListBoards(admitted.Context(), false)
 	if err != nil {

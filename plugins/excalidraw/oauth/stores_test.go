@@ -41,7 +41,7 @@ func eachState(t *testing.T, test func(t *testing.T, node func() stores)) {
 		path := filepath.Join(t.TempDir(), "oauth-clients.json")
 		codes := newCodes()
 		test(t, func() stores {
-			return stores{clients: newClients(statefile.File(path, clientsWhat), time.Now), codes: codes}
+			return stores{clients: newClients(statefile.File(path, clientsWhat), time.Now, Registration{}), codes: codes}
 		})
 	})
 	t.Run("postgres", func(t *testing.T) {
@@ -53,7 +53,7 @@ func eachState(t *testing.T, test func(t *testing.T, node func() stores)) {
 			}
 			t.Cleanup(pool.Close)
 			b := pgstate.New(pool, pgstate.Options{})
-			return stores{clients: newClients(b.Doc(ClientsDoc), time.Now), codes: &sharedCodes{doc: b.Doc(CodesDoc), now: time.Now}}
+			return stores{clients: newClients(b.Doc(ClientsDoc), time.Now, Registration{}), codes: &sharedCodes{doc: b.Doc(CodesDoc), now: time.Now}}
 		})
 	})
 }
@@ -83,7 +83,7 @@ func challenge(verifier string) string {
 func TestCodeExchangedOnAnotherNode(t *testing.T) {
 	eachState(t, func(t *testing.T, node func() stores) {
 		a, b := node(), node()
-		cl, err := a.clients.register("Claude", []string{"http://127.0.0.1:33418/callback"})
+		cl, err := a.clients.register("Claude", []string{"http://127.0.0.1:33418/callback"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,8 +157,8 @@ func TestCodeExchangedOnAnotherNode(t *testing.T) {
 func TestSharedCodesKeepNoCode(t *testing.T) {
 	b := statefile.Files(t.TempDir())
 	c := &sharedCodes{doc: b.Doc(CodesDoc), now: time.Now}
-	m := manager(newClients(b.Doc(ClientsDoc), time.Now), c, &granted{}, time.Hour)
-	cl, err := newClients(b.Doc(ClientsDoc), time.Now).register("x", []string{"https://example.com/cb"})
+	m := manager(newClients(b.Doc(ClientsDoc), time.Now, Registration{}), c, &granted{}, time.Hour)
+	cl, err := newClients(b.Doc(ClientsDoc), time.Now, Registration{}).register("x", []string{"https://example.com/cb"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestUnreachableRefuses(t *testing.T) {
 	}
 	defer pool.Close()
 	b := pgstate.New(pool, pgstate.Options{})
-	if _, err := newClients(b.Doc(ClientsDoc), time.Now).GetByID(context.Background(), "dshc_x"); err == nil {
+	if _, err := newClients(b.Doc(ClientsDoc), time.Now, Registration{}).GetByID(context.Background(), "dshc_x"); err == nil {
 		t.Fatal("a client found without its database")
 	}
 	c := &sharedCodes{doc: b.Doc(CodesDoc), now: time.Now}
