@@ -350,3 +350,26 @@ func TestRegistrationWithoutTheDatabase(t *testing.T) {
 		t.Fatalf("registration without the database: %+v", got)
 	}
 }
+
+// A client name with a control character is refused as invalid client
+// metadata before it counts or is stored: it would name the connect
+// tokens the client is issued, which names.Check holds to printable text.
+func TestRegistrationRefusesControlCharactersInTheName(t *testing.T) {
+	dir := t.TempDir()
+	b := statefile.Files(dir)
+	doc := statefile.File(filepath.Join(dir, ClientsFile), clientsWhat)
+	r := startRegistrar(t, b, doc, newClock().Now, Registration{PerHourPerAddress: 1})
+	c := from(t, "127.0.0.9")
+	for _, name := range []string{`probe\u001b[31m`, `a\u0000b`, `rtl\u202e`} {
+		a := register(t, c, r, `{"client_name":"`+name+`","redirect_uris":["http://127.0.0.1:4242/cb"],"token_endpoint_auth_method":"none"}`)
+		if a.status != http.StatusBadRequest || a.Error != "invalid_client_metadata" {
+			t.Fatalf("%s: %+v", name, a)
+		}
+	}
+	if got := storedClients(t, doc); len(got) != 0 {
+		t.Fatalf("refused names were stored: %+v", got)
+	}
+	if a := register(t, c, r, ""); a.status != http.StatusCreated { // and counted nothing
+		t.Fatalf("a good registration after the refusals: %+v", a)
+	}
+}

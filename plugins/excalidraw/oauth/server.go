@@ -32,6 +32,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -336,6 +337,11 @@ func (s *Server) register(c echo.Context) error {
 		if gt != "authorization_code" && gt != "refresh_token" {
 			return fail("invalid_client_metadata", "grant_types may be authorization_code only")
 		}
+	}
+	// The client's name names the connect tokens it is issued, so it obeys
+	// the host's rule for names (told in OAuth's words), before it counts.
+	if err := names.Check("client_name", meta.ClientName); err != nil {
+		return fail("invalid_client_metadata", err.(*names.Error).ErrorMessage())
 	}
 	if err := checkRegistration(meta.RedirectURIs); err != nil {
 		return fail("invalid_redirect_uri", strings.TrimPrefix(err.Error(), errRedirect.Error()+": "))
