@@ -38,6 +38,12 @@ func NewListener(pool *pgxpool.Pool, o ListenerOptions) *Listener {
 // included, once LISTEN is in place: a commit made while there was no
 // connection was not notified, so the caller re-reads what it follows
 // then (see pgdb.Listener.Run).
+//
+// A scene's revisions reach onCommit in the order they committed (its
+// commits queue on its row, and PostgreSQL notifies in commit order), so
+// they only go up. One may be at or below what onResync has just read,
+// when it committed while the resync listed: the caller keeps the newest
+// it has and drops what is not newer (live.Hub does).
 func (l *Listener) Run(ctx context.Context, onCommit func(name string, revision int64), onResync func(ctx context.Context)) error {
 	return l.l.Run(ctx, func(p string) {
 		name, rev, ok := parsePayload(p)
