@@ -8,7 +8,7 @@ CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
 PREFIX   ?= /usr/local
 
-.PHONY: run test vet bench bench-mcp build install deps fuzz node-deps editor browser postgres readme-check
+.PHONY: run test test-corpus vet bench bench-mcp build install deps fuzz node-deps editor browser postgres readme-check
 
 # Node packages some tests run against (the real Excalidraw 0.18.1),
 # installed from the lock file when it changes.
@@ -103,6 +103,23 @@ test: deps node-deps editor browser postgres vet
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m -v \
 	  -run 'AgainstExcalidraw|EditorFonts|Tdewolff|DecodeStructure' ./plugins/excalidraw/render/ ./plugins/excalidraw/render/fonts/woff2/
 
+# make test runs the corpus tests on the generated scenes committed in
+# internal/testcorpus/testdata. This runs them again on the shared corpus
+# of real drawings (DSH_CORPUS; CORPUS=dir points elsewhere), with the
+# fidelity comparison in a second pass without the race detector. A test
+# that reads testcorpus.Files belongs in CORPUS_TESTS.
+CORPUS       ?= ../shared/corpus
+CORPUS_PKGS  := ./internal/testcorpus/ ./plugins/excalidraw/scene/... ./plugins/excalidraw/query/ ./plugins/excalidraw/lint/ \
+                ./plugins/excalidraw/service/ ./plugins/excalidraw/render/freehand/
+CORPUS_TESTS := Corpus|^TestSplitElementsMatchesParse$$|^TestMarshalSplitIsSplitDocument$$|^TestDeltaIsNeighboursRunDiff$$|^TestKeptModelsAreFreshReads$$|^TestForkedWritesEqualFullWrites$$|^TestAgainstReference$$|^TestSharedOverride$$|^(FuzzParse|FuzzValidate|FuzzNormalize)$$
+test-corpus: deps node-deps editor browser
+	@if ! ls "$(CORPUS)"/*.excalidraw >/dev/null 2>&1; then \
+	  echo "make test-corpus: no .excalidraw files in $(CORPUS); clone the shared corpus there, or point CORPUS= at it" >&2; exit 2; fi
+	DSH_CORPUS=$(abspath $(CORPUS)) DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -race -count=1 -timeout 15m \
+	  -run '$(CORPUS_TESTS)' $(CORPUS_PKGS)
+	DSH_CORPUS=$(abspath $(CORPUS)) DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m -v \
+	  -run 'FidelityAgainstExcalidraw' ./plugins/excalidraw/render/
+
 # Runs the README's commands from a clean clone (CI does this too).
 readme-check:
 	bash .ci/readme-check
@@ -125,3 +142,26 @@ bench-mcp: $(BENCH_MCP)/node_modules/.installed
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash .ci/fuzz
+
+# Not part of make test or .ci/run: the tests that lean on processes,
+# time, PostgreSQL or a browser, each run STRESS_COUNT times (20) under
+# -race beside two CPU-burning processes (started by .ci/stress, always
+# stopped), then runs passed/failed per package; it fails if any run
+# fails. The set (.ci/stress's table): all of pgstore, pgstate, pgdb,
+# live (the hub and the directory watcher), manynodes (nodes, kill -9,
+# database restarts, Chromium), cmd/dsh (the binary as a process) and
+# editor (Chromium); webserver's shutdown, unmount, drain and stream
+# tests; httpapi's event streams and database outage; mcpserve's
+# close, session caps, streams, stdio and round-robin; the root
+# package's hosts (the access matrix, agent session, lifecycle, reloads,
+# admission, login, an unreachable database).
+# Narrow it: STRESS_PKGS='./internal/manynodes ./cmd/dsh' (packages),
+# STRESS_RUN='TestDatabaseRestart$' (instead of the table's -run),
+# STRESS_COUNT=5, STRESS_HOGS=0.
+STRESS_PKGS  ?=
+STRESS_RUN   ?=
+STRESS_COUNT ?= 20
+.PHONY: stress
+stress: node-deps editor browser postgres
+	STRESS_PKGS="$(STRESS_PKGS)" STRESS_RUN='$(value STRESS_RUN)' STRESS_COUNT=$(STRESS_COUNT) GO=$(GO) \
+	  DSH_CHROMIUM=$(CHROMIUM) bash .ci/stress

@@ -2,6 +2,7 @@ package rendercheck
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -80,17 +81,18 @@ func checkSVGSize(t *testing.T, out Output, scale float64) {
 	}
 }
 
-// TestRenderCorpus renders real drawings (Excalifont, Virgil, Cascadia,
-// Nunito, Comic Shanns) and checks what Excalidraw gives.
+// TestRenderCorpus renders drawings of the generated corpus (Excalifont,
+// Virgil, Cascadia, Nunito, Comic Shanns) and checks what Excalidraw
+// gives.
 func TestRenderCorpus(t *testing.T) {
 	h := Start(t)
 	scenes := []struct {
 		name  string
 		scale float64
 	}{
-		{"353words__llm-sql__flow.excalidraw", 1},                        // Excalifont, 742×594
-		{"githubnext__blocks__drawing.excalidraw", 1},                    // Virgil, Cascadia, 1255×800
-		{"sindrel__excalidraw-converter__assets__example.excalidraw", 2}, // Excalifont, Nunito, Comic Shanns, 1042×690
+		{"flow-excalifont.excalidraw", 1},      // Excalifont
+		{"flow-virgil-cascadia.excalidraw", 1}, // Virgil, Cascadia
+		{"flow-nunito-comic.excalidraw", 2},    // Excalifont, Nunito, Comic Shanns
 	}
 	var names []string
 	imgs := map[string]image.Image{}
@@ -222,20 +224,60 @@ func TestRenderSizeAndOptions(t *testing.T) {
 	}
 }
 
-// TestRenderTooBig: the corpus's tallest drawing is 6100×125439 px at
-// scale 1, past what Chromium's canvas holds; Render says so, with the
-// size, and still gives the SVG. A lower MaxPixels caps smaller scenes.
+// extent is the size of a scene's live elements' boxes (a line's or an
+// arrow's points), plus padding on each side, truncated: the export size
+// of a scene of straight lines and unrotated shapes.
+func extent(t *testing.T, data []byte, padding float64) (int, int) {
+	t.Helper()
+	var doc struct {
+		Elements []struct {
+			Type                string
+			X, Y, Width, Height float64
+			IsDeleted           bool
+			Points              [][2]float64
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	grow := func(x, y float64) {
+		minX, minY, maxX, maxY = math.Min(minX, x), math.Min(minY, y), math.Max(maxX, x), math.Max(maxY, y)
+	}
+	for _, el := range doc.Elements {
+		switch {
+		case el.IsDeleted:
+		case el.Type == "arrow" || el.Type == "line":
+			for _, p := range el.Points {
+				grow(el.X+p[0], el.Y+p[1])
+			}
+		default:
+			grow(el.X, el.Y)
+			grow(el.X+el.Width, el.Y+el.Height)
+		}
+	}
+	return int(maxX - minX + 2*padding), int(maxY - minY + 2*padding)
+}
+
+// TestRenderTooBig: the generated 2,000-element flow is taller than
+// Chromium's canvas holds at scale 1; Render says so, with the size, and
+// still gives the SVG. A lower MaxPixels caps smaller scenes.
 func TestRenderTooBig(t *testing.T) {
 	h := Start(t)
-	const name = "BenBktech__Comprendre-Bitcoin__excalidraw.excalidraw"
+	const name = "large-2000.excalidraw"
+	data := testcorpus.Read(t, name)
+	w, ht := extent(t, data, DefaultPadding)
+	if ht <= MaxSide {
+		t.Fatalf("%s is %d×%d: no longer over MaxSide", name, w, ht)
+	}
 	start := time.Now()
-	out, err := h.Render(name, testcorpus.Read(t, name), Options{Scale: 1, Background: true, Padding: DefaultPadding})
+	out, err := h.Render(name, data, Options{Scale: 1, Background: true, Padding: DefaultPadding})
 	t.Logf("%s: %v (%v)", name, err, time.Since(start).Round(time.Millisecond))
 	if !errors.Is(err, ErrCanvasTooBig) || !strings.Contains(err.Error(), name) {
 		t.Fatalf("err = %v, want ErrCanvasTooBig naming the scene", err)
 	}
-	if out.PNG != nil || out.Width != 6100 || out.Height != 125439 || !strings.HasPrefix(out.SVG, "<svg") || out.SVGTime <= 0 {
-		t.Errorf("output: %d×%d, %d bytes of PNG, %d of SVG, SVG time %v", out.Width, out.Height, len(out.PNG), len(out.SVG), out.SVGTime)
+	if out.PNG != nil || out.Width != w || out.Height != ht || !strings.HasPrefix(out.SVG, "<svg") || out.SVGTime <= 0 {
+		t.Errorf("output: %d×%d (want %d×%d), %d bytes of PNG, %d of SVG, SVG time %v", out.Width, out.Height, w, ht, len(out.PNG), len(out.SVG), out.SVGTime)
 	}
 
 	out, err = h.Render("capped", rectScene(100, 50, ""), Options{Scale: 1, Background: true, MaxPixels: 4999})
@@ -263,7 +305,7 @@ func TestRenderErrors(t *testing.T) {
 		t.Errorf("an empty scene with padding 10: %v, %d×%d", err, out.Width, out.Height)
 	}
 	start := time.Now()
-	_, err := h.Render("slow", testcorpus.Read(t, "353words__llm-sql__flow.excalidraw"), Options{Runs: 50, Timeout: 200 * time.Millisecond})
+	_, err := h.Render("slow", testcorpus.Read(t, "flow-excalifont.excalidraw"), Options{Runs: 50, Timeout: 200 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "slow") || !strings.Contains(err.Error(), "no result within") {
 		t.Errorf("timeout: %v", err)
 	}

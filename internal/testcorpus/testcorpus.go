@@ -1,58 +1,111 @@
-// Package testcorpus finds the shared corpus of real .excalidraw files
-// that tests run against. It lives in ../shared/corpus beside the
-// repository (as on developers' machines and in CI); DSH_CORPUS overrides.
+// Package testcorpus gives tests the .excalidraw scenes they run against:
+// by default the generated corpus committed in testdata (see package
+// gen), or, when DSH_CORPUS names a folder, that folder's real drawings
+// (make test-corpus points it at ../shared/corpus).
 package testcorpus
+
+//go:generate go run ./gen/gencorpus -out testdata
 
 import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 )
 
-// Dir returns the corpus directory, or "" if it cannot be found.
-func Dir() string {
-	if d := os.Getenv("DSH_CORPUS"); d != "" {
-		return d
-	}
+// Env is the variable that points the tests at another corpus.
+const Env = "DSH_CORPUS"
+
+var generated = sync.OnceValues(func() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return ""
+		return "", err
 	}
+	// Tests run in their package's folder: the module root is the
+	// nearest folder above with this repository's go.mod.
 	for d := wd; ; d = filepath.Dir(d) {
-		for _, c := range []string{filepath.Join(d, "shared", "corpus"), filepath.Join(d, "..", "shared", "corpus")} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && isModule(b) {
+			return filepath.Join(d, "internal", "testcorpus", "testdata"), nil
 		}
 		if filepath.Dir(d) == d {
-			return ""
+			return "", os.ErrNotExist
 		}
 	}
+})
+
+func isModule(gomod []byte) bool {
+	const want = "module github.com/dshgo/dsh\n"
+	return len(gomod) >= len(want) && string(gomod[:len(want)]) == want
 }
 
-// Files lists the corpus's .excalidraw files, sorted. In CI (CI=true) a
-// missing corpus fails the test; elsewhere it skips.
+// Generated returns the folder of the generated corpus.
+func Generated(tb testing.TB) string {
+	tb.Helper()
+	dir, err := generated()
+	if err != nil {
+		tb.Fatalf("testcorpus: cannot find the module root above the working directory: %v", err)
+	}
+	return dir
+}
+
+// Shared returns the folder DSH_CORPUS names, or "" when it is not set.
+func Shared() string { return os.Getenv(Env) }
+
+// Dir returns the folder Files lists: DSH_CORPUS's when set, the
+// generated corpus's otherwise.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	if d := Shared(); d != "" {
+		if !filepath.IsAbs(d) {
+			// each test runs in its own package's folder
+			tb.Fatalf("testcorpus: %s=%s must be an absolute path", Env, d)
+		}
+		return d
+	}
+	return Generated(tb)
+}
+
+// Files lists the .excalidraw files of Dir, sorted. A folder without any
+// fails the test: the generated corpus is part of the repository, and a
+// DSH_CORPUS that names nothing is a mistake.
 func Files(tb testing.TB) []string {
 	tb.Helper()
-	dir := Dir()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.excalidraw"))
-	if dir == "" || len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			tb.Fatal("shared corpus not found beside the repository")
+	return list(tb, Dir(tb))
+}
+
+// Seeds lists the files fuzz targets start from: the generated corpus,
+// plus DSH_CORPUS's files when it is set.
+func Seeds(tb testing.TB) []string {
+	tb.Helper()
+	files := list(tb, Generated(tb))
+	if Shared() != "" {
+		files = append(files, list(tb, Dir(tb))...)
+	}
+	return files
+}
+
+func list(tb testing.TB, dir string) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.excalidraw"))
+	if err != nil || len(files) == 0 {
+		if dir != Shared() {
+			tb.Fatalf("testcorpus: no .excalidraw files in %s: run go generate ./internal/testcorpus/...", dir)
 		}
-		tb.Skip("shared corpus not found")
+		tb.Fatalf("testcorpus: %s=%s holds no .excalidraw files", Env, dir)
 	}
 	sort.Strings(files)
 	return files
 }
 
-// Read returns one corpus file by base name.
+// Read returns one generated scene by name ("flow-excalifont.excalidraw").
+// Tests that need a particular drawing pick it from the generated corpus,
+// whatever DSH_CORPUS says.
 func Read(tb testing.TB, name string) []byte {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join(Dir(), name))
+	b, err := os.ReadFile(filepath.Join(Generated(tb), name))
 	if err != nil {
-		tb.Skipf("corpus file %s: %v", name, err)
+		tb.Fatalf("testcorpus: %v", err)
 	}
 	return b
 }

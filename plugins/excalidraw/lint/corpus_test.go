@@ -12,9 +12,9 @@ import (
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
-// TestCorpus runs every rule over the shared corpus of real drawings:
-// no panics, and structural errors are rare (Excalidraw writes
-// consistent files). It logs a histogram of codes.
+// TestCorpus runs every rule over the test corpus (the generated one, or
+// real drawings with DSH_CORPUS): no panics, and structural errors are
+// rare (Excalidraw writes consistent files). It logs a histogram of codes.
 func TestCorpus(t *testing.T) {
 	files := testcorpus.Files(t)
 	hist := map[string]int{}

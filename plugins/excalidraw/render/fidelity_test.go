@@ -32,15 +32,51 @@ import (
 // is drawn smaller, by both renderers alike.
 const fidelityPixels = 2 << 20
 
-// fidelityFloor is the lowest structural similarity a corpus scene may
-// have with Excalidraw's own export. The harness's calibration: a picture
-// shifted by one pixel diagonally scores about 0.83 and a different scene
-// 0.05–0.3. The lowest corpus scenes (about 0.74) are text in a family
-// without CJK glyphs, which the browser draws with a system font and dsh
-// with Excalidraw's Xiaolai: the same characters in the same places in
-// another typeface. Over the floor, a scene draws the same things in the
-// same places; a missing element or a shifted picture falls under it.
+// fidelityFloor is the lowest structural similarity a scene of the
+// shared corpus of real drawings (DSH_CORPUS) may have with Excalidraw's
+// own export. The harness's calibration: a picture shifted by one pixel
+// diagonally scores about 0.83 and a different scene 0.05–0.3. The lowest
+// real scenes (about 0.74) are text in a family without CJK glyphs, which
+// the browser draws with a system font and dsh with Excalidraw's Xiaolai:
+// the same characters in the same places in another typeface. Over the
+// floor, a scene draws the same things in the same places; a missing
+// element or a shifted picture falls under it.
 const fidelityFloor = 0.65
+
+// generatedFloor is the floor of the generated corpus's scenes, which
+// dsh draws closer to Excalidraw (measured: 0.971–0.999, median 0.986,
+// all but the three below). dsh's own picture of each of them, shifted
+// one pixel diagonally, scores 0.79–0.91 against the unshifted one, so
+// over this floor a scene is not merely close: a shifted picture fails,
+// and so does a missing shape in all but the emptiest scenes.
+const generatedFloor = 0.955
+
+// generatedFloors are the generated scenes measured under generatedFloor,
+// each a little under its measured score, and why they score lower.
+var generatedFloors = map[string]float64{
+	// Measured 0.731. This machine's Chromium has no system font with
+	// Hangul or emoji, and no CJK fallback for Virgil or Comic Shanns: it
+	// draws boxes or nothing where dsh draws the glyphs.
+	"text-scripts": 0.70,
+	// Measured 0.805: dsh draws a scene with frames 1–2 px higher than
+	// Excalidraw does (every shape and frame name alike).
+	"frames": 0.78,
+	// Measured 0.816: dsh draws an embeddable or iframe as its box only,
+	// Excalidraw also writes the link, or "IFrame element", inside it.
+	"embeds": 0.79,
+}
+
+// floor is the lowest score a scene may have: its own, in the generated
+// corpus, or the real drawings' fidelityFloor when DSH_CORPUS is set.
+func floor(name string) float64 {
+	if testcorpus.Shared() != "" {
+		return fidelityFloor
+	}
+	if f, ok := generatedFloors[name]; ok {
+		return f
+	}
+	return generatedFloor
+}
 
 type fidelity struct {
 	name  string
@@ -49,7 +85,8 @@ type fidelity struct {
 	ref   image.Image
 }
 
-// Every corpus scene, drawn by dsh and by Excalidraw 0.18.1 in headless
+// Every corpus scene (the generated ones, or DSH_CORPUS's real drawings),
+// drawn by dsh and by Excalidraw 0.18.1 in headless
 // Chromium at the same scale, compared as pictures. The distribution and
 // the worst scenes are logged; side-by-side images of the five worst are
 // written (their paths are logged) for a person to look at.
@@ -119,11 +156,14 @@ func TestFidelityAgainstExcalidraw(t *testing.T) {
 		}
 		t.Logf("worst %d: %s SSIM %.3f (diff %.4f%s) → %s", i+1, r.name, r.score.SSIM, r.score.MeanAbsDiff, padded(r.score), path)
 	}
+	var all strings.Builder
 	for _, r := range results {
-		if r.score.SSIM < fidelityFloor {
-			t.Errorf("%s: SSIM %.3f with Excalidraw's export, under %.2f", r.name, r.score.SSIM, fidelityFloor)
+		fmt.Fprintf(&all, " %s %.3f", r.name, r.score.SSIM)
+		if f := floor(r.name); r.score.SSIM < f {
+			t.Errorf("%s: SSIM %.3f with Excalidraw's export, under %.3f", r.name, r.score.SSIM, f)
 		}
 	}
+	t.Logf("every scene:%s", all.String())
 }
 
 func padded(s rendercheck.Score) string {

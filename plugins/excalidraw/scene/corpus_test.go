@@ -79,11 +79,15 @@ func compareDocuments(t *testing.T, name string, orig []byte, back *Document) {
 		if reservedMember(k) {
 			continue
 		}
-		got, _ := back.Field(k)
+		want, got := mustGet(root, k), any(nil)
+		got, _ = back.Field(k)
 		if k == keyType || k == keyVersion {
 			got, _ = back.members.Get(k)
 		}
-		if !reflect.DeepEqual(mustGet(root, k), got) {
+		if k == keyVersion {
+			want = versionValue // Marshal writes version 2, whatever was read
+		}
+		if !reflect.DeepEqual(want, got) {
 			t.Errorf("%s: document member %q differs", name, k)
 		}
 	}

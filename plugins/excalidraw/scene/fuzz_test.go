@@ -8,11 +8,12 @@ import (
 	"github.com/dshgo/dsh/internal/testcorpus"
 )
 
-// seedFuzz adds the small corpus files and a few hand-made scenes that
+// seedFuzz adds the small corpus files (the generated ones, and the
+// shared ones when DSH_CORPUS is set) and a few hand-made scenes that
 // reach the validator's branches.
 func seedFuzz(f *testing.F) {
 	f.Helper()
-	for _, path := range testcorpus.Files(f) {
+	for _, path := range testcorpus.Seeds(f) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)

@@ -102,7 +102,7 @@ func damageScene(d *Document, ops []byte) {
 // changes nothing.
 func FuzzNormalize(f *testing.F) {
 	ops := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26}
-	for _, path := range testcorpus.Files(f) {
+	for _, path := range testcorpus.Seeds(f) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)

@@ -21,7 +21,7 @@ import (
 // The differential test runs the real perfect-freehand 1.2.0 and
 // Excalidraw 0.18.1 (installed for the restore harness, see
 // internal/restorecheck) once, through testdata/freehand.mjs, on random
-// strokes and on the freedraw elements of the shared corpus, and compares
+// strokes and on the freedraw elements of the test corpus, and compares
 // every outline coordinate and every path string with this package's.
 
 // tolerance is the largest deviation allowed of an outline coordinate,
@@ -494,19 +494,11 @@ func finite(p []float64) []float64 {
 	return p
 }
 
-// corpusElements are the freedraw elements of the shared corpus: as
-// stored, and as restore leaves them (lastCommittedPoint null).
+// corpusElements are the freedraw elements of the test corpus (the
+// generated one, or DSH_CORPUS's): as stored, and as restore leaves them
+// (lastCommittedPoint null).
 func corpusElements(t *testing.T) []elementCase {
-	dir := testcorpus.Dir()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.excalidraw"))
-	if len(files) == 0 {
-		if testenv.Strict() {
-			t.Errorf("the shared corpus is missing (looked for ../shared/corpus; DSH_CORPUS overrides)")
-		} else {
-			t.Log("the shared corpus is missing: random cases only")
-		}
-		return nil
-	}
+	files := testcorpus.Files(t)
 	var cases []elementCase
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -156,10 +156,8 @@ func TestCorpusRoundTrip(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"a":[1,2,{"b":"c"}],"d":null}`))
 	f.Add([]byte(`"\ud83d\ude00"`))
-	for _, p := range []string{"excalidraw__excalidraw__test.excalidraw", "JRJurman__excalidraw-to-svg__diagrams__example.excalidraw"} {
-		if b, err := os.ReadFile(filepath.Join(testcorpus.Dir(), p)); err == nil {
-			f.Add(b)
-		}
+	for _, p := range []string{"single-text.excalidraw", "legacy-draw-type.excalidraw"} {
+		f.Add(testcorpus.Read(f, p))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Decode(data, Limits{MaxBytes: 1 << 20})
@@ -185,7 +183,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func BenchmarkDecodeCorpusLargest(b *testing.B) {
-	data := testcorpus.Read(b, "vr1090__lectureNotes__jepun2.excalidraw")
+	data := testcorpus.Read(b, "large-2000.excalidraw")
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := Decode(data, Limits{}); err != nil {
