@@ -46,7 +46,8 @@ type HostConfig struct {
 	// Owner is the login name of the owner account the first start
 	// creates ("": the OS user's name, else "owner").
 	Owner string `json:"owner"`
-	// TrustedProxy names a reverse proxy whose identity header counts.
+	// TrustedProxy names a reverse proxy whose X-Forwarded-For and
+	// identity header count.
 	TrustedProxy TrustedProxyConfig `json:"trustedProxy"`
 	// Tokens are bearer tokens (hashed) accepted besides the token file.
 	Tokens []connection.TokenRecord `json:"tokens"`
@@ -55,8 +56,9 @@ type HostConfig struct {
 	MCP    MCPConfig                `json:"mcp"`
 }
 
-// TrustedProxyConfig is the `trustedProxy:` section: a reverse proxy
-// that has authenticated the person and says who in a header.
+// TrustedProxyConfig is the `trustedProxy:` section: a reverse proxy or
+// load balancer whose X-Forwarded-For names the client, and which may
+// have authenticated the person and say who in a header.
 type TrustedProxyConfig struct {
 	Addresses   []string `json:"addresses"`
 	UserHeader  string   `json:"userHeader"`

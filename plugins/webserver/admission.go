@@ -57,6 +57,20 @@ func (s *Server) publicRejection(r *http.Request) *connection.Rejection {
 	return nil
 }
 
+// withClientAddress marks r with its client's address as the admission
+// service tells it (connection.ClientAddresser: behind a trusted proxy,
+// the client it names), for limits per client; without such a service,
+// handlers see the peer (connection.ClientAddress).
+func (s *Server) withClientAddress(r *http.Request) *http.Request {
+	if s.admission == nil {
+		return r
+	}
+	if a, ok := s.admission().(connection.ClientAddresser); ok {
+		return connection.WithClientAddress(r, a.ClientAddress(r))
+	}
+	return r
+}
+
 // guard wraps a route's handler with what every plugin request needs:
 // in-flight tracking for the mount (so Unmount can drain it) and, unless the
 // route is public, admission. The gate is entered first: a request that
@@ -68,6 +82,7 @@ func (s *Server) guard(m *Mount, rt Route) echo.HandlerFunc {
 			return echo.ErrNotFound
 		}
 		defer m.gate.leave()
+		c.SetRequest(s.withClientAddress(c.Request()))
 		if !rt.Public {
 			r, done, rej := s.admit(c.Request())
 			if rej != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/netip"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // Share links' files are written by anyone (no credential), so they are
@@ -103,14 +103,14 @@ func units(n int64) int {
 	return int(max(1, (n+shareLinkUnit-1)/shareLinkUnit))
 }
 
-// Take counts n bytes uploaded by the client at remote (an
-// http.Request's RemoteAddr), or refuses with rate_limited (details:
+// Take counts n bytes uploaded by the client at client (see
+// connection.ClientAddress; counted by connection.AddressKey), or refuses with rate_limited (details:
 // retryAfterSec, the limit) when its hour has no room for them. The
 // returned settle, called once with the bytes actually stored (-1 when
 // nothing was: the upload was refused or failed), gives back what was
 // counted beyond them, so a refused upload counts nothing.
-func (l *Limiter) Take(ctx context.Context, remote string, n int64) (settle func(stored int64), err error) {
-	key := "files:shareLinks:" + addressKey(remote)
+func (l *Limiter) Take(ctx context.Context, client netip.Addr, n int64) (settle func(stored int64), err error) {
+	key := "files:shareLinks:" + connection.AddressKey(client)
 	now := l.now()
 	want := units(n)
 	ok, retry, err := l.w.TakeN(ctx, key, now, want, l.units, ShareLinkWindow)
@@ -140,25 +140,6 @@ func (l *Limiter) Take(ctx context.Context, remote string, n int64) (settle func
 			_ = l.w.UndoN(context.WithoutCancel(ctx), key, back)
 		}
 	}, nil
-}
-
-// addressKey is the part of remote ("host:port", or a bare address) an
-// upload is counted by: an IPv4 address, an IPv6 address's /64, or
-// remote itself when it is neither.
-func addressKey(remote string) string {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	a = a.Unmap().WithZone("")
-	if a.Is6() {
-		return netip.PrefixFrom(a, 64).Masked().String()
-	}
-	return a.String()
 }
 
 // Limited is a Backend with the per-address Limiter of its share links'

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -158,7 +159,7 @@ func TestLimiter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			const ip = "192.0.2.7:5555"
+			ip := netip.MustParseAddr("192.0.2.7")
 			settle, err := l.Take(bg, ip, 600<<10)
 			if err != nil {
 				t.Fatal(err)
@@ -171,29 +172,29 @@ func TestLimiter(t *testing.T) {
 			}
 			// Another address is counted apart; a refused upload counts
 			// nothing; one that stored less gives the rest back.
-			settle, err = l.Take(bg, "198.51.100.1:1", 1<<20)
+			settle, err = l.Take(bg, netip.MustParseAddr("198.51.100.1"), 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
 			settle(-1)
-			settle, err = l.Take(bg, "198.51.100.1:1", 1<<20)
+			settle, err = l.Take(bg, netip.MustParseAddr("198.51.100.1"), 1<<20)
 			if err != nil {
 				t.Fatalf("after a refused upload: %v", err)
 			}
 			settle(128 << 10)
-			if _, err := l.Take(bg, "198.51.100.1:1", 896<<10); err != nil {
+			if _, err := l.Take(bg, netip.MustParseAddr("198.51.100.1"), 896<<10); err != nil {
 				t.Fatalf("after an upload that stored less: %v", err)
 			}
 			// One IPv6 /64 is one address.
-			settle, err = l.Take(bg, "[2001:db8:1:2::1]:80", 1<<20)
+			settle, err = l.Take(bg, netip.MustParseAddr("2001:db8:1:2::1"), 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
 			settle(1 << 20)
-			if _, err := l.Take(bg, "[2001:db8:1:2:ffff::9]:80", 1); sceneerr.CodeOf(err) != sceneerr.RateLimited {
+			if _, err := l.Take(bg, netip.MustParseAddr("2001:db8:1:2:ffff::9"), 1); sceneerr.CodeOf(err) != sceneerr.RateLimited {
 				t.Fatalf("another address of the same /64: %v", err)
 			}
-			if _, err := l.Take(bg, "[2001:db8:1:3::1]:80", 1); err != nil {
+			if _, err := l.Take(bg, netip.MustParseAddr("2001:db8:1:3::1"), 1); err != nil {
 				t.Fatalf("another /64: %v", err)
 			}
 			// An hour later the first address may upload again.

@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
@@ -135,7 +136,7 @@ func (h fileAPI) put(c echo.Context) (err error) {
 		if charge < 0 {
 			charge = max
 		}
-		if settle, err = h.limit.Take(req.Context(), req.RemoteAddr, charge); err != nil {
+		if settle, err = h.limit.Take(req.Context(), connection.ClientAddress(req), charge); err != nil {
 			return err
 		}
 	}

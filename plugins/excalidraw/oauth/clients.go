@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"net/url"
 	"slices"
@@ -179,7 +178,7 @@ func checkRedirectURI(s string) error {
 var errRedirect = errors.New("invalid redirect URIs")
 
 // register stores a new client registered from the client address
-// from (see addressKey), first dropping the ungranted clients that
+// from (connection.AddressKey), first dropping the ungranted clients that
 // expired and, at MaxUngranted, evicting one.
 func (c *clients) register(name string, uris []string, from string) (Client, error) {
 	if err := checkRegistration(uris); err != nil {
@@ -294,27 +293,7 @@ func evict(list []Client) []Client {
 	return slices.Delete(list, pick, pick+1)
 }
 
-// addressKey is what a registration from remote (an http.Request's
-// RemoteAddr, "host:port") is counted by: an IPv4 address, an IPv6
-// address's /64 (what one host is usually given), or remote's host part
-// when it is neither.
-func addressKey(remote string) string {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	a = a.Unmap().WithZone("")
-	if a.Is6() {
-		return netip.PrefixFrom(a, 64).Masked().String()
-	}
-	return a.String()
-}
-
-// network is the network an address key (see addressKey) belongs to for
+// network is the network an address key (connection.AddressKey) belongs to for
 // evict: an IPv4 /24, an IPv6 /48; anything else is its own.
 func network(key string) string {
 	if p, err := netip.ParsePrefix(key); err == nil {

@@ -346,7 +346,7 @@ func (s *Server) register(c echo.Context) error {
 	if err := checkRegistration(meta.RedirectURIs); err != nil {
 		return fail("invalid_redirect_uri", strings.TrimPrefix(err.Error(), errRedirect.Error()+": "))
 	}
-	from := addressKey(r.RemoteAddr)
+	from := connection.AddressKey(connection.ClientAddress(r))
 	key := "oauth:register:" + from
 	now := s.o.Now()
 	limit := s.clients.limits.PerHourPerAddress

@@ -2,7 +2,6 @@ package connection
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -32,18 +31,14 @@ func proxyRanges(list []string) ([]netip.Prefix, error) {
 // proxy (its peer address, never a header: X-Forwarded-For is the
 // client's to write).
 func (s *Service) fromTrustedProxy(r *http.Request) bool {
-	if len(s.proxies) == 0 {
+	return s.trusted(peerAddress(r))
+}
+
+// trusted reports whether a is a trusted proxy's address.
+func (s *Service) trusted(a netip.Addr) bool {
+	if !a.IsValid() {
 		return false
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return false
-	}
-	a = a.Unmap()
 	for _, p := range s.proxies {
 		if p.Contains(a) {
 			return true
