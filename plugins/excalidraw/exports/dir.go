@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
@@ -121,7 +119,7 @@ func (d *dirBackend) put(ctx context.Context, id string, data []byte, at time.Ti
 		werr = cerr
 	}
 	if werr == nil {
-		werr = setModTime(root, tmp, at)
+		werr = store.SetModTime(root, tmp, at)
 	}
 	if werr == nil {
 		// A rename never follows a symlink at id: it replaces the link.
@@ -151,22 +149,6 @@ func (d *dirBackend) createTemp(root *os.File) (*os.File, string, error) {
 		return f, name, nil
 	}
 	return nil, "", errors.New("exports: create temporary file: names exhausted")
-}
-
-// setModTime dates name inside dir at t, not following a symlink.
-func setModTime(dir *os.File, name string, t time.Time) error {
-	rc, err := dir.SyscallConn()
-	if err != nil {
-		return err
-	}
-	ts := unix.NsecToTimespec(t.UnixNano())
-	var inner error
-	if err := rc.Control(func(fd uintptr) {
-		inner = unix.UtimesNanoAt(int(fd), name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
-	}); err != nil {
-		return err
-	}
-	return inner
 }
 
 // open opens the export id: ErrNoLongerKept when there is none, and a

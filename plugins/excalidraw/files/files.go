@@ -79,8 +79,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
@@ -382,7 +380,7 @@ func (s *Store) put(ctx context.Context, p Path, contentType string, size int64,
 		return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 	}
 	if want != nil {
-		if err := setModTime(dir, tmpName, want.ModTime); err != nil {
+		if err := store.SetModTime(dir, tmpName, want.ModTime); err != nil {
 			return Info{}, false, fmt.Errorf("files: write %s: %w", p, err)
 		}
 	}
@@ -448,23 +446,6 @@ type fsWriter struct {
 }
 
 func (w fsWriter) Write(p []byte) (int, error) { return w.fs.Write(w.f, p) }
-
-// setModTime sets the modification (and access) time of name inside
-// dir, not following a symlink.
-func setModTime(dir *os.File, name string, t time.Time) error {
-	rc, err := dir.SyscallConn()
-	if err != nil {
-		return err
-	}
-	ts := unix.NsecToTimespec(t.UnixNano())
-	var inner error
-	if err := rc.Control(func(fd uintptr) {
-		inner = unix.UtimesNanoAt(int(fd), name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
-	}); err != nil {
-		return err
-	}
-	return inner
-}
 
 // mismatch is Restore's refusal of a body that is not the file listed.
 func mismatch(p Path) error {

@@ -12,10 +12,10 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
-	"github.com/dshgo/dsh/plugins/webserver/connection"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // FilesPrefix is where the file service answers (seed 001's /files/*):

@@ -294,3 +294,20 @@ func (o osFS) CompareFile(dir *os.File, name string, want []byte) (fs.FileInfo, 
 		}
 	}
 }
+
+// SetModTime sets the modification (and access) time of name inside
+// dir, not following a symlink.
+func SetModTime(dir *os.File, name string, t time.Time) error {
+	rc, err := dir.SyscallConn()
+	if err != nil {
+		return err
+	}
+	ts := unix.NsecToTimespec(t.UnixNano())
+	var inner error
+	if err := rc.Control(func(fd uintptr) {
+		inner = unix.UtimesNanoAt(int(fd), name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+	}); err != nil {
+		return err
+	}
+	return inner
+}
