@@ -283,16 +283,22 @@ func edge(el *obj, dx, dy float64) (float64, float64) {
 
 func pt(x, y float64) []any { return []any{r2(x), r2(y)} }
 
-// linear makes a line or arrow through absolute points.
-func (b *builder) linear(typ string, abs [][2]float64, st style) *obj {
-	x0, y0 := r2(abs[0][0]), r2(abs[0][1])
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	var pts []any
+// relative is abs as a linear element stores it: the first point's
+// position, the points from it, and their bounds.
+func relative(abs [][2]float64) (x0, y0 float64, pts []any, minX, minY, maxX, maxY float64) {
+	x0, y0 = r2(abs[0][0]), r2(abs[0][1])
+	minX, minY, maxX, maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range abs {
 		px, py := r2(p[0]-x0), r2(p[1]-y0)
 		pts = append(pts, []any{px, py})
 		minX, minY, maxX, maxY = math.Min(minX, px), math.Min(minY, py), math.Max(maxX, px), math.Max(maxY, py)
 	}
+	return x0, y0, pts, minX, minY, maxX, maxY
+}
+
+// linear makes a line or arrow through absolute points.
+func (b *builder) linear(typ string, abs [][2]float64, st style) *obj {
+	x0, y0, pts, minX, minY, maxX, maxY := relative(abs)
 	o := b.base(typ, x0, y0, maxX-minX, maxY-minY, st)
 	if b.legacy {
 		o.set("startBinding", nil).set("endBinding", nil).set("lastCommittedPoint", nil).set("startArrowhead", nil)
@@ -370,14 +376,7 @@ func (b *builder) elbow(from, to *obj, st style) *obj {
 // freedraw is a pen stroke through absolute points; pressures nil means
 // a mouse stroke (simulatePressure).
 func (b *builder) freedraw(abs [][2]float64, pressures []float64, committed bool, st style) *obj {
-	x0, y0 := r2(abs[0][0]), r2(abs[0][1])
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	var pts []any
-	for _, p := range abs {
-		px, py := r2(p[0]-x0), r2(p[1]-y0)
-		pts = append(pts, []any{px, py})
-		minX, minY, maxX, maxY = math.Min(minX, px), math.Min(minY, py), math.Max(maxX, px), math.Max(maxY, py)
-	}
+	x0, y0, pts, minX, minY, maxX, maxY := relative(abs)
 	o := b.base("freedraw", x0+minX, y0+minY, maxX-minX, maxY-minY, st)
 	// x and y are the first point's position: the box is from the points.
 	o.set("x", x0).set("y", y0)
