@@ -144,24 +144,25 @@ fuzz:
 	FUZZTIME=$(FUZZTIME) bash .ci/fuzz
 
 # Not part of make test or .ci/run: the tests that lean on processes,
-# time, PostgreSQL or a browser, each run STRESS_COUNT times (20) under
-# -race beside two CPU-burning processes (started by .ci/stress, always
-# stopped), then runs passed/failed per package; it fails if any run
-# fails. The set (.ci/stress's table): all of pgstore, pgstate, pgdb,
+# time, PostgreSQL or a browser, each run 20 times under -race beside two
+# CPU-burning processes (started by .ci/stress, always stopped), then
+# runs passed/failed per package (.ci/stress-tally.go); it fails if any
+# run fails. The set (.ci/stress's table): all of pgstore, pgstate, pgdb,
 # live (the hub and the directory watcher), manynodes (nodes, kill -9,
-# database restarts, Chromium), cmd/dsh (the binary as a process) and
-# editor (Chromium); webserver's shutdown, unmount, drain and stream
-# tests; httpapi's event streams and database outage; mcpserve's
-# close, session caps, streams, stdio and round-robin; the root
-# package's hosts (the access matrix, agent session, lifecycle, reloads,
-# admission, login, an unreachable database).
+# database restarts, Chromium) and cmd/dsh (the binary as a process);
+# the editor's Chromium tests 5 times each (20 would take over an hour
+# on 2 cores); webserver's shutdown, unmount, drain and stream tests;
+# httpapi's event streams and database outage; mcpserve's close, session
+# caps, streams, stdio and round-robin; the root package's hosts (the
+# access matrix, agent session, lifecycle, reloads, admission, login, an
+# unreachable database).
 # Narrow it: STRESS_PKGS='./internal/manynodes ./cmd/dsh' (packages),
 # STRESS_RUN='TestDatabaseRestart$' (instead of the table's -run),
-# STRESS_COUNT=5, STRESS_HOGS=0.
+# STRESS_COUNT=5 (for every package), STRESS_HOGS=0.
 STRESS_PKGS  ?=
 STRESS_RUN   ?=
-STRESS_COUNT ?= 20
+STRESS_COUNT ?=
 .PHONY: stress
 stress: node-deps editor browser postgres
-	STRESS_PKGS="$(STRESS_PKGS)" STRESS_RUN='$(value STRESS_RUN)' STRESS_COUNT=$(STRESS_COUNT) GO=$(GO) \
+	STRESS_PKGS="$(STRESS_PKGS)" STRESS_RUN='$(value STRESS_RUN)' STRESS_COUNT="$(STRESS_COUNT)" GO=$(GO) \
 	  DSH_CHROMIUM=$(CHROMIUM) bash .ci/stress
