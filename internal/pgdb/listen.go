@@ -22,6 +22,11 @@ type ListenerOptions struct {
 	// before it is pinged, so a connection that died silently is found
 	// (default 30s).
 	Idle time.Duration
+	// ConnectTimeout bounds connecting and LISTEN (default 10s): a server
+	// or a path to it that takes the connection and never answers (a
+	// proxy whose far side is gone) is given up and tried again, not
+	// waited on for ever while the node misses every commit.
+	ConnectTimeout time.Duration
 }
 
 // Listener hears one channel's notifications on every node of a
@@ -48,6 +53,9 @@ func NewListener(pool *pgxpool.Pool, channel string, o ListenerOptions) *Listene
 	}
 	if o.Idle <= 0 {
 		o.Idle = 30 * time.Second
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 10 * time.Second
 	}
 	log := o.Logger
 	if log == nil {
@@ -86,7 +94,9 @@ func (l *Listener) Run(ctx context.Context, onNotify func(payload string), onCon
 // notifications until the connection fails or ctx ends. listening is
 // called once LISTEN is in place.
 func (l *Listener) session(ctx context.Context, onNotify func(string), onConnect func(context.Context), listening func()) error {
-	conn, err := pgx.ConnectConfig(ctx, l.config.Copy())
+	sctx, cancel := context.WithTimeout(ctx, l.o.ConnectTimeout)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(sctx, l.config.Copy())
 	if err != nil {
 		return err
 	}
@@ -95,9 +105,10 @@ func (l *Listener) session(ctx context.Context, onNotify func(string), onConnect
 		defer cancel()
 		_ = conn.Close(cctx)
 	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+l.channel); err != nil {
+	if _, err := conn.Exec(sctx, "LISTEN "+l.channel); err != nil {
 		return err
 	}
+	cancel()
 	listening()
 	l.log.Info("listener: listening")
 	if onConnect != nil {
