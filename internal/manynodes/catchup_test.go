@@ -53,6 +53,12 @@ func newRelay(t *testing.T, target string) *relay {
 				continue
 			}
 			r.mu.Lock()
+			if r.cut { // cut while this one was dialling: it goes too
+				r.mu.Unlock()
+				in.Close()
+				out.Close()
+				continue
+			}
 			r.conns = append(r.conns, in, out)
 			r.mu.Unlock()
 			pipe := func(dst, src net.Conn) { _, _ = io.Copy(dst, src); dst.Close(); src.Close() }
