@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,26 +20,12 @@ import (
 	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 )
 
-// clock is a test's clock, moved by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// newClock is a test's clock, moved by hand (accesstest's).
+func newClock() *accesstest.Clock {
+	return accesstest.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 }
 
 // eachBackend runs test on a single host's state (the clients file, the
@@ -151,7 +136,7 @@ func TestRegistrationRateLimitedPerAddress(t *testing.T) {
 			if got := register(t, a, n, ""); got.status != http.StatusCreated || got.ClientID == "" {
 				t.Fatalf("registration %d: %+v", i, got)
 			}
-			clk.Add(time.Minute)
+			clk.Advance(time.Minute)
 		}
 		for _, n := range []registrar{n1, n2} {
 			got := register(t, a, n, "")
@@ -170,7 +155,7 @@ func TestRegistrationRateLimitedPerAddress(t *testing.T) {
 		if got := register(t, other, n2, ""); got.status != http.StatusCreated {
 			t.Fatalf("another address: %+v", got)
 		}
-		clk.Add(time.Hour - 3*time.Minute) // the first registration leaves the window
+		clk.Advance(time.Hour - 3*time.Minute) // the first registration leaves the window
 		if got := register(t, a, n1, ""); got.status != http.StatusCreated {
 			t.Fatalf("an hour after the first: %+v", got)
 		}
@@ -178,7 +163,7 @@ func TestRegistrationRateLimitedPerAddress(t *testing.T) {
 			t.Fatalf("the next within the hour: %+v", got)
 		}
 		// A bad one counted nothing.
-		clk.Add(time.Minute)
+		clk.Advance(time.Minute)
 		if got := register(t, a, n2, ""); got.status != http.StatusCreated {
 			t.Fatalf("an hour after the second: %+v", got)
 		}
@@ -226,7 +211,7 @@ func TestCapEvictsTheFloodNotThePerson(t *testing.T) {
 		c := newClients(doc(b), clk.Now, Registration{MaxUngranted: 10})
 		reg := func(from string) Client {
 			t.Helper()
-			clk.Add(time.Second)
+			clk.Advance(time.Second)
 			cl, err := c.register("x", []string{"http://127.0.0.1:4242/cb"}, from)
 			if err != nil {
 				t.Fatal(err)
@@ -302,13 +287,13 @@ func TestUngrantedClientsExpire(t *testing.T) {
 			t.Fatal(err)
 		}
 		withToken = []string{legacy.ID}
-		clk.Add(24*time.Hour - time.Second)
+		clk.Advance(24*time.Hour - time.Second)
 		for _, cl := range []Client{unused, granted, legacy} {
 			if _, ok := c.get(cl.ID); !ok {
 				t.Fatalf("%s gone before its day", cl.ID)
 			}
 		}
-		clk.Add(time.Second)
+		clk.Advance(time.Second)
 		if _, ok := c.get(unused.ID); ok {
 			t.Fatal("an ungranted client found after its day")
 		}
