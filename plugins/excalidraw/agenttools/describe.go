@@ -12,14 +12,14 @@ const readDescription = `Read one scene with its revision. ` +
 	`include "summary" (id, type, geometry, text per element) is far cheaper than "full" (the whole document): prefer it. ` +
 	`excalidraw_scene_apply needs this revision as expected_revision.`
 
-const createDescription = `Create a scene at revision 1 (already_exists if the name is taken; name_unavailable if by a board you cannot see or in the trash). ` +
-	`Elements come out complete: labels fitted, arrows bound to the ids given in the same call (startElementId/endElementId), omitted styles at Excalidraw's defaults. ` +
+const createDescription = `Create a scene at revision 1 (a taken name: already_exists, or name_unavailable). ` +
+	`Elements come out complete: labels fitted, arrows bound to ids given in the same call (startElementId/endElementId), omitted styles at Excalidraw's defaults. ` +
 	`Returns save evidence (revision, sha256, verified, summary); request_id makes retries safe.`
 
 const applyDescription = `Edit a scene with 1-500 operations, all-or-nothing: ` +
 	`{"op":"add","element":{...}} (an element as in excalidraw_scene_create), {"op":"update","id":"...","patch":{...}}, {"op":"delete","id":"..."}; adds run first. ` +
 	`expected_revision must be the revision of your last read, list or write, else revision_conflict: read again and redo. ` +
-	`request_id makes a retry safe (duplicate:true); unchanged:true: nothing to write. ` +
+	`request_id makes a retry safe (duplicate:true); unchanged:true: nothing written. ` +
 	`Over a limit: too_many_elements or too_large, details {limit, max, actual}.`
 
 const validateDescription = `Check a .excalidraw document without saving it: valid, diagnostics (code, severity, pointer, message), stats.`
