@@ -53,10 +53,13 @@ func TestSceneListIsLive(t *testing.T) {
 		map[string]any{"type": "rectangle", "id": "r", "x": 0, "y": 0, "width": 50, "height": 50},
 	}})
 	w.waitJS(tab, "the agent's scene in the list", sceneButtonJS("made-by-agent")+` !== undefined`)
-	row := func() string { return evalJS[string](w, tab, sceneButtonJS("made-by-agent")+".textContent") }
-	if r := row(); !strings.Contains(r, "r1") || !strings.Contains(r, "agent") || !strings.Contains(r, "just now") {
-		t.Fatalf("list row %q, want r1, agent, just now", r)
-	}
+	// The row may first show the file as the listing caught it, between
+	// its rename into place and its sidecar's (r0: "no sidecar yet"); the
+	// commit's event then brings r1 and who made it. Under load the
+	// listing often lands there, so the row is awaited, not read at once.
+	row := sceneButtonJS("made-by-agent") + ".textContent"
+	w.waitJS(tab, "the row to say r1, agent, just now",
+		`(() => { const r = `+row+`; return r.includes("r1") && r.includes("agent") && r.includes("just now"); })()`)
 	w.tool("excalidraw_scene_apply", map[string]any{"name": "made-by-agent", "expected_revision": 1, "operations": []any{
 		map[string]any{"op": "update", "id": "r", "patch": map[string]any{"x": 100}},
 	}})
