@@ -143,6 +143,10 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		t.s.inflight.Store(t.name, cur.side.raw)
 		defer t.s.inflight.Delete(t.name)
 	}
+	if ch.create {
+		t.s.creating.Store(t.name, struct{}{})
+		defer t.s.creating.Delete(t.name)
+	}
 	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
 		t.unappend(frame)
 		unlink()

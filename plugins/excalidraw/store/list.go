@@ -85,6 +85,11 @@ func (s *Store) summarize(meta *os.File, name string) (Summary, bool) {
 		sum.Meta, sum.Valid = sc.meta(), true
 		return sum, true
 	}
+	if _, ok := s.creating.Load(name); ok && side.parsed == nil && side.problem == "" {
+		// A create of this Store between its renames: not a scene yet
+		// (the file without its sidecar would list as revision 0).
+		return sum, false
+	}
 	sum.SHA256, sum.ByteLength, sum.UpdatedAt = sha, int64(len(data)), info.ModTime().UTC()
 	switch {
 	case side.parsed != nil:

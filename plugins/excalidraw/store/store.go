@@ -56,6 +56,10 @@ type Store struct {
 	// inflight holds, for each scene a commit of this Store has renamed
 	// into place and not yet returned from, the sidecar it commits over.
 	inflight sync.Map
+	// creating holds the names a create of this Store has renamed into
+	// place and not yet given their sidecar: List leaves them out until
+	// the create is committed (its commit event lists them).
+	creating sync.Map
 
 	mu     sync.Mutex
 	closed bool
