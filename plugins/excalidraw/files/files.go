@@ -239,26 +239,23 @@ func Open(cfg Config) (*Store, error) {
 
 // maxBytes is cfg's size cap, checked.
 func maxBytes(cfg Config) (int64, error) {
-	max := cfg.MaxFileBytes
-	if max == 0 {
-		max = DefaultMaxFileBytes
-	}
-	if max < 1 {
-		return 0, fmt.Errorf("files: MaxFileBytes must be positive (got %d)", max)
-	}
-	return max, nil
+	return positiveOr("MaxFileBytes", cfg.MaxFileBytes, DefaultMaxFileBytes)
 }
 
 // maxShareBytes is cfg's cap on share links' files, checked.
 func maxShareBytes(cfg Config) (int64, error) {
-	max := cfg.MaxShareLinkBytes
-	if max == 0 {
-		max = DefaultMaxShareLinkBytes
+	return positiveOr("MaxShareLinkBytes", cfg.MaxShareLinkBytes, DefaultMaxShareLinkBytes)
+}
+
+// positiveOr is v, or def when v is unset (0); a negative v is refused.
+func positiveOr(field string, v, def int64) (int64, error) {
+	if v == 0 {
+		v = def
 	}
-	if max < 1 {
-		return 0, fmt.Errorf("files: MaxShareLinkBytes must be positive (got %d)", max)
+	if v < 1 {
+		return 0, fmt.Errorf("files: %s must be positive (got %d)", field, v)
 	}
-	return max, nil
+	return v, nil
 }
 
 // Close releases the directory handle.
