@@ -69,7 +69,7 @@ vet:
 # when it cannot; it never lets the browser tests skip.
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 APT_GET  ?= $(shell command -v apt-get 2>/dev/null)
-# PostgreSQL for the store tests: internal/pgtest starts a throwaway
+# PostgreSQL for the store tests: internal/testkit/pgtest starts a throwaway
 # cluster of its own (as the postgres user when run as root) unless
 # DSH_PG_DSN names a server; this only makes sure the programs are there.
 postgres:
@@ -93,7 +93,7 @@ browser:
 	exit 2
 
 # DSH_REQUIRE_ALL=1: a test whose prerequisite is missing fails instead of
-# skipping (internal/testenv), since everything above installed them.
+# skipping (internal/testkit/testenv), since everything above installed them.
 # The second pass runs, without the race detector, what measures pictures
 # and time rather than concurrency: dsh's pictures against Excalidraw's own
 # in headless Chromium, their speed, and the whole font set's decoding

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 )

@@ -29,7 +29,7 @@ PKGS = {
 # Benchmark files an older revision gets from this one when it lacks them
 # (they build into any revision since the element tools).
 DEFAULT_OVERLAY = [
-    "internal/benchkit/benchkit.go",
+    "internal/testkit/benchkit/benchkit.go",
     "plugins/excalidraw/service/floor_bench_test.go",
     "plugins/excalidraw/service/concurrency_bench_test.go",
 ]

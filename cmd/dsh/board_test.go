@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
 // dsh board share and members, through a running host: a person gets a

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
 // writeConfigWith is writeConfig with other plugin entries.

@@ -25,8 +25,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/dshgo/dsh/internal/dshtest"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // TestMCPConformance runs every server scenario of the public MCP

@@ -19,8 +19,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"

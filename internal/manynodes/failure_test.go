@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/dshtest"
-	"github.com/dshgo/dsh/internal/pgtest"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // A plain round-robin proxy in front of two nodes (no sticky sessions):

@@ -14,8 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dshgo/dsh/internal/dshtest"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 )
 

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
 // fsYAML is a one-machine node: everything in the data directory.

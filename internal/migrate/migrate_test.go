@@ -10,9 +10,9 @@ import (
 
 	"github.com/dshgo/dsh/internal/migrate"
 	"github.com/dshgo/dsh/internal/pgdb"
-	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
 // fromAddress is a plain client whose connections come from the loopback

@@ -16,8 +16,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dshgo/dsh/internal/dshtest"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // client is client.mjs, read line by line.

@@ -21,7 +21,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 )
 

@@ -22,7 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/dshgo/dsh/internal/restorecheck"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // Options are the export settings of one render.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // Dir is the harness directory.

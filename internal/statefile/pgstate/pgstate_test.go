@@ -11,10 +11,10 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/dsh/internal/pgdb"
-	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/internal/statefile/statefiletest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 )
 
 // pgtestM runs the tests through pgtest.Main, so goleak checks what is

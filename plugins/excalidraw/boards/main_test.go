@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dshgo/dsh/internal/pgtest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 )
 
 // Environment of the helper process of TestOtherProcess: the test binary

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // TestAssetsAreBuiltAndOffline checks the embedded build when it exists

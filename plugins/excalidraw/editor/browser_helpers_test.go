@@ -24,8 +24,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/dshtest"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 )

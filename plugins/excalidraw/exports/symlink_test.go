@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 

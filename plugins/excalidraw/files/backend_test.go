@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/dshgo/dsh/internal/pgdb"
-	"github.com/dshgo/dsh/internal/pgtest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )

@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 

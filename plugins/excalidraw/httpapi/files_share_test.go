@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 )
 

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/dshtest"
 	"github.com/dshgo/dsh/internal/statefile"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"

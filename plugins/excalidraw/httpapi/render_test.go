@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 )

@@ -17,9 +17,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/internal/pgdb"
-	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 )
 

@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/dshgo/dsh/internal/pgdb"
-	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 

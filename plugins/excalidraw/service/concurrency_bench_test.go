@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/benchkit"
+	"github.com/dshgo/dsh/internal/testkit/benchkit"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/dshtest"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/benchkit"
+	"github.com/dshgo/dsh/internal/testkit/benchkit"
 )
 
 // countCodec counts elements by their `{"id":` prefix: cheap, so the

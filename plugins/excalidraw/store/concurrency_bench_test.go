@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/benchkit"
+	"github.com/dshgo/dsh/internal/testkit/benchkit"
 )
 
 // BenchmarkConcurrentSaves is the store's share of issue 13's "16

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // Without flock, a holder on this host is judged by its pid and, where the

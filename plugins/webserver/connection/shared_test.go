@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/pgdb"
-	"github.com/dshgo/dsh/internal/pgtest"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 )
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/restorecheck"
 	"github.com/dshgo/dsh/internal/testcorpus"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // The differential test runs the real perfect-freehand 1.2.0 and

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/restorecheck"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // The differential test: random and Excalidraw-like calls of every shape,

@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/dshgo/dsh/internal/pgtest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/storetest"

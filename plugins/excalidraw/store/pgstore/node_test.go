@@ -13,8 +13,8 @@ import (
 	"go.uber.org/goleak"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/dshgo/dsh/internal/pgtest"
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/storetest"
 )

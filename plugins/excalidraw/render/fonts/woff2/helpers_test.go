@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-text/typesetting/font"
 
-	"github.com/dshgo/dsh/internal/testenv"
+	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 )
 

@@ -2,7 +2,7 @@
 // scripts: it prints the cluster's DSN on stdout, one line, and removes
 // the cluster when its stdin ends or it gets SIGINT or SIGTERM.
 //
-//	go run ./internal/pgtest/throwaway > dsn.txt < fifo &
+//	go run ./internal/testkit/pgtest/throwaway > dsn.txt < fifo &
 package main
 
 import (
@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/dshgo/dsh/internal/pgtest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 )
 
 func main() {
