@@ -18,13 +18,13 @@ $(RESTORE)/node_modules/.installed: $(RESTORE)/package-lock.json
 	touch $@
 
 # The public MCP conformance suite, run against a test `dsh serve`.
-CONFORMANCE := internal/conformance
+CONFORMANCE := plugins/tools/mcpserve/conformance
 $(CONFORMANCE)/node_modules/.installed: $(CONFORMANCE)/package-lock.json
 	bash $(CONFORMANCE)/setup.sh
 	touch $@
 
 # The MCP TypeScript SDK's OAuth client, run against a test host.
-OAUTHCHECK := internal/oauthcheck
+OAUTHCHECK := plugins/excalidraw/oauth/oauthcheck
 $(OAUTHCHECK)/node_modules/.installed: $(OAUTHCHECK)/package-lock.json
 	bash $(OAUTHCHECK)/setup.sh
 	touch $@
@@ -156,7 +156,7 @@ fuzz:
 # caps, streams, stdio and round-robin; the root package's hosts (the
 # access matrix, agent session, lifecycle, reloads, admission, login, an
 # unreachable database).
-# Narrow it: STRESS_PKGS='./internal/manynodes ./cmd/dsh' (packages),
+# Narrow it: STRESS_PKGS='./plugins/excalidraw/manynodes ./cmd/dsh' (packages),
 # STRESS_RUN='TestDatabaseRestart$' (instead of the table's -run),
 # STRESS_COUNT=5 (for every package), STRESS_HOGS=0.
 STRESS_PKGS  ?=

@@ -2,7 +2,7 @@
 
 package main
 
-import "github.com/dshgo/dsh/internal/conformance/fixture"
+import "github.com/dshgo/dsh/plugins/tools/mcpserve/conformance/fixture"
 
 // A binary built with -tags conformance can also load the MCP conformance
 // suite's fixture tools (internal/conformance runs it that way).

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 )
 
 // What Create, Move, MoveTo, Copy, Paste and ReplaceText write is a fixed

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )

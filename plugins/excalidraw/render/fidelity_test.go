@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/rendercheck"
+	"github.com/dshgo/dsh/internal/e2e/rendercheck"
 	"github.com/dshgo/dsh/internal/testcorpus"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/raster"

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dshgo/dsh/internal/rendercheck"
+	"github.com/dshgo/dsh/internal/e2e/rendercheck"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rendertest"
 )
 

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // requireRestore returns the node binary for the restore harness (see
-// internal/restorecheck).
+// internal/e2e/restorecheck).
 func requireRestore(t *testing.T) string { return restorecheck.Require(t) }
 
 // restored is what Excalidraw's restoreElements returns for one scene,

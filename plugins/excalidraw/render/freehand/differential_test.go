@@ -13,14 +13,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 	"github.com/dshgo/dsh/internal/testcorpus"
 	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 
 // The differential test runs the real perfect-freehand 1.2.0 and
 // Excalidraw 0.18.1 (installed for the restore harness, see
-// internal/restorecheck) once, through testdata/freehand.mjs, on random
+// internal/e2e/restorecheck) once, through testdata/freehand.mjs, on random
 // strokes and on the freedraw elements of the test corpus, and compares
 // every outline coordinate and every path string with this package's.
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -16,7 +16,7 @@ import (
 var recomputedByRestore = map[string]string{}
 
 // requireRestoreHelper returns the node binary for the restore harness
-// (see internal/restorecheck).
+// (see internal/e2e/restorecheck).
 func requireRestoreHelper(t *testing.T) string { return restorecheck.Require(t) }
 
 // runRestore pipes elements through Excalidraw's restoreElements.

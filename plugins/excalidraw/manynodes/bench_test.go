@@ -16,7 +16,7 @@ import (
 // nodes the writers alternate between them. writes/s is the figure to
 // compare within one run:
 //
-//	go test -run x -bench WriteThroughput -benchtime 2000x ./internal/manynodes
+//	go test -run x -bench WriteThroughput -benchtime 2000x ./plugins/excalidraw/manynodes
 func BenchmarkWriteThroughput(b *testing.B) {
 	for _, setup := range []struct {
 		name  string

@@ -21,7 +21,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 	"github.com/dshgo/dsh/internal/testkit/testenv"
 )
 

@@ -19,7 +19,7 @@ import (
 // Dir is the harness directory.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "plugins", "excalidraw", "scene", "build", "testdata", "restore")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "plugins", "excalidraw", "scene", "build", "testdata", "restore")
 }
 
 // Require returns the node binary. It skips the test when Node or the

@@ -70,7 +70,7 @@ func TestRemoteClientSignsInWithOAuth(t *testing.T) {
 		testenv.Missing(t, "node is not installed (Node 20+)")
 	}
 	if _, err := os.Stat("node_modules/@modelcontextprotocol/sdk/package.json"); err != nil {
-		testenv.Missing(t, "the MCP TypeScript SDK is not installed: run internal/oauthcheck/setup.sh (make node-deps does)")
+		testenv.Missing(t, "the MCP TypeScript SDK is not installed: run plugins/excalidraw/oauth/oauthcheck/setup.sh (make node-deps does)")
 	}
 	tab := testenv.Browser(t)
 

@@ -90,7 +90,7 @@ func TestMCPConformance(t *testing.T) {
 func requireSuite(t *testing.T) string {
 	t.Helper()
 	missing := func(why string) {
-		msg := why + "; install with: bash internal/conformance/setup.sh (npm ci), or run make test"
+		msg := why + "; install with: bash plugins/tools/mcpserve/conformance/setup.sh (npm ci), or run make test"
 		testenv.Missing(t, msg)
 	}
 	if _, err := exec.LookPath("node"); err != nil {

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dshgo/dsh/internal/restorecheck"
+	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 )
 
 // The page and its module; see harness/entry.js.
