@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -166,7 +167,7 @@ func (tx *Txn) arrangeUnits(named []*ojson.Object) []arrangeUnit {
 	members := map[string][]*ojson.Object{}
 	for _, el := range named {
 		typ := strOf(el, "type")
-		if isLinear(typ) || tx.holderOf(el) != el || frames[tx.liveFrameOf(el)] {
+		if scene.IsLinear(typ) || tx.holderOf(el) != el || frames[tx.liveFrameOf(el)] {
 			continue
 		}
 		key := "element:" + strOf(el, "id")

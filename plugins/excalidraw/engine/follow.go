@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -13,7 +14,7 @@ import (
 // not targets; an element whose outline is unchanged leaves its arrows
 // alone.
 func (tx *Txn) follow(before, el *ojson.Object) {
-	if isLinear(strOf(el, "type")) || build.SameOutline(before, el) {
+	if scene.IsLinear(strOf(el, "type")) || build.SameOutline(before, el) {
 		return
 	}
 	tx.followArrows(before, el)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -97,7 +98,7 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 		delete(tx.byID, strOf(a, "id"))
 	}
 	for _, el := range moved {
-		if !isLinear(strOf(el, "type")) {
+		if !scene.IsLinear(strOf(el, "type")) {
 			if err := tx.movePatch(el, num(el, "x")+dx, num(el, "y")+dy, pointer); err != nil {
 				return nil, err
 			}
@@ -131,7 +132,7 @@ func (tx *Txn) wholeArrows(moved []*ojson.Object, in map[string]bool) []*ojson.O
 		}
 	}
 	for _, el := range moved {
-		if isLinear(strOf(el, "type")) {
+		if scene.IsLinear(strOf(el, "type")) {
 			add(el)
 			continue
 		}

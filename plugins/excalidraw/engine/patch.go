@@ -62,14 +62,11 @@ var arrowheads = []string{"arrow", "bar", "dot", "circle", "circle_outline", "tr
 type appliesTo func(typ string) bool
 
 func anyType(string) bool { return true }
-func isLinear(t string) bool {
-	return t == "arrow" || t == "line"
-}
 
 // boxed are the types whose size is set directly: not text (measured),
 // not lines, arrows or freedraw (their size follows their points).
 func boxed(t string) bool {
-	return t != "text" && !isLinear(t) && t != "freedraw"
+	return t != "text" && !scene.IsLinear(t) && t != "freedraw"
 }
 
 func numberField(k string, lo, hi float64, ok appliesTo) patchField {
@@ -162,7 +159,7 @@ func roundnessField(p *patcher, v any) string {
 // roundnessType is Excalidraw's default for the type: proportional radius
 // (2) for lines, arrows and diamonds, adaptive radius (3) for the rest.
 func roundnessType(t string) int64 {
-	if isLinear(t) || t == "diamond" {
+	if scene.IsLinear(t) || t == "diamond" {
 		return 2
 	}
 	return 3
@@ -200,7 +197,7 @@ func groupIDsField(p *patcher, v any) string {
 
 func arrowheadField(k string) patchField {
 	return func(p *patcher, v any) string {
-		if !isLinear(p.typ) {
+		if !scene.IsLinear(p.typ) {
 			return k + " applies only to arrows and lines"
 		}
 		if s, ok := v.(string); v != nil && (!ok || !slices.Contains(arrowheads, s)) {
@@ -212,7 +209,7 @@ func arrowheadField(k string) patchField {
 }
 
 func pointsField(p *patcher, v any) string {
-	if !isLinear(p.typ) {
+	if !scene.IsLinear(p.typ) {
 		return "points applies only to arrows and lines"
 	}
 	pts, ok := readPoints(v)

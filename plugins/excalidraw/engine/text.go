@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
@@ -65,7 +66,7 @@ func layoutLabel(c, t *ojson.Object) {
 	t.Set("height", lay.Height)
 	t.Set("angle", lay.Angle)
 	build.MarkMeasure(t)
-	if isLinear(strOf(c, "type")) {
+	if scene.IsLinear(strOf(c, "type")) {
 		return
 	}
 	if num(c, "width") != lay.ContainerWidth {
@@ -88,7 +89,7 @@ func carryLabel(c, was, t *ojson.Object) {
 	if dy := num(c, "y") - num(was, "y"); dy != 0 {
 		t.Set("y", num(t, "y")+dy)
 	}
-	if !isLinear(strOf(c, "type")) && num(c, "angle") != num(was, "angle") {
+	if !scene.IsLinear(strOf(c, "type")) && num(c, "angle") != num(was, "angle") {
 		t.Set("angle", num(c, "angle"))
 	}
 }

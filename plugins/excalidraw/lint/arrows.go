@@ -3,6 +3,7 @@ package lint
 import (
 	"math"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
@@ -29,7 +30,7 @@ func isZeroLength(e *el) bool {
 // zeroLength: arrows and lines with nothing to draw.
 func (s *scene) zeroLength() {
 	for _, e := range s.els {
-		if !isLinear(e.typ) || e.pts == nil || !e.finite || !s.linearScoped(e) || !isZeroLength(e) {
+		if !model.IsLinear(e.typ) || e.pts == nil || !e.finite || !s.linearScoped(e) || !isZeroLength(e) {
 			continue
 		}
 		ids := []string{e.id}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -56,8 +57,7 @@ func isBoxShape(t string) bool {
 }
 
 func isFrame(t string) bool   { return t == "frame" || t == "magicframe" }
-func isLinear(t string) bool  { return t == "arrow" || t == "line" }
-func hasPoints(t string) bool { return isLinear(t) || t == "freedraw" }
+func hasPoints(t string) bool { return model.IsLinear(t) || t == "freedraw" }
 
 // isSized: types whose width and height are their own (not derived from
 // points).

@@ -1,6 +1,9 @@
 package lint
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+import (
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
 
 // Neighbours is the scope a write that touched ids should be linted
 // with: the ids themselves; their labels and containers; the elements
@@ -64,7 +67,7 @@ func (s *scene) neighbours(ids []string) map[string]bool {
 		}
 		if refers {
 			add(e.id)
-			if isLinear(e.typ) {
+			if model.IsLinear(e.typ) {
 				add(e.start)
 				add(e.end)
 			}

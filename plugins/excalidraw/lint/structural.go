@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 )
 
@@ -84,7 +85,7 @@ func (e *el) bindsTo(id string) bool {
 // common in files the editor wrote: stale_bound_entry.)
 func (s *scene) oneSidedBindings() {
 	for _, e := range s.els {
-		if isLinear(e.typ) {
+		if model.IsLinear(e.typ) {
 			for _, end := range [...]struct {
 				name, id string
 				has      bool
@@ -126,7 +127,7 @@ func (s *scene) staleBoundEntries() {
 			var bad bool
 			switch b.typ {
 			case "arrow":
-				bad = !isLinear(t.typ) || !t.bindsTo(e.id)
+				bad = !model.IsLinear(t.typ) || !t.bindsTo(e.id)
 			case "text":
 				bad = t.typ != "text" || t.container != e.id
 			}

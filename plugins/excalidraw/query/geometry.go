@@ -81,6 +81,3 @@ func boxOf(b scene.Bounds) Box {
 func hasPoints(t string) bool {
 	return t == "arrow" || t == "line" || t == "freedraw" || t == "draw"
 }
-
-// isLinear: the elements that carry start and end bindings.
-func isLinear(t string) bool { return t == "arrow" || t == "line" }

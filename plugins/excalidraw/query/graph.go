@@ -138,7 +138,7 @@ func Graph(els, all []*ojson.Object) GraphView {
 		}
 		typ := str(el, "type")
 		switch {
-		case isLinear(typ):
+		case scene.IsLinear(typ):
 			start, end := ix.boundEnd(el, "startBinding"), ix.boundEnd(el, "endBinding")
 			if typ == "line" && start == nil && end == nil {
 				continue

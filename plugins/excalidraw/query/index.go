@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -112,7 +113,7 @@ func (ix *index) role(el *ojson.Object) string {
 		return RoleFrame
 	case ix.containerOf(el) != nil:
 		return RoleLabel
-	case isLinear(typ):
+	case scene.IsLinear(typ):
 		if ix.boundEnd(el, "startBinding") != nil || ix.boundEnd(el, "endBinding") != nil {
 			return RoleConnector
 		}
@@ -160,7 +161,7 @@ func (ix *index) name(el *ojson.Object) string {
 	if ix.labelCount == nil {
 		ix.labelCount = map[string]int{}
 		for i, e := range ix.all {
-			if ix.dead[i] || ix.containerOf(e) != nil || isLinear(str(e, "type")) {
+			if ix.dead[i] || ix.containerOf(e) != nil || scene.IsLinear(str(e, "type")) {
 				continue
 			}
 			if s := truncate(collapse(ix.text(e)), maxEndText); s != "" {

@@ -250,7 +250,7 @@ func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]
 			r.Set(FieldText, t)
 		}
 	}
-	if fs.has(FieldEnds) && isLinear(typ) {
+	if fs.has(FieldEnds) && scene.IsLinear(typ) {
 		if e := ix.ends(el); e != "" {
 			r.Set(FieldEnds, e)
 		}

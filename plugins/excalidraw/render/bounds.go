@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // absoluteCoords is Excalidraw's getElementAbsoluteCoords: the unrotated
@@ -16,7 +17,7 @@ func absoluteCoords(e *element, shapes []drawable) Rect {
 	case e.typ == "freedraw":
 		b := pointsBox(e.points)
 		return Rect{b.MinX + e.x, b.MinY + e.y, b.MaxX + e.x, b.MaxY + e.y}
-	case e.isLinear():
+	case scene.IsLinear(e.typ):
 		if len(e.points) < 2 || len(shapes) == 0 {
 			b := pointsBox(e.points)
 			return Rect{b.MinX + e.x, b.MinY + e.y, b.MaxX + e.x, b.MaxY + e.y}
@@ -132,7 +133,7 @@ func elementBounds(e *element, shapes []drawable) Rect {
 			return Rect{e.x, e.y, e.x, e.y}
 		}
 		return box(ps...)
-	case e.isLinear():
+	case scene.IsLinear(e.typ):
 		if len(e.points) < 2 {
 			if len(e.points) == 0 {
 				return Rect{e.x, e.y, e.x, e.y}

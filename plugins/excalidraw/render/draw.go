@@ -140,7 +140,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 		d.shapes[e] = shapes[i]
 	}
 	for _, e := range withLabels {
-		if c := d.byID[e.containerID]; e.typ == "text" && c != nil && c.isLinear() {
+		if c := d.byID[e.containerID]; e.typ == "text" && c != nil && scene.IsLinear(c.typ) {
 			e.x, e.y = arrowLabelPosition(c, e, d.shapesOf(c))
 		}
 	}

@@ -244,8 +244,6 @@ func readPoints(v any) [][2]float64 {
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
-func (e *element) isLinear() bool { return e.typ == "arrow" || e.typ == "line" }
-
 func (e *element) isFrame() bool { return e.typ == "frame" || e.typ == "magicframe" }
 
 func (e *element) isIframeLike() bool { return e.typ == "iframe" || e.typ == "embeddable" }

@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -61,7 +62,7 @@ func (d *drawing) overlappingFrame(elements []*element, f *element) []*element {
 func rotatedBox(e *element) Rect {
 	var pts [][2]float64
 	switch {
-	case e.isLinear() || e.typ == "freedraw":
+	case scene.IsLinear(e.typ) || e.typ == "freedraw":
 		pts = e.points
 	case e.typ == "diamond":
 		pts = [][2]float64{{e.w / 2, 0}, {e.w, e.h / 2}, {e.w / 2, e.h}, {0, e.h / 2}}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // Excalidraw 0.18.1's constants for shapes.
@@ -31,7 +32,7 @@ func adjustRoughness(e *element) float64 {
 	minSize := math.Min(e.w, e.h)
 	if (minSize >= 20 && maxSize >= 50) ||
 		(minSize >= 15 && e.roundness != 0 && canChangeRoundness(e.typ)) ||
-		(e.isLinear() && maxSize >= 50) {
+		(scene.IsLinear(e.typ) && maxSize >= 50) {
 		return e.roughness
 	}
 	div := 2.0

@@ -108,7 +108,7 @@ func (c *elementCheck) points(name string, val any) {
 	if extra >= 0 {
 		c.warnf(CodeInvalidField, c.ptr(name, extra), "points carry more than two coordinates (a legacy format); recent Excalidraw versions drop such points")
 	}
-	if isLinear(c.typ) && len(arr) < 2 {
+	if IsLinear(c.typ) && len(arr) < 2 {
 		c.warnf(CodeInvalidField, c.ptr(name), "a %s needs at least two points; Excalidraw replaces them with a segment from width and height", c.typ)
 	}
 }

@@ -137,7 +137,7 @@ func (v *validator) checkBoundEntry(i int, list string, j int, id, bid, kind str
 			v.warnf(CodeOneSidedBinding, ptr(), id, "lists %q as its text, but that %s is not bound to it", bid, b.typ)
 		}
 	case "arrow":
-		if !isLinear(b.typ) || !bindsTo(b.el, id) {
+		if !IsLinear(b.typ) || !bindsTo(b.el, id) {
 			v.warnf(CodeOneSidedBinding, ptr(), id, "lists %q as a bound arrow, but that %s does not bind to it", bid, b.typ)
 		}
 	}

@@ -79,7 +79,7 @@ func (n *normalizer) restoreElement(f elemFix) {
 		extra = append(extra, nullishField(f.el, "name", nil))
 	}
 	n.extra = extra
-	n.restoreBase(f, typ, isLinear(typ) || typ == "draw")
+	n.restoreBase(f, typ, IsLinear(typ) || typ == "draw")
 	for _, a := range extra {
 		if a.skip {
 			continue

@@ -76,7 +76,7 @@ func (n *normalizer) repairElement(i int, el *ojson.Object, byID map[string]int)
 	} else if v, ok := el.Get("boundElements"); !jsFalsy(v, ok) {
 		changed = n.repairContainer(f, byID) || changed
 	}
-	if isLinear(elementType(el)) {
+	if IsLinear(elementType(el)) {
 		for _, side := range []string{"startBinding", "endBinding"} {
 			b, ok := el.Get(side)
 			if jsFalsy(b, ok) {

@@ -14,7 +14,7 @@ func complete(els ...*ojson.Object) []*ojson.Object {
 		if v, _ := el.Get("boundElements"); v == nil {
 			el.Set("boundElements", []any{})
 		}
-		if isLinear(elementType(el)) && elementType(el) == "arrow" {
+		if IsLinear(elementType(el)) && elementType(el) == "arrow" {
 			el.Set("elbowed", false)
 		}
 		prev = nextIndex(prev)

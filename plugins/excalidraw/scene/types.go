@@ -37,8 +37,10 @@ func IsSupported(t string) bool { return IsCreatable(t) || slices.Contains(keptT
 // hasPoints: elements whose geometry is a polyline relative to (x, y).
 func hasPoints(t string) bool { return t == "arrow" || t == "line" || t == "freedraw" || t == "draw" }
 
-// isLinear: the elements that carry start/end bindings and arrowheads.
-func isLinear(t string) bool { return t == "arrow" || t == "line" }
+// IsLinear reports whether t is a linear element type (arrow, line): the
+// elements that carry start/end bindings and arrowheads. It is the one
+// test of it; build, engine, lint, query and render ask it here.
+func IsLinear(t string) bool { return t == "arrow" || t == "line" }
 
 // isTextContainer: what a bound text's containerId may point at (Excalidraw
 // binds labels to these four types only).

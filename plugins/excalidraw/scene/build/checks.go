@@ -3,6 +3,7 @@ package build
 import (
 	"unicode/utf8"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
@@ -66,7 +67,7 @@ func checkTextLength(index int, pointer, text string, limit int) error {
 
 // checkPath enforces the path rules of lines, arrows and freedraw.
 func checkPath(index int, in *input) error {
-	if !isLinear(in.Type) && in.Type != "freedraw" {
+	if !model.IsLinear(in.Type) && in.Type != "freedraw" {
 		return nil
 	}
 	if in.Points != nil && (in.Width != nil || in.Height != nil) {
@@ -81,7 +82,7 @@ func checkPath(index int, in *input) error {
 		}
 	}
 	bound := in.StartElementID != nil || in.EndElementID != nil
-	if isLinear(in.Type) && !bound && (in.X != nil && in.Y != nil) {
+	if model.IsLinear(in.Type) && !bound && (in.X != nil && in.Y != nil) {
 		if w, h := inputPath(in).size(); w == 0 && h == 0 {
 			return badInput(index, "/points", "the points all coincide; a %s needs some length", in.Type)
 		}

@@ -3,6 +3,7 @@ package build
 import (
 	"strings"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
@@ -37,7 +38,7 @@ func LayoutLabel(c, t *ojson.Object) TextLayout {
 	ts := textStyleOf(t)
 	original := OriginalText(t)
 	typ, _ := c.String("type")
-	if isLinear(typ) {
+	if model.IsLinear(typ) {
 		pts := globalPointsOf(c)
 		if len(pts) == 0 {
 			pts = []geom.Vec{geom.V(number(c, "x"), number(c, "y"))}

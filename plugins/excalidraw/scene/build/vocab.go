@@ -35,9 +35,6 @@ func isShape(t string) bool {
 	return t == "rectangle" || t == "ellipse" || t == "diamond"
 }
 
-// isLinear reports whether t is a line or an arrow.
-func isLinear(t string) bool { return t == "line" || t == "arrow" }
-
 // bindableTypes are the element types an arrow may bind to in 0.18.1
 // (ExcalidrawBindableElement).
 var bindableTypes = map[string]bool{
