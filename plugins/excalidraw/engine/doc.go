@@ -9,9 +9,11 @@
 //   - the contract's operations: Add, Apply (add/update/delete),
 //     MergeAppState, SetFiles;
 //   - the element tools' edits: Create (refs and relative placement),
+//     Update and Delete (the operations' update and delete, typed),
 //     Move and MoveTo, Copy (and CopyOut/Paste across scenes),
 //     ReplaceText, Group/Ungroup/UngroupElements, Reorder,
-//     CreateFrame/FrameAdd/FrameRemove, Arrange, Repair.
+//     CreateFrame/FrameAdd/FrameRemove, Arrange, Repair; Resolve turns
+//     a Selection (ids or a query target) into the ids they act on.
 //
 // Result says which elements the operations named and Touched every
 // element changed so far; an element takes one version step per

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -45,12 +46,18 @@ var opMembers = map[string]map[string]bool{
 // operation fits the scene (its element exists, its patch values are in
 // range) is for Txn.Apply to say.
 func DecodeOps(raws []json.RawMessage) ([]Op, error) {
-	if len(raws) == 0 || len(raws) > MaxOperations {
-		return nil, opError("/operations", "operations must hold 1 to %d entries, not %d", MaxOperations, len(raws))
+	return decodeEach(len(raws), "/operations", func(i int) (Op, error) { return decodeOp(raws[i], opPointer(i)) })
+}
+
+// decodeEach checks that there are 1 to MaxOperations operations (pointer
+// locates them) and decodes each, stopping at the first error.
+func decodeEach(n int, pointer string, decode func(i int) (Op, error)) ([]Op, error) {
+	if n == 0 || n > MaxOperations {
+		return nil, opError(pointer, "operations must hold 1 to %d entries, not %d", MaxOperations, n)
 	}
-	ops := make([]Op, len(raws))
-	for i, raw := range raws {
-		op, err := decodeOp(raw, opPointer(i))
+	ops := make([]Op, n)
+	for i := range ops {
+		op, err := decode(i)
 		if err != nil {
 			return nil, err
 		}
@@ -101,12 +108,18 @@ func decodeAdd(op Op, obj *ojson.Object) (Op, error) {
 }
 
 func decodeUpdate(op Op, obj *ojson.Object) (Op, error) {
-	op, err := decodeID(op, obj)
+	id, _ := obj.String("id")
+	patch, _ := obj.Object("patch")
+	return updateOp(op, id, patch)
+}
+
+// updateOp is op an update of element id by patch (nil: none).
+func updateOp(op Op, id string, patch *ojson.Object) (Op, error) {
+	op, err := withID(op, id)
 	if err != nil {
 		return op, err
 	}
-	patch, ok := obj.Object("patch")
-	if !ok || patch.Len() == 0 {
+	if patch == nil || patch.Len() == 0 {
 		return op, opError(op.pointer+"/patch", "update needs a non-empty patch object")
 	}
 	op.patch = patch
@@ -114,12 +127,54 @@ func decodeUpdate(op Op, obj *ojson.Object) (Op, error) {
 }
 
 func decodeID(op Op, obj *ojson.Object) (Op, error) {
-	id, ok := obj.String("id")
-	if !ok || id == "" {
+	id, _ := obj.String("id")
+	return withID(op, id)
+}
+
+// withID is op naming element id, which must not be empty.
+func withID(op Op, id string) (Op, error) {
+	if id == "" {
 		return op, opError(op.pointer+"/id", "%s needs the element id as a non-empty string", op.kind)
 	}
 	op.id = id
 	return op, nil
+}
+
+// Update is one element's patch, as update_elements gives it: the patch
+// of an update operation (see Op), typed.
+type Update struct {
+	ID    string          `json:"id"`
+	Patch json.RawMessage `json:"patch"`
+}
+
+// Update runs updates as Apply runs update operations, checked first as
+// DecodeOps checks those; pointer locates the updates in the caller's
+// request (update i at pointer/<i>).
+func (tx *Txn) Update(updates []Update, pointer string) error {
+	ops, err := decodeEach(len(updates), pointer, func(i int) (Op, error) {
+		var patch *ojson.Object
+		if v, err := ojson.Decode(updates[i].Patch, ojson.Limits{}); err == nil {
+			patch, _ = v.(*ojson.Object)
+		}
+		return updateOp(Op{kind: opUpdate, pointer: pointer + "/" + strconv.Itoa(i)}, updates[i].ID, patch)
+	})
+	if err != nil {
+		return err
+	}
+	return tx.Apply(ops)
+}
+
+// Delete deletes the elements ids as Apply runs delete operations,
+// checked first as DecodeOps checks those; pointer locates the ids in the
+// caller's request (id i at pointer/<i>).
+func (tx *Txn) Delete(ids []string, pointer string) error {
+	ops, err := decodeEach(len(ids), pointer, func(i int) (Op, error) {
+		return withID(Op{kind: opDelete, pointer: pointer + "/" + strconv.Itoa(i)}, ids[i])
+	})
+	if err != nil {
+		return err
+	}
+	return tx.Apply(ops)
 }
 
 // OpIDs lists the ids the update and delete operations name, in order:
