@@ -153,8 +153,9 @@ fuzz:
 # the editor's Chromium tests 5 times each (20 would take over an hour
 # on 2 cores); webserver's shutdown, unmount, drain and stream tests;
 # httpapi's event streams and database outage; mcpserve's close, session
-# caps, streams, stdio and round-robin; the root package's hosts (the
-# access matrix, agent session, lifecycle, reloads, admission, login, an
+# caps, streams, stdio and round-robin; the Excalidraw plugin's hosts
+# (the access matrix, agent session, lifecycle, a live config reload) and
+# the root package's (lifecycle, reloads, admission, login, an
 # unreachable database).
 # Narrow it: STRESS_PKGS='./plugins/excalidraw/manynodes ./cmd/dsh' (packages),
 # STRESS_RUN='TestDatabaseRestart$' (instead of the table's -run),

@@ -20,6 +20,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/status"
 	"github.com/dshgo/dsh/plugins/webserver"
 )
@@ -60,19 +61,19 @@ func TestHotReloadRestartsOnlyTheChangedEntry(t *testing.T) {
 	path := filepath.Join(dir, "dsh.yaml")
 	restart := &counter{applies: map[string]int{}}
 	live := &counter{applies: map[string]int{}, live: true}
-	base := hostYAML(t, "")
+	base := hosttest.YAML(t, "")
 	write := func(aTag, bTag string, liveSize int) {
-		writeFile(t, path, base+fmt.Sprintf(
+		hosttest.WriteFile(t, path, base+fmt.Sprintf(
 			"  - {id: a, name: counter, config: {tag: %s}}\n  - {id: b, name: counter, config: {tag: %s}}\n  - {id: l, name: live, config: {tag: l, size: %d}}\n",
 			aTag, bTag, liveSize))
 	}
 	write("a1", "b1", 5)
-	h := startHost(t, dsh.WithConfigFile(path), dsh.WithPlugins(restart.plugin("counter"), live.plugin("live")))
-	a0, b0, l0 := scopeOf(t, h, "a"), scopeOf(t, h, "b"), scopeOf(t, h, "l")
+	h := hosttest.New(t, dsh.WithConfigFile(path), dsh.WithPlugins(restart.plugin("counter"), live.plugin("live")))
+	a0, b0, l0 := hosttest.Scope(t, h, "a"), hosttest.Scope(t, h, "b"), hosttest.Scope(t, h, "l")
 
 	write("a2", "b1", 5) // only entry a changes
-	eventually(t, "entry a restarted", func() bool { return restart.count("a2") == 1 })
-	if s := scopeOf(t, h, "b"); s != b0 || restart.count("b1") != 1 {
+	hosttest.Eventually(t, "entry a restarted", func() bool { return restart.count("a2") == 1 })
+	if s := hosttest.Scope(t, h, "b"); s != b0 || restart.count("b1") != 1 {
 		t.Fatalf("entry b was restarted (applies %d)", restart.count("b1"))
 	}
 	if a0.State() != app.StateActive || a0.Config()["tag"] != "a2" {
@@ -80,21 +81,21 @@ func TestHotReloadRestartsOnlyTheChangedEntry(t *testing.T) {
 	}
 
 	write("a2", "b1", 7) // a live-reconfigurable entry gets its config without restart
-	eventually(t, "live reconfigure", func() bool { return live.reconf.Load() == 1 })
-	if s := scopeOf(t, h, "l"); s != l0 || live.count("l") != 1 {
+	hosttest.Eventually(t, "live reconfigure", func() bool { return live.reconf.Load() == 1 })
+	if s := hosttest.Scope(t, h, "l"); s != l0 || live.count("l") != 1 {
 		t.Fatal("live entry was restarted")
 	}
-	if got := scopeOf(t, h, "l").Config()["size"]; fmt.Sprint(got) != "7" {
+	if got := hosttest.Scope(t, h, "l").Config()["size"]; fmt.Sprint(got) != "7" {
 		t.Fatalf("live entry config size = %v", got)
 	}
 
 	write("a2", "b1", 500) // clamped to the schema's maximum, not an error
-	eventually(t, "clamped config", func() bool { return fmt.Sprint(scopeOf(t, h, "l").Config()["size"]) == "100" })
+	hosttest.Eventually(t, "clamped config", func() bool { return fmt.Sprint(hosttest.Scope(t, h, "l").Config()["size"]) == "100" })
 
 	// Removing an entry disposes it; adding one loads it.
-	writeFile(t, path, base+"  - {id: a, name: counter, config: {tag: a2}}\n  - {id: c, name: counter, config: {tag: c1}}\n")
-	eventually(t, "entry c loaded", func() bool { return restart.count("c1") == 1 })
-	eventually(t, "entry b removed", func() bool { return b0.State() == app.StateDisposed })
+	hosttest.WriteFile(t, path, base+"  - {id: a, name: counter, config: {tag: a2}}\n  - {id: c, name: counter, config: {tag: c1}}\n")
+	hosttest.Eventually(t, "entry c loaded", func() bool { return restart.count("c1") == 1 })
+	hosttest.Eventually(t, "entry b removed", func() bool { return b0.State() == app.StateDisposed })
 	if restart.count("a2") != 1 {
 		t.Fatal("unchanged entry a restarted")
 	}
@@ -104,20 +105,20 @@ func TestInvalidEditKeepsTheRunningInstance(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "dsh.yaml")
 	c := &counter{applies: map[string]int{}}
-	base := hostYAML(t, "")
-	writeFile(t, path, base+"  - {id: a, name: counter, config: {tag: one}}\n")
-	h := startHost(t, dsh.WithConfigFile(path), dsh.WithPlugins(c.plugin("counter")))
-	before := scopeOf(t, h, "a")
+	base := hosttest.YAML(t, "")
+	hosttest.WriteFile(t, path, base+"  - {id: a, name: counter, config: {tag: one}}\n")
+	h := hosttest.New(t, dsh.WithConfigFile(path), dsh.WithPlugins(c.plugin("counter")))
+	before := hosttest.Scope(t, h, "a")
 
-	writeFile(t, path, base+"  - {id: a, name: counter, config: {tag: two, size: lots}}\n")
+	hosttest.WriteFile(t, path, base+"  - {id: a, name: counter, config: {tag: two, size: lots}}\n")
 	// A valid edit of another file-level detail follows later; until then
 	// nothing may change. Give the watcher a reload to refuse, then check.
 	time.Sleep(500 * time.Millisecond)
-	if scopeOf(t, h, "a") != before || before.State() != app.StateActive || c.count("two") != 0 {
+	if hosttest.Scope(t, h, "a") != before || before.State() != app.StateActive || c.count("two") != 0 {
 		t.Fatal("an invalid edit changed the running instance")
 	}
-	writeFile(t, path, base+"  - {id: a, name: counter, config: {tag: three}}\n")
-	eventually(t, "valid edit applied", func() bool { return c.count("three") == 1 })
+	hosttest.WriteFile(t, path, base+"  - {id: a, name: counter, config: {tag: three}}\n")
+	hosttest.Eventually(t, "valid edit applied", func() bool { return c.count("three") == 1 })
 	if c.count("two") != 0 {
 		t.Fatal("the invalid config was applied")
 	}
@@ -125,26 +126,26 @@ func TestInvalidEditKeepsTheRunningInstance(t *testing.T) {
 
 func TestInvalidConfigAtStartIsAnError(t *testing.T) {
 	c := &counter{applies: map[string]int{}}
-	_, err := dsh.New(dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: a, name: counter, config: {size: big}}\n"))), dsh.WithPlugins(c.plugin("counter")))
+	_, err := dsh.New(dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: a, name: counter, config: {size: big}}\n"))), dsh.WithPlugins(c.plugin("counter")))
 	if err == nil || !strings.Contains(err.Error(), "/plugins/0/config/size") {
 		t.Fatalf("err = %v; want one naming /plugins/0/config/size", err)
 	}
-	_, err = dsh.New(dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: a, name: counter}\n  - {id: a, name: counter}\n"))), dsh.WithPlugins(c.plugin("counter")))
+	_, err = dsh.New(dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: a, name: counter}\n  - {id: a, name: counter}\n"))), dsh.WithPlugins(c.plugin("counter")))
 	if err == nil {
 		t.Fatal("duplicate ids must be rejected")
 	}
 }
 
 func TestHeadlessComposition(t *testing.T) {
-	h := startHost(t, dsh.Headless(), dsh.WithPlugins(status.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: status, name: status, config: {title: headless}}\n"))))
+	h := hosttest.New(t, dsh.Headless(), dsh.WithPlugins(status.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: status, name: status, config: {title: headless}}\n"))))
 	if h.Web != nil || h.URL() != "" {
 		t.Fatal("headless host has a web server")
 	}
-	if err := scopeOf(t, h, "status").AwaitActive(testCtx(t)); err != nil {
+	if err := hosttest.Scope(t, h, "status").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	res := h.Tools.Call(testCtx(t), "dsh_status", nil)
+	res := h.Tools.Call(hosttest.Context(t), "dsh_status", nil)
 	if !res.OK || !strings.Contains(string(res.JSON), `"title":"headless"`) {
 		t.Fatalf("status tool: %s", res.JSON)
 	}
@@ -173,8 +174,8 @@ func TestLoadUnloadUnderConcurrentRequests(t *testing.T) {
 			return c.String(http.StatusOK, "ok")
 		}})
 	}}
-	h := startHost(t, dsh.WithPlugins(slow), dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: slow, name: slow}\n"))))
-	c := client(t)
+	h := hosttest.New(t, dsh.WithPlugins(slow), dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: slow, name: slow}\n"))))
+	c := hosttest.Client(t)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var ok200, ok404 atomic.Int64
@@ -188,7 +189,7 @@ func TestLoadUnloadUnderConcurrentRequests(t *testing.T) {
 					return
 				default:
 				}
-				code, body := do(t, c, http.MethodGet, h.URL()+"/slow", bearer(h))
+				code, body := hosttest.Do(t, c, http.MethodGet, h.URL()+"/slow", hosttest.Bearer(h))
 				switch {
 				case code == 200 && body == "ok":
 					ok200.Add(1)
@@ -203,7 +204,7 @@ func TestLoadUnloadUnderConcurrentRequests(t *testing.T) {
 	}
 	for i := range 30 {
 		action := []string{"unload", "load", "reload"}[i%3]
-		code, body := do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/slow/"+action, bearer(h))
+		code, body := hosttest.Do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/slow/"+action, hosttest.Bearer(h))
 		if code != 200 {
 			t.Fatalf("%s: %d %s", action, code, body)
 		}
@@ -217,8 +218,8 @@ func TestLoadUnloadUnderConcurrentRequests(t *testing.T) {
 }
 
 func TestAdmissionThroughTheHost(t *testing.T) {
-	h := startHost(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: status, name: status}\n"))))
-	c := client(t)
+	h := hosttest.New(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: status, name: status}\n"))))
+	c := hosttest.Client(t)
 	u := h.URL() + "/api/status"
 	cases := []struct {
 		name string
@@ -230,7 +231,7 @@ func TestAdmissionThroughTheHost(t *testing.T) {
 		{"cross-origin", map[string]string{"Origin": "http://evil.example"}, 403},
 		{"cross-site fetch", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
 		{"rebinding host", map[string]string{"Host": "evil.example"}, 403},
-		{"good token", bearer(h), 200},
+		{"good token", hosttest.Bearer(h), 200},
 	}
 	for _, tc := range cases {
 		req, _ := http.NewRequest(http.MethodGet, u, nil)
@@ -249,23 +250,23 @@ func TestAdmissionThroughTheHost(t *testing.T) {
 			t.Errorf("%s: %d, want %d", tc.name, resp.StatusCode, tc.want)
 		}
 	}
-	if code, _ := do(t, c, http.MethodGet, h.URL()+"/healthz", nil); code != 200 {
+	if code, _ := hosttest.Do(t, c, http.MethodGet, h.URL()+"/healthz", nil); code != 200 {
 		t.Errorf("public route: %d", code)
 	}
 
 	// A browser logs in through the one-time link and is then admitted
 	// for same-origin requests only.
 	jar, _ := cookiejar.New(nil)
-	browser := client(t)
+	browser := hosttest.Client(t)
 	browser.Jar = jar
 	link, err := h.LoginLink()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, _ := do(t, browser, http.MethodGet, link, nil); code != http.StatusSeeOther {
+	if code, _ := hosttest.Do(t, browser, http.MethodGet, link, nil); code != http.StatusSeeOther {
 		t.Fatalf("login: %d", code)
 	}
-	if code, _ := do(t, browser, http.MethodGet, link, nil); code != http.StatusForbidden {
+	if code, _ := hosttest.Do(t, browser, http.MethodGet, link, nil); code != http.StatusForbidden {
 		t.Fatalf("second use of the login link: %d, want 403", code)
 	}
 	base, _ := url.Parse(h.URL())
@@ -273,26 +274,26 @@ func TestAdmissionThroughTheHost(t *testing.T) {
 		t.Fatal("no session cookie")
 	}
 	same := map[string]string{"Sec-Fetch-Site": "same-origin"}
-	if code, body := do(t, browser, http.MethodGet, u, same); code != 200 || !strings.Contains(body, `"scopes"`) {
+	if code, body := hosttest.Do(t, browser, http.MethodGet, u, same); code != 200 || !strings.Contains(body, `"scopes"`) {
 		t.Fatalf("session GET: %d %s", code, body)
 	}
-	if code, _ := do(t, browser, http.MethodGet, u, map[string]string{"Origin": "http://evil.example"}); code != 403 {
+	if code, _ := hosttest.Do(t, browser, http.MethodGet, u, map[string]string{"Origin": "http://evil.example"}); code != 403 {
 		t.Fatalf("session + foreign origin: %d", code)
 	}
 	// State-changing without same-origin evidence is refused (CSRF).
-	if code, _ := do(t, browser, http.MethodPost, h.URL()+"/api/admin/plugins/status/reload", nil); code != 403 {
+	if code, _ := hosttest.Do(t, browser, http.MethodPost, h.URL()+"/api/admin/plugins/status/reload", nil); code != 403 {
 		t.Fatalf("POST without origin evidence: %d", code)
 	}
-	if code, _ := do(t, browser, http.MethodPost, h.URL()+"/api/admin/plugins/status/reload", map[string]string{"Origin": h.URL()}); code != 200 {
+	if code, _ := hosttest.Do(t, browser, http.MethodPost, h.URL()+"/api/admin/plugins/status/reload", map[string]string{"Origin": h.URL()}); code != 200 {
 		t.Fatalf("same-origin POST: %d", code)
 	}
 }
 
 func TestAdminAPI(t *testing.T) {
-	h := startHost(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hostYAML(t,
+	h := hosttest.New(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hosttest.YAML(t,
 		"  - {id: status, name: status}\n  - {id: off, name: status, disabled: true}\n"))))
-	c := client(t)
-	code, body := do(t, c, http.MethodGet, h.URL()+"/api/admin/plugins", bearer(h))
+	c := hosttest.Client(t)
+	code, body := hosttest.Do(t, c, http.MethodGet, h.URL()+"/api/admin/plugins", hosttest.Bearer(h))
 	var list struct {
 		Plugins []struct{ ID, State string }
 	}
@@ -302,45 +303,45 @@ func TestAdminAPI(t *testing.T) {
 	if list.Plugins[0].State != "active" || list.Plugins[1].State != "unloaded" {
 		t.Fatalf("states: %+v", list.Plugins)
 	}
-	if code, _ := do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/nope/load", bearer(h)); code != 404 {
+	if code, _ := hosttest.Do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/nope/load", hosttest.Bearer(h)); code != 404 {
 		t.Fatalf("unknown entry: %d", code)
 	}
-	if code, _ := do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/status/explode", bearer(h)); code != 400 {
+	if code, _ := hosttest.Do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/status/explode", hosttest.Bearer(h)); code != 400 {
 		t.Fatalf("bad action: %d", code)
 	}
 	// The disabled entry can be loaded at runtime; a second status plugin
 	// collides with the first one's tool, which is reported, and the failed
 	// scope rolled back, leaving the first one untouched.
-	code, body = do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/off/load", bearer(h))
+	code, body = hosttest.Do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/off/load", hosttest.Bearer(h))
 	if code != http.StatusConflict || !strings.Contains(body, "plugin_failed") || !strings.Contains(body, "already registered") {
 		t.Fatalf("load colliding entry: %d %s", code, body)
 	}
-	code, body = do(t, c, http.MethodGet, h.URL()+"/api/admin/plugins", bearer(h))
+	code, body = hosttest.Do(t, c, http.MethodGet, h.URL()+"/api/admin/plugins", hosttest.Bearer(h))
 	if code != 200 || !strings.Contains(body, `"state":"failed"`) {
 		t.Fatalf("failed entry not listed as failed: %s", body)
 	}
-	if code, _ := do(t, c, http.MethodGet, h.URL()+"/healthz", nil); code != 200 {
+	if code, _ := hosttest.Do(t, c, http.MethodGet, h.URL()+"/healthz", nil); code != 200 {
 		t.Fatalf("first instance's route broken by the failed second: %d", code)
 	}
-	if code, _ := do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/off/unload", bearer(h)); code != 200 {
+	if code, _ := hosttest.Do(t, c, http.MethodPost, h.URL()+"/api/admin/plugins/off/unload", hosttest.Bearer(h)); code != 200 {
 		t.Fatalf("unload failed entry: %d", code)
 	}
-	code, body = do(t, c, http.MethodGet, h.URL()+"/api/admin/scopes", bearer(h))
+	code, body = hosttest.Do(t, c, http.MethodGet, h.URL()+"/api/admin/scopes", hosttest.Bearer(h))
 	if code != 200 || !strings.Contains(body, `"name":"status/inject"`) || strings.Contains(body, `"failed"`) {
 		t.Fatalf("scopes: %d %s", code, body)
 	}
 }
 
 func TestStopRemovesEverything(t *testing.T) {
-	h, err := dsh.New(dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: status, name: status}\n"))))
+	h, err := dsh.New(dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: status, name: status}\n"))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Start(testCtx(t)); err != nil {
+	if err := h.Start(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
 	url := h.URL()
-	if err := h.Stop(testCtx(t)); err != nil {
+	if err := h.Stop(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(h.Runtime.Scopes()); n != 0 {

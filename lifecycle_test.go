@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
 )
@@ -160,27 +162,27 @@ func (p *probe) plugin() app.Plugin {
 // loopback, the real tools registry, MCP over real HTTP with the SDK
 // client.
 func TestLifecycle(t *testing.T) {
-	p := &probe{exited: make(chan struct{}), client: client(t)}
-	h := startHost(t,
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - id: probe\n    name: probe\n"))),
+	p := &probe{exited: make(chan struct{}), client: hosttest.Client(t)}
+	h := hosttest.New(t,
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - id: probe\n    name: probe\n"))),
 		dsh.WithPlugins(p.plugin()))
 	p.host = h
-	scope := scopeOf(t, h, "probe")
-	if err := scope.AwaitActive(testCtx(t)); err != nil {
+	scope := hosttest.Scope(t, h, "probe")
+	if err := scope.AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	sess, listChanged, closeMCP := mcpSession(t, h)
+	sess, listChanged, closeMCP := hosttest.MCP(t, h)
 	ignore := goleak.IgnoreCurrent()
 
 	// The tool answers through the registry and through MCP.
-	res := h.Tools.Call(testCtx(t), "probe_echo", json.RawMessage(`{"msg":"hi"}`))
+	res := h.Tools.Call(hosttest.Context(t), "probe_echo", json.RawMessage(`{"msg":"hi"}`))
 	if !res.OK || string(res.JSON) != `{"echo":"hi","ok":true}` {
 		t.Fatalf("registry call: ok=%v %s", res.OK, res.JSON)
 	}
-	if !has(toolNames(t, sess), "probe_echo") {
+	if !slices.Contains(hosttest.ToolNames(t, sess), "probe_echo") {
 		t.Fatal("tools/list lacks probe_echo")
 	}
-	out, err := sess.CallTool(testCtx(t), &mcp.CallToolParams{Name: "probe_echo", Arguments: map[string]any{"msg": "over mcp"}})
+	out, err := sess.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "probe_echo", Arguments: map[string]any{"msg": "over mcp"}})
 	if err != nil || out.IsError {
 		t.Fatalf("MCP call: %v %+v", err, out)
 	}
@@ -188,16 +190,16 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("MCP call returned %s", text)
 	}
 	// The route answers, and the service is provided.
-	if code, body := do(t, p.client, http.MethodGet, h.URL()+"/probe/hello", bearer(h)); code != 200 || body != "hello" {
+	if code, body := hosttest.Do(t, p.client, http.MethodGet, h.URL()+"/probe/hello", hosttest.Bearer(h)); code != 200 || body != "hello" {
 		t.Fatalf("route: %d %q", code, body)
 	}
 	if v, ok := h.Runtime.Service("probe"); !ok || v.(*probeService).Name != "probe" {
 		t.Fatal("service not provided")
 	}
-	drainList(listChanged)
+	hosttest.Drain(listChanged)
 
 	// Dispose the plugin.
-	if err := h.UnloadPlugin(testCtx(t), "probe"); err != nil {
+	if err := h.UnloadPlugin(hosttest.Context(t), "probe"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -210,17 +212,17 @@ func TestLifecycle(t *testing.T) {
 	for _, c := range checks {
 		t.Error(c)
 	}
-	if code, _ := do(t, p.client, http.MethodGet, h.URL()+"/probe/hello", bearer(h)); code != http.StatusNotFound {
+	if code, _ := hosttest.Do(t, p.client, http.MethodGet, h.URL()+"/probe/hello", hosttest.Bearer(h)); code != http.StatusNotFound {
 		t.Fatalf("route after dispose: %d, want 404", code)
 	}
 	if _, ok := h.Tools.Lookup("probe_echo"); ok {
 		t.Fatal("tool survived dispose")
 	}
-	if res := h.Tools.Call(testCtx(t), "probe_echo", json.RawMessage(`{"msg":"x"}`)); res.OK {
+	if res := h.Tools.Call(hosttest.Context(t), "probe_echo", json.RawMessage(`{"msg":"x"}`)); res.OK {
 		t.Fatal("disposed tool still callable")
 	}
 	<-listChanged
-	if has(toolNames(t, sess), "probe_echo") {
+	if slices.Contains(hosttest.ToolNames(t, sess), "probe_echo") {
 		t.Fatal("MCP tools/list still has probe_echo")
 	}
 	if _, ok := h.Runtime.Service("probe"); ok {
@@ -237,14 +239,4 @@ func TestLifecycle(t *testing.T) {
 	closeMCP()
 	p.client.CloseIdleConnections()
 	goleak.VerifyNone(t, ignore)
-}
-
-func drainList(ch <-chan struct{}) {
-	for {
-		select {
-		case <-ch:
-		default:
-			return
-		}
-	}
 }

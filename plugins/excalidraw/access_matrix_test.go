@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
@@ -277,7 +278,7 @@ func TestAccessMatrix(t *testing.T) {
 	cells, denied := 0, 0
 
 	// Every tool and every plugin route has its cases.
-	listed, err := m.callers[ownerP].mcp.ListTools(testCtx(t), nil)
+	listed, err := m.callers[ownerP].mcp.ListTools(hosttest.Context(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,11 +377,11 @@ func newMatrix(t *testing.T) *matrix {
 	t.Helper()
 	data := t.TempDir()
 	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  owner: olga\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n  - {id: excalidraw, name: excalidraw}\n", data)
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	m := &matrix{t: t, h: h, data: data, host: client(t), callers: map[who]*matrixCaller{}}
+	m := &matrix{t: t, h: h, data: data, host: hosttest.Client(t), callers: map[who]*matrixCaller{}}
 	hostAuth := map[string]string{"Authorization": "Bearer " + h.Token()}
 
 	// People: erin and vic accept their invites.
@@ -399,8 +400,8 @@ func newMatrix(t *testing.T) *matrix {
 	m.must(hostAuth, "POST", api+"/scenes", `{"name":"alpha","elements":[
 		{"type":"rectangle","id":"seed","x":0,"y":0,"width":100,"height":60,"label":{"text":"hello"}},
 		{"type":"rectangle","id":"seed2","x":200,"y":0,"width":100,"height":60}]}`, 201)
-	hostMCP, _, _ := mcpSession(t, h)
-	res, err := hostMCP.CallTool(testCtx(t), &mcp.CallToolParams{Name: "create_frame", Arguments: json.RawMessage(`{"name":"alpha","box":{"x":-50,"y":200,"width":400,"height":300},"frame_name":"Frame"}`)})
+	hostMCP, _, _ := hosttest.MCP(t, h)
+	res, err := hostMCP.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "create_frame", Arguments: json.RawMessage(`{"name":"alpha","box":{"x":-50,"y":200,"width":400,"height":300},"frame_name":"Frame"}`)})
 	if err != nil || res.IsError {
 		t.Fatalf("create_frame: %v %+v", err, res)
 	}
@@ -409,7 +410,7 @@ func newMatrix(t *testing.T) *matrix {
 	}
 	_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &made)
 	m.frame = made.Frame
-	if res, err := hostMCP.CallTool(testCtx(t), &mcp.CallToolParams{Name: "group_elements", Arguments: json.RawMessage(`{"name":"alpha","ids":["seed","seed2"]}`)}); err != nil || res.IsError {
+	if res, err := hostMCP.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "group_elements", Arguments: json.RawMessage(`{"name":"alpha","ids":["seed","seed2"]}`)}); err != nil || res.IsError {
 		t.Fatalf("group_elements: %v %+v", err, res)
 	}
 	m.must(hostAuth, "POST", api+"/scenes", `{"name":"beta"}`, 201)
@@ -586,7 +587,7 @@ func (m *matrix) connect(w who, headers map[string]string) *mcp.ClientSession {
 	tr := &http.Transport{}
 	m.t.Cleanup(tr.CloseIdleConnections)
 	c := mcp.NewClient(&mcp.Implementation{Name: "matrix-" + strings.ReplaceAll(w.String(), " ", "-"), Version: "1"}, nil)
-	s, err := c.Connect(testCtx(m.t), &mcp.StreamableClientTransport{
+	s, err := c.Connect(hosttest.Context(m.t), &mcp.StreamableClientTransport{
 		Endpoint: m.h.URL() + "/mcp", HTTPClient: &http.Client{Transport: dshtest.Headers{Set: headers, Base: tr}},
 	}, nil)
 	if verdict(w, free) == unauth {
@@ -631,7 +632,7 @@ func (m *matrix) fill(s string) string {
 // callTool calls a tool and returns the error code ("" for success).
 func (m *matrix) callTool(c *matrixCaller, tool, args string) (string, string) {
 	m.t.Helper()
-	res, err := c.mcp.CallTool(testCtx(m.t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	res, err := c.mcp.CallTool(hosttest.Context(m.t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 	if err != nil {
 		return "transport", err.Error()
 	}

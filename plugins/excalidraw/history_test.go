@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 )
@@ -21,11 +22,11 @@ func historyHost(t *testing.T) (*dsh.Host, *mcp.ClientSession, string) {
 	t.Helper()
 	data := t.TempDir()
 	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n  - {id: excalidraw, name: excalidraw}\n", data)
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, _ := mcpSession(t, h)
+	s, _, _ := hosttest.MCP(t, h)
 	return h, s, filepath.Join(data, "excalidraw", "drawings")
 }
 
@@ -48,7 +49,7 @@ func send(t *testing.T, h *dsh.Host, c *http.Client, method, path, body string) 
 // with the right actor, name, tool and note.
 func TestEveryWriteIsJournaled(t *testing.T) {
 	h, s, drawings := historyHost(t)
-	c := client(t)
+	c := hosttest.Client(t)
 	okCall(t, s, "excalidraw_scene_create", `{"name":"hist","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":80,"height":40}]}`)
 	okCall(t, s, "batch_create", `{"name":"hist","elements":[{"type":"ellipse","id":"b","x":200,"y":0,"width":80,"height":40}],"options":{"note":"add b"}}`)
 	okCall(t, s, "excalidraw_scene_apply", `{"name":"hist","expected_revision":2,"operations":[{"op":"update","id":"a","patch":{"x":10}}]}`)

@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 )
 
@@ -50,12 +51,12 @@ func failure(t *testing.T, s *mcp.ClientSession, name string, args json.RawMessa
 func TestMCPHostileCreateRefusedEarly(t *testing.T) {
 	// maxElements at its ceiling, where the plugin's configured limit and
 	// the most any configuration allows agree.
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 100000}}\n"))))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 100000}}\n"))))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, closeMCP := mcpSession(t, h)
+	s, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
 
 	args := hostileCreate(100_001)
@@ -76,12 +77,12 @@ func TestMCPHostileCreateRefusedEarly(t *testing.T) {
 // before the schema sees an element: 51 schema-invalid elements under
 // maxElements 50 get the limit's answer, as an HTTP PUT would.
 func TestMCPCreateOverConfiguredLimitRefusedEarly(t *testing.T) {
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 50}}\n"))))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 50}}\n"))))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, closeMCP := mcpSession(t, h)
+	s, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
 	eo := failure(t, s, "excalidraw_scene_create", hostileCreate(51))
 	d, _ := eo["details"].(map[string]any)
@@ -94,12 +95,12 @@ func TestMCPCreateOverConfiguredLimitRefusedEarly(t *testing.T) {
 // call's arguments on the raw bytes (the bound stdio relies on), with
 // too_large {limit: maxArgumentBytes, max, actual}.
 func TestMCPArgumentBytesCapped(t *testing.T) {
-	yaml := strings.Replace(hostYAML(t, "  - {id: excalidraw, name: excalidraw}\n"), "host:\n", "host:\n  mcp: {maxArgumentBytes: 4096}\n", 1)
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	yaml := strings.Replace(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n"), "host:\n", "host:\n  mcp: {maxArgumentBytes: 4096}\n", 1)
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, closeMCP := mcpSession(t, h)
+	s, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
 	args := json.RawMessage(`{"pad":"` + strings.Repeat("x", 5000) + `"}`)
 	eo := failure(t, s, "excalidraw_scene_list", args)
@@ -109,31 +110,5 @@ func TestMCPArgumentBytesCapped(t *testing.T) {
 	}
 	if out := callJSON(t, s, "excalidraw_scene_list", map[string]any{}); out["ok"] != true {
 		t.Fatalf("a small call after the refusal: %v", out)
-	}
-}
-
-// TestHostMCPConfig: the host.mcp section's defaults, and values as
-// written.
-func TestHostMCPConfig(t *testing.T) {
-	c, err := dsh.LoadConfig(dsh.ConfigSource{YAML: []byte("host:\n  dataDir: " + t.TempDir() + "\n")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 1024, MaxSessionsPerToken: 256, SessionIdleTimeout: dsh.Duration(30 * time.Minute), MaxArgumentBytes: 64 << 20, Sessions: "auto"}); got != want {
-		t.Fatalf("defaults: %+v, want %+v", got, want)
-	}
-	c, err = dsh.LoadConfig(dsh.ConfigSource{YAML: []byte("host:\n  dataDir: " + t.TempDir() +
-		"\n  allowedOrigins: [\"http://localhost:6274\"]\n  mcp: {maxSessions: 5, maxSessionsPerToken: 2, sessionIdleTimeout: 90s, maxArgumentBytes: 2048}\n")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := c.Host.MCP, (dsh.MCPConfig{MaxSessions: 5, MaxSessionsPerToken: 2, SessionIdleTimeout: dsh.Duration(90 * time.Second), MaxArgumentBytes: 2048, Sessions: "auto"}); got != want {
-		t.Fatalf("values: %+v, want %+v", got, want)
-	}
-	if len(c.Host.AllowedOrigins) != 1 || c.Host.AllowedOrigins[0] != "http://localhost:6274" {
-		t.Fatalf("allowedOrigins: %v", c.Host.AllowedOrigins)
-	}
-	if _, err := dsh.LoadConfig(dsh.ConfigSource{YAML: []byte("host:\n  dataDir: " + t.TempDir() + "\n  mcp: {sessionIdleTimeout: 0s}\n")}); err == nil {
-		t.Fatal("sessionIdleTimeout 0s accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/internal/testkit/testenv"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
@@ -25,12 +26,12 @@ func TestRenderAndExportThroughTheHost(t *testing.T) {
 	if editor.Fonts() == nil {
 		testenv.Missing(t, "the editor is not built, and pictures draw text with its fonts; run make editor")
 	}
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(hostYAML(t,
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(hosttest.YAML(t,
 		"  - {id: excalidraw, name: excalidraw, config: {exports: {secret: \"an export secret of more than 32 chars\"}}}\n"))))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	sess, _, closeMCP := mcpSession(t, h)
+	sess, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
 	if r := callJSON(t, sess, "excalidraw_scene_create", map[string]any{"name": "seen", "elements": []any{
 		map[string]any{"type": "rectangle", "id": "a", "x": 0, "y": 0, "width": 160, "height": 80, "label": map[string]any{"text": "Look"}},
@@ -61,7 +62,7 @@ func TestRenderAndExportThroughTheHost(t *testing.T) {
 		t.Fatalf("export link %v", link)
 	}
 	path := u[strings.Index(u, "/exports/"):]
-	c := client(t)
+	c := hosttest.Client(t)
 	get := func(p string, token string) (int, []byte) {
 		req, _ := http.NewRequest(http.MethodGet, h.URL()+p, nil)
 		if token != "" {

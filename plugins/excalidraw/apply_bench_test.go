@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func reportLatency(b *testing.B, d []time.Duration) {
 // BenchmarkApplyOverMCP is excalidraw_scene_apply (one update on a
 // 1,000-element scene) called through MCP over loopback, and
 // BenchmarkApplyStoreOnly the store's save of the same change, for the
-// ratio: `go test -run '^$' -bench 'Apply(OverMCP|StoreOnly)' -benchtime 100x .`
+// ratio: `go test -run '^$' -bench 'Apply(OverMCP|StoreOnly)' -benchtime 100x ./plugins/excalidraw/`
 func BenchmarkApplyOverMCP(b *testing.B) {
 	dir := b.TempDir()
 	h, err := dsh.New(dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(fmt.Sprintf(

@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 )
 
@@ -39,12 +40,12 @@ func decodeToolResult(t *testing.T, name string, res *mcp.CallToolResult, err er
 // official MCP SDK client: list → create with bound arrows → read summary
 // → apply → a conflicting apply → a retry after a lost response.
 func TestAgentSession(t *testing.T) {
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	s, _, closeMCP := mcpSession(t, h)
+	s, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
 
 	if out := callJSON(t, s, "excalidraw_scene_list", map[string]any{}); out["ok"] != true || len(out["scenes"].([]any)) != 0 {

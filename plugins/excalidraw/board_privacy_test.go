@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -131,7 +132,7 @@ func TestCreateOnAnUnavailableNameAnswersAlike(t *testing.T) {
 	}
 	viaTool := func(tool, args, name string) answer {
 		t.Helper()
-		res, err := erin.mcp.CallTool(testCtx(t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+		res, err := erin.mcp.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 		if err != nil || !res.IsError {
 			t.Fatalf("%s %s: %v %+v", tool, args, err, res)
 		}

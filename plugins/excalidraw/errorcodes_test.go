@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -46,14 +47,14 @@ type surfaceCase struct {
 // that nothing in the drawings directory changed.
 func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 	drawings := filepath.Join(t.TempDir(), "drawings")
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(hostYAML(t, fmt.Sprintf(
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(hosttest.YAML(t, fmt.Sprintf(
 		"  - {id: excalidraw, name: excalidraw, config: {drawingsDir: %q, maxElements: 5, maxSceneBytes: 8192}}\n", drawings)))))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	sess, _, closeMCP := mcpSession(t, h)
+	sess, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
-	api := apiClient{t: t, c: client(t), base: h.URL() + "/dsh-excalidraw/api", token: h.Token()}
+	api := apiClient{t: t, c: hosttest.Client(t), base: h.URL() + "/dsh-excalidraw/api", token: h.Token()}
 
 	// The world the cases run against.
 	flow := []any{
@@ -132,8 +133,8 @@ func TestErrorCodesThroughBothSurfaces(t *testing.T) {
 	} else {
 		minted.Token, _ = out["token"].(string)
 	}
-	botAPI := apiClient{t: t, c: client(t), base: h.URL() + "/dsh-excalidraw/api", token: minted.Token}
-	botSess := mcpSessionWith(t, h, minted.Token)
+	botAPI := apiClient{t: t, c: hosttest.Client(t), base: h.URL() + "/dsh-excalidraw/api", token: minted.Token}
+	botSess := hosttest.MCPWithToken(t, h, minted.Token)
 	for i := range 10 {
 		if out := callJSON(t, botSess, "create_board", map[string]any{"name": fmt.Sprintf("quota-%d", i)}); errorCode(out) != "" {
 			t.Fatalf("create %d: %v", i, out)

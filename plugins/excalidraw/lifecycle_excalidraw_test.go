@@ -1,10 +1,11 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"encoding/json"
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 )
 
@@ -20,38 +22,38 @@ import (
 // tools (also in MCP tools/list), the routes and the provided service are
 // gone.
 func TestExcalidrawLifecycle(t *testing.T) {
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 500}}\n"))))
-	s := scopeOf(t, h, "excalidraw")
-	if err := s.AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw, config: {maxElements: 500}}\n"))))
+	s := hosttest.Scope(t, h, "excalidraw")
+	if err := s.AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	sess, listChanged, closeMCP := mcpSession(t, h)
+	sess, listChanged, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
-	c := client(t)
+	c := hosttest.Client(t)
 
 	names := []string{"excalidraw_scene_list", "excalidraw_scene_read", "excalidraw_scene_create", "excalidraw_scene_apply", "excalidraw_scene_validate"}
-	listed := toolNames(t, sess)
+	listed := hosttest.ToolNames(t, sess)
 	for _, n := range names {
-		if !has(listed, n) {
+		if !slices.Contains(listed, n) {
 			t.Fatalf("MCP tools/list lacks %s: %v", n, listed)
 		}
 	}
-	res := h.Tools.Call(testCtx(t), "excalidraw_scene_create", json.RawMessage(`{"name":"demo","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60,"label":{"text":"A"}}]}`))
+	res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_create", json.RawMessage(`{"name":"demo","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60,"label":{"text":"A"}}]}`))
 	if !res.OK || !strings.Contains(string(res.JSON), `"revision":1`) {
 		t.Fatalf("create: %s", res.JSON)
 	}
-	out, err := sess.CallTool(testCtx(t), &mcp.CallToolParams{Name: "excalidraw_scene_read", Arguments: map[string]any{"name": "demo", "include": "summary"}})
+	out, err := sess.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "excalidraw_scene_read", Arguments: map[string]any{"name": "demo", "include": "summary"}})
 	if err != nil || out.IsError || !strings.Contains(out.Content[0].(*mcp.TextContent).Text, `"id":"a"`) {
 		t.Fatalf("read over MCP: %v %+v", err, out)
 	}
-	if code, body := do(t, c, http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes", bearer(h)); code != 200 || !strings.Contains(body, `"demo"`) {
+	if code, body := hosttest.Do(t, c, http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes", hosttest.Bearer(h)); code != 200 || !strings.Contains(body, `"demo"`) {
 		t.Fatalf("GET scenes: %d %s", code, body)
 	}
 	if _, ok := h.Runtime.Service(excalidraw.ServiceName); !ok {
 		t.Fatal("excalidrawScenes not provided")
 	}
-	drainList(listChanged)
+	hosttest.Drain(listChanged)
 
 	// An editor's live event stream is open when the plugin goes: disposal
 	// ends it (the route's drain does not wait for it to time out).
@@ -69,7 +71,7 @@ func TestExcalidrawLifecycle(t *testing.T) {
 	streamEnded := make(chan error, 1)
 	go func() { _, err := io.Copy(io.Discard, stream.Body); streamEnded <- err }()
 
-	if err := h.UnloadPlugin(testCtx(t), "excalidraw"); err != nil {
+	if err := h.UnloadPlugin(hosttest.Context(t), "excalidraw"); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -77,7 +79,7 @@ func TestExcalidrawLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatalf("stream ended with %v, want a clean end", err)
 		}
-	case <-testCtx(t).Done():
+	case <-hosttest.Context(t).Done():
 		t.Fatal("the events stream outlived the plugin")
 	}
 	for _, n := range names {
@@ -86,14 +88,14 @@ func TestExcalidrawLifecycle(t *testing.T) {
 		}
 	}
 	<-listChanged
-	listed = toolNames(t, sess)
+	listed = hosttest.ToolNames(t, sess)
 	for _, n := range names {
-		if has(listed, n) {
+		if slices.Contains(listed, n) {
 			t.Fatalf("MCP tools/list still has %s", n)
 		}
 	}
 	for _, path := range []string{"/dsh-excalidraw/api/scenes", "/dsh-excalidraw/api/health"} {
-		if code, _ := do(t, c, http.MethodGet, h.URL()+path, bearer(h)); code != http.StatusNotFound {
+		if code, _ := hosttest.Do(t, c, http.MethodGet, h.URL()+path, hosttest.Bearer(h)); code != http.StatusNotFound {
 			t.Fatalf("%s after dispose: %d", path, code)
 		}
 	}
@@ -107,12 +109,12 @@ func TestExcalidrawLifecycle(t *testing.T) {
 
 // A headless host keeps the store and tools and serves no HTTP.
 func TestExcalidrawHeadless(t *testing.T) {
-	h := startHost(t, dsh.Headless(), dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.Headless(), dsh.WithPlugins(excalidraw.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	if res := h.Tools.Call(testCtx(t), "excalidraw_scene_list", nil); !res.OK {
+	if res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_list", nil); !res.OK {
 		t.Fatalf("list: %s", res.JSON)
 	}
 	for _, s := range h.Runtime.Scopes() {
@@ -126,19 +128,19 @@ func TestExcalidrawHeadless(t *testing.T) {
 // host: the entry's scope restarts with the new limits.
 func TestExcalidrawConfigReloadsLive(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dsh.yaml")
-	base := hostYAML(t, "")
-	writeFile(t, path, base+"  - {id: excalidraw, name: excalidraw, config: {maxElements: 2}}\n")
-	h := startHost(t, dsh.WithConfigFile(path), dsh.WithPlugins(excalidraw.Plugin))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	base := hosttest.YAML(t, "")
+	hosttest.WriteFile(t, path, base+"  - {id: excalidraw, name: excalidraw, config: {maxElements: 2}}\n")
+	h := hosttest.New(t, dsh.WithConfigFile(path), dsh.WithPlugins(excalidraw.Plugin))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
 	three := json.RawMessage(`{"name":"s","elements":[{"type":"rectangle","x":0,"y":0},{"type":"ellipse","x":200,"y":0},{"type":"diamond","x":400,"y":0}]}`)
-	if res := h.Tools.Call(testCtx(t), "excalidraw_scene_create", three); res.OK || !strings.Contains(string(res.JSON), "too_many_elements") {
+	if res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_create", three); res.OK || !strings.Contains(string(res.JSON), "too_many_elements") {
 		t.Fatalf("over the limit: %s", res.JSON)
 	}
-	writeFile(t, path, base+"  - {id: excalidraw, name: excalidraw, config: {maxElements: 100}}\n")
-	eventually(t, "the new limit", func() bool {
-		res := h.Tools.Call(testCtx(t), "excalidraw_scene_create", three)
+	hosttest.WriteFile(t, path, base+"  - {id: excalidraw, name: excalidraw, config: {maxElements: 100}}\n")
+	hosttest.Eventually(t, "the new limit", func() bool {
+		res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_create", three)
 		return res.OK
 	})
 }

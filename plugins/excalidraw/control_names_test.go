@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 )
 
@@ -17,15 +18,15 @@ import (
 func TestNamesWithControlCharactersRefused(t *testing.T) {
 	data := t.TempDir()
 	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  owner: olga\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n  - {id: excalidraw, name: excalidraw}\n", data)
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err := scopeOf(t, h, "excalidraw").AwaitActive(testCtx(t)); err != nil {
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	api := apiClient{t: t, c: client(t), base: h.URL() + "/dsh-excalidraw/api", token: h.Token()}
+	api := apiClient{t: t, c: hosttest.Client(t), base: h.URL() + "/dsh-excalidraw/api", token: h.Token()}
 	if st, out := api.call(http.MethodPost, "/boards", map[string]any{"name": "plan"}); st != http.StatusCreated {
 		t.Fatalf("create plan: %d %v", st, out)
 	}
-	sess, _, closeMCP := mcpSession(t, h)
+	sess, _, closeMCP := hosttest.MCP(t, h)
 	defer closeMCP()
 
 	before := snapshotDir(t, data)

@@ -1,4 +1,4 @@
-package dsh_test
+package excalidraw_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/status"
 )
@@ -19,14 +20,14 @@ import (
 // an MCP session over Streamable HTTP with the official SDK client.
 func elementHost(t *testing.T) (*mcp.ClientSession, func()) {
 	t.Helper()
-	h := startHost(t, dsh.WithPlugins(excalidraw.Plugin, status.Plugin),
-		dsh.WithConfigYAML([]byte(hostYAML(t, "  - {id: excalidraw, name: excalidraw}\n  - {id: status, name: status}\n"))))
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin, status.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n  - {id: status, name: status}\n"))))
 	for _, id := range []string{"excalidraw", "status"} {
-		if err := scopeOf(t, h, id).AwaitActive(testCtx(t)); err != nil {
+		if err := hosttest.Scope(t, h, id).AwaitActive(hosttest.Context(t)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s, _, closeMCP := mcpSession(t, h)
+	s, _, closeMCP := hosttest.MCP(t, h)
 	return s, closeMCP
 }
 
