@@ -4,24 +4,17 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/dshgo/dsh/internal/jsonpointer"
 )
 
 // Problems and warnings locate values with RFC 6901 JSON pointers into the
 // file (for example /plugins/1/config/maxElements) because operators can
 // follow them by eye and tools can resolve them mechanically.
 
-// escapeToken escapes one reference token of a JSON pointer.
-func escapeToken(token string) string {
-	if !strings.ContainsAny(token, "~/") {
-		return token
-	}
-	token = strings.ReplaceAll(token, "~", "~0")
-	return strings.ReplaceAll(token, "/", "~1")
-}
-
 // childPointer appends a property name to a pointer.
 func childPointer(ptr, name string) string {
-	return ptr + "/" + escapeToken(name)
+	return ptr + "/" + jsonpointer.Escape(name)
 }
 
 // indexPointer appends an array index to a pointer.

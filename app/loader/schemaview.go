@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/dshgo/dsh/internal/jsonpointer"
 )
 
 // maxSchemaDepth bounds how far normalization follows a schema, which may be
@@ -221,7 +223,7 @@ func lookupPointer(doc any, ref string) (map[string]any, bool) {
 			return nil, false // $anchor names are not supported
 		}
 		for _, tok := range strings.Split(frag[1:], "/") {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			tok = jsonpointer.Unescape(tok)
 			switch c := cur.(type) {
 			case map[string]any:
 				cur = c[tok]

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -386,7 +387,7 @@ func (x *explainer) discriminate(e *jsonschema.ValidationError, branches []branc
 		msg = "missing; " + msg
 	}
 	return &discrimination{problem: &ArgumentProblem{
-		Pointer: rfc6901(e.InstanceLocation) + "/" + escapeToken(best.name),
+		Pointer: rfc6901(e.InstanceLocation) + "/" + jsonpointer.Escape(best.name),
 		Keyword: rfc6901(e.KeywordLocation),
 		Message: clip(msg, maxProblemMessageBytes),
 	}}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -231,12 +232,7 @@ func unescapeToken(tok string) string {
 	if u, err := url.PathUnescape(tok); err == nil {
 		tok = u
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-}
-
-// escapeToken makes a member name an RFC 6901 pointer token.
-func escapeToken(name string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+	return jsonpointer.Unescape(tok)
 }
 
 // mustBe says which values are allowed: `must be "a"` or

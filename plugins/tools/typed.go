@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dshgo/dsh/internal/jsonpointer"
 )
 
 // Typed adapts a function of typed arguments to a [Handler], in the
@@ -145,7 +147,7 @@ func locateDecodeProblem(t reflect.Type, v any, at string) (ArgumentProblem, boo
 			if !known && unknownField(err) == k {
 				return ArgumentProblem{Pointer: at, Message: "unknown property " + renderValue(k)}, true
 			}
-			member := at + "/" + escapeToken(k)
+			member := at + "/" + jsonpointer.Escape(k)
 			if known {
 				if p, ok := locateDecodeProblem(et, x[k], member); ok {
 					return p, true

@@ -3,10 +3,9 @@ package scene
 import (
 	"strconv"
 	"strings"
-)
 
-// pointerEscaper escapes a reference token as RFC 6901 requires.
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+	"github.com/dshgo/dsh/internal/jsonpointer"
+)
 
 // pointer builds a JSON pointer (RFC 6901) from reference tokens, so a
 // diagnostic can say exactly which value of the document is wrong. Tokens
@@ -19,7 +18,7 @@ func pointer(tokens ...any) string {
 		case int:
 			b.WriteString(strconv.Itoa(v))
 		case string:
-			b.WriteString(pointerEscaper.Replace(v))
+			b.WriteString(jsonpointer.Escape(v))
 		}
 	}
 	return b.String()

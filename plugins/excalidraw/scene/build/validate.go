@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/internal/parallel"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -152,21 +153,7 @@ func schemaError(index int, err error) error {
 }
 
 // pointerTo is the JSON pointer of a top-level member.
-func pointerTo(key string) string {
-	var b bytes.Buffer
-	b.WriteByte('/')
-	for _, r := range key {
-		switch r {
-		case '~':
-			b.WriteString("~0")
-		case '/':
-			b.WriteString("~1")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func pointerTo(key string) string { return "/" + jsonpointer.Escape(key) }
 
 // toGeneric converts ojson values to the maps and slices the schema
 // validator walks. Numbers stay json.Number, so nothing is rounded.

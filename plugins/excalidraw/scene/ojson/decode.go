@@ -10,6 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/dshgo/dsh/internal/jsonpointer"
 )
 
 // Limits bound what Decode accepts. Zero fields take the defaults.
@@ -289,8 +291,6 @@ func plainString(s string) bool {
 	return true
 }
 
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
 func (d *decoder) fail(code error, detail string) *Error {
 	var b strings.Builder
 	for _, p := range d.path {
@@ -298,7 +298,7 @@ func (d *decoder) fail(code error, detail string) *Error {
 		if p.key < 0 {
 			b.WriteString(strconv.Itoa(p.index))
 		} else {
-			b.WriteString(pointerEscaper.Replace(d.mkeys[p.key]))
+			b.WriteString(jsonpointer.Escape(d.mkeys[p.key]))
 		}
 	}
 	return &Error{Code: code, Offset: d.pos, Pointer: b.String(), Detail: detail}
