@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/plugins/database"
+	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -131,12 +132,15 @@ type StoreConfig struct {
 	DSNEnv string `json:"dsnEnv"`
 }
 
-// OpenDatabase connects to the store's database and brings its schema up
-// to date (nil, nil for a file store): what `dsh serve` and the commands
-// that edit the shared state both open. The caller closes db.Pool.
-func OpenDatabase(ctx context.Context, s StoreConfig, log *zap.Logger) (*database.DB, error) {
+// OpenStorage opens where the host keeps what it keeps: the data
+// directory dataDir's files, or, when s is postgres, the shared database,
+// connected and its schema brought up to date. It is the one place the
+// choice is made: `dsh serve`, the commands that edit the state with no
+// host running, and `dsh store migrate` all open their Storage here. The
+// caller closes it.
+func OpenStorage(ctx context.Context, dataDir string, s StoreConfig, log *zap.Logger) (*storage.Storage, error) {
 	if s.Kind != StorePostgres {
-		return nil, nil
+		return storage.Files(dataDir), nil
 	}
 	dsn, err := s.ResolveDSN(os.Getenv)
 	if err != nil {
@@ -151,7 +155,7 @@ func OpenDatabase(ctx context.Context, s StoreConfig, log *zap.Logger) (*databas
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &database.DB{Pool: pool, Where: pgdb.Where(pool), State: pgstate.New(pool, pgstate.Options{Logger: log.Named("state")})}, nil
+	return storage.Postgres(dataDir, &database.DB{Pool: pool, Where: pgdb.Where(pool), State: pgstate.New(pool, pgstate.Options{Logger: log.Named("state")})}), nil
 }
 
 // ResolveDSN is the DSN to connect with: DSNEnv's value when set, else

@@ -17,9 +17,9 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/app/loader"
 	"github.com/dshgo/dsh/internal/kernel"
-	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/hostinfo"
+	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -33,7 +33,7 @@ var Module = fx.Options(HeadlessModule, WebServerModule)
 // HeadlessModule is the host without the web server: scopes, services,
 // tools (and MCP over stdio), the loader. Plugins that inject webServer
 // keep that part pending.
-var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, DatabaseModule, ConnectionModule, ToolsModule, LoaderModule)
+var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, StorageModule, ConnectionModule, ToolsModule, LoaderModule)
 
 // ConfigSource says where the YAML config comes from. Supply it with
 // fx.Supply, as a value or a pointer (not both); without one the host runs
@@ -136,26 +136,32 @@ var RuntimeModule = fx.Module("runtime",
 	}),
 )
 
-// DatabaseModule connects to the shared PostgreSQL database when
-// host.store.kind is postgres, brings its schema up to date, and provides
-// it as the "database" service; with the file store it provides a nil
-// *database.DB and no service. A database that cannot be reached fails
-// the start with one error naming the server (never the password).
-var DatabaseModule = fx.Module("database",
-	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*database.DB, error) {
-		db, err := OpenDatabase(context.Background(), c.Host.Store, log)
-		if db == nil || err != nil {
+// StorageModule opens where the host keeps what it keeps (OpenStorage:
+// the data directory, or the shared PostgreSQL database when
+// host.store.kind is postgres, its schema brought up to date) and
+// provides it as the "storage" service; with a database it also provides
+// the "database" service. A database that cannot be reached fails the
+// start with one error naming the server (never the password).
+var StorageModule = fx.Module("storage",
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*storage.Storage, error) {
+		st, err := OpenStorage(context.Background(), c.Host.DataDir, c.Host.Store, log)
+		if err != nil {
 			return nil, err
 		}
-		log.Info("store: PostgreSQL", zap.String("database", db.Where))
-		lc.Append(fx.StopHook(db.Pool.Close))
-		return db, nil
+		if st.DB() != nil {
+			log.Info("store: PostgreSQL", zap.String("database", st.Where()))
+		}
+		lc.Append(fx.StopHook(st.Close))
+		return st, nil
 	}),
-	fx.Invoke(func(rt *app.Runtime, db *database.DB) error {
-		if db == nil {
+	fx.Invoke(func(rt *app.Runtime, st *storage.Storage) error {
+		if err := rt.Root().Provide(storage.ServiceName, st); err != nil {
+			return err
+		}
+		if st.DB() == nil {
 			return nil
 		}
-		return rt.Root().Provide(database.ServiceName, db)
+		return rt.Root().Provide(database.ServiceName, st.DB())
 	}),
 )
 
@@ -169,7 +175,7 @@ type LocalToken string
 // (sessions.json), so restarting the host does not log browsers out;
 // stopping it closes the service without wiping them.
 var ConnectionModule = fx.Module("connection",
-	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, db *database.DB, log *zap.Logger) (*connection.Service, LocalToken, error) {
+	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, st *storage.Storage, log *zap.Logger) (*connection.Service, LocalToken, error) {
 		if err := ensureDataDir(c.Host.DataDir); err != nil {
 			return nil, "", err
 		}
@@ -178,11 +184,7 @@ var ConnectionModule = fx.Module("connection",
 			return nil, "", err
 		}
 		hosts := append([]string(nil), c.Host.AllowedHosts...)
-		var state statefile.Backend
-		if db != nil {
-			state = db.State
-		}
-		people := openAccounts(c, state, log)
+		people := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{Logger: log, State: st.State()})
 		owner, created, err := people.EnsureOwner(OwnerName(c.Host.Owner))
 		if err != nil {
 			return nil, "", err
@@ -192,7 +194,7 @@ var ConnectionModule = fx.Module("connection",
 		}
 		svc, err := connection.New(connection.Config{
 			Accounts:         people,
-			State:            state,
+			State:            st.State(),
 			QueryTokenPaths:  []string{mcpserve.Path},
 			TrustedProxies:   append([]string(nil), c.Host.TrustedProxy.Addresses...),
 			ProxyUserHeader:  c.Host.TrustedProxy.UserHeader,
@@ -208,16 +210,14 @@ var ConnectionModule = fx.Module("connection",
 		if err != nil {
 			return nil, "", err
 		}
-		if db != nil {
-			// Another node's revocation cuts this node's open requests
-			// and MCP sessions of that credential at once.
-			stop, err := db.State.Listen(context.Background(), svc.Recheck)
-			if err != nil {
-				svc.Close()
-				return nil, "", fmt.Errorf("host.store: %w", err)
-			}
-			lc.Append(fx.StopHook(stop))
+		// Another node's revocation cuts this node's open requests and
+		// MCP sessions of that credential at once.
+		stop, err := st.Listen(context.Background(), svc.Recheck)
+		if err != nil {
+			svc.Close()
+			return nil, "", fmt.Errorf("host.store: %w", err)
 		}
+		lc.Append(fx.StopHook(stop))
 		lc.Append(fx.StopHook(svc.Close))
 		return svc, LocalToken(local), nil
 	}),
@@ -225,15 +225,6 @@ var ConnectionModule = fx.Module("connection",
 		return rt.Root().Provide(connection.ServiceName, svc)
 	}),
 )
-
-// openAccounts is the people store: in the data directory, or in the
-// shared state when there is one.
-func openAccounts(c *LoadedConfig, state statefile.Backend, log *zap.Logger) *accounts.Store {
-	if state != nil {
-		return accounts.Open("", accounts.Options{Logger: log, State: state})
-	}
-	return accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{Logger: log})
-}
 
 // OwnerName is the owner account's login name: configured, else the OS
 // user's name when it is a valid login name, else "owner".

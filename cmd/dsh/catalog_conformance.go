@@ -2,8 +2,11 @@
 
 package main
 
-import "github.com/dshgo/dsh/plugins/tools/mcpserve/conformance/fixture"
+import (
+	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/plugins/tools/mcpserve/conformance/fixture"
+)
 
 // A binary built with -tags conformance can also load the MCP conformance
 // suite's fixture tools (internal/conformance runs it that way).
-func init() { extraPlugins = append(extraPlugins, fixture.Plugin) }
+func init() { extraModules = append(extraModules, cli.Module{Plugin: fixture.Plugin}) }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/cli"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
@@ -34,7 +34,7 @@ func dataDirOf(cfg string) string { return filepath.Join(filepath.Dir(cfg), "sta
 // serve runs `dsh serve --config cfg` in-process until the returned stop
 // is called (also at the end of the test) and returns the host's runtime
 // file once it is serving.
-func serve(t *testing.T, cfg string) (kernel.RuntimeInfo, func()) {
+func serve(t *testing.T, cfg string) (cli.RuntimeInfo, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out dshtest.Buffer
@@ -63,7 +63,7 @@ func serve(t *testing.T, cfg string) (kernel.RuntimeInfo, func()) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	info, err := kernel.ReadRuntimeFile(dataDirOf(cfg))
+	info, err := cli.ReadRuntimeFile(dataDirOf(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestSessionsCommands(t *testing.T) {
 	}
 	dead := "http://" + l.Addr().String()
 	l.Close()
-	if _, err := kernel.WriteRuntimeFile(dataDirOf(cfg), kernel.RuntimeInfo{URL: dead, PID: os.Getpid() + 1, Token: "dsh_x"}); err != nil {
+	if _, err := cli.WriteRuntimeFile(dataDirOf(cfg), cli.RuntimeInfo{URL: dead, PID: os.Getpid() + 1, Token: "dsh_x"}); err != nil {
 		t.Fatal(err)
 	}
 	ls, err = run(t, context.Background(), "sessions", "ls", "--config", cfg)

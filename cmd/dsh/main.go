@@ -1,4 +1,6 @@
-// Command dsh runs the dsh plugin host and talks to a running one.
+// Command dsh runs the dsh plugin host and talks to a running one. It
+// only links plugins in: the command line is package cli, and each
+// plugin's module brings its own commands.
 //
 //	dsh serve --config dsh.yaml     run the host; prints its URL and a login link
 //	dsh mcp --config dsh.yaml       serve the agent tools over MCP on stdio
@@ -10,13 +12,24 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/plugins/excalidraw/excalidrawcmd"
+	"github.com/dshgo/dsh/plugins/status"
 )
 
-func main() {
-	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "dsh:", err)
-		os.Exit(1)
-	}
+// modules are the plugins this binary links in, one line each.
+func modules() []cli.Module {
+	return append([]cli.Module{
+		{Plugin: status.Plugin},
+		excalidrawcmd.Module,
+	}, extraModules...)
 }
+
+// extraModules are added by build-tagged files (see catalog_conformance.go).
+var extraModules []cli.Module
+
+func newRoot() *cobra.Command { return cli.Root(modules()...) }
+
+func main() { cli.Main(newRoot()) }

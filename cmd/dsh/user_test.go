@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
-	"github.com/dshgo/dsh/plugins/webserver/accounts"
 )
 
 var hiddenToken = regexp.MustCompile(`name="token" value="([^"]+)"`)
@@ -160,26 +159,6 @@ func TestUserAddWithoutAHost(t *testing.T) {
 	ls, err := userCmd(t, "ls", "--config", cfg)
 	if err != nil || !strings.Contains(ls, "yes") || !strings.Contains(ls, "dana") {
 		t.Fatalf("ls: %v\n%s", err, ls)
-	}
-}
-
-func TestPersonStatus(t *testing.T) {
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	later, earlier := now.Add(time.Hour), now.Add(-time.Hour)
-	for _, tc := range []struct {
-		p    accounts.Person
-		want string
-	}{
-		{accounts.Person{Owner: true}, "active"},
-		{accounts.Person{PasswordHash: "x"}, "active"},
-		{accounts.Person{Invite: &accounts.Invite{ExpiresAt: later}}, "invited (expires " + later.Local().Format("2006-01-02 15:04") + ")"},
-		{accounts.Person{Invite: &accounts.Invite{ExpiresAt: earlier}}, "invite expired"},
-		{accounts.Person{PasswordHash: "x", Invite: &accounts.Invite{ExpiresAt: later}}, "active, reinvited (expires " + later.Local().Format("2006-01-02 15:04") + ")"},
-		{accounts.Person{}, "no password"},
-	} {
-		if got := personStatus(tc.p, now); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
-		}
 	}
 }
 

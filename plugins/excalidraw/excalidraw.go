@@ -22,17 +22,12 @@ package excalidraw
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/dshgo/dsh/app"
-	"github.com/dshgo/dsh/internal/statefile"
-	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/agenttools"
-	"github.com/dshgo/dsh/plugins/excalidraw/boards"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
@@ -43,8 +38,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
-	"github.com/dshgo/dsh/plugins/excalidraw/store/pgstore"
 	"github.com/dshgo/dsh/plugins/hostinfo"
+	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -185,7 +180,7 @@ var ConfigSchema = []byte(`{
 // Plugin is the Excalidraw plugin.
 var Plugin = app.Plugin{
 	Name:         "excalidraw",
-	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(database.ServiceName)},
+	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(storage.ServiceName)},
 	ConfigSchema: ConfigSchema,
 	Apply:        apply,
 }
@@ -196,11 +191,11 @@ func apply(ctx *app.Context, raw app.Config) error {
 		return err
 	}
 	host, _ := app.Get[hostinfo.Info](ctx, hostinfo.ServiceName)
-	dir := host.Resolve(cfg.DrawingsDir)
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return fmt.Errorf("excalidraw: drawings dir: %w", err)
+	st, _ := app.Get[*storage.Storage](ctx, storage.ServiceName)
+	if st == nil {
+		st = storage.Files(host.DataDir) // a host without the storage service
 	}
-	limits := scene.Limits{MaxSceneBytes: cfg.MaxSceneBytes, MaxElements: cfg.MaxElements, MaxFiles: cfg.MaxFiles, MaxTextLength: cfg.MaxTextLength}
+	limits := LimitsOf(cfg)
 	// Every commit reaches open editors through the hub: this process's own
 	// at once (OnCommit), other processes' through the directory watcher.
 	hub := live.NewHub(ctx.Logger())
@@ -211,49 +206,31 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if cfg.Exports.Secret != "" && len(cfg.Exports.Secret) < 32 {
 		return fmt.Errorf("excalidraw: exports.secret must be at least 32 characters (or empty for a key of this process)")
 	}
+	if st.DB() != nil && cfg.Exports.Secret == "" {
+		// A key of this process would sign links no other node takes.
+		return fmt.Errorf("excalidraw: exports.secret is required with a shared database (the same 32+ characters on every node)")
+	}
 	// With a shared database everything below lives in it, so any node
-	// serves any request; else in the data directory.
-	db, _ := app.Get[*database.DB](ctx, database.ServiceName)
-	var err error
-	exCfg := exports.Config{Dir: host.Resolve(cfg.Exports.Dir), Secret: []byte(cfg.Exports.Secret),
+	// serves any request; else in the data directory (OpenStores).
+	stores, err := OpenStores(st, cfg, exports.Config{
 		LinkTTL: time.Duration(cfg.Exports.LinkTTLMinutes) * time.Minute, MaxTTL: time.Duration(cfg.Exports.MaxTTLHours) * time.Hour,
-		Keep: time.Duration(cfg.Exports.KeepHours) * time.Hour, Logger: ctx.Logger()}
-	var ex *exports.Store
-	if db != nil {
-		if cfg.Exports.Secret == "" {
-			// A key of this process would sign links no other node takes.
-			return fmt.Errorf("excalidraw: exports.secret is required with a shared database (the same 32+ characters on every node)")
-		}
-		ex, err = exports.OpenPostgres(db.Pool, exCfg)
-	} else {
-		ex, err = exports.Open(exCfg)
-	}
+		Keep: time.Duration(cfg.Exports.KeepHours) * time.Hour, Logger: ctx.Logger()}, ctx.Logger())
 	if err != nil {
-		return err
+		return fmt.Errorf("excalidraw: %w", err)
 	}
+	dir, ex := stores.Drawings, stores.Exports
 	if err := ctx.Go("sweep old exports", func(c context.Context) { ex.Run(c.Done()) }); err != nil {
+		_ = stores.Close()
 		return err
 	}
-	var fileStore files.Backend
-	fileCfg := files.Config{Dir: host.Resolve(cfg.Files.Dir), MaxFileBytes: cfg.Files.MaxFileBytes, MaxShareLinkBytes: cfg.Files.ShareLinks.MaxTotalBytes}
 	// Share links' uploads are counted per address where the bots'
 	// quotas are: in the database, so every node counts them, or here.
-	windows := statefile.NewMemoryWindows()
-	if db != nil {
-		fileStore, err = files.OpenPostgres(db.Pool, fileCfg)
-		windows = db.State.Windows()
-	} else {
-		fileStore, err = files.Open(fileCfg)
-	}
+	limiter, err := files.NewLimiter(stores.Windows(), cfg.Files.ShareLinks.BytesPerHourPerAddress, stores.Files.MaxFileBytes(), nil)
 	if err != nil {
+		_ = stores.Close()
 		return fmt.Errorf("excalidraw: files: %w", err)
 	}
-	limiter, err := files.NewLimiter(windows, cfg.Files.ShareLinks.BytesPerHourPerAddress, fileStore.MaxFileBytes(), nil)
-	if err != nil {
-		_ = fileStore.Close()
-		return fmt.Errorf("excalidraw: files: %w", err)
-	}
-	fileStore = files.Limited{Backend: fileStore, Limiter: limiter}
+	var fileStore files.Backend = files.Limited{Backend: stores.Files, Limiter: limiter}
 	if _, err := ctx.Effect("close file store", func(context.Context) error { return fileStore.Close() }); err != nil {
 		_ = fileStore.Close()
 		return err
@@ -262,19 +239,8 @@ func apply(ctx *app.Context, raw app.Config) error {
 	// people and bots from the host's connection service (none when it
 	// has no such service: then only the process itself calls).
 	conn, _ := app.Get[*connection.Service](ctx, connection.ServiceName)
-	var meta *boards.Store
-	var quotas *quota.Limiter
-	var openStore func(service.StoreParams) (store.Backend, error)
-	if db == nil {
-		meta = boards.Open(boards.File(dir), boards.Options{Logger: ctx.Logger()})
-	} else {
-		meta = boards.Open("", boards.Options{Logger: ctx.Logger(), State: db.State})
-		quotas = quota.NewIn(db.State.Windows(), time.Now, ctx.Logger())
-		openStore = func(p service.StoreParams) (store.Backend, error) {
-			return pgstore.Open(context.Background(), pgstore.Options{Pool: db.Pool, Codec: p.Codec, Now: p.Now,
-				Journal: p.Journal, MaxSceneBytes: p.MaxSceneBytes, Logger: p.Logger})
-		}
-	}
+	meta := stores.Boards
+	quotas := quota.NewIn(stores.Windows(), time.Now, ctx.Logger())
 	var binder access.Binder
 	if conn != nil && conn.Tokens() != nil {
 		binder = tokenBinder{conn.Tokens()}
@@ -283,7 +249,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(), Journal: cfg.History.journal(),
 		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
 		Fonts:    editor.Fonts(), Exports: ex, Guard: access.NewGuard(meta, binder, ownerOf(conn)),
-		OpenStore: openStore, Quotas: quotas,
+		OpenStore: stores.OpenScenes, Quotas: quotas,
 	})
 	if err != nil {
 		return err
@@ -295,7 +261,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := ctx.Provide(ServiceName, svc); err != nil {
 		return err
 	}
-	if db != nil {
+	if db := st.DB(); db != nil {
 		if err := ctx.Go("hear other nodes' commits", func(c context.Context) { followNodes(c, db, svc, hub, ctx.Logger()) }); err != nil {
 			return err
 		}
@@ -331,7 +297,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		// Remote agents sign in with OAuth: the authorization server
 		// mints connect tokens, so it needs the host's token file.
 		if conn != nil && conn.Tokens() != nil {
-			if err := useOAuth(web, svc, conn, host.Resolve(oauth.ClientsFile), db, cfg.OAuth.registration()); err != nil {
+			if err := useOAuth(web, svc, conn, st, cfg.OAuth.registration()); err != nil {
 				return err
 			}
 		}
@@ -345,16 +311,13 @@ func apply(ctx *app.Context, raw app.Config) error {
 
 // useOAuth mounts the authorization server for remote MCP clients and
 // makes every 401 point them at it.
-func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, clientsFile string, db *database.DB, reg oauth.Registration) error {
+func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, st *storage.Storage, reg oauth.Registration) error {
 	srv, err := app.Get[*webserver.Server](web, webserver.ServiceName)
 	if err != nil {
 		return err
 	}
-	o := oauth.Options{Service: svc, Conn: conn, ClientsFile: clientsFile, Logger: web.Logger(), Registration: reg}
-	if db != nil {
-		o.State = db.State
-	}
-	as, err := oauth.New(o)
+	as, err := oauth.New(oauth.Options{Service: svc, Conn: conn, ClientsFile: st.Resolve(oauth.ClientsFile), State: st.State(),
+		Logger: web.Logger(), Registration: reg})
 	if err != nil {
 		return err
 	}

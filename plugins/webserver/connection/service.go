@@ -84,10 +84,10 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 		s.logins = &sharedLinks{doc: cfg.State.Doc(LoginLinksDoc), ttl: cfg.LoginLinkTTL, now: now}
 	default:
 		if cfg.TokenFile != "" {
-			tokens = statefile.File(cfg.TokenFile, tokensWhat)
+			tokens = statefile.File(cfg.TokenFile, TokensWhat)
 		}
 		if cfg.SessionFile != "" {
-			sessions = statefile.File(cfg.SessionFile, sessionsWhat)
+			sessions = statefile.File(cfg.SessionFile, SessionsWhat)
 		}
 		s.logins = newSecretSet(cfg.LoginLinkTTL, now)
 	}

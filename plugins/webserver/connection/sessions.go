@@ -110,8 +110,8 @@ type SessionStore struct {
 	mem  sessionIndex                  // doc == nil
 }
 
-// sessionsWhat names the sessions document in errors.
-const sessionsWhat = "sessions file"
+// SessionsWhat names the sessions document in errors.
+const SessionsWhat = "sessions file"
 
 // OpenSessionStore returns a store for the file at path ("" keeps
 // sessions in memory). Nothing is read or created until it is used.
@@ -129,7 +129,7 @@ func NewSessionStore(d statefile.Doc) *SessionStore {
 func openSessionStore(path string, now func() time.Time, log *zap.Logger) *SessionStore {
 	var d statefile.Doc
 	if path != "" {
-		d = statefile.File(path, sessionsWhat)
+		d = statefile.File(path, SessionsWhat)
 	}
 	return newSessionStore(d, now, log)
 }

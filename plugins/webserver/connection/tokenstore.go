@@ -35,13 +35,13 @@ type TokenStore struct {
 	now func() time.Time
 }
 
-// tokensWhat names the token document in errors.
-const tokensWhat = "token file"
+// TokensWhat names the token document in errors.
+const TokensWhat = "token file"
 
 // OpenTokenStore returns a store for the file at path. Nothing is read or
 // created until it is used; a missing file is an empty store.
 func OpenTokenStore(path string) *TokenStore {
-	return NewTokenStore(statefile.File(path, tokensWhat))
+	return NewTokenStore(statefile.File(path, TokensWhat))
 }
 
 // NewTokenStore returns a store kept in d (a shared backend's "tokens"

@@ -13,7 +13,7 @@ import (
 func TestTokenWatchFollowsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tokens.json")
 	store := OpenTokenStore(path)
-	w, err := newTokenWatch(statefile.File(path, tokensWhat), zap.NewNop())
+	w, err := newTokenWatch(statefile.File(path, TokensWhat), zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestTokenWatchReportsBrokenFileAtStart(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[1,2"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newTokenWatch(statefile.File(path, tokensWhat), zap.NewNop()); err == nil {
+	if _, err := newTokenWatch(statefile.File(path, TokensWhat), zap.NewNop()); err == nil {
 		t.Fatal("want startup error for a corrupt token file")
 	}
 }

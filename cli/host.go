@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -11,75 +11,26 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/spf13/cobra"
 )
 
-func newPlugins() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "plugins",
-		Short: "List, load, unload or reload the plugins of a running host",
-		Long:  hostHelp,
-	}
-	addHostFlags(cmd)
-	cmd.AddCommand(&cobra.Command{
-		Use: "ls", Short: "List plugin entries and their state", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var out struct {
-				Plugins []dsh.PluginInfo `json:"plugins"`
-			}
-			if err := adminCall(cmd, http.MethodGet, "/plugins", nil, &out); err != nil {
-				return err
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tPLUGIN\tSTATE\tSCOPE\tERROR")
-			for _, p := range out.Plugins {
-				state := p.State
-				if p.Disabled && !p.Loaded {
-					state = "disabled"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", p.ID, p.Plugin, state, p.ScopeID, p.Error)
-			}
-			return tw.Flush()
-		},
-	})
-	for _, action := range []string{"load", "unload", "reload"} {
-		cmd.AddCommand(&cobra.Command{
-			Use: action + " ID", Short: action + " a plugin entry at runtime", Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				var out struct {
-					Plugin dsh.PluginInfo `json:"plugin"`
-				}
-				if err := adminCall(cmd, http.MethodPost, "/plugins/"+args[0]+"/"+action, nil, &out); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", out.Plugin.ID, out.Plugin.State)
-				return nil
-			},
-		})
-	}
-	return cmd
-}
-
-// hostHelp is how the commands that talk to a running host find it.
-const hostHelp = "Talks to the host started by `dsh serve` with the same --config (it finds the URL and a\n" +
+// HostHelp is how the commands that talk to a running host find it.
+const HostHelp = "Talks to the host started by `dsh serve` with the same --config (it finds the URL and a\n" +
 	"token in the data directory), or to any host given --url and --token (or DSH_URL, DSH_TOKEN)."
 
 // addHostFlags adds --url and --token to a command (and its subcommands)
 // that talks to a running host.
-func addHostFlags(cmd *cobra.Command) {
+func AddHostFlags(cmd *cobra.Command) {
 	fs := cmd.PersistentFlags()
 	fs.String("url", "", "host URL (default: DSH_URL, then the running host's runtime file)")
 	fs.String("token", "", "bearer token (default: DSH_TOKEN, then the runtime file)")
 }
 
-// hostTarget is a running host's admin API and the token to call it with.
-type hostTarget struct {
+// Target is a running host's admin API and the token to call it with.
+type Target struct {
 	URL, Token string
 	// FromRuntimeFile: the URL was found in the data directory's runtime
 	// file, not given by --url or DSH_URL, so a host that does not answer
@@ -90,8 +41,8 @@ type hostTarget struct {
 // findHost finds the host a command talks to: --url/--token, then
 // DSH_URL/DSH_TOKEN, then the runtime file `dsh serve` leaves in the data
 // directory of --config. With no URL given and no runtime file, the error
-// wraps kernel.ErrNoHost.
-func findHost(cmd *cobra.Command) (hostTarget, error) {
+// wraps ErrNoHost.
+func Host(cmd *cobra.Command) (Target, error) {
 	url, _ := cmd.Flags().GetString("url")
 	token, _ := cmd.Flags().GetString("token")
 	if url == "" {
@@ -100,20 +51,20 @@ func findHost(cmd *cobra.Command) (hostTarget, error) {
 	if token == "" {
 		token = os.Getenv("DSH_TOKEN")
 	}
-	t := hostTarget{URL: strings.TrimRight(url, "/"), Token: token}
+	t := Target{URL: strings.TrimRight(url, "/"), Token: token}
 	if t.URL != "" && t.Token != "" {
 		return t, nil
 	}
-	c, err := loadConfig(cmd)
+	c, err := LoadConfig(cmd)
 	if err != nil {
-		return hostTarget{}, err
+		return Target{}, err
 	}
-	info, err := kernel.ReadRuntimeFile(c.Host.DataDir)
+	info, err := ReadRuntimeFile(c.Host.DataDir)
 	if err != nil {
-		if t.URL != "" && errors.Is(err, kernel.ErrNoHost) {
-			return hostTarget{}, fmt.Errorf("no token for %s: pass --token or set DSH_TOKEN", t.URL)
+		if t.URL != "" && errors.Is(err, ErrNoHost) {
+			return Target{}, fmt.Errorf("no token for %s: pass --token or set DSH_TOKEN", t.URL)
 		}
-		return hostTarget{}, err
+		return Target{}, err
 	}
 	if t.URL == "" {
 		t.URL, t.FromRuntimeFile = info.URL, true
@@ -126,7 +77,7 @@ func findHost(cmd *cobra.Command) (hostTarget, error) {
 
 // adminCall sends one admin API request to the host findHost finds.
 func adminCall(cmd *cobra.Command, method, path string, in, out any) error {
-	t, err := findHost(cmd)
+	t, err := Host(cmd)
 	if err != nil {
 		return err
 	}
@@ -136,12 +87,12 @@ func adminCall(cmd *cobra.Command, method, path string, in, out any) error {
 // call sends one admin API request with the bearer token: in (if not nil)
 // as the JSON body, the JSON answer into out. A refusal is returned as
 // "code: message".
-func (t hostTarget) call(ctx context.Context, method, path string, in, out any) error {
-	return t.send(ctx, method, kernel.AdminPrefix+path, in, out)
+func (t Target) call(ctx context.Context, method, path string, in, out any) error {
+	return t.Send(ctx, method, kernel.AdminPrefix+path, in, out)
 }
 
 // send is call for any path of the host (a plugin's API).
-func (t hostTarget) send(ctx context.Context, method, path string, in, out any) error {
+func (t Target) Send(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -173,18 +124,18 @@ func (t hostTarget) send(ctx context.Context, method, path string, in, out any) 
 			Error struct{ Code, Message string } `json:"error"`
 		}
 		if json.Unmarshal(raw, &e) == nil && e.Error.Code != "" {
-			return &hostError{Code: e.Error.Code, Message: e.Error.Message}
+			return &HostError{Code: e.Error.Code, Message: e.Error.Message}
 		}
 		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(raw))
 	}
 	return json.Unmarshal(raw, out)
 }
 
-// hostError is the running host's refusal: the error contract's code and
+// HostError is the running host's refusal: the error contract's code and
 // message, printed as "code: message".
-type hostError struct{ Code, Message string }
+type HostError struct{ Code, Message string }
 
-func (e *hostError) Error() string { return e.Code + ": " + e.Message }
+func (e *HostError) Error() string { return e.Code + ": " + e.Message }
 
 // isUnreachable reports an error from a request that never reached a
 // server: nothing listens at the address (any more).

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -16,11 +16,11 @@ func newLogin() *cobra.Command {
 		Short: "Print a new one-time login link for the running host",
 		Long: "Asks the running host for a new one-time login link and prints it on stdout (one line,\n" +
 			"nothing else, so scripts can use it); open it in a browser to start a session. The link works\n" +
-			"once, for a few minutes. It opens the editor when the host has an Excalidraw entry, else the\n" +
-			"home page; --next picks another page.\n\n" + hostHelp,
+			"once, for a few minutes. It opens the page of the first linked plugin that has one and an entry in\n" +
+			"the config, else the home page; --next picks another page.\n\n" + HostHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := findHost(cmd)
+			t, err := Host(cmd)
 			if err != nil {
 				return err
 			}
@@ -34,7 +34,7 @@ func newLogin() *cobra.Command {
 				if err := t.call(cmd.Context(), http.MethodGet, "/plugins", nil, &out); err != nil {
 					return err
 				}
-				next = landingPage(out.Plugins)
+				next = landingPage(modulesOf(cmd), out.Plugins)
 			}
 			var link kernel.LoginLinkResponse
 			if err := t.call(cmd.Context(), http.MethodPost, "/login-links", kernel.LoginLinkRequest{Next: next}, &link); err != nil {
@@ -45,7 +45,7 @@ func newLogin() *cobra.Command {
 			return nil
 		},
 	}
-	addHostFlags(cmd)
-	cmd.Flags().String("next", "", "page the link opens after logging in (default: the editor when configured, else /)")
+	AddHostFlags(cmd)
+	cmd.Flags().String("next", "", "page the link opens after logging in (default: a linked plugin's page, such as the editor, else /)")
 	return cmd
 }

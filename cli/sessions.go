@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -20,15 +20,15 @@ func newSessions() *cobra.Command {
 		Short: "List or revoke browser sessions (the ones login links start)",
 		Long: "Browser sessions are kept, hashed, in sessions.json in the data directory, so they survive a\n" +
 			"restart of `dsh serve`. With a host running these commands go through its admin API (a revoked\n" +
-			"session is refused at once); with none, they edit the file.\n\n" + hostHelp,
+			"session is refused at once); with none, they edit the file.\n\n" + HostHelp,
 	}
-	addHostFlags(cmd)
+	AddHostFlags(cmd)
 	cmd.AddCommand(&cobra.Command{
 		Use: "ls", Short: "List live sessions (never their secrets)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var list []connection.SessionInfo
 			err := withSessions(cmd,
-				func(t hostTarget) error {
+				func(t Target) error {
 					var out kernel.SessionsResponse
 					err := t.call(cmd.Context(), http.MethodGet, "/sessions", nil, &out)
 					list = out.Sessions
@@ -61,7 +61,7 @@ func newSessions() *cobra.Command {
 			if all {
 				var n int
 				err := withSessions(cmd,
-					func(t hostTarget) error {
+					func(t Target) error {
 						var out kernel.RevokedResponse
 						err := t.call(cmd.Context(), http.MethodDelete, "/sessions", nil, &out)
 						n = out.Revoked
@@ -83,7 +83,7 @@ func newSessions() *cobra.Command {
 			}
 			id := args[0]
 			err := withSessions(cmd,
-				func(t hostTarget) error {
+				func(t Target) error {
 					return t.call(cmd.Context(), http.MethodDelete, "/sessions/"+url.PathEscape(id), nil, &kernel.RevokedResponse{})
 				},
 				func(s *connection.SessionStore) error {
@@ -111,21 +111,21 @@ func newSessions() *cobra.Command {
 // that died (nothing answers at its URL; the request never reached a
 // server, so nothing was done twice). A host given by --url or DSH_URL
 // that does not answer is an error, not a reason to guess.
-func withSessions(cmd *cobra.Command, viaAPI func(hostTarget) error, viaFile func(*connection.SessionStore) error) error {
-	t, err := findHost(cmd)
+func withSessions(cmd *cobra.Command, viaAPI func(Target) error, viaFile func(*connection.SessionStore) error) error {
+	t, err := Host(cmd)
 	if err == nil {
 		err = viaAPI(t)
 		if !isUnreachable(err) || !t.FromRuntimeFile {
 			return err
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "no host answers at %s (its runtime file is stale); editing the sessions file directly\n", t.URL)
-	} else if !errors.Is(err, kernel.ErrNoHost) {
+	} else if !errors.Is(err, ErrNoHost) {
 		return err
 	}
 	st, err := openState(cmd)
 	if err != nil {
 		return err
 	}
-	defer st.close()
-	return viaFile(st.sessions())
+	defer st.Close()
+	return viaFile(st.Sessions())
 }

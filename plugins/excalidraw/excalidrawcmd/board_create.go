@@ -1,13 +1,15 @@
-package main
+package excalidrawcmd
 
 import (
 	"fmt"
 	"net/http"
 
+	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/spf13/cobra"
 )
 
-// createdBoard is POST /dsh-excalidraw/api/boards's answer.
+// createdBoard is POST {httpapi.Prefix}/api/boards's answer.
 type createdBoard struct {
 	Board struct {
 		Name     string `json:"name"`
@@ -27,12 +29,12 @@ func newBoardCreate() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			title, _ := cmd.Flags().GetString("title")
 			description, _ := cmd.Flags().GetString("description")
-			t, err := findHost(cmd)
+			t, err := cli.Host(cmd)
 			if err != nil {
 				return err
 			}
 			var out createdBoard
-			if err := t.send(cmd.Context(), http.MethodPost, "/dsh-excalidraw/api/boards",
+			if err := t.Send(cmd.Context(), http.MethodPost, httpapi.Prefix+"/api/boards",
 				map[string]string{"name": args[0], "title": title, "description": description}, &out); err != nil {
 				return err
 			}

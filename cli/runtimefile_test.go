@@ -1,4 +1,4 @@
-package kernel
+package cli
 
 import (
 	"os"

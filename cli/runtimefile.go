@@ -1,13 +1,14 @@
-package kernel
+package cli
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/dshgo/dsh/internal/statefile"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // RuntimeInfo is what `dsh serve` leaves in its data directory so that

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,9 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/kernel"
-	"github.com/dshgo/dsh/plugins/excalidraw"
-	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 )
 
@@ -36,12 +33,12 @@ func newServe() *cobra.Command {
 				return err
 			}
 			dataDir := h.Config.Host.DataDir
-			if _, err := kernel.WriteRuntimeFile(dataDir, kernel.RuntimeInfo{
+			if _, err := WriteRuntimeFile(dataDir, RuntimeInfo{
 				URL: h.URL(), PID: os.Getpid(), Token: h.Token(), StartedAt: time.Now().UTC(),
 			}); err != nil {
 				h.Log.Warn("could not write the runtime file; `dsh plugins` will need --url and --token", zap.Error(err))
 			}
-			link, _, err := h.Connection.LoginLink(h.URL(), landingPage(h.Plugins()))
+			link, _, err := h.Connection.LoginLink(h.URL(), landingPage(modulesOf(cmd), h.Plugins()))
 			if err != nil {
 				return err
 			}
@@ -51,22 +48,10 @@ func newServe() *cobra.Command {
 			fmt.Fprintf(out, "  agents connect to %s%s with a bearer token (dsh token create NAME)\n", h.URL(), mcpserve.Path)
 			<-ctx.Done()
 			fmt.Fprintln(out, "dsh is stopping")
-			kernel.RemoveRuntimeFile(dataDir, os.Getpid())
+			RemoveRuntimeFile(dataDir, os.Getpid())
 			stopCtx, cancelStop := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancelStop()
 			return h.Stop(stopCtx)
 		},
 	}
-}
-
-// landingPage is where a login link sends the browser: the editor when
-// the host has an Excalidraw entry that is not disabled, else the home
-// page. `dsh serve`'s link and `dsh login`'s share it.
-func landingPage(entries []dsh.PluginInfo) string {
-	for _, e := range entries {
-		if e.Plugin == excalidraw.Plugin.Name && !e.Disabled {
-			return httpapi.Prefix + "/"
-		}
-	}
-	return "/"
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -32,9 +32,9 @@ func newUser() *cobra.Command {
 			"runs). rm goes through the running host's admin API, so the person's sessions and bots are cut\n" +
 			"at once; with no host running it edits the file.\n\n" +
 			"Invite links are made with, in this order: --url (or DSH_URL), host.publicURL, the running\n" +
-			"host's URL, host.listen.\n\n" + hostHelp,
+			"host's URL, host.listen.\n\n" + HostHelp,
 	}
-	addHostFlags(cmd)
+	AddHostFlags(cmd)
 
 	add := &cobra.Command{
 		Use: "add NAME", Short: "Add a person and print their one-time invite link", Args: cobra.ExactArgs(1),
@@ -56,7 +56,7 @@ func newUser() *cobra.Command {
 			if _, _, err := st.EnsureOwner(dsh.OwnerName(c.Host.Owner)); err != nil {
 				return userError(err)
 			}
-			base, err := inviteBase(cmd, c)
+			base, err := InviteBase(cmd, c)
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ func newUser() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			base, err := inviteBase(cmd, c)
+			base, err := InviteBase(cmd, c)
 			if err != nil {
 				return err
 			}
@@ -124,20 +124,20 @@ func newUser() *cobra.Command {
 		Use: "rm NAME", Short: "Remove a person: their sessions and bots stop working (at once, with a host running)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var gone kernel.PersonInfo
-			err := withHostOrFile(cmd, "accounts file",
-				func(t hostTarget) error {
+			err := WithHostOrFile(cmd, "accounts file",
+				func(t Target) error {
 					var out kernel.RemovedPersonResponse
 					err := t.call(cmd.Context(), http.MethodDelete, "/people/"+url.PathEscape(args[0]), nil, &out)
 					gone = out.Removed
 					return err
 				},
 				func(c *dsh.LoadedConfig) error {
-					st, err := openStateOf(cmd.Context(), c)
+					st, err := OpenState(cmd.Context(), c)
 					if err != nil {
 						return err
 					}
-					defer st.close()
-					p, err := st.people().Remove(args[0])
+					defer st.Close()
+					p, err := st.People().Remove(args[0])
 					gone = kernel.PersonInfo{ID: p.ID, Name: p.Name}
 					return userError(err)
 				})
@@ -161,7 +161,7 @@ func accountsOf(cmd *cobra.Command) (*dsh.LoadedConfig, *accounts.Store, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	return st.c, st.people(), nil
+	return st.c, st.People(), nil
 }
 
 // printInvite prints the invite link on stdout (one line, for scripts)
@@ -213,7 +213,7 @@ func orDash(s string) string {
 // inviteBase is the URL invite links start with: --url or DSH_URL, else
 // the configured public URL, else the URL of the host running with
 // --config (its runtime file), else the configured listen address.
-func inviteBase(cmd *cobra.Command, c *dsh.LoadedConfig) (string, error) {
+func InviteBase(cmd *cobra.Command, c *dsh.LoadedConfig) (string, error) {
 	if u, _ := cmd.Flags().GetString("url"); u != "" {
 		return strings.TrimRight(u, "/"), nil
 	}
@@ -223,7 +223,7 @@ func inviteBase(cmd *cobra.Command, c *dsh.LoadedConfig) (string, error) {
 	if c.Host.PublicURL != "" {
 		return strings.TrimRight(c.Host.PublicURL, "/"), nil
 	}
-	if info, err := kernel.ReadRuntimeFile(c.Host.DataDir); err == nil && info.URL != "" {
+	if info, err := ReadRuntimeFile(c.Host.DataDir); err == nil && info.URL != "" {
 		return strings.TrimRight(info.URL, "/"), nil
 	}
 	host, port, err := net.SplitHostPort(c.Host.Listen)
@@ -265,18 +265,18 @@ func userError(err error) error {
 // answers at its URL; the request never reached a server, so nothing was
 // done twice). A host given by --url or DSH_URL that does not answer is
 // an error, not a reason to guess. file names what viaFile edits.
-func withHostOrFile(cmd *cobra.Command, file string, viaAPI func(hostTarget) error, viaFile func(*dsh.LoadedConfig) error) error {
-	t, err := findHost(cmd)
+func WithHostOrFile(cmd *cobra.Command, file string, viaAPI func(Target) error, viaFile func(*dsh.LoadedConfig) error) error {
+	t, err := Host(cmd)
 	if err == nil {
 		err = viaAPI(t)
 		if !isUnreachable(err) || !t.FromRuntimeFile {
 			return err
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "no host answers at %s (its runtime file is stale); editing the %s directly\n", t.URL, file)
-	} else if !errors.Is(err, kernel.ErrNoHost) {
+	} else if !errors.Is(err, ErrNoHost) {
 		return err
 	}
-	c, err := loadConfig(cmd)
+	c, err := LoadConfig(cmd)
 	if err != nil {
 		return err
 	}

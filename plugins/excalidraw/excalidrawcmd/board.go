@@ -1,4 +1,4 @@
-package main
+package excalidrawcmd
 
 import (
 	"fmt"
@@ -8,10 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/names"
 )
 
-// membersAnswer is GET/PUT /dsh-excalidraw/api/boards/NAME/members.
+// membersAnswer is GET/PUT {httpapi.Prefix}/api/boards/NAME/members.
 type membersAnswer struct {
 	Owner   string `json:"owner"`
 	Members []struct {
@@ -25,9 +27,9 @@ func newBoard() *cobra.Command {
 		Use:   "board",
 		Short: "Create boards and share them with people (the running host's owner acts)",
 		Long: "Boards are shared with people as editors (they may change them) or viewers (they may look).\n" +
-			"These commands go through the running host as its owner.\n\n" + hostHelp,
+			"These commands go through the running host as its owner.\n\n" + cli.HostHelp,
 	}
-	addHostFlags(cmd)
+	cli.AddHostFlags(cmd)
 	print := func(cmd *cobra.Command, board string, m membersAnswer) error {
 		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "PERSON\tROLE\n%s\towner\n", names.Display(m.Owner))
@@ -49,13 +51,13 @@ func newBoard() *cobra.Command {
 			default:
 				return fmt.Errorf("--role must be editor, viewer or none, not %q", role)
 			}
-			t, err := findHost(cmd)
+			t, err := cli.Host(cmd)
 			if err != nil {
 				return err
 			}
 			var out membersAnswer
-			path := "/dsh-excalidraw/api/boards/" + url.PathEscape(args[0]) + "/members/" + url.PathEscape(args[1])
-			if err := t.send(cmd.Context(), http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
+			path := httpapi.Prefix + "/api/boards/" + url.PathEscape(args[0]) + "/members/" + url.PathEscape(args[1])
+			if err := t.Send(cmd.Context(), http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
 				return err
 			}
 			return print(cmd, args[0], out)
@@ -67,12 +69,12 @@ func newBoard() *cobra.Command {
 		Short: "Who a board is shared with",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := findHost(cmd)
+			t, err := cli.Host(cmd)
 			if err != nil {
 				return err
 			}
 			var out membersAnswer
-			if err := t.send(cmd.Context(), http.MethodGet, "/dsh-excalidraw/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
+			if err := t.Send(cmd.Context(), http.MethodGet, httpapi.Prefix+"/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
 				return err
 			}
 			return print(cmd, args[0], out)

@@ -1,25 +1,26 @@
-package main
+package cli
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/app"
-	"github.com/dshgo/dsh/plugins/excalidraw"
-	"github.com/dshgo/dsh/plugins/status"
 )
 
-// catalog is every plugin this binary can load from a config file.
-func catalog() []app.Plugin {
-	return append([]app.Plugin{status.Plugin, excalidraw.Plugin}, extraPlugins...)
+// Main runs the command line root (os.Args) and exits 1 on an error,
+// printed as "dsh: error".
+func Main(root *cobra.Command) {
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "dsh:", err)
+		os.Exit(1)
+	}
 }
 
-// extraPlugins are added by build-tagged files (see catalog_conformance.go).
-var extraPlugins []app.Plugin
-
-func newRoot() *cobra.Command {
+// Root is dsh's command line with mods linked in: the host's commands and
+// each module's. Config files may load the modules' plugins.
+func Root(mods ...Module) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "dsh",
 		Short:         "A plugin host for people and agents working on the same drawings",
@@ -27,7 +28,13 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringP("config", "c", "", "YAML config file (default: built-in defaults)")
-	root.AddCommand(newServe(), newMCP(), newPlugins(), newLogin(), newSessions(), newUser(), newToken(), newBoard(), newStore(), newVersion())
+	roots.Store(root, mods)
+	root.AddCommand(newServe(), newMCP(), newPlugins(), newLogin(), newSessions(), newUser(), newToken(mods), newStore(), newVersion())
+	for _, m := range mods {
+		for _, c := range m.Commands {
+			root.AddCommand(c())
+		}
+	}
 	return root
 }
 
@@ -38,7 +45,7 @@ func configFlag(cmd *cobra.Command) string {
 
 // hostOptions builds New's options from the --config flag.
 func hostOptions(cmd *cobra.Command, extra ...dsh.Option) []dsh.Option {
-	opts := []dsh.Option{dsh.WithPlugins(catalog()...)}
+	opts := []dsh.Option{dsh.WithPlugins(catalog(cmd)...)}
 	if path := configFlag(cmd); path != "" {
 		opts = append(opts, dsh.WithConfigFile(path))
 	}
@@ -58,7 +65,7 @@ func newVersion() *cobra.Command {
 	}
 }
 
-// loadConfig reads the --config file without starting a host.
-func loadConfig(cmd *cobra.Command) (*dsh.LoadedConfig, error) {
-	return dsh.LoadConfig(dsh.ConfigSource{Path: configFlag(cmd)}, catalog()...)
+// LoadConfig reads the --config file without starting a host.
+func LoadConfig(cmd *cobra.Command) (*dsh.LoadedConfig, error) {
+	return dsh.LoadConfig(dsh.ConfigSource{Path: configFlag(cmd)}, catalog(cmd)...)
 }

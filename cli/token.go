@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/names"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
+)
+
+func newToken(mods []Module) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "Manage bearer tokens for programs and agents (stored hashed in the data directory)",
+	}
+	store := func(cmd *cobra.Command) (*connection.TokenStore, error) {
+		st, err := openState(cmd)
+		if err != nil {
+			return nil, err
+		}
+		return st.Tokens(), nil // the pool, if any, ends with the command's process
+	}
+	create := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Create a token; it is shown once (a module's flags make a connect token for an agent)",
+		Long:  tokenCreateHelp(mods),
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := names.Check("token name", args[0]); err != nil {
+				return err // before anything is opened
+			}
+			for _, m := range mods {
+				if g := m.Grant; g != nil && g.Wanted(cmd) {
+					return g.Create(cmd, args[0])
+				}
+			}
+			s, err := store(cmd)
+			if err != nil {
+				return err
+			}
+			plain, rec, err := s.Create(args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "created token %s (%s); it is shown once, keep it safe:\n", rec.ID, rec.Name)
+			fmt.Fprintln(cmd.OutOrStdout(), plain)
+			return nil
+		},
+	}
+	for _, m := range mods {
+		if m.Grant != nil {
+			m.Grant.Flags(create.Flags())
+		}
+	}
+	AddHostFlags(create)
+	cmd.AddCommand(create)
+	cmd.AddCommand(&cobra.Command{
+		Use: "ls", Short: "List tokens (never their values)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := store(cmd)
+			if err != nil {
+				return err
+			}
+			recs, err := s.List()
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tKIND\tROLE\tBOARDS\tCREATED")
+			for _, r := range recs {
+				kind, role, boards := "host", "-", "all"
+				if g := r.Grant; g != nil {
+					kind, role, boards = "connect", "?", "?"
+					for _, m := range mods {
+						if m.Grant == nil {
+							continue
+						}
+						if r, b, ok := m.Grant.Describe(g); ok {
+							role, boards = names.Display(r), b
+							break
+						}
+					}
+					if r.Client != "" {
+						kind = "oauth"
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", names.Display(r.ID), names.Display(r.Name), kind, role, boards, r.CreatedAt.Format("2006-01-02 15:04"))
+			}
+			return tw.Flush()
+		},
+	})
+	revoke := &cobra.Command{
+		Use:   "revoke ID|NAME",
+		Short: "Revoke a token (a running host stops accepting it, and closes its open requests and MCP sessions, at once)",
+		Long: "With a host running this goes through its admin API, which also ends the token's open requests\n" +
+			"and MCP sessions at once; with none, it edits the token file.\n\n" + HostHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return WithHostOrFile(cmd, "token file",
+				func(t Target) error {
+					if err := t.call(cmd.Context(), http.MethodDelete, "/tokens/"+url.PathEscape(args[0]), nil, &kernel.RevokedTokenResponse{}); err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", args[0])
+					return nil
+				},
+				func(c *dsh.LoadedConfig) error {
+					st, err := OpenState(cmd.Context(), c)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					if _, err := st.Tokens().Revoke(args[0]); err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", args[0])
+					return nil
+				})
+		},
+	}
+	AddHostFlags(revoke)
+	cmd.AddCommand(revoke)
+	return cmd
+}
+
+// tokenCreateHelp is `dsh token create`'s long help: a host token, and
+// each module's connect tokens.
+func tokenCreateHelp(mods []Module) string {
+	h := "A host token has every right (for programs and scripts you run).\n"
+	for _, m := range mods {
+		if m.Grant != nil && m.Grant.Help != "" {
+			h += m.Grant.Help + "\n"
+		}
+	}
+	return h + "\n" + HostHelp
+}
