@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/engine"
-	"github.com/dshgo/dsh/plugins/excalidraw/query"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
@@ -89,67 +87,15 @@ type writeArgs struct {
 	Options          service.WriteOptions `json:"options"`
 }
 
-func (a writeArgs) request(ctx context.Context, named []string) service.WriteRequest {
+func (a writeArgs) request(ctx context.Context) service.WriteRequest {
 	return service.WriteRequest{Name: a.Name, ExpectedRevision: a.ExpectedRevision, RequestID: a.RequestID, Options: a.Options,
-		Actor: store.ActorAgent, Attribution: attribution(ctx), Named: named}
+		Actor: store.ActorAgent, Attribution: attribution(ctx)}
 }
 
 // attribution is what the journal keeps of a tool call: the caller's
 // name and the tool.
 func attribution(ctx context.Context) store.Attribution {
 	return store.Attribution{Name: tools.CallerOf(ctx).Display(), Via: tools.ToolName(ctx)}
-}
-
-// selection is "ids or a target": what most tools act on.
-type selection struct {
-	IDs    []string      `json:"ids,omitempty"`
-	Target *query.Target `json:"target,omitempty"`
-}
-
-// resolve turns a selection into ids on the transaction's document;
-// required says an empty selection is an error.
-func (s selection) resolve(doc *scene.Document, required bool) ([]string, error) {
-	if len(s.IDs) > 0 && s.Target != nil {
-		return nil, sceneerr.New(sceneerr.InvalidOperation, "give ids or target, not both").With("pointer", "/target")
-	}
-	if s.Target == nil {
-		if required && len(s.IDs) == 0 {
-			return nil, sceneerr.New(sceneerr.InvalidOperation, "give ids or a target to say which elements").With("pointer", "/ids")
-		}
-		return s.IDs, nil
-	}
-	els, err := query.Select(doc.Elements(), *s.Target)
-	if err != nil {
-		return nil, prefix(err, "/target")
-	}
-	ids := make([]string, 0, len(els))
-	for _, el := range els {
-		if id, _ := el.String("id"); id != "" {
-			ids = append(ids, id)
-		}
-	}
-	if required && len(ids) == 0 {
-		return nil, sceneerr.New(sceneerr.NotFound, "the target selects no element").With("pointer", "/target")
-	}
-	return ids, nil
-}
-
-// idsPointer is where errors about resolved ids point: the ids array, or
-// the target.
-func (s selection) idsPointer() string {
-	if s.Target != nil {
-		return "/target"
-	}
-	return "/ids"
-}
-
-// prefix puts pointer before a scene error's own pointer.
-func prefix(err error, pointer string) error {
-	if se, ok := err.(*sceneerr.Error); ok {
-		p, _ := se.Details["pointer"].(string)
-		return se.With("pointer", pointer+p)
-	}
-	return err
 }
 
 // elementTools are the engine's tools bound to svc.
@@ -245,18 +191,15 @@ type elementHandlers struct {
 	svc *service.Service
 }
 
-// write runs plan; named are the ids the call names (see
-// service.WriteRequest.Named).
-func (h elementHandlers) write(ctx context.Context, a writeArgs, plan service.Plan, named ...string) (any, error) {
-	env, err := h.svc.Write(ctx, a.request(ctx, named), plan)
+// edit runs e as one write.
+func (h elementHandlers) edit(ctx context.Context, a writeArgs, e service.Edit) (any, error) {
+	return envelope(h.svc.Edit(ctx, a.request(ctx), e))
+}
+
+// envelope renders a write's result.
+func envelope(env *service.Envelope, err error) (any, error) {
 	if err != nil {
 		return nil, toolError(err)
 	}
 	return env, nil
 }
-
-// engineErr keeps the engine's errors as they are (their pointers are
-// already where the call puts the value).
-func engineErr(err error) error { return err }
-
-var _ = engine.Begin

@@ -61,7 +61,7 @@ type restoreArgs struct {
 }
 
 func (h historyHandlers) restore(ctx context.Context, a restoreArgs) (any, error) {
-	w := a.request(ctx, nil)
+	w := a.request(ctx)
 	env, err := h.svc.Restore(ctx, service.RestoreRequest{Name: w.Name, From: a.From, Mode: a.Mode, IDs: a.IDs,
 		ExpectedRevision: w.ExpectedRevision, RequestID: w.RequestID, Options: w.Options, Actor: w.Actor, Attribution: w.Attribution})
 	if err != nil {

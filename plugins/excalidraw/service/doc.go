@@ -9,7 +9,10 @@
 // an apply edits) or started anew, edited in one engine transaction,
 // normalized the way Excalidraw restores scenes, validated, bounded by
 // the limits and only then committed through the store, so that a stored
-// file is always a valid fixed point of scene.Normalize.
+// file is always a valid fixed point of scene.Normalize. The element
+// tools' edits are typed requests (Edit: CreateElements, MoveElements, …,
+// and Steps, several as one commit) that plan their work on the
+// transaction; Service.Edit runs one through Write.
 //
 // Every error it returns is a *sceneerr.Error with a code of contract
 // section 6; store errors are mapped onto the same codes (see errors.go).

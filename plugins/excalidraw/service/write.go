@@ -755,31 +755,3 @@ func (s *Service) verifyWrite(ctx context.Context, name string, planned *scene.D
 	}
 	return true, nil
 }
-
-// CopyOut copies elements out of a stored scene without writing it (the
-// source of a copy onto another scene): selectIDs picks them on the
-// parsed scene; pointer locates them in the caller's request.
-func (s *Service) CopyOut(ctx context.Context, name string, selectIDs func(*scene.Document) ([]string, error), pointer string) (*engine.Clip, error) {
-	if err := store.ValidName(name); err != nil {
-		return nil, mapError(err)
-	}
-	sc, err := s.store.Read(ctx, name)
-	if err != nil {
-		return nil, mapError(err)
-	}
-	doc, err := s.parseStored(sc.Data)
-	if err != nil {
-		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", name).With("cause", err.Error())
-	}
-	ids, err := selectIDs(doc)
-	if err != nil {
-		return nil, err
-	}
-	var clip *engine.Clip
-	_, err = s.edit(doc, func(tx *engine.Txn) error {
-		var err error
-		clip, err = tx.CopyOut(ids, pointer)
-		return err
-	})
-	return clip, err
-}
