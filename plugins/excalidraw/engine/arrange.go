@@ -159,18 +159,18 @@ func (a Arrangement) check(pointer string) error {
 func (tx *Txn) arrangeUnits(named []*ojson.Object) []arrangeUnit {
 	frames := map[string]bool{}
 	for _, el := range named {
-		if isFrameType(strOf(el, "type")) {
-			frames[strOf(el, "id")] = true
+		if isFrameType(scene.StringOf(el, "type")) {
+			frames[scene.StringOf(el, "id")] = true
 		}
 	}
 	var keys []string
 	members := map[string][]*ojson.Object{}
 	for _, el := range named {
-		typ := strOf(el, "type")
+		typ := scene.StringOf(el, "type")
 		if scene.IsLinear(typ) || tx.holderOf(el) != el || frames[tx.liveFrameOf(el)] {
 			continue
 		}
-		key := "element:" + strOf(el, "id")
+		key := "element:" + scene.StringOf(el, "id")
 		if gs := stringsOf(el, "groupIds"); len(gs) > 0 {
 			key = "group:" + gs[len(gs)-1]
 		}
@@ -187,7 +187,7 @@ func (tx *Txn) arrangeUnits(named []*ojson.Object) []arrangeUnit {
 		}
 		u := arrangeUnit{box: b}
 		for _, el := range members[k] {
-			u.ids = append(u.ids, strOf(el, "id"))
+			u.ids = append(u.ids, scene.StringOf(el, "id"))
 		}
 		out = append(out, u)
 	}

@@ -37,8 +37,8 @@ func checkArrowFollows(t *testing.T, doc *scene.Document) {
 		t.Errorf("ab bound to %q and %q", bindingTarget(ab, "startBinding"), bindingTarget(ab, "endBinding"))
 	}
 	l := element(t, doc, labelID(t, doc, "a"))
-	if num(l, "x") < num(a, "x") || num(l, "x")+num(l, "width") > num(a, "x")+num(a, "width") {
-		t.Errorf("label at x %g outside a at %g", num(l, "x"), num(a, "x"))
+	if scene.NumberOf(l, "x") < scene.NumberOf(a, "x") || scene.NumberOf(l, "x")+scene.NumberOf(l, "width") > scene.NumberOf(a, "x")+scene.NumberOf(a, "width") {
+		t.Errorf("label at x %g outside a at %g", scene.NumberOf(l, "x"), scene.NumberOf(a, "x"))
 	}
 }
 

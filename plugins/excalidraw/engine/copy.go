@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -75,7 +76,7 @@ func (tx *Txn) copyOut(ids []string, pointer string) (*Clip, error) {
 		}
 		in[el] = false
 		clip.Elements = append(clip.Elements, el.Clone())
-		if fid := strOf(el, "fileId"); fid != "" && strOf(el, "type") == "image" {
+		if fid := scene.StringOf(el, "fileId"); fid != "" && scene.StringOf(el, "type") == "image" {
 			if f, ok := tx.doc.Files().Object(fid); ok {
 				clip.Files[fid] = f.Clone()
 			}
@@ -120,12 +121,12 @@ func (tx *Txn) paste(clip *Clip, dx, dy float64, pointer string) (Pasted, error)
 	for _, el := range clip.Elements {
 		id := ""
 		if el != nil {
-			id = strOf(el, "id")
+			id = scene.StringOf(el, "id")
 		}
-		if id == "" || deleted(el) || out.IDs[id] != "" {
+		if id == "" || scene.IsDeleted(el) || out.IDs[id] != "" {
 			continue
 		}
-		x, y := num(el, "x")+dx, num(el, "y")+dy
+		x, y := scene.NumberOf(el, "x")+dx, scene.NumberOf(el, "y")+dy
 		if math.Abs(x) > maxCoord || math.Abs(y) > maxCoord {
 			return out, opError(pointer, "the offset (%s, %s) takes the copy of %q to (%s, %s), beyond ±1e6",
 				fmtNum(dx), fmtNum(dy), id, fmtNum(x), fmtNum(y))
@@ -144,10 +145,10 @@ func (tx *Txn) paste(clip *Clip, dx, dy float64, pointer string) (Pasted, error)
 	byNew := make(map[string]*ojson.Object, len(els))
 	for i, el := range els {
 		tx.remap(el, out.IDs, groups, taken)
-		el.Set("x", num(el, "x")+dx)
-		el.Set("y", num(el, "y")+dy)
+		el.Set("x", scene.NumberOf(el, "x")+dx)
+		el.Set("y", scene.NumberOf(el, "y")+dy)
 		el.Set("index", keys[i])
-		byNew[strOf(el, "id")] = el
+		byNew[scene.StringOf(el, "id")] = el
 	}
 	for _, el := range els {
 		keepMutual(el, byNew)
@@ -155,10 +156,10 @@ func (tx *Txn) paste(clip *Clip, dx, dy float64, pointer string) (Pasted, error)
 	tx.markNew(els)
 	tx.doc.SetElements(append(tx.doc.Elements(), els...))
 	for _, el := range els {
-		if strOf(el, "type") != "image" {
+		if scene.StringOf(el, "type") != "image" {
 			continue
 		}
-		fid := strOf(el, "fileId")
+		fid := scene.StringOf(el, "fileId")
 		if f := clip.Files[fid]; f != nil && !tx.doc.Files().Has(fid) {
 			tx.doc.Files().Set(fid, f.Clone())
 			out.Files = append(out.Files, fid)
@@ -167,7 +168,7 @@ func (tx *Txn) paste(clip *Clip, dx, dy float64, pointer string) (Pasted, error)
 	tx.index()
 	tx.result.Added += len(els)
 	for _, el := range els {
-		tx.note(strOf(el, "id"))
+		tx.note(scene.StringOf(el, "id"))
 	}
 	return out, nil
 }
@@ -177,7 +178,7 @@ func (tx *Txn) paste(clip *Clip, dx, dy float64, pointer string) (Pasted, error)
 // old id → new id) or drops them (see Paste). groups maps the clip's group
 // ids to fresh ones, drawn as they are met.
 func (tx *Txn) remap(el *ojson.Object, ids, groups map[string]string, taken map[string]bool) {
-	el.Set("id", ids[strOf(el, "id")])
+	el.Set("id", ids[scene.StringOf(el, "id")])
 	el.Set("seed", int64(tx.cfg.Rand.Int32()))
 	el.Set("version", int64(1))
 	el.Set("versionNonce", int64(tx.cfg.Rand.Int32()))
@@ -196,15 +197,15 @@ func (tx *Txn) remap(el *ojson.Object, ids, groups map[string]string, taken map[
 		}
 		el.Set("groupIds", next)
 	}
-	if fid := strOf(el, "frameId"); fid != "" {
+	if fid := scene.StringOf(el, "frameId"); fid != "" {
 		switch f := tx.byID[fid]; {
 		case ids[fid] != "":
 			el.Set("frameId", ids[fid])
-		case f == nil || deleted(f) || !isFrameType(strOf(f, "type")):
+		case f == nil || scene.IsDeleted(f) || !isFrameType(scene.StringOf(f, "type")):
 			el.Set("frameId", nil)
 		}
 	}
-	if cid := strOf(el, "containerId"); cid != "" {
+	if cid := scene.StringOf(el, "containerId"); cid != "" {
 		if ids[cid] != "" {
 			el.Set("containerId", ids[cid])
 		} else {
@@ -213,7 +214,7 @@ func (tx *Txn) remap(el *ojson.Object, ids, groups map[string]string, taken map[
 	}
 	for _, key := range []string{"startBinding", "endBinding"} {
 		if b, ok := el.Object(key); ok {
-			if nid := ids[strOf(b, "elementId")]; nid != "" {
+			if nid := ids[scene.StringOf(b, "elementId")]; nid != "" {
 				el.Set(key, b.Clone().Set("elementId", nid))
 			} else {
 				el.Set(key, nil)
@@ -223,8 +224,8 @@ func (tx *Txn) remap(el *ojson.Object, ids, groups map[string]string, taken map[
 	if list, ok := el.Array("boundElements"); ok {
 		next := make([]any, 0, len(list))
 		for _, entry := range list {
-			if o, ok := entry.(*ojson.Object); ok && ids[strOf(o, "id")] != "" {
-				next = append(next, o.Clone().Set("id", ids[strOf(o, "id")]))
+			if o, ok := entry.(*ojson.Object); ok && ids[scene.StringOf(o, "id")] != "" {
+				next = append(next, o.Clone().Set("id", ids[scene.StringOf(o, "id")]))
 			}
 		}
 		el.Set("boundElements", next)
@@ -239,15 +240,15 @@ func keepMutual(el *ojson.Object, byNew map[string]*ojson.Object) {
 	if !ok {
 		return
 	}
-	id := strOf(el, "id")
+	id := scene.StringOf(el, "id")
 	kept := make([]any, 0, len(list))
 	for _, entry := range list {
 		o := entry.(*ojson.Object) // remap kept only objects
-		other := byNew[strOf(o, "id")]
+		other := byNew[scene.StringOf(o, "id")]
 		switch {
 		case other == nil:
-		case strOf(o, "type") == "text" && strOf(other, "containerId") == id,
-			strOf(o, "type") == "arrow" && (bindingTarget(other, "startBinding") == id || bindingTarget(other, "endBinding") == id):
+		case scene.StringOf(o, "type") == "text" && scene.StringOf(other, "containerId") == id,
+			scene.StringOf(o, "type") == "arrow" && (bindingTarget(other, "startBinding") == id || bindingTarget(other, "endBinding") == id):
 			kept = append(kept, o)
 		}
 	}

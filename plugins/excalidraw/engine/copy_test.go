@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -36,11 +37,11 @@ func TestCopyBlock(t *testing.T) {
 		if !ojson.Equal(o, element(t, doc, id), true) {
 			t.Errorf("original %s changed", id)
 		}
-		if math.Abs(num(c, "x")-num(o, "x")-10) > 1e-9 || math.Abs(num(c, "y")-num(o, "y")-300) > 1e-9 {
-			t.Errorf("%s copied to %v,%v from %v,%v", id, num(c, "x"), num(c, "y"), num(o, "x"), num(o, "y"))
+		if math.Abs(scene.NumberOf(c, "x")-scene.NumberOf(o, "x")-10) > 1e-9 || math.Abs(scene.NumberOf(c, "y")-scene.NumberOf(o, "y")-300) > 1e-9 {
+			t.Errorf("%s copied to %v,%v from %v,%v", id, scene.NumberOf(c, "x"), scene.NumberOf(c, "y"), scene.NumberOf(o, "x"), scene.NumberOf(o, "y"))
 		}
-		if num(c, "seed") == num(o, "seed") || num(c, "version") != 1 {
-			t.Errorf("%s: seed %v (was %v), version %v", id, num(c, "seed"), num(o, "seed"), num(c, "version"))
+		if scene.NumberOf(c, "seed") == scene.NumberOf(o, "seed") || scene.NumberOf(c, "version") != 1 {
+			t.Errorf("%s: seed %v (was %v), version %v", id, scene.NumberOf(c, "seed"), scene.NumberOf(o, "seed"), scene.NumberOf(c, "version"))
 		}
 	}
 	a, b, ab := element(t, doc, m["a"]), element(t, doc, m["b"]), element(t, doc, m["ab"])
@@ -50,8 +51,8 @@ func TestCopyBlock(t *testing.T) {
 	if !slices.Equal(boundIDs(a), []string{m[labelID(t, before, "a")], m["ab"]}) || !slices.Equal(boundIDs(b), []string{m["ab"]}) {
 		t.Fatalf("copied targets list %v and %v", boundIDs(a), boundIDs(b))
 	}
-	if l := element(t, doc, m[labelID(t, before, "ab")]); strOf(l, "containerId") != m["ab"] {
-		t.Fatalf("arrow label's container %q", strOf(l, "containerId"))
+	if l := element(t, doc, m[labelID(t, before, "ab")]); scene.StringOf(l, "containerId") != m["ab"] {
+		t.Fatalf("arrow label's container %q", scene.StringOf(l, "containerId"))
 	}
 	ga, gb := groupIDsOf(a), groupIDsOf(b)
 	if len(ga) != 1 || len(gb) != 2 || ga[0] != gb[0] || ga[0] == "g1" || gb[1] == "g2" {
@@ -59,7 +60,7 @@ func TestCopyBlock(t *testing.T) {
 	}
 	var keys []string
 	for _, el := range doc.Elements() {
-		keys = append(keys, strOf(el, "index"))
+		keys = append(keys, scene.StringOf(el, "index"))
 	}
 	if bad := findex.CheckOrder(keys); len(bad) > 0 {
 		t.Fatalf("indices out of order: %v", keys)
@@ -91,14 +92,14 @@ func TestCopyFrame(t *testing.T) {
 	before := s.doc()
 	m := copyIDs(t, s, 500, 0, "f")
 	doc := s.doc()
-	if len(m) != 3 || strOf(element(t, doc, m["in"]), "frameId") != m["f"] {
+	if len(m) != 3 || scene.StringOf(element(t, doc, m["in"]), "frameId") != m["f"] {
 		t.Fatalf("copy %v", m)
 	}
-	if l := element(t, doc, m[labelID(t, before, "in")]); strOf(l, "containerId") != m["in"] {
+	if l := element(t, doc, m[labelID(t, before, "in")]); scene.StringOf(l, "containerId") != m["in"] {
 		t.Fatalf("label %v", l)
 	}
 	m = copyIDs(t, s, 5, 5, "in")
-	if strOf(element(t, s.doc(), m["in"]), "frameId") != "f" {
+	if scene.StringOf(element(t, s.doc(), m["in"]), "frameId") != "f" {
 		t.Fatal("a child copied alone left its frame")
 	}
 }
@@ -129,7 +130,7 @@ func TestPasteIntoAnotherScene(t *testing.T) {
 		t.Fatalf("pasted %+v", p)
 	}
 	img := element(t, doc, p.IDs["img"])
-	if !img.IsNull("frameId") || strOf(img, "fileId") != "file1" || num(img, "y") != 510 {
+	if !img.IsNull("frameId") || scene.StringOf(img, "fileId") != "file1" || scene.NumberOf(img, "y") != 510 {
 		t.Fatalf("image %v", img)
 	}
 	// Pasting the same clip again reuses the attachment.

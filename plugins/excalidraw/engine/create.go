@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -145,7 +146,7 @@ func (c *creation) read(inputs []json.RawMessage) error {
 		if err != nil || obj == nil {
 			continue
 		}
-		it.obj, it.typ = obj, strOf(obj, "type")
+		it.obj, it.typ = obj, scene.StringOf(obj, "type")
 		if id, ok := obj.String("id"); ok {
 			if j, dup := c.given[id]; dup {
 				return sceneerr.New(sceneerr.DuplicateID, "id %q is already used by element %d of this call", id, j).
@@ -239,7 +240,7 @@ func (c *creation) checkNames() error {
 		if j, ok := c.given[ref]; ok && j != i {
 			return opError(c.at(i)+"/ref", "ref %q is the id of element %d of this call; choose another ref", ref, j)
 		}
-		if el := c.tx.byID[ref]; el != nil && !deleted(el) && it.id != ref {
+		if el := c.tx.byID[ref]; el != nil && !scene.IsDeleted(el) && it.id != ref {
 			return opError(c.at(i)+"/ref", "ref %q is the id of element %q of the scene; choose another ref", ref, ref)
 		}
 	}
@@ -310,7 +311,7 @@ func (c *creation) resolve(name, ptr string) (int, *ojson.Object, error) {
 		return j, c.tx.byID[c.items[j].id], nil
 	}
 	el := c.tx.byID[name]
-	if el == nil || deleted(el) {
+	if el == nil || scene.IsDeleted(el) {
 		return -1, nil, sceneerr.New(sceneerr.InvalidReference, "no element %q in the scene and no ref %q in this call", name, name).
 			With("pointer", ptr)
 	}
@@ -343,14 +344,14 @@ func (c *creation) placeItem(i int, it *createItem) error {
 	own, _ := query.ElementBounds(el) // built: finite
 	x, y := placeBox(p, to, own.Width, own.Height)
 	dx, dy := x-own.X, y-own.Y
-	nx, ny := num(el, "x")+dx, num(el, "y")+dy
+	nx, ny := scene.NumberOf(el, "x")+dx, scene.NumberOf(el, "y")+dy
 	if math.Abs(nx) > maxCoord || math.Abs(ny) > maxCoord {
 		return opError(c.at(i)+"/place", "the placement puts the element at (%s, %s), beyond ±1e6", fmtNum(nx), fmtNum(ny))
 	}
 	for _, o := range []*ojson.Object{el, c.tx.labelOf(el)} {
 		if o != nil {
-			o.Set("x", num(o, "x")+dx)
-			o.Set("y", num(o, "y")+dy)
+			o.Set("x", scene.NumberOf(o, "x")+dx)
+			o.Set("y", scene.NumberOf(o, "y")+dy)
 		}
 	}
 	return nil

@@ -44,14 +44,14 @@ func TestCreateRefsAndPlacement(t *testing.T) {
 			t.Errorf("%s = %v, want %v", what, got, want)
 		}
 	}
-	near("db.x", num(db, "x"), 100+160+60)
-	near("db.y", num(db, "y"), 100+40-30)
-	near("q.x", num(q, "x"), 100)
-	near("q.y", num(q, "y"), 100+80+DefaultPlaceGap)
-	near("text right", num(txt, "x")+num(txt, "width"), num(db, "x")+120)
-	near("text bottom", num(txt, "y")+num(txt, "height"), num(db, "y")-10)
-	near("small.x", num(small, "x"), 100-50)
-	near("small bottom", num(small, "y")+30, num(q, "y")+num(q, "height"))
+	near("db.x", scene.NumberOf(db, "x"), 100+160+60)
+	near("db.y", scene.NumberOf(db, "y"), 100+40-30)
+	near("q.x", scene.NumberOf(q, "x"), 100)
+	near("q.y", scene.NumberOf(q, "y"), 100+80+DefaultPlaceGap)
+	near("text right", scene.NumberOf(txt, "x")+scene.NumberOf(txt, "width"), scene.NumberOf(db, "x")+120)
+	near("text bottom", scene.NumberOf(txt, "y")+scene.NumberOf(txt, "height"), scene.NumberOf(db, "y")-10)
+	near("small.x", scene.NumberOf(small, "x"), 100-50)
+	near("small bottom", scene.NumberOf(small, "y")+30, scene.NumberOf(q, "y")+scene.NumberOf(q, "height"))
 	arrow := element(t, doc, res.IDs[2])
 	checkBinding(t, arrow, "startBinding", api)
 	checkBinding(t, arrow, "endBinding", db)
@@ -62,7 +62,7 @@ func TestCreateRefsAndPlacement(t *testing.T) {
 	checkOnOutline(t, "start", pts[0], api)
 	checkOnOutline(t, "end", pts[len(pts)-1], db)
 	// The label moved with its placed container.
-	if l := element(t, doc, labelID(t, doc, res.IDs[0])); num(l, "x") < 100 || num(l, "x")+num(l, "width") > 260 {
+	if l := element(t, doc, labelID(t, doc, res.IDs[0])); scene.NumberOf(l, "x") < 100 || scene.NumberOf(l, "x")+scene.NumberOf(l, "width") > 260 {
 		t.Fatalf("label outside its box: %v", l)
 	}
 }
@@ -77,14 +77,14 @@ func TestCreatePlacesByBuiltSize(t *testing.T) {
 		`{"type":"rectangle","place":{"leftOf":"big","gap":20},"width":10,"height":10}`)
 	doc := s.doc()
 	big, tiny := element(t, doc, res.IDs[0]), element(t, doc, res.IDs[1])
-	if num(big, "width") <= 100 {
+	if scene.NumberOf(big, "width") <= 100 {
 		t.Fatalf("the label did not grow its box: %v", big)
 	}
-	if r := num(big, "x") + num(big, "width"); math.Abs(r-(-20)) > 1e-9 {
+	if r := scene.NumberOf(big, "x") + scene.NumberOf(big, "width"); math.Abs(r-(-20)) > 1e-9 {
 		t.Fatalf("big ends at %v, want -20", r)
 	}
-	if r := num(tiny, "x") + 10; math.Abs(r-(num(big, "x")-20)) > 1e-9 {
-		t.Fatalf("tiny ends at %v, want %v", r, num(big, "x")-20)
+	if r := scene.NumberOf(tiny, "x") + 10; math.Abs(r-(scene.NumberOf(big, "x")-20)) > 1e-9 {
+		t.Fatalf("tiny ends at %v, want %v", r, scene.NumberOf(big, "x")-20)
 	}
 }
 
@@ -97,10 +97,10 @@ func TestCreateBumpsOnce(t *testing.T) {
 		`{"type":"rectangle","ref":"n","place":{"rightOf":"old","gap":100}}`,
 		`{"type":"arrow","startElementId":"old","endElementId":"n"}`)
 	doc := s.doc()
-	if v := num(element(t, doc, res.IDs[0]), "version"); v != 1 {
+	if v := scene.NumberOf(element(t, doc, res.IDs[0]), "version"); v != 1 {
 		t.Fatalf("new target at version %v", v)
 	}
-	if v := num(element(t, doc, "old"), "version"); v != 2 {
+	if v := scene.NumberOf(element(t, doc, "old"), "version"); v != 2 {
 		t.Fatalf("existing target at version %v", v)
 	}
 }

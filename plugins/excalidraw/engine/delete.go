@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -35,16 +36,16 @@ func (tx *Txn) tombstone(el *ojson.Object) {
 // unreference removes from other every reference to the deleted id.
 func (tx *Txn) unreference(other *ojson.Object, id string) {
 	for _, k := range []string{"startBinding", "endBinding"} {
-		if b, ok := other.Object(k); ok && strOf(b, "elementId") == id {
+		if b, ok := other.Object(k); ok && scene.StringOf(b, "elementId") == id {
 			other.Set(k, nil)
 			tx.bump(other)
 		}
 	}
-	if strOf(other, "frameId") == id {
+	if scene.StringOf(other, "frameId") == id {
 		other.Set("frameId", nil)
 		tx.bump(other)
 	}
-	if strOf(other, "containerId") == id && !deleted(other) {
+	if scene.StringOf(other, "containerId") == id && !scene.IsDeleted(other) {
 		tx.tombstone(other)
 	}
 	if dropBound(other, id) {
@@ -60,7 +61,7 @@ func dropBound(el *ojson.Object, id string) bool {
 	}
 	kept := make([]any, 0, len(list))
 	for _, entry := range list {
-		if o, ok := entry.(*ojson.Object); ok && strOf(o, "id") == id {
+		if o, ok := entry.(*ojson.Object); ok && scene.StringOf(o, "id") == id {
 			continue
 		}
 		kept = append(kept, entry)
@@ -70,10 +71,4 @@ func dropBound(el *ojson.Object, id string) bool {
 	}
 	el.Set("boundElements", kept)
 	return true
-}
-
-// strOf reads a string member, "" when absent or not a string.
-func strOf(o *ojson.Object, k string) string {
-	s, _ := o.String(k)
-	return s
 }

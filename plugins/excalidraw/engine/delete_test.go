@@ -2,6 +2,8 @@ package engine
 
 import (
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // Deleting an arrow takes it out of its targets' boundElements.
@@ -16,7 +18,7 @@ func TestDeleteArrowUnlistsIt(t *testing.T) {
 	if hasBound(element(t, doc, "a"), "ab") || hasBound(element(t, doc, "b"), "ab") {
 		t.Fatal("deleted arrow still listed")
 	}
-	if !deleted(element(t, doc, "ab")) || res.Deleted != 1 {
+	if !scene.IsDeleted(element(t, doc, "ab")) || res.Deleted != 1 {
 		t.Fatal("arrow not tombstoned")
 	}
 	_, err = s.apply(`{"op":"delete","id":"ab"}`)
@@ -35,7 +37,7 @@ func TestDeleteLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc = s.doc()
-	if hasBound(element(t, doc, "a"), lid) || deleted(element(t, doc, "a")) {
+	if hasBound(element(t, doc, "a"), lid) || scene.IsDeleted(element(t, doc, "a")) {
 		t.Fatal("container still lists its deleted label, or was deleted")
 	}
 }

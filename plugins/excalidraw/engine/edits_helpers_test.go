@@ -62,13 +62,13 @@ func checkEdited(t testing.TB, before, after *scene.Document, touched []string) 
 	}
 	was := map[string]*ojson.Object{}
 	for _, el := range before.Elements() {
-		was[strOf(el, "id")] = el
+		was[scene.StringOf(el, "id")] = el
 	}
 	var changed []string
 	for _, el := range after.Elements() {
-		id := strOf(el, "id")
+		id := scene.StringOf(el, "id")
 		old := was[id]
-		v := num(el, "version")
+		v := scene.NumberOf(el, "version")
 		switch {
 		case old == nil:
 			changed = append(changed, id)
@@ -77,10 +77,10 @@ func checkEdited(t testing.TB, before, after *scene.Document, touched []string) 
 			}
 		case !ojson.Equal(old, el, true):
 			changed = append(changed, id)
-			if v != num(old, "version")+1 {
-				t.Errorf("changed element %s went from version %v to %v, want one step", id, num(old, "version"), v)
+			if v != scene.NumberOf(old, "version")+1 {
+				t.Errorf("changed element %s went from version %v to %v, want one step", id, scene.NumberOf(old, "version"), v)
 			}
-			if num(el, "versionNonce") == num(old, "versionNonce") {
+			if scene.NumberOf(el, "versionNonce") == scene.NumberOf(old, "versionNonce") {
 				t.Errorf("changed element %s kept its versionNonce", id)
 			}
 		}
@@ -97,8 +97,8 @@ func checkEdited(t testing.TB, before, after *scene.Document, touched []string) 
 func liveIDs(doc *scene.Document) []string {
 	var out []string
 	for _, el := range doc.Elements() {
-		if !deleted(el) {
-			out = append(out, strOf(el, "id"))
+		if !scene.IsDeleted(el) {
+			out = append(out, scene.StringOf(el, "id"))
 		}
 	}
 	return out
@@ -120,5 +120,5 @@ func wantErrAt(t testing.TB, err error, code sceneerr.Code, pointer string) {
 func tombstoneListsDeleted(doc *scene.Document, r scene.Repair) bool {
 	_, el := doc.Find(r.ID)
 	_, ref := doc.Find(r.Ref)
-	return r.Code == "bound_element_dropped" && el != nil && deleted(el) && ref != nil && deleted(ref)
+	return r.Code == "bound_element_dropped" && el != nil && scene.IsDeleted(el) && ref != nil && scene.IsDeleted(ref)
 }

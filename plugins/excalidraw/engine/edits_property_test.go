@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -131,15 +132,15 @@ func randomEdit(tx *Txn, r *rand.Rand) (string, error) {
 	pick := func(n int) []string {
 		var out []string
 		for range n {
-			out = append(out, strOf(live[r.IntN(len(live))], "id"))
+			out = append(out, scene.StringOf(live[r.IntN(len(live))], "id"))
 		}
 		return out
 	}
 	shapes := func() []string {
 		var out []string
 		for _, el := range live {
-			if bindable(strOf(el, "type")) && strOf(el, "containerId") == "" {
-				out = append(out, strOf(el, "id"))
+			if bindable(scene.StringOf(el, "type")) && scene.StringOf(el, "containerId") == "" {
+				out = append(out, scene.StringOf(el, "id"))
 			}
 		}
 		return out
@@ -221,7 +222,7 @@ func randomCreate(tx *Txn, r *rand.Rand, shapes []string) (string, error) {
 func liveOf(tx *Txn) []*ojson.Object {
 	var out []*ojson.Object
 	for _, el := range tx.doc.Elements() {
-		if !deleted(el) {
+		if !scene.IsDeleted(el) {
 			out = append(out, el)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -17,14 +18,14 @@ const longText = "The quick brown fox jumps over the lazy dog and keeps on runni
 // lines × lineHeight × fontSize.
 func checkWrappedTo(t *testing.T, el *ojson.Object, original string, w float64) {
 	t.Helper()
-	fam, fs := textmetrics.FontFamily(num(el, "fontFamily")), num(el, "fontSize")
-	text := strOf(el, "text")
+	fam, fs := textmetrics.FontFamily(scene.NumberOf(el, "fontFamily")), scene.NumberOf(el, "fontSize")
+	text := scene.StringOf(el, "text")
 	lines := strings.Split(text, "\n")
-	if num(el, "width") != w {
-		t.Errorf("width %v, want %v", num(el, "width"), w)
+	if scene.NumberOf(el, "width") != w {
+		t.Errorf("width %v, want %v", scene.NumberOf(el, "width"), w)
 	}
-	if strOf(el, "originalText") != original {
-		t.Errorf("originalText %q, want %q", strOf(el, "originalText"), original)
+	if scene.StringOf(el, "originalText") != original {
+		t.Errorf("originalText %q, want %q", scene.StringOf(el, "originalText"), original)
 	}
 	if len(lines) < 2 {
 		t.Errorf("text %q is not wrapped", text)
@@ -38,11 +39,11 @@ func checkWrappedTo(t *testing.T, el *ojson.Object, original string, w float64) 
 		t.Errorf("wrapping lost words: %q from %q", text, original)
 	}
 	lh := textmetrics.LineHeight(fam)
-	if h := num(el, "height"); math.Abs(h-float64(len(lines))*lh*fs) > 1e-9 {
+	if h := scene.NumberOf(el, "height"); math.Abs(h-float64(len(lines))*lh*fs) > 1e-9 {
 		t.Errorf("height %v, want %d lines × %v × %v", h, len(lines), lh, fs)
 	}
-	if num(el, "lineHeight") != lh {
-		t.Errorf("lineHeight %v, want %v", num(el, "lineHeight"), lh)
+	if scene.NumberOf(el, "lineHeight") != lh {
+		t.Errorf("lineHeight %v, want %v", scene.NumberOf(el, "lineHeight"), lh)
 	}
 }
 
@@ -74,8 +75,8 @@ func TestFixedWidthTextRewrapsToItsWidth(t *testing.T) {
 			}
 			after := element(t, s.doc(), "t")
 			checkWrappedTo(t, after, c.original, 200)
-			if num(after, "x") != 50 || num(after, "y") != 60 {
-				t.Errorf("moved to %v, %v", num(after, "x"), num(after, "y"))
+			if scene.NumberOf(after, "x") != 50 || scene.NumberOf(after, "y") != 60 {
+				t.Errorf("moved to %v, %v", scene.NumberOf(after, "x"), scene.NumberOf(after, "y"))
 			}
 			if a, _ := after.Bool("autoResize"); a {
 				t.Error("autoResize became true")
@@ -116,7 +117,7 @@ func TestAutoResizeTextGrowsToItsText(t *testing.T) {
 	}
 	el := element(t, s.doc(), "t")
 	size := textmetrics.Measure(longText, textmetrics.DefaultFamily, 20)
-	if strOf(el, "text") != longText || num(el, "width") != size.Width || num(el, "height") != size.Height {
+	if scene.StringOf(el, "text") != longText || scene.NumberOf(el, "width") != size.Width || scene.NumberOf(el, "height") != size.Height {
 		t.Fatalf("auto-resizing text %v, want one line %v", el, size)
 	}
 }
@@ -153,8 +154,8 @@ func TestUpdatedLabelMatchesBuilder(t *testing.T) {
 			}
 		}
 		gc, wc := element(t, doc, pair[0]), element(t, doc, pair[1])
-		if num(gc, "width") != num(wc, "width") || num(gc, "height") != num(wc, "height") {
-			t.Errorf("%s is %v×%v, the builder makes %v×%v", pair[0], num(gc, "width"), num(gc, "height"), num(wc, "width"), num(wc, "height"))
+		if scene.NumberOf(gc, "width") != scene.NumberOf(wc, "width") || scene.NumberOf(gc, "height") != scene.NumberOf(wc, "height") {
+			t.Errorf("%s is %v×%v, the builder makes %v×%v", pair[0], scene.NumberOf(gc, "width"), scene.NumberOf(gc, "height"), scene.NumberOf(wc, "width"), scene.NumberOf(wc, "height"))
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // not targets; an element whose outline is unchanged leaves its arrows
 // alone.
 func (tx *Txn) follow(before, el *ojson.Object) {
-	if scene.IsLinear(strOf(el, "type")) || build.SameOutline(before, el) {
+	if scene.IsLinear(scene.StringOf(el, "type")) || build.SameOutline(before, el) {
 		return
 	}
 	tx.followArrows(before, el)
@@ -43,16 +43,16 @@ func (tx *Txn) follow(before, el *ojson.Object) {
 //
 // The arrows' labels are laid out again on their new points.
 func (tx *Txn) followArrows(before, target *ojson.Object) {
-	id := strOf(target, "id")
+	id := scene.StringOf(target, "id")
 	from, to := build.TargetOf(before), build.TargetOf(target)
 	list, _ := target.Array("boundElements")
 	for _, entry := range list {
 		o, ok := entry.(*ojson.Object)
-		if !ok || strOf(o, "type") != "arrow" {
+		if !ok || scene.StringOf(o, "type") != "arrow" {
 			continue
 		}
-		a := tx.byID[strOf(o, "id")]
-		if a == nil || deleted(a) || a == target {
+		a := tx.byID[scene.StringOf(o, "id")]
+		if a == nil || scene.IsDeleted(a) || a == target {
 			continue
 		}
 		if tx.reattach(a, id, from, to) {
@@ -77,8 +77,8 @@ func (tx *Txn) reattach(a *ojson.Object, id string, from, to build.Target) bool 
 	}
 	d, moved := from.Offset(to)
 	if start && end && moved {
-		a.Set("x", num(a, "x")+d[0])
-		a.Set("y", num(a, "y")+d[1])
+		a.Set("x", scene.NumberOf(a, "x")+d[0])
+		a.Set("y", scene.NumberOf(a, "y")+d[1])
 		return true
 	}
 	was := slices.Clone(pts)
@@ -135,9 +135,9 @@ func (tx *Txn) rebind(a *ojson.Object, was, pts []point, id string, to build.Tar
 			continue
 		}
 		target := to
-		if tid := strOf(b, "elementId"); tid != id {
+		if tid := scene.StringOf(b, "elementId"); tid != id {
 			el := tx.byID[tid]
-			if el == nil || deleted(el) {
+			if el == nil || scene.IsDeleted(el) {
 				continue
 			}
 			target = build.TargetOf(el)
@@ -195,5 +195,5 @@ func bindingTarget(a *ojson.Object, k string) string {
 	if !ok {
 		return ""
 	}
-	return strOf(b, "elementId")
+	return scene.StringOf(b, "elementId")
 }

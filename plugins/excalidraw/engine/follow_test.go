@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // Moving and resizing the end target of a labelled arrow re-attaches
@@ -28,7 +30,7 @@ func TestFollowArrowWithLabel(t *testing.T) {
 	checkOnOutline(t, "end", pts[1], element(t, after, "b"))
 	l := element(t, after, labelID(t, after, "ab"))
 	mid := point{(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2}
-	if math.Abs(num(l, "x")+num(l, "width")/2-mid[0]) > 0.01 || math.Abs(num(l, "y")+num(l, "height")/2-mid[1]) > 0.01 {
+	if math.Abs(scene.NumberOf(l, "x")+scene.NumberOf(l, "width")/2-mid[0]) > 0.01 || math.Abs(scene.NumberOf(l, "y")+scene.NumberOf(l, "height")/2-mid[1]) > 0.01 {
 		t.Fatalf("arrow label not centred: %v vs %v", l, mid)
 	}
 }
@@ -43,7 +45,7 @@ func TestMoveBothEndsMovesWholeArrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := element(t, s.doc(), "aa")
-	if num(after, "x")-num(before, "x") != 10 {
+	if scene.NumberOf(after, "x")-scene.NumberOf(before, "x") != 10 {
 		t.Fatalf("%v → %v", before, after)
 	}
 }

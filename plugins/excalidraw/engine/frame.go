@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -94,13 +95,13 @@ func (tx *Txn) createFrame(name string, box *Box, children []string, padding flo
 	if err != nil {
 		return "", err
 	}
-	id := strOf(frame, "id")
+	id := scene.StringOf(frame, "id")
 	tx.index()
 	tx.joinFrame(frame, joining)
 	tx.result.Added++
 	tx.note(id)
 	for _, el := range named {
-		tx.note(strOf(el, "id"))
+		tx.note(scene.StringOf(el, "id"))
 	}
 	return id, nil
 }
@@ -175,8 +176,8 @@ func (tx *Txn) FrameAdd(frameID string, ids []string, pointer string) error {
 		if err != nil {
 			return err
 		}
-		if !isFrameType(strOf(frame, "type")) {
-			return opError(pointer+"/frame_id", "%q is a %s, not a frame", frameID, strOf(frame, "type"))
+		if !isFrameType(scene.StringOf(frame, "type")) {
+			return opError(pointer+"/frame_id", "%q is a %s, not a frame", frameID, scene.StringOf(frame, "type"))
 		}
 		joining, err := tx.joiners(frameID, named, ids, pointer+"/ids")
 		if err != nil {
@@ -184,7 +185,7 @@ func (tx *Txn) FrameAdd(frameID string, ids []string, pointer string) error {
 		}
 		tx.joinFrame(frame, joining)
 		for _, el := range named {
-			tx.note(strOf(el, "id"))
+			tx.note(scene.StringOf(el, "id"))
 		}
 		tx.result.Updated += len(named)
 		return nil
@@ -205,12 +206,12 @@ func (tx *Txn) joiners(frame string, named []*ojson.Object, ids []string, ptr st
 			members = tx.groupMembers(gs[len(gs)-1])
 		}
 		for _, m := range members {
-			id := strOf(m, "id")
+			id := scene.StringOf(m, "id")
 			switch f := tx.liveFrameOf(m); {
-			case isFrameType(strOf(m, "type")) && m == h:
+			case isFrameType(scene.StringOf(m, "type")) && m == h:
 				return nil, opError(at, "%q is a frame; a frame cannot go into a frame", id).With("id", id)
-			case isFrameType(strOf(m, "type")):
-				return nil, opError(at, "%q is in a group with frame %q; such a group cannot go into a frame", strOf(h, "id"), id).With("id", id)
+			case isFrameType(scene.StringOf(m, "type")):
+				return nil, opError(at, "%q is in a group with frame %q; such a group cannot go into a frame", scene.StringOf(h, "id"), id).With("id", id)
 			case f != "" && f != frame:
 				return nil, opError(at, "%q is in frame %q; take it out first (FrameRemove) to move it to another frame", id, f).
 					With("id", id).With("frameId", f)
@@ -222,12 +223,12 @@ func (tx *Txn) joiners(frame string, named []*ojson.Object, ids []string, ptr st
 	joins := setOf(all)
 	inFrame := func(id string) bool {
 		el := tx.byID[id]
-		return el != nil && !deleted(el) && (joins[el] || frame != "" && tx.liveFrameOf(el) == frame)
+		return el != nil && !scene.IsDeleted(el) && (joins[el] || frame != "" && tx.liveFrameOf(el) == frame)
 	}
 	for _, el := range slices.Clone(all) {
 		for _, aid := range boundArrowIDs(el) {
 			a := tx.byID[aid]
-			if a == nil || deleted(a) || joins[a] || tx.liveFrameOf(a) != "" {
+			if a == nil || scene.IsDeleted(a) || joins[a] || tx.liveFrameOf(a) != "" {
 				continue
 			}
 			if s, e := bindingTarget(a, "startBinding"), bindingTarget(a, "endBinding"); s != "" && e != "" && inFrame(s) && inFrame(e) {
@@ -244,9 +245,9 @@ func (tx *Txn) joiners(frame string, named []*ojson.Object, ids []string, ptr st
 // joinFrame sets frame as the frameId of els, then keeps the frame below
 // its children.
 func (tx *Txn) joinFrame(frame *ojson.Object, els []*ojson.Object) {
-	id := strOf(frame, "id")
+	id := scene.StringOf(frame, "id")
 	for _, el := range els {
-		if strOf(el, "frameId") != id {
+		if scene.StringOf(el, "frameId") != id {
 			el.Set("frameId", id)
 			tx.bump(el)
 		}
@@ -254,7 +255,7 @@ func (tx *Txn) joinFrame(frame *ojson.Object, els []*ojson.Object) {
 	order := tx.doc.Elements()
 	at, lowest := slices.Index(order, frame), -1
 	for i, el := range order {
-		if el != nil && !deleted(el) && strOf(el, "frameId") == id {
+		if el != nil && !scene.IsDeleted(el) && scene.StringOf(el, "frameId") == id {
 			lowest = i
 			break
 		}
@@ -284,15 +285,15 @@ func (tx *Txn) FrameRemove(ids []string, pointer string) error {
 		in := map[*ojson.Object]bool{}
 		for _, el := range named {
 			h := tx.holderOf(el)
-			if isFrameType(strOf(h, "type")) {
-				return opError(idPointer(ids, el, pointer+"/ids"), "%q is a frame, not in one", strOf(h, "id")).With("id", strOf(h, "id"))
+			if isFrameType(scene.StringOf(h, "type")) {
+				return opError(idPointer(ids, el, pointer+"/ids"), "%q is a frame, not in one", scene.StringOf(h, "id")).With("id", scene.StringOf(h, "id"))
 			}
 			members := []*ojson.Object{h}
 			if gs := stringsOf(h, "groupIds"); len(gs) > 0 {
 				members = tx.groupMembers(gs[len(gs)-1])
 			}
 			for _, m := range members {
-				if !isFrameType(strOf(m, "type")) {
+				if !isFrameType(scene.StringOf(m, "type")) {
 					in[m] = true
 				}
 			}
@@ -300,7 +301,7 @@ func (tx *Txn) FrameRemove(ids []string, pointer string) error {
 		leaving := tx.withLabels(tx.inOrder(in))
 		left := map[string]bool{}
 		for _, el := range leaving {
-			if f := strOf(el, "frameId"); f != "" {
+			if f := scene.StringOf(el, "frameId"); f != "" {
 				left[f] = true
 				el.Set("frameId", nil)
 				tx.bump(el)
@@ -309,12 +310,12 @@ func (tx *Txn) FrameRemove(ids []string, pointer string) error {
 		for _, el := range leaving {
 			for _, aid := range boundArrowIDs(el) {
 				a := tx.byID[aid]
-				if a == nil || deleted(a) || !left[strOf(a, "frameId")] {
+				if a == nil || scene.IsDeleted(a) || !left[scene.StringOf(a, "frameId")] {
 					continue
 				}
-				f := strOf(a, "frameId")
+				f := scene.StringOf(a, "frameId")
 				s, e := tx.byID[bindingTarget(a, "startBinding")], tx.byID[bindingTarget(a, "endBinding")]
-				if s != nil && e != nil && (strOf(s, "frameId") != f || strOf(e, "frameId") != f) {
+				if s != nil && e != nil && (scene.StringOf(s, "frameId") != f || scene.StringOf(e, "frameId") != f) {
 					for _, o := range tx.withLabels([]*ojson.Object{a}) {
 						o.Set("frameId", nil)
 						tx.bump(o)
@@ -323,7 +324,7 @@ func (tx *Txn) FrameRemove(ids []string, pointer string) error {
 			}
 		}
 		for _, el := range named {
-			tx.note(strOf(el, "id"))
+			tx.note(scene.StringOf(el, "id"))
 		}
 		tx.result.Updated += len(named)
 		return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -33,8 +34,8 @@ func TestCreateFrameAroundChildren(t *testing.T) {
 	if !slices.Equal(frame.Keys(), frameKeys) {
 		t.Errorf("frame members %v", frame.Keys())
 	}
-	if strOf(frame, "type") != "frame" || strOf(frame, "name") != "Flow" || strOf(frame, "strokeColor") != "#bbb" ||
-		num(frame, "roughness") != 0 || !frame.IsNull("roundness") || num(frame, "version") != 1 || !frame.IsNull("frameId") {
+	if scene.StringOf(frame, "type") != "frame" || scene.StringOf(frame, "name") != "Flow" || scene.StringOf(frame, "strokeColor") != "#bbb" ||
+		scene.NumberOf(frame, "roughness") != 0 || !frame.IsNull("roundness") || scene.NumberOf(frame, "version") != 1 || !frame.IsNull("frameId") {
 		t.Errorf("frame %v", frame)
 	}
 	if res.Added != 1 || res.IDs[0] != f {
@@ -51,18 +52,18 @@ func TestCreateFrameAroundChildren(t *testing.T) {
 		t.Errorf("order %v, want %v", got, want)
 	}
 	for _, id := range []string{"a", la, "b", "ab"} {
-		if strOf(element(t, doc, id), "frameId") != f {
+		if scene.StringOf(element(t, doc, id), "frameId") != f {
 			t.Errorf("%s not in the frame", id)
 		}
 	}
-	if strOf(element(t, doc, "c"), "frameId") != "" {
+	if scene.StringOf(element(t, doc, "c"), "frameId") != "" {
 		t.Error("c in the frame")
 	}
 	bumpedOnce(t, before, doc, "a", la, "b", "ab")
 
 	empty := s.frame("", &Box{X: 900, Y: 900, Width: 300, Height: 200})
 	doc = s.doc()
-	if e := element(t, doc, empty); !e.IsNull("name") || num(e, "x") != 900 || num(e, "width") != 300 || liveIDs(doc)[len(liveIDs(doc))-1] != empty {
+	if e := element(t, doc, empty); !e.IsNull("name") || scene.NumberOf(e, "x") != 900 || scene.NumberOf(e, "width") != 300 || liveIDs(doc)[len(liveIDs(doc))-1] != empty {
 		t.Errorf("empty frame %v (order %v)", e, liveIDs(doc))
 	}
 }
@@ -80,13 +81,13 @@ func TestFrameAddAndRemove(t *testing.T) {
 	if got, want := liveIDs(doc), []string{f, "a", la, "b", "c", "ab"}; !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
-	if strOf(element(t, doc, "ab"), "frameId") != "" {
+	if scene.StringOf(element(t, doc, "ab"), "frameId") != "" {
 		t.Error("ab joined with one end in the frame")
 	}
 	bumpedOnce(t, framed, doc, f, "a", la)
 	s.mustEdit(func(tx *Txn) error { return tx.FrameAdd(f, []string{"b", "a"}, "/args") })
 	doc = s.doc()
-	if strOf(element(t, doc, "ab"), "frameId") != f || strOf(element(t, doc, "b"), "frameId") != f {
+	if scene.StringOf(element(t, doc, "ab"), "frameId") != f || scene.StringOf(element(t, doc, "b"), "frameId") != f {
 		t.Error("b and ab not in the frame")
 	}
 
@@ -103,8 +104,8 @@ func TestFrameAddAndRemove(t *testing.T) {
 		return tx.FrameAdd(g, []string{"b"}, "")
 	})
 	doc = s.doc()
-	if strOf(element(t, doc, "b"), "frameId") != g || strOf(element(t, doc, "ab"), "frameId") != "" {
-		t.Errorf("b in %q, ab in %q", strOf(element(t, doc, "b"), "frameId"), strOf(element(t, doc, "ab"), "frameId"))
+	if scene.StringOf(element(t, doc, "b"), "frameId") != g || scene.StringOf(element(t, doc, "ab"), "frameId") != "" {
+		t.Errorf("b in %q, ab in %q", scene.StringOf(element(t, doc, "b"), "frameId"), scene.StringOf(element(t, doc, "ab"), "frameId"))
 	}
 	bumpedOnce(t, before, doc, "b", "ab", g)
 
@@ -112,7 +113,7 @@ func TestFrameAddAndRemove(t *testing.T) {
 	s.mustEdit(func(tx *Txn) error { return tx.FrameRemove([]string{"a", "c"}, "") })
 	doc = s.doc()
 	for _, id := range []string{"a", la} {
-		if strOf(element(t, doc, id), "frameId") != "" {
+		if scene.StringOf(element(t, doc, id), "frameId") != "" {
 			t.Errorf("%s still in a frame", id)
 		}
 	}

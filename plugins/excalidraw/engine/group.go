@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -46,8 +47,8 @@ func (tx *Txn) group(ids []string, pointer string) (string, error) {
 	}
 	members := tx.groupable(named)
 	for _, m := range members {
-		if isFrameType(strOf(m, "type")) {
-			return "", opError(idPointer(ids, m, pointer+"/ids"), "%q is a frame; frames cannot be grouped", strOf(m, "id")).With("id", strOf(m, "id"))
+		if isFrameType(scene.StringOf(m, "type")) {
+			return "", opError(idPointer(ids, m, pointer+"/ids"), "%q is a frame; frames cannot be grouped", scene.StringOf(m, "id")).With("id", scene.StringOf(m, "id"))
 		}
 	}
 	if len(members) < 2 {
@@ -62,8 +63,8 @@ func (tx *Txn) group(ids []string, pointer string) (string, error) {
 	all := tx.withLabels(members)
 	for _, el := range all {
 		if len(stringsOf(el, "groupIds")) >= maxGroups {
-			return "", opError(idPointer(ids, el, pointer+"/ids"), "%q is in %d groups already, the most an element may be in", strOf(el, "id"), maxGroups).
-				With("id", strOf(el, "id"))
+			return "", opError(idPointer(ids, el, pointer+"/ids"), "%q is in %d groups already, the most an element may be in", scene.StringOf(el, "id"), maxGroups).
+				With("id", scene.StringOf(el, "id"))
 		}
 	}
 	taken := tx.takenIDs()
@@ -92,7 +93,7 @@ func (tx *Txn) group(ids []string, pointer string) (string, error) {
 	_, below := pick(order[:top+1], in)
 	tx.setOrder(slices.Concat(below, all, order[top+1:]), in)
 	for _, el := range named {
-		tx.note(strOf(el, "id"))
+		tx.note(scene.StringOf(el, "id"))
 	}
 	tx.result.Updated += len(members)
 	return gid, nil
@@ -101,7 +102,7 @@ func (tx *Txn) group(ids []string, pointer string) (string, error) {
 // idPointer locates el among ids, the array at ptr in the request:
 // ptr/<i> when ids names it, ptr when it came along with what ids named.
 func idPointer(ids []string, el *ojson.Object, ptr string) string {
-	if i := slices.Index(ids, strOf(el, "id")); i >= 0 {
+	if i := slices.Index(ids, scene.StringOf(el, "id")); i >= 0 {
 		return ptr + "/" + strconv.Itoa(i)
 	}
 	return ptr
@@ -151,7 +152,7 @@ func (tx *Txn) inOrder(in map[*ojson.Object]bool) []*ojson.Object {
 func (tx *Txn) groupMembers(g string) []*ojson.Object {
 	in := map[*ojson.Object]bool{}
 	for _, el := range tx.doc.Elements() {
-		if el != nil && !deleted(el) && slices.Contains(stringsOf(el, "groupIds"), g) {
+		if el != nil && !scene.IsDeleted(el) && slices.Contains(stringsOf(el, "groupIds"), g) {
 			in[tx.holderOf(el)] = true
 		}
 	}
@@ -201,13 +202,13 @@ func nestGroup(groupIDs []string, gid string, shared []string) []any {
 func (tx *Txn) oneFrame(els []*ojson.Object) {
 	frames := map[string]bool{}
 	for _, el := range els {
-		frames[strOf(el, "frameId")] = true
+		frames[scene.StringOf(el, "frameId")] = true
 	}
 	if len(frames) < 2 {
 		return
 	}
 	for _, el := range els {
-		if strOf(el, "frameId") != "" {
+		if scene.StringOf(el, "frameId") != "" {
 			el.Set("frameId", nil)
 			tx.bump(el)
 		}
@@ -274,7 +275,7 @@ func (tx *Txn) UngroupElements(ids []string, pointer string) (groups, members []
 func (tx *Txn) ungroup(g string) []string {
 	var changed []*ojson.Object
 	for _, el := range tx.doc.Elements() {
-		if el == nil || deleted(el) || !slices.Contains(stringsOf(el, "groupIds"), g) {
+		if el == nil || scene.IsDeleted(el) || !slices.Contains(stringsOf(el, "groupIds"), g) {
 			continue
 		}
 		kept := []any{}
@@ -291,7 +292,7 @@ func (tx *Txn) ungroup(g string) []string {
 	var out []string
 	for _, el := range changed {
 		if h := tx.holderOf(el); h == el || !in[h] {
-			out = append(out, strOf(el, "id"))
+			out = append(out, scene.StringOf(el, "id"))
 		}
 	}
 	tx.result.Updated += len(out)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
 
@@ -93,7 +94,7 @@ func TestGroupGathersMembersInZOrder(t *testing.T) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 	for _, id := range []string{"b", "c", "ab"} {
-		if strOf(element(t, doc, id), "index") != strOf(element(t, before, id), "index") {
+		if scene.StringOf(element(t, doc, id), "index") != scene.StringOf(element(t, before, id), "index") {
 			t.Errorf("%s changed index", id)
 		}
 	}
@@ -104,7 +105,7 @@ func TestGroupAcrossFramesLeavesThem(t *testing.T) {
 	s.create(threeShapes...)
 	s.frame("F", nil, "c")
 	s.mustEdit(func(tx *Txn) error { _, err := tx.Group([]string{"b", "c"}, ""); return err })
-	if f := strOf(element(t, s.doc(), "c"), "frameId"); f != "" {
+	if f := scene.StringOf(element(t, s.doc(), "c"), "frameId"); f != "" {
 		t.Errorf("c still in frame %q", f)
 	}
 }

@@ -146,8 +146,8 @@ func boundIDs(el *ojson.Object, types ...string) []string {
 	var ids []string
 	list, _ := el.Array("boundElements")
 	for _, entry := range list {
-		if o, ok := entry.(*ojson.Object); ok && (len(types) == 0 || slices.Contains(types, strOf(o, "type"))) {
-			ids = append(ids, strOf(o, "id"))
+		if o, ok := entry.(*ojson.Object); ok && (len(types) == 0 || slices.Contains(types, scene.StringOf(o, "type"))) {
+			ids = append(ids, scene.StringOf(o, "id"))
 		}
 	}
 	return ids

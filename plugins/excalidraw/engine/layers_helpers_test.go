@@ -18,7 +18,7 @@ func checkIndices(t testing.TB, doc *scene.Document) {
 	t.Helper()
 	var keys []string
 	for _, el := range doc.Elements() {
-		keys = append(keys, strOf(el, "index"))
+		keys = append(keys, scene.StringOf(el, "index"))
 	}
 	if bad := findex.CheckOrder(keys); len(bad) > 0 {
 		t.Fatalf("indices out of order at %v: %v", bad, keys)
@@ -29,7 +29,7 @@ func checkIndices(t testing.TB, doc *scene.Document) {
 func versions(doc *scene.Document) map[string]float64 {
 	out := map[string]float64{}
 	for _, el := range doc.Elements() {
-		out[strOf(el, "id")] = num(el, "version")
+		out[scene.StringOf(el, "id")] = scene.NumberOf(el, "version")
 	}
 	return out
 }

@@ -133,17 +133,17 @@ func TestLayerEditsKeepScenesValid(t *testing.T) {
 func randomLayerEdit(r *rand.Rand, doc *scene.Document) (string, func(*Txn) error) {
 	var live, groups, frames []string
 	for _, el := range doc.Elements() {
-		if deleted(el) {
+		if scene.IsDeleted(el) {
 			continue
 		}
-		live = append(live, strOf(el, "id"))
+		live = append(live, scene.StringOf(el, "id"))
 		for _, g := range stringsOf(el, "groupIds") {
 			if !slices.Contains(groups, g) {
 				groups = append(groups, g)
 			}
 		}
-		if isFrameType(strOf(el, "type")) {
-			frames = append(frames, strOf(el, "id"))
+		if isFrameType(scene.StringOf(el, "type")) {
+			frames = append(frames, scene.StringOf(el, "id"))
 		}
 	}
 	pick := func() []string {
@@ -217,17 +217,17 @@ func checkLayers(t *testing.T, doc *scene.Document, what string) {
 	els := doc.Elements()
 	pos := map[string]int{}
 	for i, el := range els {
-		pos[strOf(el, "id")] = i
+		pos[scene.StringOf(el, "id")] = i
 	}
 	for i, el := range els {
-		if deleted(el) {
+		if scene.IsDeleted(el) {
 			continue
 		}
-		if f := strOf(el, "frameId"); f != "" && pos[f] > i {
-			t.Fatalf("%s: %s is below its frame %s: %v", what, strOf(el, "id"), f, liveIDs(doc))
+		if f := scene.StringOf(el, "frameId"); f != "" && pos[f] > i {
+			t.Fatalf("%s: %s is below its frame %s: %v", what, scene.StringOf(el, "id"), f, liveIDs(doc))
 		}
-		if c := strOf(el, "containerId"); c != "" && pos[c] != i-1 {
-			t.Fatalf("%s: label %s is not right above %s: %v", what, strOf(el, "id"), c, liveIDs(doc))
+		if c := scene.StringOf(el, "containerId"); c != "" && pos[c] != i-1 {
+			t.Fatalf("%s: label %s is not right above %s: %v", what, scene.StringOf(el, "id"), c, liveIDs(doc))
 		}
 	}
 }

@@ -16,9 +16,9 @@ func withLineHeight(t *testing.T, s *stored, doc *scene.Document, lh float64, id
 	t.Helper()
 	for _, id := range ids {
 		el := element(t, doc, id)
-		lines := float64(len(splitLines(strOf(el, "text"))))
+		lines := float64(len(splitLines(scene.StringOf(el, "text"))))
 		el.Set("lineHeight", lh)
-		el.Set("height", num(el, "fontSize")*lh*lines)
+		el.Set("height", scene.NumberOf(el, "fontSize")*lh*lines)
 	}
 	return saveEdited(t, s, doc)
 }
@@ -58,9 +58,9 @@ func TestRelayoutKeepsTheElementsLineHeight(t *testing.T) {
 	check := func(what, id string) {
 		t.Helper()
 		el := element(t, s.doc(), id)
-		lines := float64(len(splitLines(strOf(el, "text"))))
-		if got, want := num(el, "height"), num(el, "fontSize")*lh*lines; !near(got, want) || num(el, "lineHeight") != lh {
-			t.Errorf("%s: %s is %g high with lineHeight %v, want %g (%g lines at %g)", what, id, got, num(el, "lineHeight"), want, lines, lh)
+		lines := float64(len(splitLines(scene.StringOf(el, "text"))))
+		if got, want := scene.NumberOf(el, "height"), scene.NumberOf(el, "fontSize")*lh*lines; !near(got, want) || scene.NumberOf(el, "lineHeight") != lh {
+			t.Errorf("%s: %s is %g high with lineHeight %v, want %g (%g lines at %g)", what, id, got, scene.NumberOf(el, "lineHeight"), want, lines, lh)
 		}
 	}
 	replaceText(t, s, []string{"t"}, Replacement{Find: "one line", Replace: "two\nlines"})
@@ -73,8 +73,8 @@ func TestRelayoutKeepsTheElementsLineHeight(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("label font size", lid)
-	if r, l := element(t, s.doc(), "r"), element(t, s.doc(), lid); num(r, "height") < num(l, "height") {
-		t.Errorf("the container (%g high) does not hold its label (%g)", num(r, "height"), num(l, "height"))
+	if r, l := element(t, s.doc(), "r"), element(t, s.doc(), lid); scene.NumberOf(r, "height") < scene.NumberOf(l, "height") {
+		t.Errorf("the container (%g high) does not hold its label (%g)", scene.NumberOf(r, "height"), scene.NumberOf(l, "height"))
 	}
 	if _, err := s.apply(`{"op":"update","id":"r","patch":{"width":120}}`); err != nil {
 		t.Fatal(err)
@@ -88,12 +88,12 @@ func TestRelayoutKeepsTheElementsLineHeight(t *testing.T) {
 	if _, err := s.apply(`{"op":"update","id":"t","patch":{"fontFamily":6}}`); err != nil {
 		t.Fatal(err)
 	}
-	if el := element(t, s.doc(), "t"); num(el, "lineHeight") != textmetrics.LineHeight(6) {
-		t.Errorf("a new family kept lineHeight %v", num(el, "lineHeight"))
+	if el := element(t, s.doc(), "t"); scene.NumberOf(el, "lineHeight") != textmetrics.LineHeight(6) {
+		t.Errorf("a new family kept lineHeight %v", scene.NumberOf(el, "lineHeight"))
 	}
 	// The builder's geometry agrees (what lint and measure_text use).
 	el := element(t, s.doc(), lid)
-	if lay := build.LayoutLabel(element(t, s.doc(), "r"), el); !near(lay.Height, num(el, "height")) {
-		t.Errorf("LayoutLabel height %g, stored %g", lay.Height, num(el, "height"))
+	if lay := build.LayoutLabel(element(t, s.doc(), "r"), el); !near(lay.Height, scene.NumberOf(el, "height")) {
+		t.Errorf("LayoutLabel height %g, stored %g", lay.Height, scene.NumberOf(el, "height"))
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 )
 
@@ -23,8 +24,8 @@ func TestUpdatedTextKeepsItsMeasureMarkTrue(t *testing.T) {
 	}
 	label := func() string {
 		for _, el := range s.doc().Elements() {
-			if strOf(el, "containerId") == "r" {
-				return strOf(el, "id")
+			if scene.StringOf(el, "containerId") == "r" {
+				return scene.StringOf(el, "id")
 			}
 		}
 		t.Fatal("no label")

@@ -75,18 +75,18 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 	}
 	in := map[string]bool{}
 	for _, el := range moved {
-		in[strOf(el, "id")] = true
+		in[scene.StringOf(el, "id")] = true
 	}
 	whole := tx.wholeArrows(moved, in)
 	for _, el := range append(moved, whole...) {
-		x, y := num(el, "x")+dx, num(el, "y")+dy
+		x, y := scene.NumberOf(el, "x")+dx, scene.NumberOf(el, "y")+dy
 		if math.Abs(x) > maxCoord || math.Abs(y) > maxCoord {
 			return nil, opError(pointer, "moving by (%s, %s) takes %q to (%s, %s), beyond ±1e6",
-				fmtNum(dx), fmtNum(dy), strOf(el, "id"), fmtNum(x), fmtNum(y))
+				fmtNum(dx), fmtNum(dy), scene.StringOf(el, "id"), fmtNum(x), fmtNum(y))
 		}
 	}
 	for _, el := range named {
-		tx.note(strOf(el, "id"))
+		tx.note(scene.StringOf(el, "id"))
 	}
 	tx.result.Updated += len(named)
 	if dx == 0 && dy == 0 {
@@ -95,21 +95,21 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 	// The arrows that move whole are out of the index while their shapes
 	// move, so that followArrows leaves them to be moved after.
 	for _, a := range whole {
-		delete(tx.byID, strOf(a, "id"))
+		delete(tx.byID, scene.StringOf(a, "id"))
 	}
 	for _, el := range moved {
-		if !scene.IsLinear(strOf(el, "type")) {
-			if err := tx.movePatch(el, num(el, "x")+dx, num(el, "y")+dy, pointer); err != nil {
+		if !scene.IsLinear(scene.StringOf(el, "type")) {
+			if err := tx.movePatch(el, scene.NumberOf(el, "x")+dx, scene.NumberOf(el, "y")+dy, pointer); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for _, a := range whole {
-		tx.byID[strOf(a, "id")] = a
+		tx.byID[scene.StringOf(a, "id")] = a
 	}
 	unbound := []Unbound{}
 	for _, a := range whole {
-		if err := tx.movePatch(a, num(a, "x")+dx, num(a, "y")+dy, pointer); err != nil {
+		if err := tx.movePatch(a, scene.NumberOf(a, "x")+dx, scene.NumberOf(a, "y")+dy, pointer); err != nil {
 			return nil, err
 		}
 		unbound = append(unbound, tx.unbindLeft(a, in)...)
@@ -132,13 +132,13 @@ func (tx *Txn) wholeArrows(moved []*ojson.Object, in map[string]bool) []*ojson.O
 		}
 	}
 	for _, el := range moved {
-		if scene.IsLinear(strOf(el, "type")) {
+		if scene.IsLinear(scene.StringOf(el, "type")) {
 			add(el)
 			continue
 		}
 		for _, id := range boundArrowIDs(el) {
 			a := tx.byID[id]
-			if a == nil || deleted(a) || strOf(a, "type") != "arrow" {
+			if a == nil || scene.IsDeleted(a) || scene.StringOf(a, "type") != "arrow" {
 				continue
 			}
 			if in[bindingTarget(a, "startBinding")] && in[bindingTarget(a, "endBinding")] {
@@ -154,8 +154,8 @@ func boundArrowIDs(el *ojson.Object) []string {
 	var ids []string
 	list, _ := el.Array("boundElements")
 	for _, entry := range list {
-		if o, ok := entry.(*ojson.Object); ok && strOf(o, "type") == "arrow" {
-			ids = append(ids, strOf(o, "id"))
+		if o, ok := entry.(*ojson.Object); ok && scene.StringOf(o, "type") == "arrow" {
+			ids = append(ids, scene.StringOf(o, "id"))
 		}
 	}
 	return ids
@@ -174,10 +174,10 @@ func (tx *Txn) unbindLeft(a *ojson.Object, in map[string]bool) []Unbound {
 		}
 		a.Set(key, nil)
 		tx.bump(a)
-		if t := tx.byID[tid]; t != nil && dropBound(t, strOf(a, "id")) {
+		if t := tx.byID[tid]; t != nil && dropBound(t, scene.StringOf(a, "id")) {
 			tx.bump(t)
 		}
-		out = append(out, Unbound{Arrow: strOf(a, "id"), End: end, Target: tid})
+		out = append(out, Unbound{Arrow: scene.StringOf(a, "id"), End: end, Target: tid})
 	}
 	return out
 }

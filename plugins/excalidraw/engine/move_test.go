@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -27,8 +28,8 @@ func TestMoveCarriesLabelAndFollows(t *testing.T) {
 		t.Fatalf("unbound %v", unbound)
 	}
 	a, l := element(t, after, "a"), element(t, after, lid)
-	if num(a, "y") != 120 || num(l, "y")-num(element(t, before, lid), "y") != 120 {
-		t.Fatalf("box at y %v, label moved by %v", num(a, "y"), num(l, "y")-num(element(t, before, lid), "y"))
+	if scene.NumberOf(a, "y") != 120 || scene.NumberOf(l, "y")-scene.NumberOf(element(t, before, lid), "y") != 120 {
+		t.Fatalf("box at y %v, label moved by %v", scene.NumberOf(a, "y"), scene.NumberOf(l, "y")-scene.NumberOf(element(t, before, lid), "y"))
 	}
 	ab := element(t, after, "ab")
 	pts := globalPoints(ab)
@@ -56,8 +57,8 @@ func TestMoveBothEndsTranslatesArrow(t *testing.T) {
 	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{"a", "b"}, 30, -40, "/ids"); return err })
 	after := s.doc()
 	was, now := element(t, before, "ab"), element(t, after, "ab")
-	if num(now, "x")-num(was, "x") != 30 || num(now, "y")-num(was, "y") != -40 {
-		t.Fatalf("arrow moved to %v,%v from %v,%v", num(now, "x"), num(now, "y"), num(was, "x"), num(was, "y"))
+	if scene.NumberOf(now, "x")-scene.NumberOf(was, "x") != 30 || scene.NumberOf(now, "y")-scene.NumberOf(was, "y") != -40 {
+		t.Fatalf("arrow moved to %v,%v from %v,%v", scene.NumberOf(now, "x"), scene.NumberOf(now, "y"), scene.NumberOf(was, "x"), scene.NumberOf(was, "y"))
 	}
 	for _, k := range []string{"points", "startBinding", "endBinding", "width", "height"} {
 		v0, _ := was.Get(k)
@@ -67,7 +68,7 @@ func TestMoveBothEndsTranslatesArrow(t *testing.T) {
 		}
 	}
 	l0, l1 := element(t, before, labelID(t, before, "ab")), element(t, after, labelID(t, after, "ab"))
-	if num(l1, "x")-num(l0, "x") != 30 || num(l1, "y")-num(l0, "y") != -40 {
+	if scene.NumberOf(l1, "x")-scene.NumberOf(l0, "x") != 30 || scene.NumberOf(l1, "y")-scene.NumberOf(l0, "y") != -40 {
 		t.Fatalf("arrow label not carried: %v → %v", l0, l1)
 	}
 }
@@ -109,15 +110,15 @@ func TestMoveFrameAndLabel(t *testing.T) {
 	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{"f"}, 100, 10, "/ids"); return err })
 	after := s.doc()
 	for _, id := range []string{"f", "in", lid} {
-		if dx := num(element(t, after, id), "x") - num(element(t, before, id), "x"); math.Abs(dx-100) > 1e-9 {
+		if dx := scene.NumberOf(element(t, after, id), "x") - scene.NumberOf(element(t, before, id), "x"); math.Abs(dx-100) > 1e-9 {
 			t.Errorf("%s moved by %v", id, dx)
 		}
 	}
-	if num(element(t, after, "out"), "x") != num(element(t, before, "out"), "x") {
+	if scene.NumberOf(element(t, after, "out"), "x") != scene.NumberOf(element(t, before, "out"), "x") {
 		t.Error("an element outside the frame moved")
 	}
 	s.mustEdit(func(tx *Txn) error { _, err := tx.Move([]string{lid}, 0, 7, "/ids"); return err })
-	if dy := num(element(t, s.doc(), "in"), "y") - num(element(t, after, "in"), "y"); dy != 7 {
+	if dy := scene.NumberOf(element(t, s.doc(), "in"), "y") - scene.NumberOf(element(t, after, "in"), "y"); dy != 7 {
 		t.Fatalf("naming the label moved its container by %v", dy)
 	}
 }

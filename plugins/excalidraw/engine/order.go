@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -91,7 +92,7 @@ func (tx *Txn) reorder(ids []string, to, relativeTo, pointer string) error {
 		}
 	}
 	for _, el := range named {
-		tx.note(strOf(el, "id"))
+		tx.note(scene.StringOf(el, "id"))
 	}
 	tx.result.Updated += len(named)
 	tx.setOrder(order, in)
@@ -101,7 +102,7 @@ func (tx *Txn) reorder(ids []string, to, relativeTo, pointer string) error {
 // liveAt returns the live element with the id, or not_found at ptr.
 func (tx *Txn) liveAt(id, ptr string) (*ojson.Object, error) {
 	el := tx.byID[id]
-	if el == nil || deleted(el) {
+	if el == nil || scene.IsDeleted(el) {
 		return nil, sceneerr.New(sceneerr.NotFound, "no live element with id %q", id).With("pointer", ptr).With("id", id)
 	}
 	return el, nil
@@ -130,8 +131,8 @@ func setOf(els []*ojson.Object) map[*ojson.Object]bool {
 // liveFrameOf is the id of the live frame el belongs to, "" for none (a
 // frameId naming no live frame does not hold el).
 func (tx *Txn) liveFrameOf(el *ojson.Object) string {
-	id := strOf(el, "frameId")
-	if f := tx.byID[id]; id != "" && f != nil && !deleted(f) && isFrameType(strOf(f, "type")) {
+	id := scene.StringOf(el, "frameId")
+	if f := tx.byID[id]; id != "" && f != nil && !scene.IsDeleted(f) && isFrameType(scene.StringOf(f, "type")) {
 		return id
 	}
 	return ""
@@ -182,7 +183,7 @@ func (tx *Txn) toEnd(order []*ojson.Object, in map[*ojson.Object]bool, front boo
 func (tx *Txn) frameRange(order []*ojson.Object, f string) (int, int) {
 	lo, hi := -1, -1
 	for i, el := range order {
-		if el != nil && (strOf(el, "id") == f || strOf(el, "frameId") == f) {
+		if el != nil && (scene.StringOf(el, "id") == f || scene.StringOf(el, "frameId") == f) {
 			if lo < 0 {
 				lo = i
 			}
@@ -297,7 +298,7 @@ func (tx *Txn) stepRun(order []*ojson.Object, in map[*ojson.Object]bool, run []*
 }
 
 func (tx *Txn) stepCandidate(el *ojson.Object, in map[*ojson.Object]bool, within string) bool {
-	return el != nil && !in[el] && !deleted(el) && (within == "" || strOf(el, "frameId") == within)
+	return el != nil && !in[el] && !scene.IsDeleted(el) && (within == "" || scene.StringOf(el, "frameId") == within)
 }
 
 // stepOver is the far end of what the element at next stands for when a
@@ -309,12 +310,12 @@ func (tx *Txn) stepOver(order []*ojson.Object, in map[*ojson.Object]bool, next i
 	el := order[next]
 	belongs := func(o *ojson.Object) bool { return o == el }
 	switch groups := stringsOf(el, "groupIds"); {
-	case within == "" && (tx.liveFrameOf(el) != "" || isFrameType(strOf(el, "type"))):
+	case within == "" && (tx.liveFrameOf(el) != "" || isFrameType(scene.StringOf(el, "type"))):
 		f := tx.liveFrameOf(el)
 		if f == "" {
-			f = strOf(el, "id")
+			f = scene.StringOf(el, "id")
 		}
-		belongs = func(o *ojson.Object) bool { return strOf(o, "id") == f || strOf(o, "frameId") == f }
+		belongs = func(o *ojson.Object) bool { return scene.StringOf(o, "id") == f || scene.StringOf(o, "frameId") == f }
 	case len(groups) > 0:
 		g := groups[len(groups)-1]
 		belongs = func(o *ojson.Object) bool { return slices.Contains(stringsOf(o, "groupIds"), g) }
@@ -387,7 +388,7 @@ func (tx *Txn) belowFrame(order []*ojson.Object, in map[*ojson.Object]bool) (str
 			continue
 		}
 		if f := tx.liveFrameOf(el); f != "" && !in[tx.byID[f]] && pos[el] < pos[tx.byID[f]] {
-			return strOf(el, "id"), f
+			return scene.StringOf(el, "id"), f
 		}
 	}
 	return "", ""
@@ -409,7 +410,7 @@ func (tx *Txn) setOrder(order []*ojson.Object, moved map[*ojson.Object]bool) {
 			continue
 		}
 		live = append(live, el)
-		keys = append(keys, strOf(el, "index"))
+		keys = append(keys, scene.StringOf(el, "index"))
 		fixed = append(fixed, !moved[el])
 	}
 	next := orderKeys(keys, fixed)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -39,7 +40,7 @@ func TestReorder(t *testing.T) {
 			}
 			var changed []string
 			for _, id := range liveIDs(doc) {
-				if strOf(element(t, doc, id), "index") != strOf(element(t, before, id), "index") {
+				if scene.StringOf(element(t, doc, id), "index") != scene.StringOf(element(t, before, id), "index") {
 					changed = append(changed, id)
 				}
 			}

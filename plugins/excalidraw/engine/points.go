@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -35,8 +36,8 @@ func readPoints(v any) ([]point, bool) {
 // height the extent of the points.
 func setPoints(el *ojson.Object, pts []point) {
 	ox, oy := pts[0][0], pts[0][1]
-	el.Set("x", num(el, "x")+ox)
-	el.Set("y", num(el, "y")+oy)
+	el.Set("x", scene.NumberOf(el, "x")+ox)
+	el.Set("y", scene.NumberOf(el, "y")+oy)
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	arr := make([]any, len(pts))
 	for i, p := range pts {
@@ -61,7 +62,7 @@ func pointsOf(el *ojson.Object) []point {
 // malformed).
 func globalPoints(el *ojson.Object) []point {
 	pts := pointsOf(el)
-	x, y := num(el, "x"), num(el, "y")
+	x, y := scene.NumberOf(el, "x"), scene.NumberOf(el, "y")
 	for i := range pts {
 		pts[i] = point{x + pts[i][0], y + pts[i][1]}
 	}
@@ -71,7 +72,7 @@ func globalPoints(el *ojson.Object) []point {
 // setGlobalPoints stores points given in scene coordinates (see
 // setPoints).
 func setGlobalPoints(el *ojson.Object, pts []point) {
-	x, y := num(el, "x"), num(el, "y")
+	x, y := scene.NumberOf(el, "x"), scene.NumberOf(el, "y")
 	rel := make([]point, len(pts))
 	for i, p := range pts {
 		rel[i] = point{p[0] - x, p[1] - y}

@@ -5,12 +5,13 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // bindingGap is how far the builder keeps a bound end outside its
 // target's outline: BASE_BINDING_GAP (5) plus half the target's stroke.
-func bindingGap(target *ojson.Object) float64 { return 5 + num(target, "strokeWidth")/2 }
+func bindingGap(target *ojson.Object) float64 { return 5 + scene.NumberOf(target, "strokeWidth")/2 }
 
 // outlineDistance is the distance from p to the outline of an ellipse or
 // a sharp rectangle, negative inside, computed from the shape's own
@@ -18,14 +19,14 @@ func bindingGap(target *ojson.Object) float64 { return 5 + num(target, "strokeWi
 // 0.01 px between samples here), or the rectangle's edges. A rotated
 // shape is measured in its own frame (p turned back about the centre).
 func outlineDistance(el *ojson.Object, p point) float64 {
-	x, y, w, h := num(el, "x"), num(el, "y"), num(el, "width"), num(el, "height")
-	if a := num(el, "angle"); a != 0 {
+	x, y, w, h := scene.NumberOf(el, "x"), scene.NumberOf(el, "y"), scene.NumberOf(el, "width"), scene.NumberOf(el, "height")
+	if a := scene.NumberOf(el, "angle"); a != 0 {
 		cx, cy := x+w/2, y+h/2
 		s, c := math.Sincos(-a)
 		dx, dy := p[0]-cx, p[1]-cy
 		p = point{cx + dx*c - dy*s, cy + dx*s + dy*c}
 	}
-	switch strOf(el, "type") {
+	switch scene.StringOf(el, "type") {
 	case "ellipse":
 		cx, cy, a, b := x+w/2, y+h/2, w/2, h/2
 		best := math.Inf(1)
@@ -46,7 +47,7 @@ func outlineDistance(el *ojson.Object, p point) float64 {
 		}
 		return math.Hypot(dx, dy)
 	}
-	panic("no outline for " + strOf(el, "type"))
+	panic("no outline for " + scene.StringOf(el, "type"))
 }
 
 // checkOnOutline asserts that p sits the binding gap outside target's
@@ -55,7 +56,7 @@ func checkOnOutline(t *testing.T, what string, p point, target *ojson.Object) {
 	t.Helper()
 	d, gap := outlineDistance(target, p), bindingGap(target)
 	if math.Abs(d-gap) > 1 {
-		t.Errorf("%s %v is %.2f px from %s's outline, want %.0f ± 1", what, p, d, strOf(target, "id"), gap)
+		t.Errorf("%s %v is %.2f px from %s's outline, want %.0f ± 1", what, p, d, scene.StringOf(target, "id"), gap)
 	}
 }
 
@@ -69,27 +70,27 @@ func samePoint(p, q point) bool { return math.Abs(p[0]-q[0]) < 1e-6 && math.Abs(
 func checkBinding(t *testing.T, a *ojson.Object, key string, target *ojson.Object) {
 	t.Helper()
 	b, ok := a.Object(key)
-	if !ok || strOf(b, "elementId") != strOf(target, "id") {
-		t.Fatalf("%s.%s = %v, want bound to %s", strOf(a, "id"), key, b, strOf(target, "id"))
+	if !ok || scene.StringOf(b, "elementId") != scene.StringOf(target, "id") {
+		t.Fatalf("%s.%s = %v, want bound to %s", scene.StringOf(a, "id"), key, b, scene.StringOf(target, "id"))
 	}
-	if num(b, "gap") != bindingGap(target) {
-		t.Errorf("%s.%s gap %v, want %v", strOf(a, "id"), key, num(b, "gap"), bindingGap(target))
+	if scene.NumberOf(b, "gap") != bindingGap(target) {
+		t.Errorf("%s.%s gap %v, want %v", scene.StringOf(a, "id"), key, scene.NumberOf(b, "gap"), bindingGap(target))
 	}
 	fp, _ := b.Array("fixedPoint")
 	if len(fp) != 2 {
-		t.Fatalf("%s.%s has no fixedPoint: %v", strOf(a, "id"), key, b)
+		t.Fatalf("%s.%s has no fixedPoint: %v", scene.StringOf(a, "id"), key, b)
 	}
 	fx, _ := ojson.AsFloat(fp[0])
 	fy, _ := ojson.AsFloat(fp[1])
-	x, y, w, h := num(target, "x"), num(target, "y"), num(target, "width"), num(target, "height")
+	x, y, w, h := scene.NumberOf(target, "x"), scene.NumberOf(target, "y"), scene.NumberOf(target, "width"), scene.NumberOf(target, "height")
 	aim := point{x + fx*w, y + fy*h} // in the box's own frame: turn it with the box
-	if a := num(target, "angle"); a != 0 {
+	if a := scene.NumberOf(target, "angle"); a != 0 {
 		s, c := math.Sincos(a)
 		dx, dy := aim[0]-x-w/2, aim[1]-y-h/2
 		aim = point{x + w/2 + dx*c - dy*s, y + h/2 + dx*s + dy*c}
 	}
 	if outlineDistance(target, aim) > 0 {
-		t.Errorf("%s.%s aims at %v, outside %s", strOf(a, "id"), key, aim, strOf(target, "id"))
+		t.Errorf("%s.%s aims at %v, outside %s", scene.StringOf(a, "id"), key, aim, scene.StringOf(target, "id"))
 	}
 	pts := globalPoints(a)
 	end, adj := pts[0], pts[1]
@@ -100,7 +101,7 @@ func checkBinding(t *testing.T, a *ojson.Object, key string, target *ojson.Objec
 	// rounding of a centred ratio moves it by up to 1e-4 of the box).
 	dx, dy := end[0]-adj[0], end[1]-adj[1]
 	if off := math.Abs(dx*(aim[1]-adj[1])-dy*(aim[0]-adj[0])) / math.Hypot(dx, dy); off > 0.5 {
-		t.Errorf("%s.%s aims at %v, %.2f px off the end segment %v→%v", strOf(a, "id"), key, aim, off, adj, end)
+		t.Errorf("%s.%s aims at %v, %.2f px off the end segment %v→%v", scene.StringOf(a, "id"), key, aim, off, adj, end)
 	}
 }
 
@@ -164,10 +165,10 @@ func TestBoundEndsFollowTheOutline(t *testing.T) {
 				}{{"startBinding", 0}, {"endBinding", len(now) - 1}} {
 					target := element(t, after, bindingTarget(a, end.key))
 					what := fmt.Sprintf("%s end %d", id, k)
-					if strOf(target, "id") == c.shape {
+					if scene.StringOf(target, "id") == c.shape {
 						checkOnOutline(t, what, now[end.i], target)
 					} else if !samePoint(now[end.i], was[end.i]) {
-						t.Errorf("%s (bound to %s, which did not change) moved %v → %v", what, strOf(target, "id"), was[end.i], now[end.i])
+						t.Errorf("%s (bound to %s, which did not change) moved %v → %v", what, scene.StringOf(target, "id"), was[end.i], now[end.i])
 					}
 					checkBinding(t, a, end.key, target)
 				}
@@ -190,7 +191,7 @@ func TestReattachedArrowLabelCentred(t *testing.T) {
 	pts := globalPoints(er)
 	mid := point{(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2}
 	l := element(t, doc, labelID(t, doc, "er"))
-	if c := (point{num(l, "x") + num(l, "width")/2, num(l, "y") + num(l, "height")/2}); !samePoint(c, mid) {
+	if c := (point{scene.NumberOf(l, "x") + scene.NumberOf(l, "width")/2, scene.NumberOf(l, "y") + scene.NumberOf(l, "height")/2}); !samePoint(c, mid) {
 		t.Fatalf("label centred on %v, the arrow's middle is %v", c, mid)
 	}
 }
@@ -210,7 +211,7 @@ func TestGrowingLabelReattachesArrows(t *testing.T) {
 	}
 	doc = s.doc()
 	r := element(t, doc, "r")
-	if num(r, "height") <= 60 {
+	if scene.NumberOf(r, "height") <= 60 {
 		t.Fatalf("container did not grow: %v", r)
 	}
 	pts := globalPoints(element(t, doc, "rq"))
@@ -265,7 +266,7 @@ func TestElbowEndsFollowTheOutline(t *testing.T) {
 			fp, _ := eb.Array("fixedPoint")
 			fx, _ := ojson.AsFloat(fp[0])
 			fy, _ := ojson.AsFloat(fp[1])
-			at := point{num(b, "x") + fx*num(b, "width"), num(b, "y") + fy*num(b, "height")}
+			at := point{scene.NumberOf(b, "x") + fx*scene.NumberOf(b, "width"), scene.NumberOf(b, "y") + fy*scene.NumberOf(b, "height")}
 			if math.Hypot(at[0]-end[0], at[1]-end[1]) > 1 {
 				t.Errorf("fixedPoint %v puts the end at %v, it is at %v", fp, at, end)
 			}

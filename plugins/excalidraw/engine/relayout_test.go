@@ -22,8 +22,8 @@ func saveEdited(t *testing.T, s *stored, doc *scene.Document) *scene.Document {
 
 // nudge moves an element by (dx, dy) in place.
 func nudge(el *ojson.Object, dx, dy float64) {
-	el.Set("x", num(el, "x")+dx)
-	el.Set("y", num(el, "y")+dy)
+	el.Set("x", scene.NumberOf(el, "x")+dx)
+	el.Set("y", scene.NumberOf(el, "y")+dy)
 }
 
 // editorLabels is a scene as the editor leaves it: a labelled rectangle,
@@ -100,7 +100,7 @@ func TestStyleOnlyUpdateLeavesLabelsAlone(t *testing.T) {
 			patched, _ := decodeObject([]byte(c.patch), "")
 			allowed := append(slices.Clone(patched.Keys()), versionFields...)
 			for _, was := range before.Elements() {
-				id := strOf(was, "id")
+				id := scene.StringOf(was, "id")
 				got := changedKeys(was, element(t, after, id))
 				if id != c.id {
 					if len(got) > 0 {
@@ -139,7 +139,7 @@ func TestMoveTakesLabelAlong(t *testing.T) {
 				t.Fatal(err)
 			}
 			la := element(t, s.doc(), lid)
-			if dx, dy := num(la, "x")-num(lb, "x"), num(la, "y")-num(lb, "y"); math.Abs(dx-c.dx) > 1e-9 || math.Abs(dy-c.dy) > 1e-9 {
+			if dx, dy := scene.NumberOf(la, "x")-scene.NumberOf(lb, "x"), scene.NumberOf(la, "y")-scene.NumberOf(lb, "y"); math.Abs(dx-c.dx) > 1e-9 || math.Abs(dy-c.dy) > 1e-9 {
 				t.Errorf("label moved by (%v, %v), want (%v, %v)", dx, dy, c.dx, c.dy)
 			}
 			if got := changedKeys(lb, la); !within(got, append([]string{"x", "y"}, versionFields...)) {
@@ -160,8 +160,8 @@ func TestSameTextValuesLayNothingOut(t *testing.T) {
 	}
 	after := s.doc()
 	for _, was := range before.Elements() {
-		if got := changedKeys(was, element(t, after, strOf(was, "id"))); len(got) > 0 {
-			t.Errorf("%s changed in %v", strOf(was, "id"), got)
+		if got := changedKeys(was, element(t, after, scene.StringOf(was, "id"))); len(got) > 0 {
+			t.Errorf("%s changed in %v", scene.StringOf(was, "id"), got)
 		}
 	}
 }

@@ -66,12 +66,12 @@ func (tx *Txn) repair() RepairReport {
 	versions := make(map[*ojson.Object]float64, len(tx.doc.Elements()))
 	for _, el := range tx.doc.Elements() {
 		if el != nil {
-			versions[el] = num(el, "version")
+			versions[el] = scene.NumberOf(el, "version")
 		}
 	}
 	rep := RepairReport{Normalize: scene.Normalize(tx.doc), Fixed: []RepairFix{}}
 	for _, el := range tx.doc.Elements() {
-		if el != nil && num(el, "version") != versions[el] {
+		if el != nil && scene.NumberOf(el, "version") != versions[el] {
 			tx.bumped[el] = true // Normalize stepped it: that is its step
 		}
 	}
@@ -112,7 +112,7 @@ func (tx *Txn) repairFor(f lint.Finding) ([]*ojson.Object, func() error, string)
 		tid, _ := s["target"].(string)
 		a, t := tx.byID[id], tx.byID[tid]
 		switch {
-		case a == nil || t == nil || deleted(a) || deleted(t) || (end != "start" && end != "end"):
+		case a == nil || t == nil || scene.IsDeleted(a) || scene.IsDeleted(t) || (end != "start" && end != "end"):
 			return nil, nil, "the suggestion names no live arrow end and target"
 		case bindingTarget(a, end+"Binding") != "":
 			return nil, nil, "the end is bound already"
@@ -127,14 +127,14 @@ func (tx *Txn) repairFor(f lint.Finding) ([]*ojson.Object, func() error, string)
 		w, okW := s["width"].(float64)
 		h, okH := s["height"].(float64)
 		switch {
-		case c == nil || deleted(c) || !okW || !okH:
+		case c == nil || scene.IsDeleted(c) || !okW || !okH:
 			return nil, nil, "the suggestion names no live element and size"
-		case !boxed(strOf(c, "type")):
+		case !boxed(scene.StringOf(c, "type")):
 			return nil, nil, "a fixed-width text is sized by its text, not by width and height"
 		}
 		touched := tx.withLabels([]*ojson.Object{c})
 		for _, aid := range boundArrowIDs(c) {
-			if a := tx.byID[aid]; a != nil && !deleted(a) {
+			if a := tx.byID[aid]; a != nil && !scene.IsDeleted(a) {
 				touched = append(touched, tx.withLabels([]*ojson.Object{a})...)
 			}
 		}
@@ -153,7 +153,7 @@ func (tx *Txn) tryFix(f lint.Finding, touched []*ojson.Object, apply func() erro
 	was := make([]*ojson.Object, len(touched))
 	bumped := make([]bool, len(touched))
 	for i, el := range touched {
-		scope[strOf(el, "id")] = true
+		scope[scene.StringOf(el, "id")] = true
 		was[i], bumped[i] = el.Clone(), tx.bumped[el]
 	}
 	before := lint.Run(tx.doc.Elements(), lint.Options{Scope: scope})
@@ -208,7 +208,7 @@ func (tx *Txn) bindEnd(a *ojson.Object, end string, t *ojson.Object) {
 	setGlobalPoints(a, pts)
 	a.Set(end+"Binding", target.Binding(pts[i], pts[j]))
 	tx.bump(a)
-	if id := strOf(a, "id"); !hasBoundEntry(t, id) {
+	if id := scene.StringOf(a, "id"); !hasBoundEntry(t, id) {
 		list, _ := t.Array("boundElements")
 		t.Set("boundElements", append(slices.Clone(list), ojson.New().Set("type", "arrow").Set("id", id)))
 		tx.bump(t)
@@ -224,6 +224,6 @@ func hasBoundEntry(el *ojson.Object, id string) bool {
 	list, _ := el.Array("boundElements")
 	return slices.ContainsFunc(list, func(v any) bool {
 		o, ok := v.(*ojson.Object)
-		return ok && strOf(o, "id") == id
+		return ok && scene.StringOf(o, "id") == id
 	})
 }

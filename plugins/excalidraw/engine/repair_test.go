@@ -57,8 +57,8 @@ func TestRepairFixesWhatIsSafe(t *testing.T) {
 		t.Errorf("n's end moved to %v", end)
 	}
 	small := element(t, doc, "small")
-	if num(small, "width") < 40 || num(small, "height") <= 30 {
-		t.Errorf("small is %v × %v", num(small, "width"), num(small, "height"))
+	if scene.NumberOf(small, "width") < 40 || scene.NumberOf(small, "height") <= 30 {
+		t.Errorf("small is %v × %v", scene.NumberOf(small, "width"), scene.NumberOf(small, "height"))
 	}
 	bumpedOnce(t, before, doc, "n", "r", "small", "sl")
 	for _, f := range lint.Run(doc.Elements(), lint.Options{}) {
@@ -78,7 +78,7 @@ func TestRepairNormalizesFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := element(t, doc, "n")
-	v := num(n, "version")
+	v := scene.NumberOf(n, "version")
 	n.Delete("index")
 	n.Set("startBinding", ojson.New().Set("elementId", "gone").Set("focus", 0).Set("gap", 5))
 	rep, err := s.begin(doc).Repair()
@@ -88,8 +88,8 @@ func TestRepairNormalizesFirst(t *testing.T) {
 	if rep.Normalize.Fixes[scene.FixIndex] != 1 || len(rep.Normalize.Repairs) == 0 || rep.Normalize.Repairs[0].Code != scene.RepairBindingDropped {
 		t.Errorf("normalize report %+v", rep.Normalize)
 	}
-	if bindingTarget(n, "startBinding") != "r" || num(n, "version") != v+1 {
-		t.Errorf("n bound to %q at version %v (was %v)", bindingTarget(n, "startBinding"), num(n, "version"), v)
+	if bindingTarget(n, "startBinding") != "r" || scene.NumberOf(n, "version") != v+1 {
+		t.Errorf("n bound to %q at version %v (was %v)", bindingTarget(n, "startBinding"), scene.NumberOf(n, "version"), v)
 	}
 	checkIndices(t, doc)
 }

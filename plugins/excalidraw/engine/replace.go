@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -72,7 +73,7 @@ func (tx *Txn) replaceText(ids []string, r Replacement, pointer string) ([]strin
 	}
 	changed := []string{}
 	for _, t := range texts {
-		id := strOf(t, "id")
+		id := scene.StringOf(t, "id")
 		was := build.OriginalText(t)
 		if !re.MatchString(was) {
 			continue
@@ -136,7 +137,7 @@ func (tx *Txn) textsOf(ids []string, pointer string) ([]*ojson.Object, error) {
 			return nil, err
 		}
 		for _, el := range named {
-			if strOf(el, "type") != "text" {
+			if scene.StringOf(el, "type") != "text" {
 				el = tx.labelOf(el)
 			}
 			if el != nil {
@@ -146,11 +147,11 @@ func (tx *Txn) textsOf(ids []string, pointer string) ([]*ojson.Object, error) {
 	}
 	var out []*ojson.Object
 	for _, el := range tx.doc.Elements() {
-		if el == nil || deleted(el) || strOf(el, "type") != "text" || (ids != nil && !want[el]) {
+		if el == nil || scene.IsDeleted(el) || scene.StringOf(el, "type") != "text" || (ids != nil && !want[el]) {
 			continue
 		}
-		if cid := strOf(el, "containerId"); cid != "" {
-			if c := tx.byID[cid]; c == nil || deleted(c) {
+		if cid := scene.StringOf(el, "containerId"); cid != "" {
+			if c := tx.byID[cid]; c == nil || scene.IsDeleted(c) {
 				continue
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 )
@@ -29,10 +30,10 @@ func TestReplaceTextRelaysLabel(t *testing.T) {
 	}
 	doc := s.doc()
 	a, l := element(t, doc, "a"), element(t, doc, lid)
-	if build.OriginalText(l) != longText || !strings.Contains(strOf(l, "text"), "\n") {
-		t.Fatalf("label %q / %q", strOf(l, "originalText"), strOf(l, "text"))
+	if build.OriginalText(l) != longText || !strings.Contains(scene.StringOf(l, "text"), "\n") {
+		t.Fatalf("label %q / %q", scene.StringOf(l, "originalText"), scene.StringOf(l, "text"))
 	}
-	if num(a, "height") <= 80 {
+	if scene.NumberOf(a, "height") <= 80 {
 		t.Fatalf("container did not grow: %v", a)
 	}
 	pts := globalPoints(element(t, doc, "ab"))
@@ -64,7 +65,7 @@ func TestReplaceTextEverywhere(t *testing.T) {
 	}
 	changed, _ = replaceText(t, s, nil, Replacement{Find: "here", Replace: "there now"})
 	tt := element(t, s.doc(), "t")
-	if !slices.Equal(changed, []string{"t"}) || num(tt, "width") <= num(element(t, doc, "t"), "width") {
+	if !slices.Equal(changed, []string{"t"}) || scene.NumberOf(tt, "width") <= scene.NumberOf(element(t, doc, "t"), "width") {
 		t.Fatalf("free text not re-measured: %v", tt)
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -36,7 +37,7 @@ func (tx *Txn) Restore(puts []Put) ([]string, error) {
 		for _, p := range puts {
 			cur := tx.byID[p.ID]
 			if p.Element == nil {
-				if cur == nil || deleted(cur) {
+				if cur == nil || scene.IsDeleted(cur) {
 					continue
 				}
 				if err := tx.delete(Op{kind: opDelete, id: p.ID}); err != nil {
@@ -47,9 +48,9 @@ func (tx *Txn) Restore(puts []Put) ([]string, error) {
 			}
 			el := p.Element.Clone()
 			el.Set("id", p.ID)
-			version := num(el, "version")
+			version := scene.NumberOf(el, "version")
 			if cur != nil {
-				version = max(version, num(cur, "version"))
+				version = max(version, scene.NumberOf(cur, "version"))
 			}
 			el.Set("version", int64(version))
 			if cur != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
@@ -39,7 +40,7 @@ func (tx *Txn) named(ids []string, pointer string) ([]*ojson.Object, error) {
 		if el == nil {
 			return nil, sceneerr.New(sceneerr.NotFound, "no element with id %q", id).With("pointer", at).With("id", id)
 		}
-		if deleted(el) {
+		if scene.IsDeleted(el) {
 			return nil, sceneerr.New(sceneerr.NotFound, "element %q is deleted", id).With("pointer", at).With("id", id)
 		}
 		out = append(out, el)
@@ -51,10 +52,10 @@ func (tx *Txn) named(ids []string, pointer string) ([]*ojson.Object, error) {
 // live container (a label goes where its container goes, as in the
 // editor, where selecting a label selects its container), el otherwise.
 func (tx *Txn) holderOf(el *ojson.Object) *ojson.Object {
-	if strOf(el, "type") != "text" {
+	if scene.StringOf(el, "type") != "text" {
 		return el
 	}
-	if c := tx.byID[strOf(el, "containerId")]; c != nil && !deleted(c) {
+	if c := tx.byID[scene.StringOf(el, "containerId")]; c != nil && !scene.IsDeleted(c) {
 		return c
 	}
 	return el
@@ -70,8 +71,8 @@ func (tx *Txn) block(els []*ojson.Object) []*ojson.Object {
 	for _, el := range els {
 		h := tx.holderOf(el)
 		in[h] = true
-		if isFrameType(strOf(h, "type")) {
-			frames[strOf(h, "id")] = true
+		if isFrameType(scene.StringOf(h, "type")) {
+			frames[scene.StringOf(h, "id")] = true
 		}
 	}
 	var out []*ojson.Object
@@ -79,10 +80,10 @@ func (tx *Txn) block(els []*ojson.Object) []*ojson.Object {
 		if len(frames) == 0 {
 			break // no frame among them: no children to add
 		}
-		if el == nil || deleted(el) {
+		if el == nil || scene.IsDeleted(el) {
 			continue
 		}
-		if frames[strOf(el, "frameId")] {
+		if frames[scene.StringOf(el, "frameId")] {
 			in[tx.holderOf(el)] = true
 		}
 	}
@@ -137,7 +138,7 @@ func (tx *Txn) takenIDs() map[string]bool {
 	taken := make(map[string]bool, len(tx.doc.Elements()))
 	for _, el := range tx.doc.Elements() {
 		if el != nil {
-			taken[strOf(el, "id")] = true
+			taken[scene.StringOf(el, "id")] = true
 		}
 	}
 	return taken
@@ -147,5 +148,5 @@ func (tx *Txn) takenIDs() map[string]bool {
 // its label comes along and the arrows bound to it follow, and it is
 // bumped once. ptr locates the request's mention of el for an error.
 func (tx *Txn) movePatch(el *ojson.Object, x, y float64, ptr string) error {
-	return tx.update(Op{kind: opUpdate, id: strOf(el, "id"), patch: ojson.New().Set("x", x).Set("y", y), pointer: ptr})
+	return tx.update(Op{kind: opUpdate, id: scene.StringOf(el, "id"), patch: ojson.New().Set("x", x).Set("y", y), pointer: ptr})
 }

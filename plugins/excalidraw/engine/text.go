@@ -40,16 +40,16 @@ func textField(p *patcher, v any) string {
 // changes.
 func remeasureText(t *ojson.Object) {
 	lay := build.FitText(t)
-	oldW := num(t, "width")
+	oldW := scene.NumberOf(t, "width")
 	t.Set("text", lay.Text)
 	t.Set("width", lay.Width)
 	t.Set("height", lay.Height)
 	build.MarkMeasure(t)
-	switch strOf(t, "textAlign") {
+	switch scene.StringOf(t, "textAlign") {
 	case "center":
-		t.Set("x", num(t, "x")+(oldW-lay.Width)/2)
+		t.Set("x", scene.NumberOf(t, "x")+(oldW-lay.Width)/2)
 	case "right":
-		t.Set("x", num(t, "x")+oldW-lay.Width)
+		t.Set("x", scene.NumberOf(t, "x")+oldW-lay.Width)
 	}
 }
 
@@ -66,13 +66,13 @@ func layoutLabel(c, t *ojson.Object) {
 	t.Set("height", lay.Height)
 	t.Set("angle", lay.Angle)
 	build.MarkMeasure(t)
-	if scene.IsLinear(strOf(c, "type")) {
+	if scene.IsLinear(scene.StringOf(c, "type")) {
 		return
 	}
-	if num(c, "width") != lay.ContainerWidth {
+	if scene.NumberOf(c, "width") != lay.ContainerWidth {
 		c.Set("width", lay.ContainerWidth)
 	}
-	if num(c, "height") != lay.ContainerHeight {
+	if scene.NumberOf(c, "height") != lay.ContainerHeight {
 		c.Set("height", lay.ContainerHeight)
 	}
 }
@@ -83,13 +83,13 @@ func layoutLabel(c, t *ojson.Object) {
 // turns it with the container, as the editor does. Nothing is
 // re-centred, so a label the editor placed stays where it was.
 func carryLabel(c, was, t *ojson.Object) {
-	if dx := num(c, "x") - num(was, "x"); dx != 0 {
-		t.Set("x", num(t, "x")+dx)
+	if dx := scene.NumberOf(c, "x") - scene.NumberOf(was, "x"); dx != 0 {
+		t.Set("x", scene.NumberOf(t, "x")+dx)
 	}
-	if dy := num(c, "y") - num(was, "y"); dy != 0 {
-		t.Set("y", num(t, "y")+dy)
+	if dy := scene.NumberOf(c, "y") - scene.NumberOf(was, "y"); dy != 0 {
+		t.Set("y", scene.NumberOf(t, "y")+dy)
 	}
-	if !scene.IsLinear(strOf(c, "type")) && num(c, "angle") != num(was, "angle") {
-		t.Set("angle", num(c, "angle"))
+	if !scene.IsLinear(scene.StringOf(c, "type")) && scene.NumberOf(c, "angle") != scene.NumberOf(was, "angle") {
+		t.Set("angle", scene.NumberOf(c, "angle"))
 	}
 }

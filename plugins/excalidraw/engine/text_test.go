@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -11,8 +12,8 @@ func TestRemeasureKeepsAnchor(t *testing.T) {
 	el := ojson.New().Set("x", 100.0).Set("width", 50.0).Set("fontSize", 20.0).Set("fontFamily", 5.0).
 		Set("textAlign", "center").Set("originalText", "wide wide wide text")
 	remeasureText(el)
-	w := num(el, "width")
-	if w <= 50 || num(el, "x")+w/2 != 125 {
+	w := scene.NumberOf(el, "width")
+	if w <= 50 || scene.NumberOf(el, "x")+w/2 != 125 {
 		t.Fatalf("centre moved: %v", el)
 	}
 }
@@ -21,7 +22,7 @@ func TestLayoutLabelCentres(t *testing.T) {
 	c := ojson.New().Set("type", "rectangle").Set("x", 0.0).Set("y", 0.0).Set("width", 200.0).Set("height", 100.0).Set("angle", 0.5)
 	l := ojson.New().Set("fontSize", 20.0).Set("fontFamily", 5.0).Set("originalText", "hi").Set("textAlign", "center").Set("verticalAlign", "middle")
 	layoutLabel(c, l)
-	if num(l, "x")+num(l, "width")/2 != 100 || num(l, "y")+num(l, "height")/2 != 50 || num(l, "angle") != 0.5 {
+	if scene.NumberOf(l, "x")+scene.NumberOf(l, "width")/2 != 100 || scene.NumberOf(l, "y")+scene.NumberOf(l, "height")/2 != 50 || scene.NumberOf(l, "angle") != 0.5 {
 		t.Fatalf("%v", l)
 	}
 }
@@ -33,13 +34,13 @@ func TestCarryLabel(t *testing.T) {
 	c := was.Clone().Set("x", 30.0).Set("y", -5.0).Set("angle", 1.0)
 	l := ojson.New().Set("x", 13.0).Set("y", 7.0).Set("angle", 0.0)
 	carryLabel(c, was, l)
-	if num(l, "x") != 43 || num(l, "y") != 2 || num(l, "angle") != 1 {
+	if scene.NumberOf(l, "x") != 43 || scene.NumberOf(l, "y") != 2 || scene.NumberOf(l, "angle") != 1 {
 		t.Fatalf("%v", l)
 	}
 	arrow := ojson.New().Set("type", "arrow").Set("x", 0.0).Set("y", 0.0)
 	l = ojson.New().Set("x", 1.0).Set("y", 1.0).Set("angle", 0.0)
 	carryLabel(arrow.Clone().Set("angle", 1.0), arrow, l)
-	if num(l, "angle") != 0 || num(l, "x") != 1 {
+	if scene.NumberOf(l, "angle") != 0 || scene.NumberOf(l, "x") != 1 {
 		t.Fatalf("%v", l)
 	}
 }
@@ -49,7 +50,7 @@ func TestContainerGrowsForText(t *testing.T) {
 	l := ojson.New().Set("fontSize", 20.0).Set("fontFamily", 5.0).Set("originalText", "one two three four").
 		Set("textAlign", "center").Set("verticalAlign", "middle")
 	layoutLabel(c, l)
-	if num(c, "height") < num(l, "height")+2*textmetrics.BoundTextPadding {
+	if scene.NumberOf(c, "height") < scene.NumberOf(l, "height")+2*textmetrics.BoundTextPadding {
 		t.Fatalf("container %v label %v", c, l)
 	}
 }

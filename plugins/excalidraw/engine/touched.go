@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/dshgo/dsh/plugins/excalidraw/scene"
+
 // Touched lists, in scene order, the ids of every element the Txn has
 // changed so far: created (by Add, Apply, Create, Copy, Paste), updated,
 // moved, re-bound, re-laid out or deleted, whether an operation named it
@@ -10,7 +12,7 @@ func (tx *Txn) Touched() []string {
 	ids := []string{}
 	for _, el := range tx.doc.Elements() {
 		if el != nil && tx.bumped[el] {
-			ids = append(ids, strOf(el, "id"))
+			ids = append(ids, scene.StringOf(el, "id"))
 		}
 	}
 	return ids

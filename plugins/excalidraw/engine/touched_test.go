@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // One Txn is one version step per element, however its edits combine:
@@ -36,7 +38,7 @@ func TestTouchedStepsOnce(t *testing.T) {
 	}
 	doc := s.doc()
 	for id, v := range map[string]float64{"a": 2, "b": 2, "ab": 1, "n": 1, "e": 1, "be": 1} {
-		if got := num(element(t, doc, id), "version"); got != v {
+		if got := scene.NumberOf(element(t, doc, id), "version"); got != v {
 			t.Errorf("%s at version %v, want %v", id, got, v)
 		}
 	}

@@ -203,15 +203,10 @@ func (tx *Txn) live(op Op) (*ojson.Object, error) {
 	if el == nil {
 		return nil, sceneerr.New(sceneerr.NotFound, "no element with id %q", op.id).With("pointer", op.pointer+"/id").With("id", op.id)
 	}
-	if deleted(el) {
+	if scene.IsDeleted(el) {
 		return nil, sceneerr.New(sceneerr.NotFound, "element %q is deleted", op.id).With("pointer", op.pointer+"/id").With("id", op.id)
 	}
 	return el, nil
-}
-
-func deleted(el *ojson.Object) bool {
-	d, _ := el.Bool("isDeleted")
-	return d
 }
 
 // bump records a change to el the way Excalidraw's mutateElement does:
@@ -224,15 +219,9 @@ func (tx *Txn) bump(el *ojson.Object) {
 		return
 	}
 	tx.bumped[el] = true
-	el.Set("version", int64(num(el, "version"))+1)
+	el.Set("version", int64(scene.NumberOf(el, "version"))+1)
 	el.Set("versionNonce", int64(tx.cfg.Rand.Int32()))
 	el.Set("updated", tx.now)
-}
-
-// num reads a number member, 0 when absent or not a number.
-func num(el *ojson.Object, k string) float64 {
-	f, _ := el.Number(k)
-	return f
 }
 
 // stepOnce keeps one version step per Txn for an element Build replaced

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -54,10 +55,10 @@ func (tx *Txn) update(op Op) error {
 	if err != nil {
 		return err
 	}
-	p := &patcher{el: el, typ: strOf(el, "type"), label: tx.labelOf(el)}
+	p := &patcher{el: el, typ: scene.StringOf(el, "type"), label: tx.labelOf(el)}
 	var container *ojson.Object
 	if p.typ == "text" {
-		container = tx.byID[strOf(el, "containerId")]
+		container = tx.byID[scene.StringOf(el, "containerId")]
 	}
 	defer tx.settle(tx.snapshot(el, p.label, container))
 	was := el.Clone()
@@ -148,8 +149,8 @@ func (tx *Txn) settle(snaps []snapshot) {
 // carried along instead (carryLabel).
 func (tx *Txn) relayout(p *patcher, was *ojson.Object) {
 	switch {
-	case p.typ == "text" && strOf(p.el, "containerId") != "":
-		if c := tx.byID[strOf(p.el, "containerId")]; c != nil && p.textChanged {
+	case p.typ == "text" && scene.StringOf(p.el, "containerId") != "":
+		if c := tx.byID[scene.StringOf(p.el, "containerId")]; c != nil && p.textChanged {
 			layoutLabel(c, p.el)
 			tx.bump(c)
 		}
@@ -158,7 +159,7 @@ func (tx *Txn) relayout(p *patcher, was *ojson.Object) {
 			remeasureText(p.el)
 		}
 	case p.label != nil:
-		resized := num(p.el, "width") != num(was, "width") || num(p.el, "height") != num(was, "height")
+		resized := scene.NumberOf(p.el, "width") != scene.NumberOf(was, "width") || scene.NumberOf(p.el, "height") != scene.NumberOf(was, "height")
 		if p.textChanged || resized || p.pointsChanged {
 			layoutLabel(p.el, p.label)
 		} else {
@@ -173,10 +174,10 @@ func (tx *Txn) labelOf(el *ojson.Object) *ojson.Object {
 	list, _ := el.Array("boundElements")
 	for _, entry := range list {
 		o, ok := entry.(*ojson.Object)
-		if !ok || strOf(o, "type") != "text" {
+		if !ok || scene.StringOf(o, "type") != "text" {
 			continue
 		}
-		if t := tx.byID[strOf(o, "id")]; t != nil && !deleted(t) && strOf(t, "containerId") == strOf(el, "id") {
+		if t := tx.byID[scene.StringOf(o, "id")]; t != nil && !scene.IsDeleted(t) && scene.StringOf(t, "containerId") == scene.StringOf(el, "id") {
 			return t
 		}
 	}

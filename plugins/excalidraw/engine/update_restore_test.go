@@ -34,7 +34,7 @@ func checkRestoreKeeps(t *testing.T, node string, doc *scene.Document) {
 		for i, el := range els {
 			got, _ := out[i].(*ojson.Object)
 			if got == nil || !ojson.Equal(el, got, true) {
-				t.Errorf("restore%v changed %s: %v", mode, strOf(el, "id"), changedKeys(el, got))
+				t.Errorf("restore%v changed %s: %v", mode, scene.StringOf(el, "id"), changedKeys(el, got))
 			}
 		}
 	}

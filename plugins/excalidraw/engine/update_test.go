@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // Patching a label's text by the label's own id re-wraps it in its
@@ -21,14 +23,14 @@ func TestUpdateLabelByIDAndPoints(t *testing.T) {
 	}
 	doc := s.doc()
 	l := element(t, doc, lid)
-	if strOf(l, "originalText") != "Begin" || num(l, "fontSize") != 28 {
+	if scene.StringOf(l, "originalText") != "Begin" || scene.NumberOf(l, "fontSize") != 28 {
 		t.Fatalf("label %v", l)
 	}
-	if ab := element(t, doc, "ab"); len(pointsOf(ab)) != 3 || num(ab, "width") != 200 {
+	if ab := element(t, doc, "ab"); len(pointsOf(ab)) != 3 || scene.NumberOf(ab, "width") != 200 {
 		t.Fatalf("arrow %v", ab)
 	}
 	a := element(t, doc, "a")
-	if !a.IsNull("roundness") || strOf(a, "link") != "https://example.com" {
+	if !a.IsNull("roundness") || scene.StringOf(a, "link") != "https://example.com" {
 		t.Fatalf("container %v", a)
 	}
 }
@@ -38,15 +40,15 @@ func TestUpdateLabelByIDAndPoints(t *testing.T) {
 func TestUpdateBumpsOncePerCall(t *testing.T) {
 	s := newStored(t)
 	s.create(flowInputs...)
-	v0 := num(element(t, s.doc(), "b"), "version")
-	n0 := num(element(t, s.doc(), "b"), "versionNonce")
+	v0 := scene.NumberOf(element(t, s.doc(), "b"), "version")
+	n0 := scene.NumberOf(element(t, s.doc(), "b"), "versionNonce")
 	_, err := s.apply(
 		`{"op":"update","id":"b","patch":{"x":1}}`, `{"op":"update","id":"b","patch":{"y":1}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := element(t, s.doc(), "b")
-	if num(b, "version") != v0+1 || num(b, "versionNonce") == n0 || num(b, "updated") != 1793136000000 {
+	if scene.NumberOf(b, "version") != v0+1 || scene.NumberOf(b, "versionNonce") == n0 || scene.NumberOf(b, "updated") != 1793136000000 {
 		t.Fatalf("b %v", b)
 	}
 }
@@ -63,11 +65,11 @@ func TestMoveKeepsLabelAndArrows(t *testing.T) {
 	}
 	after := s.doc()
 	la := element(t, after, labelID(t, after, "a"))
-	if math.Abs(num(la, "x")-num(lb, "x")-40) > 0.01 || math.Abs(num(la, "y")-num(lb, "y")-100) > 0.01 {
+	if math.Abs(scene.NumberOf(la, "x")-scene.NumberOf(lb, "x")-40) > 0.01 || math.Abs(scene.NumberOf(la, "y")-scene.NumberOf(lb, "y")-100) > 0.01 {
 		t.Fatalf("label did not follow: %v → %v", lb, la)
 	}
 	aa := element(t, after, "ab")
-	if math.Abs(num(aa, "x")-num(ab, "x")-40) > 0.01 || math.Abs(num(aa, "y")-num(ab, "y")-100) > 0.01 {
+	if math.Abs(scene.NumberOf(aa, "x")-scene.NumberOf(ab, "x")-40) > 0.01 || math.Abs(scene.NumberOf(aa, "y")-scene.NumberOf(ab, "y")-100) > 0.01 {
 		t.Fatalf("arrow start did not follow: %v → %v", ab, aa)
 	}
 	endBefore := lastPoint(globalPoints(ab))
@@ -93,13 +95,13 @@ func TestTextRemeasure(t *testing.T) {
 	}
 	doc := s.doc()
 	l := element(t, doc, labelID(t, doc, "a"))
-	if strOf(l, "originalText") != "A much longer label that has to wrap inside the box" || !bytes.Contains([]byte(strOf(l, "text")), []byte("\n")) {
+	if scene.StringOf(l, "originalText") != "A much longer label that has to wrap inside the box" || !bytes.Contains([]byte(scene.StringOf(l, "text")), []byte("\n")) {
 		t.Fatalf("label not wrapped: %v", l)
 	}
-	if a := element(t, doc, "a"); num(l, "height") > num(a, "height") {
+	if a := element(t, doc, "a"); scene.NumberOf(l, "height") > scene.NumberOf(a, "height") {
 		t.Fatalf("container did not grow: %v", a)
 	}
-	if tx := element(t, doc, "t"); strOf(tx, "originalText") != "hello there" || num(tx, "height") < 40 {
+	if tx := element(t, doc, "t"); scene.StringOf(tx, "originalText") != "hello there" || scene.NumberOf(tx, "height") < 40 {
 		t.Fatalf("text not re-measured: %v", tx)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -111,7 +112,7 @@ func BenchmarkBaselineScan(b *testing.B) {
 			k := 0
 			for b.Loop() {
 				for _, el := range all {
-					if str(el, "type") == "text" {
+					if scene.StringOf(el, "type") == "text" {
 						k++
 					}
 				}

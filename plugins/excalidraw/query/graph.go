@@ -133,10 +133,10 @@ func Graph(els, all []*ojson.Object) GraphView {
 	}
 	var arrows []*ojson.Object
 	for _, el := range els {
-		if el == nil || deleted(el) {
+		if el == nil || scene.IsDeleted(el) {
 			continue
 		}
-		typ := str(el, "type")
+		typ := scene.StringOf(el, "type")
 		switch {
 		case scene.IsLinear(typ):
 			start, end := ix.boundEnd(el, "startBinding"), ix.boundEnd(el, "endBinding")
@@ -179,13 +179,13 @@ func Graph(els, all []*ojson.Object) GraphView {
 		h, _ := scene.Finite(el, "height")
 		round := rounder(w, h)
 		g.Nodes = append(g.Nodes, Node{
-			ID: str(el, "id"), Type: str(el, "type"), Label: truncate(collapse(ix.text(el)), maxGraphLabel),
+			ID: scene.StringOf(el, "id"), Type: scene.StringOf(el, "type"), Label: truncate(collapse(ix.text(el)), maxGraphLabel),
 			X: round(x), Y: round(y),
 		})
 	}
 	touched := make([]bool, len(nodes))
 	for _, el := range arrows {
-		id, label := str(el, "id"), truncate(collapse(ix.text(el)), maxGraphLabel)
+		id, label := scene.StringOf(el, "id"), truncate(collapse(ix.text(el)), maxGraphLabel)
 		start, end := ix.boundEnd(el, "startBinding"), ix.boundEnd(el, "endBinding")
 		if start != nil {
 			touched[row[start]] = true
@@ -221,7 +221,7 @@ func Graph(els, all []*ojson.Object) GraphView {
 func inSceneOrder(nodes []*ojson.Object, ix *index) bool {
 	last := -1
 	for _, el := range nodes {
-		i, ok := ix.pos[str(el, "id")]
+		i, ok := ix.pos[scene.StringOf(el, "id")]
 		if !ok || ix.all[i] != el || i < last {
 			return false
 		}

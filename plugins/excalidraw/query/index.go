@@ -94,7 +94,7 @@ func (ix *index) boundEnd(el *ojson.Object, key string) *ojson.Object {
 	if !ok {
 		return nil
 	}
-	id := str(b, "elementId")
+	id := scene.StringOf(b, "elementId")
 	t := ix.live(id)
 	if t == nil || t == el {
 		return nil
@@ -107,7 +107,7 @@ func (ix *index) boundEnd(el *ojson.Object, key string) *ojson.Object {
 
 // role is one of the Role* values; see [Target.Role].
 func (ix *index) role(el *ojson.Object) string {
-	typ := str(el, "type")
+	typ := scene.StringOf(el, "type")
 	switch {
 	case typ == "frame" || typ == "magicframe":
 		return RoleFrame
@@ -118,7 +118,7 @@ func (ix *index) role(el *ojson.Object) string {
 			return RoleConnector
 		}
 		return RoleStandalone
-	case ix.label[str(el, "id")] != nil:
+	case ix.label[scene.StringOf(el, "id")] != nil:
 		return RoleContainer
 	}
 	return RoleStandalone
@@ -128,13 +128,13 @@ func (ix *index) role(el *ojson.Object) string {
 // originalText (its text before wrapping), the label of a container or
 // an arrow, a frame's name; "" for anything else.
 func (ix *index) text(el *ojson.Object) string {
-	switch str(el, "type") {
+	switch scene.StringOf(el, "type") {
 	case "text":
 		return textOf(el)
 	case "frame", "magicframe":
-		return str(el, "name")
+		return scene.StringOf(el, "name")
 	}
-	if l := ix.label[str(el, "id")]; l != nil {
+	if l := ix.label[scene.StringOf(el, "id")]; l != nil {
 		return textOf(l)
 	}
 	return ""
@@ -146,7 +146,7 @@ func textOf(el *ojson.Object) string {
 	if s, ok := el.String("originalText"); ok {
 		return s
 	}
-	return str(el, "text")
+	return scene.StringOf(el, "text")
 }
 
 // name is how an arrow row names an element it points at: its text,
@@ -156,12 +156,12 @@ func textOf(el *ojson.Object) string {
 func (ix *index) name(el *ojson.Object) string {
 	t := truncate(collapse(ix.text(el)), maxEndText)
 	if t == "" {
-		return str(el, "id")
+		return scene.StringOf(el, "id")
 	}
 	if ix.labelCount == nil {
 		ix.labelCount = map[string]int{}
 		for i, e := range ix.all {
-			if ix.dead[i] || ix.containerOf(e) != nil || scene.IsLinear(str(e, "type")) {
+			if ix.dead[i] || ix.containerOf(e) != nil || scene.IsLinear(scene.StringOf(e, "type")) {
 				continue
 			}
 			if s := truncate(collapse(ix.text(e)), maxEndText); s != "" {
@@ -170,19 +170,9 @@ func (ix *index) name(el *ojson.Object) string {
 		}
 	}
 	if ix.labelCount[t] != 1 {
-		return str(el, "id")
+		return scene.StringOf(el, "id")
 	}
 	return t
-}
-
-func str(el *ojson.Object, k string) string {
-	s, _ := el.String(k)
-	return s
-}
-
-func deleted(el *ojson.Object) bool {
-	d, _ := el.Bool("isDeleted")
-	return d
 }
 
 // collapse replaces every run of white space with one space and trims

@@ -202,8 +202,8 @@ func Rows(els, all []*ojson.Object, fields []string) ([]*ojson.Object, error) {
 
 func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]bool) *ojson.Object {
 	r := ojson.NewSized(8)
-	typ := str(el, "type")
-	r.Set(FieldID, str(el, "id"))
+	typ := scene.StringOf(el, "type")
+	r.Set(FieldID, scene.StringOf(el, "id"))
 	if fs.has(FieldType) {
 		r.Set(FieldType, typ)
 	}
@@ -213,9 +213,9 @@ func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]
 	container := ix.containerOf(el)
 	if container != nil && selected[container] {
 		if fs.has(FieldIn) {
-			r.Set(FieldIn, str(container, "id"))
+			r.Set(FieldIn, scene.StringOf(container, "id"))
 		}
-		if deleted(el) {
+		if scene.IsDeleted(el) {
 			r.Set(FieldDeleted, true)
 		}
 		return r
@@ -256,15 +256,15 @@ func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]
 		}
 	}
 	if fs.has(FieldIn) && container != nil {
-		r.Set(FieldIn, str(container, "id"))
+		r.Set(FieldIn, scene.StringOf(container, "id"))
 	}
 	if fs.has(FieldLabelID) {
-		if l := ix.label[str(el, "id")]; l != nil {
-			r.Set(FieldLabelID, str(l, "id"))
+		if l := ix.label[scene.StringOf(el, "id")]; l != nil {
+			r.Set(FieldLabelID, scene.StringOf(l, "id"))
 		}
 	}
 	if fs.has(FieldFrameID) {
-		if f := str(el, "frameId"); f != "" {
+		if f := scene.StringOf(el, "frameId"); f != "" {
 			r.Set(FieldFrameID, f)
 		}
 	}
@@ -274,7 +274,7 @@ func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]
 		}
 	}
 	if fs.has(FieldLink) {
-		if l := str(el, "link"); l != "" {
+		if l := scene.StringOf(el, "link"); l != "" {
 			r.Set(FieldLink, l)
 		}
 	}
@@ -293,7 +293,7 @@ func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]
 			r.Set(FieldPoints, pts)
 		}
 	}
-	if deleted(el) {
+	if scene.IsDeleted(el) {
 		r.Set(FieldDeleted, true)
 	}
 	return r
@@ -360,7 +360,7 @@ func (ix *index) ends(el *ojson.Object) string {
 
 // arrowSign shows which ends carry arrowheads.
 func arrowSign(el *ojson.Object) string {
-	s, e := str(el, "startArrowhead") != "", str(el, "endArrowhead") != ""
+	s, e := scene.StringOf(el, "startArrowhead") != "", scene.StringOf(el, "endArrowhead") != ""
 	switch {
 	case s && e:
 		return "↔"

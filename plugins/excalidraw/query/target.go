@@ -189,13 +189,13 @@ func compile(t Target, ix *index) (*compiled, error) {
 		c.frames = map[string]bool{}
 		for _, el := range ix.all {
 			typ := ""
-			if el != nil && !deleted(el) {
-				typ = str(el, "type")
+			if el != nil && !scene.IsDeleted(el) {
+				typ = scene.StringOf(el, "type")
 			}
-			if typ != "frame" && typ != "magicframe" || !strings.EqualFold(str(el, "name"), t.FrameName) {
+			if typ != "frame" && typ != "magicframe" || !strings.EqualFold(scene.StringOf(el, "name"), t.FrameName) {
 				continue
 			}
-			if id := str(el, "id"); len(t.FrameIDs) == 0 || slices.Contains(t.FrameIDs, id) {
+			if id := scene.StringOf(el, "id"); len(t.FrameIDs) == 0 || slices.Contains(t.FrameIDs, id) {
 				c.frames[id] = true
 			}
 		}
@@ -256,26 +256,26 @@ func (t *Target) needsIndex() bool {
 // not need it (see needsIndex).
 func (c *compiled) match(ix *index, el *ojson.Object) bool {
 	t := &c.t
-	if !t.IncludeDeleted && deleted(el) {
+	if !t.IncludeDeleted && scene.IsDeleted(el) {
 		return false
 	}
-	id := str(el, "id")
+	id := scene.StringOf(el, "id")
 	if c.ids != nil && !c.ids[id] {
 		return false
 	}
 	if t.ChangedIDs != nil && !t.ChangedIDs[id] {
 		return false
 	}
-	if c.types != nil && !c.types[str(el, "type")] {
+	if c.types != nil && !c.types[scene.StringOf(el, "type")] {
 		return false
 	}
-	if c.frames != nil && !c.frames[str(el, "frameId")] {
+	if c.frames != nil && !c.frames[scene.StringOf(el, "frameId")] {
 		return false
 	}
 	if t.GroupID != "" && !inGroup(el, t.GroupID) {
 		return false
 	}
-	if t.HasLink != nil && (str(el, "link") != "") != *t.HasLink {
+	if t.HasLink != nil && (scene.StringOf(el, "link") != "") != *t.HasLink {
 		return false
 	}
 	if r := t.Region; r != nil {

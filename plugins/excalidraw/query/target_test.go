@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
 // Each field alone: a positive and a negative case.
@@ -147,8 +149,8 @@ func TestRoles(t *testing.T) {
 		"dangling": RoleStandalone, "tolabel": RoleConnector, "mf": RoleFrame, "img": RoleStandalone, "pen": RoleStandalone,
 	}
 	for _, el := range all {
-		id := str(el, "id")
-		if deleted(el) {
+		id := scene.StringOf(el, "id")
+		if scene.IsDeleted(el) {
 			continue
 		}
 		if got := ix.role(el); got != want[id] {

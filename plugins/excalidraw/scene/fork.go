@@ -366,7 +366,7 @@ func (d *Document) selectSlow(ids map[string]bool) (els []*ojson.Object, deleted
 		if el == nil {
 			continue
 		}
-		if isDeleted(el) {
+		if IsDeleted(el) {
 			deleted++
 		} else if ids[elementID(el)] {
 			els = append(els, el)

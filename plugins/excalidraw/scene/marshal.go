@@ -175,7 +175,7 @@ func (d *Document) splitOf(buf []byte, members []member, memberSpans, elementSpa
 			sp.Elements[i].Raw = raw
 			continue
 		}
-		sp.Elements[i] = RawElement{ID: elementID(el), Deleted: isDeleted(el), Version: rawVersion(el), Raw: raw}
+		sp.Elements[i] = RawElement{ID: elementID(el), Deleted: IsDeleted(el), Version: rawVersion(el), Raw: raw}
 	}
 	k := 0
 	for _, m := range members {

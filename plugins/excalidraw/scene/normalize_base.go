@@ -233,12 +233,12 @@ func restoreLink(f elemFix) {
 // or y so the box stays where it was drawn (getNormalizedDimensions).
 func normalizeDimensions(f elemFix) {
 	for _, dim := range [][2]string{{"width", "x"}, {"height", "y"}} {
-		size, ok := number(f.el, dim[0])
+		size, ok := finite(f.el, dim[0])
 		if !ok || size >= 0 {
 			continue
 		}
 		f.set(dim[0], jsNumber(-size), FixDimensions)
-		if pos, ok := number(f.el, dim[1]); ok {
+		if pos, ok := finite(f.el, dim[1]); ok {
 			f.set(dim[1], jsNumber(pos+size), FixDimensions)
 		}
 	}
@@ -253,7 +253,7 @@ func invisiblySmall(el *ojson.Object) bool {
 		pts, ok := el.Array("points")
 		return ok && len(pts) < 2
 	}
-	w, okW := number(el, "width")
-	h, okH := number(el, "height")
+	w, okW := finite(el, "width")
+	h, okH := finite(el, "height")
 	return okW && okH && w == 0 && h == 0
 }

@@ -64,7 +64,7 @@ func TestNormalizeEdgeCasesIdempotent(t *testing.T) {
 			t.Errorf("element %d: id %q, want %q", i, elementID(el), elementID(orig[i]))
 		}
 	}
-	if !isDeleted(d.Elements()[23]) || !isDeleted(d.Elements()[24]) {
+	if !IsDeleted(d.Elements()[23]) || !IsDeleted(d.Elements()[24]) {
 		t.Error("tombstones must stay")
 	}
 }

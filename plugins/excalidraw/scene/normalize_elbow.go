@@ -34,10 +34,10 @@ func (n *normalizer) fixElbowArrows() {
 			continue
 		}
 		t := n.els[j]
-		tx, _ := number(t, "x")
-		ty, _ := number(t, "y")
-		tw, _ := number(t, "width")
-		th, _ := number(t, "height")
+		tx, _ := finite(t, "x")
+		ty, _ := finite(t, "y")
+		tw, _ := finite(t, "width")
+		th, _ := finite(t, "height")
 		pts := [][2]float64{{0, 0}, {0, -10}, {tw/2 + 5, -10}, {tw/2 + 5, th/2 + 5}}
 		w, h := sizeOfPoints(pts)
 		f := elemFix{n: n, i: i, el: el}

@@ -75,7 +75,7 @@ func (n *normalizer) newElementID(i int) string {
 // a change: version + 1, a new versionNonce (derived, not random) and
 // `updated` set to now, so that collaborators take the change.
 func (n *normalizer) bumpVersion(f elemFix) {
-	version, ok := number(f.el, "version")
+	version, ok := finite(f.el, "version")
 	if !ok {
 		return
 	}

@@ -62,8 +62,8 @@ func pointsFields(buf []assignment, el *ojson.Object) []assignment {
 	rewrite := false
 	switch {
 	case !readable || len(pts) < 2:
-		w, _ := number(el, "width")
-		h, _ := number(el, "height")
+		w, _ := finite(el, "width")
+		h, _ := finite(el, "height")
 		pts, rewrite = [][2]float64{{0, 0}, {w, h}}, true
 	case pts[0][0] != 0 || pts[0][1] != 0:
 		ox, oy := pts[0][0], pts[0][1]
@@ -90,7 +90,7 @@ func pointsFields(buf []assignment, el *ojson.Object) []assignment {
 // numberField sets a number, keeping the member as written when it
 // already holds that value.
 func numberField(el *ojson.Object, key string, f float64, kind string) assignment {
-	if old, ok := number(el, key); ok && old == f {
+	if old, ok := finite(el, key); ok && old == f {
 		return keep(key)
 	}
 	return assignment{key: key, val: jsNumber(f), kind: kind}

@@ -92,7 +92,7 @@ func textFont(el *ojson.Object) (size, family assignment) {
 	size = nullishField(el, "fontSize", jsNumber(defaultFontSize))
 	family = nullishField(el, "fontFamily", jsNumber(defaultFontFamily))
 	if family.skip {
-		if id, ok := number(el, "fontFamily"); !ok || !slices.Contains(fontFamilies, id) {
+		if id, ok := finite(el, "fontFamily"); !ok || !slices.Contains(fontFamilies, id) {
 			family = assignment{key: "fontFamily", val: jsNumber(defaultFontFamily), kind: FixFont}
 		}
 	}
@@ -129,7 +129,7 @@ func lineHeightField(el *ojson.Object, text string, fontSize, fontFamily any) as
 	if v, ok := el.Get("lineHeight"); !jsFalsy(v, ok) {
 		return keep("lineHeight")
 	}
-	h, okH := number(el, "height")
+	h, okH := finite(el, "height")
 	size, st := toNumber(fontSize)
 	if okH && h != 0 && st == numOK {
 		lh := h / float64(lineCount(text)) / size

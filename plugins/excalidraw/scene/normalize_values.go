@@ -81,12 +81,6 @@ func peek(el *ojson.Object, key string) (v any, ok bool) {
 	return v, ok
 }
 
-// number reads a member as a finite number.
-func number(el *ojson.Object, key string) (float64, bool) {
-	f, st := toNumber(mustGet(el, key))
-	return f, st == numOK
-}
-
 // elemFix edits one element, recording each change that alters a value.
 type elemFix struct {
 	n  *normalizer

@@ -155,7 +155,7 @@ func readElement(i int, el *ojson.Object) (elemInfo, elemRaw) {
 		r.index, r.hasIndex = el.Get("index")
 		e.id, _ = r.id.(string)   // elementID
 		e.typ, _ = r.typ.(string) // elementType
-		e.deleted = isDeleted(el)
+		e.deleted = IsDeleted(el)
 	}
 	return e, r
 }
@@ -231,31 +231,4 @@ func (v *validator) firstError() (Diagnostic, bool) {
 		}
 	}
 	return Diagnostic{}, false
-}
-
-// elementID returns an element's id when it is a string.
-func elementID(el *ojson.Object) string {
-	if el == nil {
-		return ""
-	}
-	s, _ := el.String("id")
-	return s
-}
-
-// elementType returns an element's type when it is a string.
-func elementType(el *ojson.Object) string {
-	if el == nil {
-		return ""
-	}
-	s, _ := el.String("type")
-	return s
-}
-
-// isDeleted reports whether an element is a tombstone.
-func isDeleted(el *ojson.Object) bool {
-	if el == nil {
-		return false
-	}
-	b, _ := el.Bool("isDeleted")
-	return b
 }

@@ -29,7 +29,7 @@ func TestApplyAddUpdateDelete(t *testing.T) {
 	if str(element(t, doc, "bc"), "endBinding", "elementId") != "c" || !hasBound(element(t, doc, "b"), "bc") {
 		t.Fatal("added arrow not bound both ways")
 	}
-	if v := num(element(t, doc, "b"), "version"); v < 2 {
+	if v := scene.NumberOf(element(t, doc, "b"), "version"); v < 2 {
 		t.Fatalf("b version %v", v)
 	}
 

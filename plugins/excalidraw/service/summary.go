@@ -82,10 +82,10 @@ func elementSummary(el *ojson.Object) ElementSummary {
 	es := ElementSummary{}
 	es.ID, _ = el.String("id")
 	es.Type, _ = el.String("type")
-	es.X = round2(num(el, "x"))
-	es.Y = round2(num(el, "y"))
-	es.Width = round2(num(el, "width"))
-	es.Height = round2(num(el, "height"))
+	es.X = round2(scene.NumberOf(el, "x"))
+	es.Y = round2(scene.NumberOf(el, "y"))
+	es.Width = round2(scene.NumberOf(el, "width"))
+	es.Height = round2(scene.NumberOf(el, "height"))
 	if es.Type == "text" {
 		text, ok := el.String("originalText")
 		if !ok {
@@ -94,13 +94,6 @@ func elementSummary(el *ojson.Object) ElementSummary {
 		es.Text = truncate(text, maxSummaryText)
 	}
 	return es
-}
-
-// num reads a number member, 0 when absent or not a number.
-func num(el *ojson.Object, k string) float64 {
-	v, _ := el.Get(k)
-	f, _ := ojson.AsFloat(v)
-	return f
 }
 
 func round2(f float64) float64 {

@@ -98,7 +98,7 @@ func TestApplyThatChangesNothingWritesNothing(t *testing.T) {
 	s, dir := newTestService(t, scene.Limits{})
 	createFlow(t, s, "flow")
 	stored := fileBytes(t, dir, "flow")
-	bVersion := num(element(t, checkStored(t, dir, "flow"), "b"), "version")
+	bVersion := scene.NumberOf(element(t, checkStored(t, dir, "flow"), "b"), "version")
 	res, err := s.Apply(ctx, ApplyRequest{Name: "flow", ExpectedRevision: 1, Operations: raws(
 		`{"op":"update","id":"b","patch":{"x":400,"y":0}}`,
 		`{"op":"update","id":"a","patch":{"text":"Start","width":160}}`)})
@@ -121,7 +121,7 @@ func TestApplyThatChangesNothingWritesNothing(t *testing.T) {
 		t.Fatalf("real change: %+v %v", res, err)
 	}
 	doc := checkStored(t, dir, "flow")
-	if v := num(element(t, doc, "b"), "version"); v != bVersion {
+	if v := scene.NumberOf(element(t, doc, "b"), "version"); v != bVersion {
 		t.Fatalf("b was not changed but its version is %v", v)
 	}
 }

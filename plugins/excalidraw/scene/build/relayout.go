@@ -41,12 +41,12 @@ func LayoutLabel(c, t *ojson.Object) TextLayout {
 	if model.IsLinear(typ) {
 		pts := globalPointsOf(c)
 		if len(pts) == 0 {
-			pts = []geom.Vec{geom.V(number(c, "x"), number(c, "y"))}
+			pts = []geom.Vec{geom.V(model.NumberOf(c, "x"), model.NumberOf(c, "y"))}
 		}
-		text, b := arrowLabel(pts, number(c, "width"), original, ts)
-		return textLayout(text, b, box{w: number(c, "width"), h: number(c, "height")})
+		text, b := arrowLabel(pts, model.NumberOf(c, "width"), original, ts)
+		return textLayout(text, b, box{w: model.NumberOf(c, "width"), h: model.NumberOf(c, "height")})
 	}
-	cb := box{x: number(c, "x"), y: number(c, "y"), w: number(c, "width"), h: number(c, "height"), angle: number(c, "angle")}
+	cb := box{x: model.NumberOf(c, "x"), y: model.NumberOf(c, "y"), w: model.NumberOf(c, "width"), h: model.NumberOf(c, "height"), angle: model.NumberOf(c, "angle")}
 	lay := layoutShapeLabel(typ, cb, original, ts)
 	return textLayout(lay.text, lay.box, lay.container)
 }
@@ -72,11 +72,11 @@ func FitText(t *ojson.Object) TextLayout {
 	}
 	var fixed *float64
 	if !autoResize {
-		w := number(t, "width")
+		w := model.NumberOf(t, "width")
 		fixed = &w
 	}
 	text, w, h := fitText(OriginalText(t), textStyleOf(t), fixed)
-	return textLayout(text, box{x: number(t, "x"), y: number(t, "y"), w: w, h: h, angle: number(t, "angle")}, box{})
+	return textLayout(text, box{x: model.NumberOf(t, "x"), y: model.NumberOf(t, "y"), w: w, h: h, angle: model.NumberOf(t, "angle")}, box{})
 }
 
 // textStyleOf reads an existing text element's typography. A family the
@@ -84,11 +84,11 @@ func FitText(t *ojson.Object) TextLayout {
 // non-positive size as the default size, as the editor falls back. The
 // element's own lineHeight sets its line spacing (see LineHeightOf).
 func textStyleOf(t *ojson.Object) textStyle {
-	fam := textmetrics.FontFamily(number(t, "fontFamily"))
+	fam := textmetrics.FontFamily(model.NumberOf(t, "fontFamily"))
 	if !textmetrics.Known(fam) {
 		fam = textmetrics.DefaultFamily
 	}
-	fs := number(t, "fontSize")
+	fs := model.NumberOf(t, "fontSize")
 	if fs <= 0 {
 		fs = defaultFontSize
 	}
@@ -103,11 +103,11 @@ func textStyleOf(t *ojson.Object) textStyle {
 // another editor's), else its family's (textmetrics.LineHeightOr). Every
 // layout of an existing text (relayout, lint, measure) goes through it.
 func LineHeightOf(t *ojson.Object) float64 {
-	fam := textmetrics.FontFamily(number(t, "fontFamily"))
+	fam := textmetrics.FontFamily(model.NumberOf(t, "fontFamily"))
 	if !textmetrics.Known(fam) {
 		fam = textmetrics.DefaultFamily
 	}
-	return textmetrics.LineHeightOr(number(t, "lineHeight"), fam)
+	return textmetrics.LineHeightOr(model.NumberOf(t, "lineHeight"), fam)
 }
 
 // OriginalText is the unwrapped text of a text element: originalText,
@@ -120,17 +120,11 @@ func OriginalText(t *ojson.Object) string {
 	return s
 }
 
-// number reads a numeric member, 0 when absent or not a number.
-func number(el *ojson.Object, k string) float64 {
-	f, _ := el.Number(k)
-	return f
-}
-
 // globalPointsOf reads a linear element's points in scene coordinates
 // (nil when they are malformed).
 func globalPointsOf(el *ojson.Object) []geom.Vec {
 	list, _ := el.Array("points")
-	origin := geom.V(number(el, "x"), number(el, "y"))
+	origin := geom.V(model.NumberOf(el, "x"), model.NumberOf(el, "y"))
 	out := make([]geom.Vec, 0, len(list))
 	for _, item := range list {
 		pair, ok := item.([]any)
