@@ -364,11 +364,11 @@ func (b tokenBinder) BindBoard(tokenID, board string) error {
 		if r.Grant == nil {
 			return nil
 		}
-		g := *r.Grant
+		g := access.GrantOf(r.Grant)
 		if !slices.Contains(g.Created, board) {
 			g.Created = append(slices.Clone(g.Created), board)
 		}
-		r.Grant = &g
+		r.Grant = access.NewGrant(g)
 		return nil
 	})
 	return err

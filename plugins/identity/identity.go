@@ -4,7 +4,12 @@
 // transports carry it, and the plugins that guard data decide with it.
 package identity
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
 
 // Credential kinds.
 const (
@@ -45,28 +50,53 @@ type Principal struct {
 	// owner in person, a host token (the CLI's, `dsh token create` without
 	// a board), the local process.
 	Admin bool
-	// Grant bounds a connect token: the boards it reaches and its role.
+	// Grant bounds a connect token (what it reaches, as its plugin says).
 	// nil for everything that is not a bot.
 	Grant *Grant
 }
 
 // Grant is what a connect token (a bot) may reach, on top of the person
-// who minted it: never more than that person's own rights.
-type Grant struct {
-	// Role is RoleEditor or RoleViewer: the most the bot may do on a board
-	// it reaches (less if its person has less there).
-	Role string `json:"role"`
-	// Boards are the boards it reaches, by name.
-	Boards []string `json:"boards,omitempty"`
-	// Created are the boards it created: it writes there whatever Role
-	// says (create_board binds them to it with write).
-	Created []string `json:"created,omitempty"`
-	// Folders are folders (by id) whose boards it reaches too.
-	Folders []string `json:"folders,omitempty"`
-	// CanCreateBoards lets it create boards (each bound to it, with write).
-	CanCreateBoards bool `json:"canCreateBoards,omitempty"`
-	// CanCreateFolders lets it create folders (its person's).
-	CanCreateFolders bool `json:"canCreateFolders,omitempty"`
+// who minted it (never more than that person's own rights), in the terms
+// of the plugin that minted it: only that plugin reads it (the Excalidraw
+// plugin's is access.Grant). The host keeps it verbatim, as JSON, in the
+// token record, and knows only that a bot has one.
+type Grant struct{ raw json.RawMessage }
+
+// NewGrant is the grant holding v, which must encode as a JSON object (a
+// plugin's grant struct); anything else is a programming error and
+// panics.
+func NewGrant(v any) *Grant {
+	raw, err := json.Marshal(v)
+	if err != nil || len(raw) == 0 || raw[0] != '{' {
+		panic(fmt.Sprintf("identity: a grant must be a JSON object, not %T (%v)", v, err))
+	}
+	return &Grant{raw: raw}
+}
+
+// Decode reads the grant into v (a plugin's grant struct).
+func (g *Grant) Decode(v any) error {
+	if g == nil || len(g.raw) == 0 {
+		return errors.New("identity: no grant")
+	}
+	return json.Unmarshal(g.raw, v)
+}
+
+// MarshalJSON is the grant as it was given.
+func (g Grant) MarshalJSON() ([]byte, error) {
+	if len(g.raw) == 0 {
+		return []byte("{}"), nil
+	}
+	return g.raw, nil
+}
+
+// UnmarshalJSON keeps a JSON object as it is.
+func (g *Grant) UnmarshalJSON(b []byte) error {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil || probe == nil {
+		return fmt.Errorf("identity: a grant must be a JSON object")
+	}
+	g.raw = append(json.RawMessage(nil), b...)
+	return nil
 }
 
 // String is "kind:id", e.g. "token:tok_1a2b3c4d5e6f": the key sessions

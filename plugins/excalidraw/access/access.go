@@ -114,7 +114,7 @@ func (p *Policy) RoleOf(ctx context.Context, name string) (string, error) {
 // its Name set for a scene that has none).
 func RoleOn(who identity.Principal, b boards.Board) string {
 	if who.Grant != nil {
-		g := who.Grant
+		g := GrantOf(who.Grant)
 		bound := g.Role
 		switch {
 		case b.TrashedAt != nil:
@@ -240,7 +240,7 @@ func (p *Policy) Visible(ctx context.Context) func(name string) bool {
 // only with canCreateBoards (seed 001).
 func CanUseFolders(ctx context.Context) error {
 	who := identity.Of(ctx)
-	if g := who.Grant; g != nil && !(g.CanCreateFolders && g.CanCreateBoards) {
+	if g := GrantOf(who.Grant); who.Grant != nil && !(g.CanCreateFolders && g.CanCreateBoards) {
 		return sceneerr.New(sceneerr.PermissionDenied, "this token may not use folders (it needs canCreateFolders and canCreateBoards)").With("permission", "canCreateFolders")
 	}
 	if who.Grant == nil && !who.Admin && who.Person == "" {
@@ -254,7 +254,7 @@ func CanUseFolders(ctx context.Context) error {
 func CanCreate(ctx context.Context) error {
 	who := identity.Of(ctx)
 	switch {
-	case who.Grant != nil && !who.Grant.CanCreateBoards:
+	case who.Grant != nil && !GrantOf(who.Grant).CanCreateBoards:
 		return sceneerr.New(sceneerr.PermissionDenied, "this token may not create boards (it has no canCreateBoards permission)").With("permission", "canCreateBoards")
 	case who.Grant == nil && !who.Admin && who.Person == "":
 		return sceneerr.New(sceneerr.PermissionDenied, "only a signed-in person or an agent they connected may create boards")

@@ -27,8 +27,8 @@ func TestRoleOn(t *testing.T) {
 	dee := identity.Principal{Kind: "session", Person: "per_dee"}
 	owner := identity.Principal{Kind: "session", Person: "per_own", Admin: true, HostOwner: true}
 	host := identity.Principal{Kind: "token", Admin: true}
-	bot := func(person string, g identity.Grant) identity.Principal {
-		return identity.Principal{Kind: "token", Person: person, Grant: &g}
+	bot := func(person string, g Grant) identity.Principal {
+		return identity.Principal{Kind: "token", Person: person, Grant: NewGrant(g)}
 	}
 	cases := []struct {
 		name string
@@ -46,16 +46,16 @@ func TestRoleOn(t *testing.T) {
 		{"host owner on a pre-accounts board", owner, old, "owner"},
 		{"owner sees own trash", ann, trashed, "owner"},
 		{"member does not see trash", bob, trashed, ""},
-		{"editor bot of editor", bot("per_bob", identity.Grant{Role: "editor", Boards: []string{"plan"}}), plan, "editor"},
-		{"viewer bot of editor", bot("per_bob", identity.Grant{Role: "viewer", Boards: []string{"plan"}}), plan, "viewer"},
-		{"editor bot clamped to its viewer person", bot("per_cy", identity.Grant{Role: "editor", Boards: []string{"plan"}}), plan, "viewer"},
-		{"bot of the owner is at most editor", bot("per_ann", identity.Grant{Role: "editor", Boards: []string{"plan"}}), plan, "editor"},
-		{"bot bound elsewhere", bot("per_ann", identity.Grant{Role: "editor", Boards: []string{"other"}}), plan, ""},
-		{"bot bound by folder", bot("per_bob", identity.Grant{Role: "editor", Folders: []string{"fld_w"}}), plan, "editor"},
-		{"bot of a stranger bound to it", bot("per_dee", identity.Grant{Role: "editor", Boards: []string{"plan"}}), plan, ""},
-		{"bot on a board it created", bot("per_ann", identity.Grant{Role: "viewer", Created: []string{"plan"}}), plan, "editor"},
-		{"bot never sees the trash", bot("per_ann", identity.Grant{Role: "editor", Boards: []string{"bin"}}), trashed, ""},
-		{"host owner's bot", bot("per_own", identity.Grant{Role: "editor", Boards: []string{"old"}}), old, "editor"},
+		{"editor bot of editor", bot("per_bob", Grant{Role: "editor", Boards: []string{"plan"}}), plan, "editor"},
+		{"viewer bot of editor", bot("per_bob", Grant{Role: "viewer", Boards: []string{"plan"}}), plan, "viewer"},
+		{"editor bot clamped to its viewer person", bot("per_cy", Grant{Role: "editor", Boards: []string{"plan"}}), plan, "viewer"},
+		{"bot of the owner is at most editor", bot("per_ann", Grant{Role: "editor", Boards: []string{"plan"}}), plan, "editor"},
+		{"bot bound elsewhere", bot("per_ann", Grant{Role: "editor", Boards: []string{"other"}}), plan, ""},
+		{"bot bound by folder", bot("per_bob", Grant{Role: "editor", Folders: []string{"fld_w"}}), plan, "editor"},
+		{"bot of a stranger bound to it", bot("per_dee", Grant{Role: "editor", Boards: []string{"plan"}}), plan, ""},
+		{"bot on a board it created", bot("per_ann", Grant{Role: "viewer", Created: []string{"plan"}}), plan, "editor"},
+		{"bot never sees the trash", bot("per_ann", Grant{Role: "editor", Boards: []string{"bin"}}), trashed, ""},
+		{"host owner's bot", bot("per_own", Grant{Role: "editor", Boards: []string{"old"}}), old, "editor"},
 	}
 	for _, c := range cases {
 		if c.who.Person == "per_own" {
@@ -98,10 +98,10 @@ func TestCheck(t *testing.T) {
 
 func TestCanCreate(t *testing.T) {
 	as := func(who identity.Principal) context.Context { return identity.With(context.Background(), who) }
-	if err := CanCreate(as(identity.Principal{Kind: "token", Person: "per_a", Grant: &identity.Grant{Role: "editor"}})); sceneerr.CodeOf(err) != sceneerr.PermissionDenied {
+	if err := CanCreate(as(identity.Principal{Kind: "token", Person: "per_a", Grant: NewGrant(Grant{Role: "editor"})})); sceneerr.CodeOf(err) != sceneerr.PermissionDenied {
 		t.Fatalf("bot without canCreateBoards: %v", err)
 	}
-	if err := CanCreate(as(identity.Principal{Kind: "token", Person: "per_a", Grant: &identity.Grant{Role: "viewer", CanCreateBoards: true}})); err != nil {
+	if err := CanCreate(as(identity.Principal{Kind: "token", Person: "per_a", Grant: NewGrant(Grant{Role: "viewer", CanCreateBoards: true})})); err != nil {
 		t.Fatalf("bot with canCreateBoards: %v", err)
 	}
 	if err := CanCreate(as(identity.Principal{Kind: "session", Person: "per_a"})); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
@@ -44,7 +45,7 @@ var (
 )
 
 // btBot is a connect token of Alice's.
-func btBot(id string, g identity.Grant) identity.Principal { return accesstest.Bot(id, btAlice, g) }
+func btBot(id string, g access.Grant) identity.Principal { return accesstest.Bot(id, btAlice, g) }
 
 // call runs a tool as who and checks the result is compact JSON.
 func (e *btEnv) call(t *testing.T, who identity.Principal, name, args string) tools.Result {
@@ -131,7 +132,7 @@ func TestBoardToolsAnnotations(t *testing.T) {
 
 func TestBoardToolsThroughTheRegistry(t *testing.T) {
 	e := newBoardToolsEnv(t)
-	bot := btBot("tok_1", identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true})
+	bot := btBot("tok_1", access.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true})
 
 	info := e.ok(t, bot, BotInfoTool, `{}`)
 	btWantMembers(t, "get_bot_info", info, "ok", "kind", "name", "person", "role", "permissions", "boards", "quotas")
@@ -221,7 +222,7 @@ func TestBoardToolErrorsCarryCodes(t *testing.T) {
 	if _, err := e.svc.CreateBoard(accesstest.As(btAlice), service.CreateBoardRequest{Name: "plan"}); err != nil {
 		t.Fatal(err)
 	}
-	viewer := btBot("tok_v", identity.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}})
+	viewer := btBot("tok_v", access.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}})
 
 	eo := e.fail(t, viewer, RenameBoardTool, `{"name":"plan","title":"Mine"}`, "permission_denied")
 	if d := eo["details"].(map[string]any); d["role"] != "viewer" || d["needs"] != "owner" || eo["retryable"] != false {
@@ -250,7 +251,7 @@ func TestBoardToolErrorsCarryCodes(t *testing.T) {
 // folder cap is rate_limited too, but waiting does not lift it.
 func TestBoardToolRateLimited(t *testing.T) {
 	e := newBoardToolsEnv(t)
-	bot := btBot("tok_r", identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true})
+	bot := btBot("tok_r", access.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true})
 	for i := range 10 {
 		e.ok(t, bot, CreateBoardTool, fmt.Sprintf(`{"name":"b%d"}`, i))
 		e.clock.Advance(time.Minute)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/names"
@@ -41,7 +42,11 @@ var grant = &cli.TokenGrant{
 		return createConnectToken(cmd, name, boards)
 	},
 	Describe: func(g *identity.Grant) (string, string, bool) {
-		return g.Role, displayAll(append(slices.Clone(g.Boards), g.Created...)), true
+		bg := access.GrantOf(g)
+		if bg.Role == "" {
+			return "", "", false
+		}
+		return bg.Role, displayAll(append(slices.Clone(bg.Boards), bg.Created...)), true
 	},
 }
 
@@ -94,8 +99,8 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 			if !ok {
 				return fmt.Errorf("this data directory has no owner yet: start `dsh serve` once (it creates one), then try again")
 			}
-			spec := connection.TokenSpec{Name: name, Person: owner.ID, Grant: &identity.Grant{
-				Role: role, Boards: boards, CanCreateBoards: canBoards, CanCreateFolders: canFolders}}
+			spec := connection.TokenSpec{Name: name, Person: owner.ID, Grant: access.NewGrant(access.Grant{
+				Role: role, Boards: boards, CanCreateBoards: canBoards, CanCreateFolders: canFolders})}
 			if days > 0 {
 				at := time.Now().UTC().Add(time.Duration(days) * 24 * time.Hour).Truncate(time.Second)
 				spec.ExpiresAt = &at

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 	"github.com/dshgo/dsh/plugins/excalidraw/boards"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
@@ -214,7 +215,7 @@ func TestBoardRoutes(t *testing.T) {
 func TestMeRoute(t *testing.T) {
 	e := newBdEnv(t)
 	e.admit.set("alice", bdAlice)
-	e.admit.set("bot", accesstest.Bot("tok_1", bdAlice, identity.Grant{Role: identity.RoleEditor}))
+	e.admit.set("bot", accesstest.Bot("tok_1", bdAlice, access.Grant{Role: identity.RoleEditor}))
 	e.admit.set("host", accesstest.Host("tok_h"))
 	e.admit.set("owner", accesstest.Owner("Olga"))
 	for key, want := range map[string]string{
@@ -237,7 +238,7 @@ func TestMeRoute(t *testing.T) {
 // Retry-After header.
 func TestBoardRoutesRateLimited(t *testing.T) {
 	e := newBdEnv(t)
-	e.admit.set("bot", accesstest.Bot("tok_r", bdAlice, identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true}))
+	e.admit.set("bot", accesstest.Bot("tok_r", bdAlice, access.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true}))
 	for i := range 10 {
 		expect(t, e.as("bot", http.MethodPost, api+"/boards", map[string]any{"name": fmt.Sprintf("b%d", i)}), http.StatusCreated, "")
 		e.clock.Advance(time.Minute)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
@@ -54,7 +55,7 @@ func principalOf(as string) identity.Principal {
 		if as == asBotViewer {
 			role = identity.RoleViewer
 		}
-		return accesstest.Bot("tok_"+as, accesstest.Person(asEditor, "Ed"), identity.Grant{Role: role, Boards: []string{board}})
+		return accesstest.Bot("tok_"+as, accesstest.Person(asEditor, "Ed"), access.Grant{Role: role, Boards: []string{board}})
 	}
 	return accesstest.Person(as, as)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/access/accesstest"
 	"github.com/dshgo/dsh/plugins/identity"
 )
@@ -35,8 +36,8 @@ func evEnv(t *testing.T) *bdEnv {
 	e.admit.set("bob", bdBob)
 	e.admit.set("owner", accesstest.Owner("Olga"))
 	e.admit.set("host", accesstest.Host("tok_host"))
-	e.admit.set("viewer-bot", accesstest.Bot("tok_vb", bdAlice, identity.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}}))
-	e.admit.set("editor-bot", accesstest.Bot("tok_eb", bdAlice, identity.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}}))
+	e.admit.set("viewer-bot", accesstest.Bot("tok_vb", bdAlice, access.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}}))
+	e.admit.set("editor-bot", accesstest.Bot("tok_eb", bdAlice, access.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}}))
 	expect(t, e.as("alice", http.MethodPost, api+"/boards", map[string]any{"name": "plan"}), http.StatusCreated, "")
 	expect(t, e.as("bob", http.MethodPost, api+"/boards", map[string]any{"name": "his"}), http.StatusCreated, "")
 	if _, err := e.meta.SetMember("plan", bdBob.Person, identity.RoleViewer); err != nil {

@@ -142,9 +142,9 @@ func (h tokens) mint(c echo.Context) error {
 	if ts == nil {
 		return sceneerr.New(sceneerr.InvalidOperation, "this host keeps no token file, so it cannot mint connect tokens")
 	}
-	spec := connection.TokenSpec{Name: b.Name, Person: person, Grant: &identity.Grant{
+	spec := connection.TokenSpec{Name: b.Name, Person: person, Grant: access.NewGrant(access.Grant{
 		Role: role, Boards: slices.Compact(slices.Sorted(slices.Values(b.Boards))), CanCreateBoards: b.CanCreateBoards, CanCreateFolders: b.CanCreateFolders,
-	}}
+	})}
 	if b.ExpiresInDays > 0 {
 		at := time.Now().UTC().Add(time.Duration(b.ExpiresInDays) * 24 * time.Hour).Truncate(time.Second)
 		spec.ExpiresAt = &at
@@ -203,7 +203,8 @@ func requestOrigin(r *http.Request) string {
 
 func (h tokens) view(r connection.TokenRecord) TokenView {
 	v := TokenView{ID: r.ID, Name: r.Name, Person: r.Person, Client: r.Client, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt, Boards: []string{}}
-	if g := r.Grant; g != nil {
+	if r.Grant != nil {
+		g := access.GrantOf(r.Grant)
 		v.Role, v.Boards, v.Created, v.CanCreateBoards, v.CanCreateFolders = g.Role, append(v.Boards, g.Boards...), g.Created, g.CanCreateBoards, g.CanCreateFolders
 	}
 	if t := h.bots.LastUsed(r.ID); !t.IsZero() {
@@ -237,7 +238,7 @@ func (h tokens) list(c echo.Context) error {
 			if !mine(who, r) {
 				continue
 			}
-			if board != "" && !slices.Contains(r.Grant.Boards, board) && !slices.Contains(r.Grant.Created, board) {
+			if board != "" && !slices.Contains(access.GrantOf(r.Grant).Boards, board) && !slices.Contains(access.GrantOf(r.Grant).Created, board) {
 				continue
 			}
 			out = append(out, h.view(r))

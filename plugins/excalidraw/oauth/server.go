@@ -199,8 +199,9 @@ func (m minter) Token(_ context.Context, data *oauth2.GenerateBasic, _ bool) (st
 		return "", "", fmt.Errorf("oauth: the code carries no grant")
 	}
 	ext := eti.GetExtension()
-	grant := &identity.Grant{Role: ext.Get("role"), Boards: ext["board"]}
-	if grant.Role == "" || len(grant.Boards) == 0 {
+	g := access.Grant{Role: ext.Get("role"), Boards: ext["board"]}
+	grant := access.NewGrant(g)
+	if g.Role == "" || len(g.Boards) == 0 {
 		return "", "", fmt.Errorf("oauth: the code carries no grant")
 	}
 	name := "OAuth client"
@@ -223,7 +224,7 @@ func (m minter) Token(_ context.Context, data *oauth2.GenerateBasic, _ bool) (st
 		return "", "", err
 	}
 	m.s.log.Info("connect token issued over OAuth", zap.String("token", rec.ID), zap.String("client", data.Client.GetID()),
-		zap.Strings("boards", grant.Boards), zap.String("role", grant.Role))
+		zap.Strings("boards", g.Boards), zap.String("role", g.Role))
 	return plain, "", nil
 }
 

@@ -221,9 +221,9 @@ func (s *Service) CreateBoard(ctx context.Context, r CreateBoardRequest) (*Creat
 	// through the guard would not see for that same reason.
 	who := identity.Of(ctx)
 	if who.Grant != nil {
-		g := *who.Grant
+		g := access.GrantOf(who.Grant)
 		g.Created = append(slices.Clone(g.Created), r.Name)
-		who.Grant = &g
+		who.Grant = access.NewGrant(g)
 	}
 	out.BoardInfo = boardInfo(who, r.Name, b)
 	out.Revision = created.Revision
@@ -516,7 +516,7 @@ func (s *Service) BotInfo(ctx context.Context) (*BotInfo, error) {
 		Quotas:      []quota.Usage{}}
 	switch {
 	case who.Grant != nil:
-		out.Kind, out.Role = "bot", who.Grant.Role
+		out.Kind, out.Role = "bot", access.GrantOf(who.Grant).Role
 		out.Quotas = append(out.Quotas, s.quotas.Usage(quota.CreateBoard, who.String()), s.quotas.Usage(quota.CreateFolder, who.String()))
 	case who.Admin && who.Person == "":
 		out.Kind = "host"

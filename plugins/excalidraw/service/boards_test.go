@@ -107,7 +107,7 @@ func (e *bdEnv) listed(t *testing.T, who identity.Principal, trash bool) []strin
 
 func TestCreateBoardNeedsCanCreateBoards(t *testing.T) {
 	e := newBoardEnv(t)
-	plain := accesstest.Bot("tok_plain", bdAlice, identity.Grant{Role: identity.RoleEditor})
+	plain := accesstest.Bot("tok_plain", bdAlice, access.Grant{Role: identity.RoleEditor})
 	_, err := e.svc.CreateBoard(accesstest.As(plain), CreateBoardRequest{Name: "b1"})
 	if se := wantCode(t, err, sceneerr.PermissionDenied); se.Details["permission"] != "canCreateBoards" {
 		t.Fatalf("details %v", se.Details)
@@ -124,7 +124,7 @@ func TestCreateBoardNeedsCanCreateBoards(t *testing.T) {
 		t.Fatal("the refused board was written")
 	}
 
-	maker := accesstest.Bot("tok_maker", bdAlice, identity.Grant{Role: identity.RoleViewer, CanCreateBoards: true})
+	maker := accesstest.Bot("tok_maker", bdAlice, access.Grant{Role: identity.RoleViewer, CanCreateBoards: true})
 	res, err := e.svc.CreateBoard(accesstest.As(maker), CreateBoardRequest{Name: "b1", Title: " Board one ", Description: "what it is"})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +161,7 @@ func TestCreateBoardNeedsCanCreateBoards(t *testing.T) {
 
 func TestCreateBoardQuotaFollowsTheClock(t *testing.T) {
 	e := newBoardEnv(t)
-	bot := accesstest.Bot("tok_q", bdAlice, identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true})
+	bot := accesstest.Bot("tok_q", bdAlice, access.Grant{Role: identity.RoleEditor, CanCreateBoards: true})
 	start := e.clock.Now()
 	for i := range 10 {
 		e.board(t, bot, fmt.Sprintf("q%d", i))
@@ -195,7 +195,7 @@ func TestCreateBoardQuotaFollowsTheClock(t *testing.T) {
 		t.Fatal("the refused board was written")
 	}
 	// Another person's bot has its own window; a person has none.
-	other := accesstest.Bot("tok_other", bdBob, identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true})
+	other := accesstest.Bot("tok_other", bdBob, access.Grant{Role: identity.RoleEditor, CanCreateBoards: true})
 	e.board(t, other, "o1")
 	e.board(t, bdAlice, "a1")
 
@@ -210,7 +210,7 @@ func TestCreateBoardQuotaFollowsTheClock(t *testing.T) {
 
 func TestCreateBoardQuotaUnderConcurrency(t *testing.T) {
 	e := newBoardEnv(t)
-	bot := accesstest.Bot("tok_c", bdAlice, identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true})
+	bot := accesstest.Bot("tok_c", bdAlice, access.Grant{Role: identity.RoleEditor, CanCreateBoards: true})
 	var wg sync.WaitGroup
 	errs := make([]error, 15)
 	for i := range errs {
@@ -237,7 +237,7 @@ func TestCreateBoardQuotaUnderConcurrency(t *testing.T) {
 
 func TestCreateFolderIdempotentAndLimited(t *testing.T) {
 	e := newBoardEnv(t)
-	bot := accesstest.Bot("tok_f", bdAlice, identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true})
+	bot := accesstest.Bot("tok_f", bdAlice, access.Grant{Role: identity.RoleEditor, CanCreateBoards: true, CanCreateFolders: true})
 	work := e.folder(t, bot, "Work")
 	if !work.Created || work.Name != "Work" || work.ID == "" {
 		t.Fatalf("created %+v", work)
@@ -310,7 +310,7 @@ func TestFoldersNeedBothPermissions(t *testing.T) {
 	if _, err := e.svc.MoveBoard(accesstest.As(bdAlice), "plan", f.ID); err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []identity.Grant{
+	for _, g := range []access.Grant{
 		{Role: identity.RoleEditor, Boards: []string{"plan"}, CanCreateFolders: true},
 		{Role: identity.RoleEditor, Boards: []string{"plan"}, CanCreateBoards: true},
 		{Role: identity.RoleEditor, Boards: []string{"plan"}},
@@ -334,7 +334,7 @@ func TestFoldersNeedBothPermissions(t *testing.T) {
 			t.Fatalf("%+v: list %+v %v", g, list, err)
 		}
 	}
-	both := accesstest.Bot("tok_y", bdAlice, identity.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}, CanCreateBoards: true, CanCreateFolders: true})
+	both := accesstest.Bot("tok_y", bdAlice, access.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}, CanCreateBoards: true, CanCreateFolders: true})
 	if list, err := e.svc.ListBoards(accesstest.As(both), false); err != nil || len(list) != 1 || list[0].Folder == nil || list[0].Folder.Name != "Work" {
 		t.Fatalf("list with folders %+v %v", list, err)
 	}
@@ -354,10 +354,10 @@ func TestRenameAndDescribeAreTheOwners(t *testing.T) {
 	e := newBoardEnv(t)
 	e.board(t, bdAlice, "plan")
 	e.member(t, "plan", bdBob, identity.RoleEditor)
-	editorBot := accesstest.Bot("tok_e", bdAlice, identity.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}})
-	viewerBot := accesstest.Bot("tok_v", bdAlice, identity.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}})
-	bobsBot := accesstest.Bot("tok_b", bdBob, identity.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}})
-	stray := accesstest.Bot("tok_s", bdAlice, identity.Grant{Role: identity.RoleEditor, Boards: []string{"other"}})
+	editorBot := accesstest.Bot("tok_e", bdAlice, access.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}})
+	viewerBot := accesstest.Bot("tok_v", bdAlice, access.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}})
+	bobsBot := accesstest.Bot("tok_b", bdBob, access.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}})
+	stray := accesstest.Bot("tok_s", bdAlice, access.Grant{Role: identity.RoleEditor, Boards: []string{"other"}})
 
 	_, err := e.svc.RenameBoard(accesstest.As(bdBob), "plan", "Bob's plan")
 	if se := wantCode(t, err, sceneerr.PermissionDenied); se.Details["role"] != identity.RoleEditor || se.Details["needs"] != identity.RoleOwner {
@@ -418,7 +418,7 @@ func TestMoveBoardToFolder(t *testing.T) {
 	e.member(t, "bobs", bdAlice, identity.RoleEditor)
 	work := e.folder(t, bdAlice, "Work")
 	bobsFolder := e.folder(t, bdBob, "Bob's")
-	bot := accesstest.Bot("tok_m", bdAlice, identity.Grant{Role: identity.RoleViewer, Boards: []string{"plan", "bobs"}, CanCreateBoards: true, CanCreateFolders: true})
+	bot := accesstest.Bot("tok_m", bdAlice, access.Grant{Role: identity.RoleViewer, Boards: []string{"plan", "bobs"}, CanCreateBoards: true, CanCreateFolders: true})
 
 	// Read is enough.
 	res, err := e.svc.MoveBoard(accesstest.As(bot), "plan", work.ID)
@@ -474,7 +474,7 @@ func TestTrashHidesTheBoard(t *testing.T) {
 	e.board(t, bdAlice, "plan")
 	e.board(t, bdAlice, "keep")
 	e.member(t, "plan", bdBob, identity.RoleEditor)
-	bot := accesstest.Bot("tok_t", bdAlice, identity.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}})
+	bot := accesstest.Bot("tok_t", bdAlice, access.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}})
 	read := func(who identity.Principal) error {
 		_, err := e.svc.Read(accesstest.As(who), ReadRequest{Name: "plan"})
 		return err
@@ -532,7 +532,7 @@ func TestTrashHidesTheBoard(t *testing.T) {
 func TestBotInfo(t *testing.T) {
 	e := newBoardEnv(t)
 	e.board(t, bdAlice, "plan")
-	bot := accesstest.Bot("tok_i", bdAlice, identity.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}, CanCreateBoards: true, CanCreateFolders: true})
+	bot := accesstest.Bot("tok_i", bdAlice, access.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}, CanCreateBoards: true, CanCreateFolders: true})
 	first := e.clock.Now()
 	e.board(t, bot, "n1")
 	e.clock.Advance(10 * time.Minute)
@@ -592,7 +592,7 @@ func TestCreateOnAnUnavailableName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bot := accesstest.Bot("tok_c", bdBob, identity.Grant{Role: identity.RoleEditor, Boards: []string{"mine"}, CanCreateBoards: true})
+	bot := accesstest.Bot("tok_c", bdBob, access.Grant{Role: identity.RoleEditor, Boards: []string{"mine"}, CanCreateBoards: true})
 	var first *sceneerr.Error
 	for _, c := range []struct {
 		who  identity.Principal

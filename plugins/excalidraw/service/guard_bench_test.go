@@ -17,7 +17,7 @@ import (
 // same run. The ratio guarded/open is the check's price.
 func BenchmarkGuard(b *testing.B) {
 	bot := identity.With(context.Background(), identity.Principal{Kind: "token", ID: "tok_b", Person: "per_a", PersonName: "ann",
-		Grant: &identity.Grant{Role: identity.RoleEditor, Boards: []string{"big"}}})
+		Grant: access.NewGrant(access.Grant{Role: identity.RoleEditor, Boards: []string{"big"}})})
 	for _, mode := range []string{"open", "guarded"} {
 		dir := filepath.Join(b.TempDir(), "drawings")
 		cfg := Config{DrawingsDir: dir}

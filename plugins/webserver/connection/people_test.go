@@ -53,7 +53,7 @@ func TestPrincipals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, rec, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: bob.ID, Grant: &identity.Grant{Role: "viewer", Boards: []string{"plan"}}})
+	bot, rec, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "viewer", "boards": []string{"plan"}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestPrincipals(t *testing.T) {
 	}
 	// An expired connect token no longer works.
 	past := time.Now().Add(-time.Minute)
-	old, _, err := svc.Tokens().Mint(TokenSpec{Name: "old", Person: bob.ID, Grant: &identity.Grant{Role: "editor"}, ExpiresAt: &past})
+	old, _, err := svc.Tokens().Mint(TokenSpec{Name: "old", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "editor"}), ExpiresAt: &past})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestPrincipals(t *testing.T) {
 // request of theirs and of their bots, at once; their bots stop working.
 func TestRemovePersonCutsEverything(t *testing.T) {
 	svc, _, _, bob := peopleService(t)
-	bot, _, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: bob.ID, Grant: &identity.Grant{Role: "editor", Boards: []string{"plan"}}})
+	bot, _, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "editor", "boards": []string{"plan"}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRemovePersonCutsEverything(t *testing.T) {
 func TestRevokeAmbiguousName(t *testing.T) {
 	svc, _, owner, bob := peopleService(t)
 	for _, person := range []string{owner.ID, bob.ID} {
-		if _, _, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: person, Grant: &identity.Grant{Role: "viewer"}}); err != nil {
+		if _, _, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: person, Grant: identity.NewGrant(map[string]any{"role": "viewer"})}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -79,9 +79,9 @@ func (b *Binder) Bound(tokenID string) []string {
 // boards bound to it, as the token file it is read from would by then.
 // bot's own grant is left as it was.
 func (b *Binder) Refresh(bot identity.Principal) identity.Principal {
-	g := *bot.Grant
+	g := access.GrantOf(bot.Grant)
 	g.Created = b.Bound(bot.ID)
-	bot.Grant = &g
+	bot.Grant = access.NewGrant(g)
 	return bot
 }
 
@@ -113,9 +113,9 @@ func Host(id string) identity.Principal {
 
 // Bot is a connect token with the id given, named "helper", that person
 // minted and g bounds.
-func Bot(id string, person identity.Principal, g identity.Grant) identity.Principal {
+func Bot(id string, person identity.Principal, g access.Grant) identity.Principal {
 	return identity.Principal{Kind: identity.KindToken, ID: id, Name: "helper",
-		Person: person.Person, PersonName: person.PersonName, HostOwner: person.HostOwner, Grant: &g}
+		Person: person.Person, PersonName: person.PersonName, HostOwner: person.HostOwner, Grant: access.NewGrant(g)}
 }
 
 // As is a context acting for p (identity.With on context.Background).

@@ -64,13 +64,13 @@ func TestBinder(t *testing.T) {
 		t.Fatal("Bound hands out the binder's own slice")
 	}
 
-	bot := accesstest.Bot("tok_2", accesstest.Person("per_ann", "Ann"), identity.Grant{Role: identity.RoleViewer, Boards: []string{"x"}})
+	bot := accesstest.Bot("tok_2", accesstest.Person("per_ann", "Ann"), access.Grant{Role: identity.RoleViewer, Boards: []string{"x"}})
 	fresh := b.Refresh(bot)
-	if !slices.Equal(fresh.Grant.Created, []string{"z"}) || !slices.Equal(fresh.Grant.Boards, []string{"x"}) || fresh.ID != "tok_2" {
-		t.Fatalf("refreshed %+v %+v", fresh, fresh.Grant)
+	if g := access.GrantOf(fresh.Grant); !slices.Equal(g.Created, []string{"z"}) || !slices.Equal(g.Boards, []string{"x"}) || fresh.ID != "tok_2" {
+		t.Fatalf("refreshed %+v %+v", fresh, g)
 	}
-	if bot.Grant.Created != nil {
-		t.Fatalf("Refresh changed the bot's own grant: %+v", bot.Grant)
+	if g := access.GrantOf(bot.Grant); g.Created != nil {
+		t.Fatalf("Refresh changed the bot's own grant: %+v", g)
 	}
 }
 
@@ -87,12 +87,12 @@ func TestPrincipals(t *testing.T) {
 	if host.Kind != identity.KindToken || host.ID != "tok_h" || !host.Admin || host.Person != "" || host.IsBot() {
 		t.Fatalf("host %+v", host)
 	}
-	bot := accesstest.Bot("tok_b", ann, identity.Grant{Role: identity.RoleEditor})
+	bot := accesstest.Bot("tok_b", ann, access.Grant{Role: identity.RoleEditor})
 	if !bot.IsBot() || bot.Kind != identity.KindToken || bot.ID != "tok_b" || bot.Person != "per_ann" || bot.Admin || bot.HostOwner ||
-		bot.Display() != "helper (for Ann)" || bot.Grant.Role != identity.RoleEditor {
+		bot.Display() != "helper (for Ann)" || access.GrantOf(bot.Grant).Role != identity.RoleEditor {
 		t.Fatalf("bot %+v", bot)
 	}
-	if ob := accesstest.Bot("tok_o", owner, identity.Grant{Role: identity.RoleViewer}); !ob.HostOwner || ob.Admin {
+	if ob := accesstest.Bot("tok_o", owner, access.Grant{Role: identity.RoleViewer}); !ob.HostOwner || ob.Admin {
 		t.Fatalf("the owner's bot %+v", ob)
 	}
 	if got := identity.Of(accesstest.As(bot)); got.ID != "tok_b" || got.Grant != bot.Grant {
@@ -115,7 +115,7 @@ func TestGuard(t *testing.T) {
 	}
 
 	ann := accesstest.Person("per_ann", "Ann")
-	bot := accesstest.Bot("tok_1", ann, identity.Grant{Role: identity.RoleViewer, CanCreateBoards: true})
+	bot := accesstest.Bot("tok_1", ann, access.Grant{Role: identity.RoleViewer, CanCreateBoards: true})
 	if err := g.Create(accesstest.As(bot), "plan"); err != nil {
 		t.Fatalf("a bot may not create boards: %v", err)
 	}

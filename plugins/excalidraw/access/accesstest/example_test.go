@@ -31,8 +31,8 @@ func ExampleBot() {
 		accesstest.Person("per_cy", "Cy"),
 		accesstest.Owner("Olga"),
 		accesstest.Host("tok_cli"),
-		accesstest.Bot("tok_1", ann, identity.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}}),
-		accesstest.Bot("tok_2", ann, identity.Grant{Role: identity.RoleEditor}),
+		accesstest.Bot("tok_1", ann, access.Grant{Role: identity.RoleViewer, Boards: []string{"plan"}}),
+		accesstest.Bot("tok_2", ann, access.Grant{Role: identity.RoleEditor}),
 	} {
 		fmt.Printf("%s %s: %q\n", who, who.Display(), access.RoleOn(who, plan))
 	}
@@ -58,7 +58,7 @@ func ExampleBinder() {
 	var binder accesstest.Binder
 	guard := access.NewGuard(boards.Open(boards.File(dir), boards.Options{}), &binder, nil)
 
-	bot := accesstest.Bot("tok_1", accesstest.Person("per_ann", "Ann"), identity.Grant{Role: identity.RoleViewer, CanCreateBoards: true})
+	bot := accesstest.Bot("tok_1", accesstest.Person("per_ann", "Ann"), access.Grant{Role: identity.RoleViewer, CanCreateBoards: true})
 	if err := guard.Created(accesstest.As(bot), "notes"); err != nil {
 		panic(err)
 	}
