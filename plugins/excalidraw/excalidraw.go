@@ -294,6 +294,10 @@ func apply(ctx *app.Context, raw app.Config) error {
 		})...); err != nil {
 			return err
 		}
+		// The host's start page is the editor while the plugin is here.
+		if err := webserver.UseStartPage(web, httpapi.Prefix+"/"); err != nil {
+			return err
+		}
 		// Remote agents sign in with OAuth: the authorization server
 		// mints connect tokens, so it needs the host's token file.
 		if conn != nil && conn.Tokens() != nil {

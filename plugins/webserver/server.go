@@ -37,6 +37,8 @@ type Server struct {
 	// challenge adds parameters to a 401's WWW-Authenticate (an OAuth
 	// protected resource's resource_metadata); see SetBearerChallenge.
 	challenge atomic.Pointer[func(*http.Request) string]
+	// start are the start pages plugins offer (start.go).
+	start startPages
 
 	mountMu sync.Mutex // serialises table rebuilds
 	mounts  []*Mount

@@ -217,12 +217,6 @@ func TestEvidenceIsPerBoardAndItsReaders(t *testing.T) {
 // but for the host's root, which only redirects to the editor.
 func TestRoutesAreAdmitted(t *testing.T) {
 	for _, r := range Routes(Options{}) {
-		if r.Path == "/" {
-			if r.Method != http.MethodGet || !r.Public {
-				t.Errorf("the root redirect is %s public=%v", r.Method, r.Public)
-			}
-			continue
-		}
 		if r.Public {
 			t.Errorf("%s %s is public", r.Method, r.Path)
 		}
@@ -232,17 +226,3 @@ func TestRoutesAreAdmitted(t *testing.T) {
 	}
 }
 
-// TestRootRedirectsToEditor: a person who opens the host's address lands
-// on the editor.
-func TestRootRedirectsToEditor(t *testing.T) {
-	e := newEnv(t, nil)
-	c := &http.Client{Transport: e.client.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Get(e.base + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != Prefix+"/" {
-		t.Fatalf("GET /: %d Location %q", resp.StatusCode, resp.Header.Get("Location"))
-	}
-}

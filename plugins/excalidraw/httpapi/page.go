@@ -56,8 +56,3 @@ func toPage(c echo.Context) error {
 	return c.Redirect(http.StatusMovedPermanently, Prefix+"/")
 }
 
-// toEditor sends the host's root to the editor. It is a temporary
-// redirect: the root is the editor only while this plugin is loaded.
-func toEditor(c echo.Context) error {
-	return c.Redirect(http.StatusFound, Prefix+"/")
-}

@@ -97,9 +97,6 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodPost, Path: api + "/folders", Handler: b.createFolder},
 		{Method: http.MethodGet, Path: api + "/me", Handler: me},
 		{Method: http.MethodGet, Path: Prefix, Handler: toPage},
-		// The host's start page is the editor. Public: a redirect reveals
-		// nothing, and the editor itself asks for a session.
-		{Method: http.MethodGet, Path: "/", Handler: toEditor, Public: true},
 		{Method: http.MethodGet, Path: Prefix + "/", Handler: page(o.Assets, o.LoginCommand)},
 		{Method: http.MethodGet, Path: Prefix + "/assets/*", Handler: serveAssets},
 		{Method: http.MethodHead, Path: Prefix + "/assets/*", Handler: serveAssets},
