@@ -225,4 +225,3 @@ func TestRoutesAreAdmitted(t *testing.T) {
 		}
 	}
 }
-

@@ -55,4 +55,3 @@ func page(assets fs.FS, loginCommand string) echo.HandlerFunc {
 func toPage(c echo.Context) error {
 	return c.Redirect(http.StatusMovedPermanently, Prefix+"/")
 }
-
