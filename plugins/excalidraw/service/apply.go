@@ -27,15 +27,16 @@ type ApplyRequest struct {
 
 // Apply runs operations on a scene as one all-or-nothing change.
 //
-// The operations are checked for shape first (engine.DecodeOps); then,
-// inside the store's read-modify-write (under the scene's locks, after
-// the request-id and revision checks), they run in one engine transaction
-// on a private copy of the stored document (engine.Txn.Apply): all adds
-// first, built together so that arrows can bind to elements added in the
-// same call; then updates and deletes in call order (they may name
-// elements added by explicit id), then the app state is merged. One failing operation
-// fails the call and nothing is written. The result is normalized,
-// validated and bounded like every write.
+// The operations are checked for shape first (engine.DecodeOps); then
+// they run through the one write pipeline (write: inside the store's
+// read-modify-write, under the scene's locks, after the request-id and
+// revision checks) in one engine transaction on a private copy of the
+// stored document (engine.Txn.Apply): all adds first, built together so
+// that arrows can bind to elements added in the same call; then updates
+// and deletes in call order (they may name elements added by explicit
+// id), then the app state is merged. One failing operation fails the
+// call and nothing is written. The result is normalized, validated and
+// bounded like every write.
 //
 // Operations that change nothing (an update to the values an element
 // has) leave the element's version alone, as Excalidraw's mutateElement
@@ -60,64 +61,33 @@ func (s *Service) Apply(ctx context.Context, r ApplyRequest) (*WriteResult, erro
 	if err != nil {
 		return nil, err
 	}
-	var done *applied
-	res, err := s.store.Update(ctx, store.UpdateRequest{
-		Name: r.Name, ExpectedRevision: r.ExpectedRevision, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
-		Attribution: r.Attribution,
-		Mutate: func(cur *store.Scene) ([]byte, error) {
-			a, data, err := s.applyOps(cur.Data, ops, r.AppState)
-			done = a
-			return data, err
-		},
-	})
+	var done engine.Result
+	w, err := s.write(ctx, WriteRequest{Name: r.Name, ExpectedRevision: &r.ExpectedRevision, RequestID: r.RequestID,
+		Actor: r.Actor, Attribution: r.Attribution, Named: engine.OpIDs(ops)},
+		func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
+			if err := tx.Apply(ops); err != nil {
+				return PlanResult{}, err
+			}
+			if err := tx.MergeAppState(r.AppState, "/app_state"); err != nil {
+				return PlanResult{}, err
+			}
+			done = tx.Result()
+			return PlanResult{Targets: done.IDs}, nil
+		}, false)
 	if err != nil {
-		return nil, mapError(err)
+		return nil, err
 	}
-	s.committed(res)
-	wr := writeResult(res)
-	if done == nil || res.Duplicate {
+	wr := writeResult(w.res)
+	if w.doc == nil || w.res.Duplicate {
 		return wr, nil
 	}
-	named := make(map[string]bool, len(done.result.IDs))
-	for _, id := range done.result.IDs {
+	named := make(map[string]bool, len(done.IDs))
+	for _, id := range done.IDs {
 		named[id] = true
 	}
-	wr.Operations = &done.result
-	wr.Summary = summarize(done.doc, "", named)
+	wr.Operations = &done
+	wr.Summary = summarize(w.doc, "", named)
 	return wr, nil
-}
-
-// applied is the document an Apply's operations left and what they did.
-type applied struct {
-	doc    *scene.Document
-	result engine.Result
-}
-
-// applyOps runs the operations (then the app state) on the stored bytes
-// in one engine transaction and returns what it did and the new bytes.
-// Parsing gives a document private to this call, so a failure leaves
-// nothing behind.
-func (s *Service) applyOps(data []byte, ops []engine.Op, appState json.RawMessage) (*applied, []byte, error) {
-	var res engine.Result
-	var out []byte
-	doc, err := s.editStored(data, engine.OpIDs(ops), func(doc *scene.Document, sd seed) error {
-		var err error
-		res, err = s.editSeeded(doc, sd, func(tx *engine.Txn) error {
-			if err := tx.Apply(ops); err != nil {
-				return err
-			}
-			return tx.MergeAppState(appState, "/app_state")
-		})
-		if err != nil {
-			return err
-		}
-		out, err = s.finish(doc)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return &applied{doc: doc, result: res}, out, nil
 }
 
 // MaxOperations bounds one Apply call (contract 4.4).

@@ -202,6 +202,28 @@ const maxLintShown = 20
 //
 // A plan that changes nothing writes nothing and says so (unchanged).
 func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelope, error) {
+	w, err := s.write(ctx, r, plan, true)
+	if err != nil {
+		return nil, err
+	}
+	return w.env, nil
+}
+
+// written is what a write did: the store's result, the document the plan
+// left (nil when the plan did not run: a repeated request id) and, when
+// asked for, the envelope.
+type written struct {
+	res *store.Result
+	doc *scene.Document
+	env *Envelope
+}
+
+// write is the one write pipeline, Write's stages; every write of an
+// existing scene by an agent goes through it (Write, Edit, Copy, Restore,
+// Apply). Without envelope it leaves out what only the envelope needs
+// (the diff and its classification, lint, strict): Apply answers the
+// contract's WriteResult instead.
+func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope bool) (*written, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)
 	}
@@ -228,7 +250,7 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID, Attribution: attr,
 		AnyRevision: r.ExpectedRevision == nil,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
-			out, doc, ids, pending, err := s.plan(cur, o, plan, env, r.Named)
+			out, doc, ids, pending, err := s.plan(cur, o, plan, env, r.Named, envelope)
 			planned, changedIDs, lintPending = doc, ids, pending
 			if err != nil || o.DryRun {
 				if err == nil {
@@ -264,7 +286,7 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 		}
 		env.Verified = &ok
 	}
-	return env, nil
+	return &written{res: res, doc: planned, env: env}, nil
 }
 
 // plan is Write's work under the lock: it returns the bytes to store, the
@@ -273,8 +295,9 @@ func (s *Service) Write(ctx context.Context, r WriteRequest, plan Plan) (*Envelo
 // The lint of a write that is not strict runs beside the commit (both
 // documents are sealed, so nothing changes under it): plan returns a
 // function that waits for it. A strict write's lint decides whether it
-// commits, so it runs first.
-func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string) ([]byte, *scene.Document, []string, func() *LintDelta, error) {
+// commits, so it runs first. Without envelope, plan leaves env and what
+// fills it alone.
+func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string, envelope bool) ([]byte, *scene.Document, []string, func() *LintDelta, error) {
 	before, err := s.viewStored(cur.Data) // read only: the plan edits a fork
 	if err != nil {
 		return nil, nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
@@ -307,6 +330,24 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	var changedIDs []string
+	var pending func() *LintDelta
+	if envelope {
+		if changedIDs, pending, err = s.report(env, o, before, after, pr, touched); err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	if bytes.Equal(out, cur.Data) {
+		out = cur.Data
+	}
+	return out, after, changedIDs, pending, nil
+}
+
+// report fills env with what the write did (the diff from before to
+// after, classified; lint) and returns the ids that changed and, unless
+// the write is strict, the lint running beside the commit; a strict
+// write that adds a lint error or ignored a field fails here.
+func (s *Service) report(env *Envelope, o WriteOptions, before, after *scene.Document, pr PlanResult, touched map[string]bool) ([]string, func() *LintDelta, error) {
 	ch, changedIDs := diff(before, after)
 	env.Changed = ch
 	env.IgnoredFields = pr.Ignored
@@ -326,13 +367,10 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 	}
 	if o.Strict {
 		if err := strictCheck(env); err != nil {
-			return nil, nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
-	if bytes.Equal(out, cur.Data) {
-		return cur.Data, after, changedIDs, pending, nil
-	}
-	return out, after, changedIDs, pending, nil
+	return changedIDs, pending, nil
 }
 
 // lintBeside starts lintDelta and returns a function that waits for its
