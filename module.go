@@ -17,6 +17,7 @@ import (
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/app/loader"
 	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/storage"
@@ -359,7 +360,7 @@ var LoaderModule = fx.Module("loader",
 		var w *loader.Watcher
 		lc.Append(fx.Hook{
 			OnStart: func(ctx context.Context) error {
-				if _, err := rt.Root().Plugin(kernel.AdminAPI(entries, rt), nil); err != nil {
+				if _, err := rt.Root().Plugin(admin.Plugin(entries, rt), nil); err != nil {
 					return err
 				}
 				if err := entries.LoadFile(ctx, c.File); err != nil {

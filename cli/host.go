@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/spf13/cobra"
 )
 
@@ -88,7 +88,7 @@ func adminCall(cmd *cobra.Command, method, path string, in, out any) error {
 // as the JSON body, the JSON answer into out. A refusal is returned as
 // "code: message".
 func (t Target) call(ctx context.Context, method, path string, in, out any) error {
-	return t.Send(ctx, method, kernel.AdminPrefix+path, in, out)
+	return t.Send(ctx, method, admin.AdminPrefix+path, in, out)
 }
 
 // send is call for any path of the host (a plugin's API).

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/admin"
 )
 
 func newLogin() *cobra.Command {
@@ -36,8 +36,8 @@ func newLogin() *cobra.Command {
 				}
 				next = landingPage(modulesOf(cmd), out.Plugins)
 			}
-			var link kernel.LoginLinkResponse
-			if err := t.call(cmd.Context(), http.MethodPost, "/login-links", kernel.LoginLinkRequest{Next: next}, &link); err != nil {
+			var link admin.LoginLinkResponse
+			if err := t.call(cmd.Context(), http.MethodPost, "/login-links", admin.LoginLinkRequest{Next: next}, &link); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "open this link in your browser to log in (works once, until %s):\n", link.ExpiresAt.Local().Format("15:04:05"))

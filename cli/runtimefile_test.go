@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,5 +34,21 @@ func TestRuntimeFileRoundTrip(t *testing.T) {
 	RemoveRuntimeFile(dir, in.PID)
 	if _, err := os.Stat(filepath.Join(dir, RuntimeFileName)); !os.IsNotExist(err) {
 		t.Fatal("file not removed")
+	}
+}
+
+// TestRuntimeFileMissingIsNoHost: the CLI tells "no host runs here" (edit
+// the sessions file directly) from a runtime file it cannot read.
+func TestRuntimeFileMissingIsNoHost(t *testing.T) {
+	_, err := ReadRuntimeFile(t.TempDir())
+	if !errors.Is(err, ErrNoHost) || !strings.Contains(err.Error(), "dsh serve") {
+		t.Fatalf("got %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, RuntimeFileName), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRuntimeFile(dir); err == nil || errors.Is(err, ErrNoHost) {
+		t.Fatalf("a corrupt runtime file is not \"no host\": %v", err)
 	}
 }

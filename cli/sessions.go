@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -29,7 +29,7 @@ func newSessions() *cobra.Command {
 			var list []connection.SessionInfo
 			err := withSessions(cmd,
 				func(t Target) error {
-					var out kernel.SessionsResponse
+					var out admin.SessionsResponse
 					err := t.call(cmd.Context(), http.MethodGet, "/sessions", nil, &out)
 					list = out.Sessions
 					return err
@@ -62,7 +62,7 @@ func newSessions() *cobra.Command {
 				var n int
 				err := withSessions(cmd,
 					func(t Target) error {
-						var out kernel.RevokedResponse
+						var out admin.RevokedResponse
 						err := t.call(cmd.Context(), http.MethodDelete, "/sessions", nil, &out)
 						n = out.Revoked
 						return err
@@ -84,7 +84,7 @@ func newSessions() *cobra.Command {
 			id := args[0]
 			err := withSessions(cmd,
 				func(t Target) error {
-					return t.call(cmd.Context(), http.MethodDelete, "/sessions/"+url.PathEscape(id), nil, &kernel.RevokedResponse{})
+					return t.call(cmd.Context(), http.MethodDelete, "/sessions/"+url.PathEscape(id), nil, &admin.RevokedResponse{})
 				},
 				func(s *connection.SessionStore) error {
 					err := s.Revoke(id)

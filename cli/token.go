@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -104,7 +104,7 @@ func newToken(mods []Module) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return WithHostOrFile(cmd, "token file",
 				func(t Target) error {
-					if err := t.call(cmd.Context(), http.MethodDelete, "/tokens/"+url.PathEscape(args[0]), nil, &kernel.RevokedTokenResponse{}); err != nil {
+					if err := t.call(cmd.Context(), http.MethodDelete, "/tokens/"+url.PathEscape(args[0]), nil, &admin.RevokedTokenResponse{}); err != nil {
 						return err
 					}
 					fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", args[0])

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/kernel"
+	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/names"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -123,10 +123,10 @@ func newUser() *cobra.Command {
 	rm := &cobra.Command{
 		Use: "rm NAME", Short: "Remove a person: their sessions and bots stop working (at once, with a host running)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var gone kernel.PersonInfo
+			var gone admin.PersonInfo
 			err := WithHostOrFile(cmd, "accounts file",
 				func(t Target) error {
-					var out kernel.RemovedPersonResponse
+					var out admin.RemovedPersonResponse
 					err := t.call(cmd.Context(), http.MethodDelete, "/people/"+url.PathEscape(args[0]), nil, &out)
 					gone = out.Removed
 					return err
@@ -138,7 +138,7 @@ func newUser() *cobra.Command {
 					}
 					defer st.Close()
 					p, err := st.People().Remove(args[0])
-					gone = kernel.PersonInfo{ID: p.ID, Name: p.Name}
+					gone = admin.PersonInfo{ID: p.ID, Name: p.Name}
 					return userError(err)
 				})
 			if err != nil {

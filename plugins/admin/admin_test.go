@@ -1,11 +1,12 @@
-package kernel_test
+package admin_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -13,15 +14,17 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/status"
 	"github.com/dshgo/dsh/plugins/webserver"
 	"github.com/dshgo/dsh/plugins/webserver/accounts"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
@@ -39,6 +42,32 @@ type testHost struct {
 func startHost(t *testing.T, dataDir string) testHost {
 	t.Helper()
 	return startHostWith(t, dataDir, "")
+}
+
+// startHostWith is startHost with more lines for the host section
+// (indented by two spaces, like the rest of it).
+func startHostWith(t *testing.T, dataDir, hostYAML string) testHost {
+	t.Helper()
+	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\n%splugins:\n  - {id: status, name: status}\n", dataDir, hostYAML)
+	h, err := dsh.New(dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(yaml)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := h.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			if err := h.Stop(context.Background()); err != nil {
+				t.Errorf("stop: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return testHost{Host: h, stop: stop}
 }
 
 // client follows no redirects (the tests look at them) and closes its idle
@@ -291,22 +320,6 @@ func TestMCPWithoutCredentials(t *testing.T) {
 	}
 }
 
-// TestRuntimeFileMissingIsNoHost: the CLI tells "no host runs here" (edit
-// the sessions file directly) from a runtime file it cannot read.
-func TestRuntimeFileMissingIsNoHost(t *testing.T) {
-	_, err := kernel.ReadRuntimeFile(t.TempDir())
-	if !errors.Is(err, kernel.ErrNoHost) || !strings.Contains(err.Error(), "dsh serve") {
-		t.Fatalf("got %v", err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, kernel.RuntimeFileName), []byte("{"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := kernel.ReadRuntimeFile(dir); err == nil || errors.Is(err, kernel.ErrNoHost) {
-		t.Fatalf("a corrupt runtime file is not \"no host\": %v", err)
-	}
-}
-
 // signIn signs name in with password on the login form, as a browser
 // posting the host's own page does, and returns the session cookie.
 func signIn(t *testing.T, c *http.Client, h testHost, name, password string) string {
@@ -349,7 +362,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 	}
 	mintBot := func(name, person string) string {
 		plain, _, err := h.Connection.Tokens().Mint(connection.TokenSpec{Name: name, Person: person,
-			Grant: &identity.Grant{Role: identity.RoleEditor, CanCreateBoards: true}})
+			Grant: identity.NewGrant(map[string]any{"role": identity.RoleEditor, "canCreateBoards": true})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +382,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 
 	var routes []webserver.RouteInfo
 	for _, ri := range h.Web.Routes() {
-		if strings.HasPrefix(ri.Path, kernel.AdminPrefix+"/") {
+		if strings.HasPrefix(ri.Path, admin.AdminPrefix+"/") {
 			routes = append(routes, ri)
 		}
 	}
@@ -378,7 +391,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 	}
 	// Revoking every session goes last: it ends the owner's too.
 	revokeAll := slices.IndexFunc(routes, func(ri webserver.RouteInfo) bool {
-		return ri.Method == http.MethodDelete && ri.Path == kernel.AdminPrefix+"/sessions"
+		return ri.Method == http.MethodDelete && ri.Path == admin.AdminPrefix+"/sessions"
 	})
 	last := routes[revokeAll]
 	routes = append(slices.Delete(routes, revokeAll, revokeAll+1), last)
@@ -395,7 +408,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 	} {
 		for _, ri := range routes {
 			r := send(t, c, ri.Method, target(ri), "", who.hdr...)
-			if r.status != http.StatusForbidden || r.code != kernel.CodeAdminRequired || !strings.Contains(r.body, "this needs the host's owner or a host token") {
+			if r.status != http.StatusForbidden || r.code != admin.CodeAdminRequired || !strings.Contains(r.body, "this needs the host's owner or a host token") {
 				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.status, r.body)
 			}
 		}
@@ -415,7 +428,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 	} {
 		for _, ri := range routes {
 			r := send(t, c, ri.Method, target(ri), "", who.hdr...)
-			if r.code == kernel.CodeAdminRequired || r.status == http.StatusUnauthorized || r.status >= 500 {
+			if r.code == admin.CodeAdminRequired || r.status == http.StatusUnauthorized || r.status >= 500 {
 				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.status, r.body)
 			}
 		}

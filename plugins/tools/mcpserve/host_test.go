@@ -1,4 +1,4 @@
-package kernel_test
+package mcpserve_test
 
 import (
 	"context"
@@ -17,11 +17,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/status"
 )
 
-// startHostWith is startHost with more lines for the host section
-// (indented by two spaces, like the rest of it).
+// testHost is a real host on a free loopback port; stop is idempotent and
+// also runs at the end of the test.
+type testHost struct {
+	*dsh.Host
+	stop func()
+}
+
+// startHostWith starts a real host with the status plugin, hostYAML's
+// lines added to its host section (indented by two spaces, like the rest
+// of it).
 func startHostWith(t *testing.T, dataDir, hostYAML string) testHost {
 	t.Helper()
 	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\n%splugins:\n  - {id: status, name: status}\n", dataDir, hostYAML)
@@ -44,6 +53,36 @@ func startHostWith(t *testing.T, dataDir, hostYAML string) testHost {
 	}
 	t.Cleanup(stop)
 	return testHost{Host: h, stop: stop}
+}
+
+// client follows no redirects (the tests look at them) and closes its idle
+// connections at the end, so goleak sees no keep-alive goroutines.
+func client(t *testing.T) *http.Client {
+	t.Helper()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+type reply struct {
+	status int
+	header http.Header
+	body   string
+	code   string // error.code of a JSON error body
+}
+
+func send(t *testing.T, c *http.Client, method, url, body string, hdr ...string) reply {
+	t.Helper()
+	resp, b := dshtest.Send(t, c, method, url, body, hdr...)
+	r := reply{status: resp.StatusCode, header: resp.Header, body: string(b)}
+	var e struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	if json.Unmarshal(b, &e) == nil {
+		r.code = e.Error.Code
+	}
+	return r
 }
 
 const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`
