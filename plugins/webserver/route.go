@@ -17,7 +17,7 @@ const AnyMethod = "*"
 type Route struct {
 	// Method is an HTTP method (GET, POST, ...) or "*" for any.
 	Method string
-	// Path is an echo-style pattern: "/dsh-excalidraw/api/scenes/:name",
+	// Path is an echo-style pattern: "/notes/api/pages/:name",
 	// "/assets/*".
 	Path string
 	// Handler serves the route.

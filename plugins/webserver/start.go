@@ -21,7 +21,7 @@ type startPages struct {
 	paths []*string
 }
 
-// SetStartPage makes path (a page of this server, "/dsh-excalidraw/" say)
+// SetStartPage makes path (a page of this server, "/notes/" say)
 // the host's start page: where a browser opening `/` is sent. It returns
 // the function that takes it away again; a plugin registers that as an
 // effect (UseStartPage), so unloading the plugin gives `/` back.

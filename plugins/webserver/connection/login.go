@@ -23,7 +23,7 @@ const maxFormBytes = 8 << 10
 
 // ErrInvalidNext is returned by LoginLink for a landing page that is not a
 // same-origin path, which a login link would refuse to redirect to.
-var ErrInvalidNext = errors.New("connection: next must be a path on this server, like /dsh-excalidraw/")
+var ErrInvalidNext = errors.New("connection: next must be a path on this server, like /notes/")
 
 // NewLoginLink mints a one-time login URL (baseURL + LoginPath +
 // "?token=..."), in the spirit of Jupyter's token link: printed to the
