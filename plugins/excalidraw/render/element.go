@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -59,50 +60,35 @@ func readElement(o *ojson.Object) *element {
 		strokeWidth: 2, roughness: 1, opacity: 100, fontSize: 20, fontFamily: 5, textAlign: "left",
 		verticalAlign: "top", scale: [2]float64{1, 1}, endArrowhead: "arrow",
 	}
-	num := func(v any, dst *float64) {
-		if f, ok := ojson.AsFloat(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			*dst = f
-		}
-	}
-	str := func(v any, dst *string) {
-		if s, ok := v.(string); ok {
-			*dst = s
-		}
-	}
 	var sawEnd bool
 	o.Range(func(k string, v any) bool {
+		if boxMember(k, v, &e.x, &e.y, &e.w, &e.h) {
+			return true
+		}
 		switch k {
 		case "id":
-			str(v, &e.id)
+			readStr(v, &e.id)
 		case "type":
-			str(v, &e.typ)
-		case "x":
-			num(v, &e.x)
-		case "y":
-			num(v, &e.y)
-		case "width":
-			num(v, &e.w)
-		case "height":
-			num(v, &e.h)
+			readStr(v, &e.typ)
 		case "angle":
-			num(v, &e.angle)
+			readNum(v, &e.angle)
 		case "strokeColor":
-			str(v, &e.strokeColor)
+			readStr(v, &e.strokeColor)
 		case "backgroundColor":
-			str(v, &e.bgColor)
+			readStr(v, &e.bgColor)
 		case "fillStyle":
-			str(v, &e.fillStyle)
+			readStr(v, &e.fillStyle)
 		case "strokeStyle":
-			str(v, &e.strokeStyle)
+			readStr(v, &e.strokeStyle)
 		case "strokeWidth":
-			num(v, &e.strokeWidth)
+			readNum(v, &e.strokeWidth)
 		case "roughness":
-			num(v, &e.roughness)
+			readNum(v, &e.roughness)
 		case "opacity":
-			num(v, &e.opacity)
+			readNum(v, &e.opacity)
 		case "seed":
 			var f float64
-			num(v, &f)
+			readNum(v, &f)
 			e.seed = int64(f)
 		case "roundness":
 			if r, ok := v.(*ojson.Object); ok && r != nil {
@@ -123,9 +109,9 @@ func readElement(o *ojson.Object) *element {
 				}
 			}
 		case "frameId":
-			str(v, &e.frameID)
+			readStr(v, &e.frameID)
 		case "containerId":
-			str(v, &e.containerID)
+			readStr(v, &e.containerID)
 		case "boundElements":
 			list, _ := v.([]any)
 			for _, x := range list {
@@ -136,14 +122,14 @@ func readElement(o *ojson.Object) *element {
 				}
 			}
 		case "link":
-			str(v, &e.link)
+			readStr(v, &e.link)
 		case "points":
-			e.points = readPoints(v)
+			e.points = scene.Points(o)
 		case "pressures":
 			list, _ := v.([]any)
 			for _, p := range list {
 				f := 0.5
-				num(p, &f)
+				readNum(p, &f)
 				e.pressures = append(e.pressures, f)
 			}
 		case "simulatePressure":
@@ -160,49 +146,44 @@ func readElement(o *ojson.Object) *element {
 		case "elbowed":
 			e.elbowed, _ = v.(bool)
 		case "text":
-			str(v, &e.text)
+			readStr(v, &e.text)
 		case "fontSize":
-			num(v, &e.fontSize)
+			readNum(v, &e.fontSize)
 		case "fontFamily":
 			var f float64
-			num(v, &f)
+			readNum(v, &f)
 			e.fontFamily = int(f)
 		case "lineHeight":
-			num(v, &e.lineHeight)
+			readNum(v, &e.lineHeight)
 		case "textAlign":
-			str(v, &e.textAlign)
+			readStr(v, &e.textAlign)
 		case "verticalAlign":
-			str(v, &e.verticalAlign)
+			readStr(v, &e.verticalAlign)
 		case "name":
 			if s, ok := v.(string); ok {
 				e.name, e.hasName = s, true
 			}
 		case "fileId":
-			str(v, &e.fileID)
+			readStr(v, &e.fileID)
 		case "status":
-			str(v, &e.status)
+			readStr(v, &e.status)
 		case "scale":
 			if list, ok := v.([]any); ok && len(list) == 2 {
-				num(list[0], &e.scale[0])
-				num(list[1], &e.scale[1])
+				readNum(list[0], &e.scale[0])
+				readNum(list[1], &e.scale[1])
 			}
 		case "crop":
 			if c, ok := v.(*ojson.Object); ok && c != nil {
 				cr := &imageCrop{}
 				c.Range(func(k string, v any) bool {
+					if boxMember(k, v, &cr.x, &cr.y, &cr.w, &cr.h) {
+						return true
+					}
 					switch k {
-					case "x":
-						num(v, &cr.x)
-					case "y":
-						num(v, &cr.y)
-					case "width":
-						num(v, &cr.w)
-					case "height":
-						num(v, &cr.h)
 					case "naturalWidth":
-						num(v, &cr.naturalWidth)
+						readNum(v, &cr.naturalWidth)
 					case "naturalHeight":
-						num(v, &cr.naturalHeight)
+						readNum(v, &cr.naturalHeight)
 					}
 					return true
 				})
@@ -221,25 +202,36 @@ func readElement(o *ojson.Object) *element {
 	return e
 }
 
-func readPoints(v any) [][2]float64 {
-	list, ok := v.([]any)
-	if !ok {
-		return nil
+// readNum sets *dst to v when v is a finite number, and readStr when it
+// is a string: a member of another type leaves the default.
+func readNum(v any, dst *float64) {
+	if f, ok := ojson.AsFloat(v); ok && finite(f) {
+		*dst = f
 	}
-	out := make([][2]float64, 0, len(list))
-	for _, p := range list {
-		pair, ok := p.([]any)
-		if !ok || len(pair) < 2 {
-			continue
-		}
-		x, okx := ojson.AsFloat(pair[0])
-		y, oky := ojson.AsFloat(pair[1])
-		if !okx || !oky || !finite(x) || !finite(y) {
-			continue
-		}
-		out = append(out, [2]float64{x, y})
+}
+
+func readStr(v any, dst *string) {
+	if s, ok := v.(string); ok {
+		*dst = s
 	}
-	return out
+}
+
+// boxMember reads member k of a box (an element's or a crop's x, y,
+// width and height), reporting whether k was one of them.
+func boxMember(k string, v any, x, y, w, h *float64) bool {
+	switch k {
+	case "x":
+		readNum(v, x)
+	case "y":
+		readNum(v, y)
+	case "width":
+		readNum(v, w)
+	case "height":
+		readNum(v, h)
+	default:
+		return false
+	}
+	return true
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -188,35 +188,13 @@ func absolutize(segs []pathSeg) []pathSeg {
 	for _, s := range segs {
 		d := s.data
 		switch s.key {
-		case 'M':
-			out = append(out, pathSeg{'M', cp(d)})
-			cx, cy, subx, suby = d[0], d[1], d[0], d[1]
-		case 'm':
-			cx += d[0]
-			cy += d[1]
-			out = append(out, pathSeg{'M', []float64{cx, cy}})
-			subx, suby = cx, cy
-		case 'L':
-			out = append(out, pathSeg{'L', cp(d)})
-			cx, cy = d[0], d[1]
-		case 'l':
-			cx += d[0]
-			cy += d[1]
-			out = append(out, pathSeg{'L', []float64{cx, cy}})
-		case 'C':
-			out = append(out, pathSeg{'C', cp(d)})
-			cx, cy = d[4], d[5]
-		case 'c':
+		case 'M', 'L', 'C', 'Q', 'S', 'T': // x, y pairs, the last one the end point
+			out = append(out, pathSeg{s.key, cp(d)})
+			cx, cy = d[len(d)-2], d[len(d)-1]
+		case 'm', 'l', 'c', 'q', 's', 't':
 			nd := rel(d)
-			out = append(out, pathSeg{'C', nd})
-			cx, cy = nd[4], nd[5]
-		case 'Q':
-			out = append(out, pathSeg{'Q', cp(d)})
-			cx, cy = d[2], d[3]
-		case 'q':
-			nd := rel(d)
-			out = append(out, pathSeg{'Q', nd})
-			cx, cy = nd[2], nd[3]
+			out = append(out, pathSeg{s.key - 'a' + 'A', nd})
+			cx, cy = nd[len(nd)-2], nd[len(nd)-1]
 		case 'A':
 			out = append(out, pathSeg{'A', cp(d)})
 			cx, cy = d[5], d[6]
@@ -236,23 +214,12 @@ func absolutize(segs []pathSeg) []pathSeg {
 		case 'v':
 			cy += d[0]
 			out = append(out, pathSeg{'V', []float64{cy}})
-		case 'S':
-			out = append(out, pathSeg{'S', cp(d)})
-			cx, cy = d[2], d[3]
-		case 's':
-			nd := rel(d)
-			out = append(out, pathSeg{'S', nd})
-			cx, cy = nd[2], nd[3]
-		case 'T':
-			out = append(out, pathSeg{'T', cp(d)})
-			cx, cy = d[0], d[1]
-		case 't':
-			cx += d[0]
-			cy += d[1]
-			out = append(out, pathSeg{'T', []float64{cx, cy}})
 		case 'Z', 'z':
 			out = append(out, pathSeg{'Z', nil})
 			cx, cy = subx, suby
+		}
+		if s.key == 'M' || s.key == 'm' {
+			subx, suby = cx, cy // where a Z returns to
 		}
 	}
 	return out
