@@ -313,6 +313,9 @@ var WebServerModule = fx.Module("webServer",
 				if _, err := srv.MountLogin(conn); err != nil {
 					return err
 				}
+				if _, err := srv.MountStart(); err != nil {
+					return err
+				}
 				return rt.Root().Provide(webserver.ServiceName, srv)
 			},
 			OnStop: srv.Shutdown,
