@@ -37,7 +37,7 @@ func (a *api) mintLoginLink(c echo.Context) error {
 	}
 	var in LoginLinkRequest
 	if err := decodeOptionalJSON(c.Request().Body, &in); err != nil {
-		return webserver.NewError(http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/dsh-excalidraw/\"}: "+err.Error())
+		return webserver.NewError(http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/a/page/\"}: "+err.Error())
 	}
 	link, expires, err := a.conn.LoginLink(a.web.URL(), in.Next)
 	if errors.Is(err, connection.ErrInvalidNext) {
