@@ -406,24 +406,14 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		d.pos++
 		d.skipSpace()
-		d.path = append(d.path, pathToken{key: len(d.mkeys)})
+		at := pathToken{key: len(d.mkeys)}
 		d.mkeys = append(d.mkeys, k)
 		d.mtags = append(d.mtags, t)
-		v, err := d.value(depth)
-		if err != nil {
+		more, err := d.item(depth, at, '}')
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		d.path = d.path[:len(d.path)-1]
-		d.vals = append(d.vals, v)
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail(ErrSyntax, "unterminated object")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
+		case !more:
 			var keys []string
 			var tags []uint8
 			var list *memberList
@@ -446,8 +436,6 @@ func (d *decoder) object(depth int) (any, error) {
 			o := adopt(keys, tags, list, d.vals[vbase:])
 			d.mkeys, d.mtags, d.vals = d.mkeys[:base], d.mtags[:base], d.vals[:vbase]
 			return o, nil
-		default:
-			return nil, d.fail(ErrSyntax, "expected ',' or '}'")
 		}
 	}
 }
@@ -465,30 +453,46 @@ func (d *decoder) array(depth int) (any, error) {
 	base := len(d.vals)
 	for i := 0; ; i++ {
 		d.skipSpace()
-		d.path = append(d.path, pathToken{key: -1, index: i})
-		v, err := d.value(depth)
-		if err != nil {
+		more, err := d.item(depth, pathToken{key: -1, index: i}, ']')
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		d.path = d.path[:len(d.path)-1]
-		d.vals = append(d.vals, v)
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail(ErrSyntax, "unterminated array")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
+		case !more:
 			a := make([]any, len(d.vals)-base)
 			copy(a, d.vals[base:])
 			d.vals = d.vals[:base]
 			return a, nil
-		default:
-			return nil, d.fail(ErrSyntax, "expected ',' or ']'")
 		}
 	}
+}
+
+// item decodes the value of an object's member or an array's item, at
+// path token at, onto d.vals, and what follows it: more after a ',',
+// not more after the closing end ('}' or ']').
+func (d *decoder) item(depth int, at pathToken, end byte) (more bool, err error) {
+	d.path = append(d.path, at)
+	v, err := d.value(depth)
+	if err != nil {
+		return false, err
+	}
+	d.path = d.path[:len(d.path)-1]
+	d.vals = append(d.vals, v)
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		if end == '}' {
+			return false, d.fail(ErrSyntax, "unterminated object")
+		}
+		return false, d.fail(ErrSyntax, "unterminated array")
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return true, nil
+	case end:
+		d.pos++
+		return false, nil
+	}
+	return false, d.fail(ErrSyntax, "expected ',' or '"+string(rune(end))+"'")
 }
 
 func (d *decoder) number() (any, error) {
