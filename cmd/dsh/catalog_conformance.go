@@ -8,5 +8,5 @@ import (
 )
 
 // A binary built with -tags conformance can also load the MCP conformance
-// suite's fixture tools (internal/conformance runs it that way).
+// suite's fixture tools (plugins/tools/mcpserve/conformance runs it that way).
 func init() { extraModules = append(extraModules, cli.Module{Plugin: fixture.Plugin}) }

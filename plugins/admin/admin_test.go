@@ -277,7 +277,7 @@ func TestAdminErrorBodies(t *testing.T) {
 		{http.MethodDelete, "/api/admin/sessions/ses_nothing", http.StatusNotFound,
 			`{"error":{"code":"unknown_session","message":"no live session has id \"ses_nothing\""}}`},
 		{http.MethodPost, "/api/admin/login-links", http.StatusBadRequest,
-			`{"error":{"code":"invalid_next","message":"connection: next must be a path on this server, like /dsh-excalidraw/ (got \"//evil.example/\")"}}`},
+			`{"error":{"code":"invalid_next","message":"connection: next must be a path on this server, like /notes/ (got \"//evil.example/\")"}}`},
 	} {
 		body := ""
 		if tc.path == "/api/admin/login-links" {
