@@ -101,39 +101,29 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 		}
 		seen[el.ID] = true
 		o := oldOf(el.ID)
+		var before []byte
 		hash := ""
-		if o != nil && !bytes.Equal(o.Raw, el.Raw) {
-			hash = journal.Fingerprint(el.Raw)
-		}
-		switch {
-		case o == nil && el.Deleted:
-			continue
-		case o == nil:
-			c.Created = append(c.Created, el.ID)
-		case hash == "" || (o.Deleted && el.Deleted) || journal.Fingerprint(o.Raw) == hash:
-			// the same bytes, or the same element written out otherwise
-			// (members in another order: the editor's own serialization)
-			continue
-		case o.Deleted:
-			c.Revived = append(c.Revived, el.ID)
-		case el.Deleted:
-			c.Deleted = append(c.Deleted, el.ID)
-		default:
-			c.Updated = append(c.Updated, el.ID)
-			if onlyMoved(o.Raw, el.Raw) {
-				c.Moved = append(c.Moved, el.ID)
+		if o != nil {
+			before = o.Raw
+			if !bytes.Equal(o.Raw, el.Raw) {
+				hash = journal.Fingerprint(el.Raw)
 			}
 		}
-		im := journal.Image{ID: el.ID}
-		if o != nil {
-			im.Element = bytes.Clone(o.Raw)
+		// the same: the same bytes, or the same element written out
+		// otherwise (members in another order: the editor's own
+		// serialization)
+		ch := journal.Classify(o != nil, o != nil && o.Deleted, el.Deleted, o != nil && (hash == "" || journal.Fingerprint(o.Raw) == hash))
+		if ch == journal.ElementUpdated && onlyMoved(o.Raw, el.Raw) {
+			ch = journal.ElementMoved
 		}
-		c.Images.Before = append(c.Images.Before, im)
+		if ch == journal.ElementUnchanged {
+			continue
+		}
 		if hash == "" {
 			// fingerprinted below, all at once
 			unhashed, unhashedRaw = append(unhashed, len(c.Images.After)), append(unhashedRaw, el.Raw)
 		}
-		c.Images.After = append(c.Images.After, journal.State{ID: el.ID, Version: el.Version, Deleted: el.Deleted, Hash: hash})
+		c.Add(ch, el.ID, before, journal.State{ID: el.ID, Version: el.Version, Deleted: el.Deleted, Hash: hash})
 	}
 	for k, h := range journal.Fingerprints(unhashedRaw) {
 		c.Images.After[unhashed[k]].Hash = h
@@ -144,9 +134,7 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 			continue
 		}
 		seen[o.ID] = true
-		c.Deleted = append(c.Deleted, o.ID)
-		c.Images.Before = append(c.Images.Before, journal.Image{ID: o.ID, Element: bytes.Clone(o.Raw)})
-		c.Images.After = append(c.Images.After, journal.State{ID: o.ID, Absent: true})
+		c.Add(journal.ElementDeleted, o.ID, o.Raw, journal.State{ID: o.ID, Absent: true})
 	}
 	return c, nil
 }

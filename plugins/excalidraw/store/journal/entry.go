@@ -148,6 +148,68 @@ type Changes struct {
 	Images  Images
 }
 
+// ElementChange is what a commit did to one element, as a Differ tells
+// it.
+type ElementChange int
+
+// What a commit may do to an element.
+const (
+	ElementUnchanged ElementChange = iota // not there before and created deleted, or the same element
+	ElementCreated
+	ElementUpdated
+	ElementMoved // updated, and only where it is
+	ElementDeleted
+	ElementRevived
+)
+
+// Classify is the one rule of what a commit did to an element: whether
+// it existed before, was deleted before and is deleted now, and whether
+// it is the same (its bytes, or the element written out otherwise). A
+// Differ that knows an updated element only moved makes it
+// ElementMoved.
+func Classify(existed, wasDeleted, isDeleted, same bool) ElementChange {
+	switch {
+	case !existed && isDeleted:
+		return ElementUnchanged
+	case !existed:
+		return ElementCreated
+	case same || (wasDeleted && isDeleted):
+		return ElementUnchanged
+	case wasDeleted:
+		return ElementRevived
+	case isDeleted:
+		return ElementDeleted
+	}
+	return ElementUpdated
+}
+
+// Add records that the commit did ch to element id: its id in the list
+// of ch (a moved one is also updated), its bytes before (nil when it did
+// not exist) and its state after. An unchanged element is not recorded.
+func (c *Changes) Add(ch ElementChange, id string, before []byte, after State) {
+	switch ch {
+	case ElementUnchanged:
+		return
+	case ElementCreated:
+		c.Created = append(c.Created, id)
+	case ElementUpdated, ElementMoved:
+		c.Updated = append(c.Updated, id)
+		if ch == ElementMoved {
+			c.Moved = append(c.Moved, id)
+		}
+	case ElementDeleted:
+		c.Deleted = append(c.Deleted, id)
+	case ElementRevived:
+		c.Revived = append(c.Revived, id)
+	}
+	im := Image{ID: id}
+	if before != nil {
+		im.Element = bytes.Clone(before)
+	}
+	c.Images.Before = append(c.Images.Before, im)
+	c.Images.After = append(c.Images.After, after)
+}
+
 // ImageBytes is the size of the before-images, uncompressed.
 func (c *Changes) ImageBytes() int {
 	n := 0

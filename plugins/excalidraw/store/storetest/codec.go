@@ -109,38 +109,22 @@ func (DiffCodec) Diff(before, after []byte) (journal.Changes, error) {
 		}
 		seen[el.id] = true
 		o := old[el.id]
-		switch {
-		case o == nil && el.deleted:
-			continue
-		case o == nil:
-			c.Created = append(c.Created, el.id)
-		case bytes.Equal(o.raw, el.raw) || (o.deleted && el.deleted):
-			continue
-		case o.deleted:
-			c.Revived = append(c.Revived, el.id)
-		case el.deleted:
-			c.Deleted = append(c.Deleted, el.id)
-		default:
-			c.Updated = append(c.Updated, el.id)
-			if onlyMoved(o.raw, el.raw) {
-				c.Moved = append(c.Moved, el.id)
-			}
-		}
-		im := journal.Image{ID: el.id}
+		var before []byte
 		if o != nil {
-			im.Element = bytes.Clone(o.raw)
+			before = o.raw
 		}
-		c.Images.Before = append(c.Images.Before, im)
-		c.Images.After = append(c.Images.After, journal.State{ID: el.id, Deleted: el.deleted, Hash: journal.Fingerprint(el.raw)})
+		ch := journal.Classify(o != nil, o != nil && o.deleted, el.deleted, o != nil && bytes.Equal(o.raw, el.raw))
+		if ch == journal.ElementUpdated && onlyMoved(o.raw, el.raw) {
+			ch = journal.ElementMoved
+		}
+		c.Add(ch, el.id, before, journal.State{ID: el.id, Deleted: el.deleted, Hash: journal.Fingerprint(el.raw)})
 	}
 	for _, o := range was {
 		if seen[o.id] || o.deleted {
 			continue
 		}
 		seen[o.id] = true
-		c.Deleted = append(c.Deleted, o.id)
-		c.Images.Before = append(c.Images.Before, journal.Image{ID: o.id, Element: bytes.Clone(o.raw)})
-		c.Images.After = append(c.Images.After, journal.State{ID: o.id, Absent: true})
+		c.Add(journal.ElementDeleted, o.id, o.raw, journal.State{ID: o.id, Absent: true})
 	}
 	return c, nil
 }
