@@ -31,6 +31,12 @@ type ArgumentProblem struct {
 // re-encoded canonically, so the handler receives exactly the value that
 // was validated (no duplicate keys, no whitespace tricks).
 func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage, *Error) {
+	return r.validateArgsAt(e, raw, "")
+}
+
+// validateArgsAt is validateArgs for arguments found at the JSON pointer
+// at of a caller's: every pointer of a refusal starts with at.
+func (r *Registry) validateArgsAt(e *entry, raw json.RawMessage, at string) (json.RawMessage, *Error) {
 	var v any = map[string]any{}
 	if !isBlankJSON(raw) {
 		decoded, err := decodeJSON(raw)
@@ -38,7 +44,7 @@ func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage,
 			return nil, &Error{
 				Code:    e.invalidCode,
 				Message: "arguments are not valid JSON: " + err.Error(),
-				Details: map[string]any{"errors": []ArgumentProblem{{Message: err.Error()}}},
+				Details: map[string]any{"errors": []ArgumentProblem{{Pointer: at, Message: err.Error()}}},
 			}
 		}
 		if decoded != nil {
@@ -52,6 +58,9 @@ func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage,
 			return nil, errInternal
 		}
 		problems, omitted := argumentProblems(e.schema, v, ve)
+		for i := range problems {
+			problems[i].Pointer = at + problems[i].Pointer
+		}
 		msg := problemSummary(problems, len(problems)+omitted)
 		if len(problems) > maxReportedProblems {
 			problems = problems[:maxReportedProblems]

@@ -3,6 +3,8 @@ package agenttools
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -77,6 +79,40 @@ var writeMembers = []string{sName, sRev, sReq, sOptions}
 
 func writeSchema(required []string, members ...string) json.RawMessage {
 	return schema(append([]string{"name"}, required...), append(append([]string{}, writeMembers...), members...)...)
+}
+
+// stepSchema is a write tool's schema as apply_ops checks a step that
+// names the tool: the same, without the members apply_ops takes once for
+// all its steps (writeMembers).
+func stepSchema(toolSchema json.RawMessage) (json.RawMessage, error) {
+	var root, props map[string]json.RawMessage
+	var required []string
+	if err := json.Unmarshal(toolSchema, &root); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(root["properties"], &props); err != nil {
+		return nil, err
+	}
+	if r, ok := root["required"]; ok {
+		if err := json.Unmarshal(r, &required); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range writeMembers {
+		quoted, _, _ := strings.Cut(m, ":")
+		name, err := strconv.Unquote(quoted)
+		if err != nil {
+			return nil, err
+		}
+		delete(props, name)
+		required = slices.DeleteFunc(required, func(k string) bool { return k == name })
+	}
+	delete(root, "required")
+	if len(required) > 0 {
+		root["required"], _ = json.Marshal(required)
+	}
+	root["properties"], _ = json.Marshal(props)
+	return json.Marshal(root)
 }
 
 // writeArgs are the members every write tool takes.

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/tools"
 )
 
 // ---- reads
@@ -222,6 +224,38 @@ var stepDecoders = map[string]func(args json.RawMessage) (service.Edit, error){
 	ArrangeTool:     decodeStep[service.ArrangeElements],
 }
 
+// stepSchemas are the schemas apply_ops checks its steps with, by the
+// tool a step names (stepSchema), compiled on first use.
+func stepSchemas() (map[string]*tools.Schema, error) {
+	compiledSteps.once.Do(func() {
+		compiledSteps.schemas, compiledSteps.err = compileStepSchemas()
+	})
+	return compiledSteps.schemas, compiledSteps.err
+}
+
+var compiledSteps struct {
+	once    sync.Once
+	schemas map[string]*tools.Schema
+	err     error
+}
+
+func compileStepSchemas() (map[string]*tools.Schema, error) {
+	out := map[string]*tools.Schema{}
+	for _, t := range elementTools(nil, nil) {
+		if stepDecoders[t.Name] == nil {
+			continue
+		}
+		raw, err := stepSchema(t.InputSchema)
+		if err != nil {
+			return nil, err
+		}
+		if out[t.Name], err = tools.CompileSchema(t.Name, raw, invalidArguments); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func decodeStep[T service.Edit](args json.RawMessage) (service.Edit, error) {
 	var e T
 	dec := json.NewDecoder(bytes.NewReader(args))
@@ -232,13 +266,23 @@ func decodeStep[T service.Edit](args json.RawMessage) (service.Edit, error) {
 	return e, nil
 }
 
+// applyOps checks each step with the schema of the tool it names, so a
+// wrong step is refused as a call of that tool would be, at the step's
+// args, and decodes it into that tool's edit; the edits run as one.
 func (h elementHandlers) applyOps(ctx context.Context, a applyOpsArgs) (any, error) {
+	schemas, err := stepSchemas()
+	if err != nil {
+		return nil, err
+	}
 	steps := make(service.Steps, len(a.Ops))
 	for i, op := range a.Ops {
 		at := service.StepPointer(i)
 		decode, ok := stepDecoders[op.Tool]
 		if !ok {
 			return nil, toolError(opErr("/ops/"+strconv.Itoa(i)+"/tool", "apply_ops cannot run %q", op.Tool))
+		}
+		if te := schemas[op.Tool].Check(op.Args, at); te != nil {
+			return nil, toolError(te)
 		}
 		if op.Tool == CopyTool && bytes.Contains(op.Args, []byte(`"to_scene"`)) {
 			return nil, toolError(opErr(at+"/to_scene", "apply_ops runs on one scene; copy onto another with copy_elements"))
