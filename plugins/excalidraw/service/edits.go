@@ -81,12 +81,9 @@ type MoveElements struct {
 func (e MoveElements) Named() []string { return e.IDs }
 
 func (e MoveElements) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		var unbound []engine.Unbound
+		var err error
 		switch {
 		case e.To != nil && (e.DX != nil || e.DY != nil):
 			return PlanResult{}, opError(at+"/to", "give dx/dy or to, not both")
@@ -105,6 +102,18 @@ func (e MoveElements) Plan(at string) Plan {
 			pr.Extra = map[string]any{"unbound": unbound}
 		}
 		return pr, nil
+	})
+}
+
+// onSelection is a plan that resolves sel (see engine.Txn.Resolve; errors
+// located under at) and runs edit on the ids.
+func onSelection(sel engine.Selection, required bool, at string, edit func(tx *engine.Txn, ids []string) (PlanResult, error)) Plan {
+	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
+		ids, err := tx.Resolve(sel, required)
+		if err != nil {
+			return PlanResult{}, prefixPointer(err, at)
+		}
+		return edit(tx, ids)
 	}
 }
 
@@ -123,13 +132,9 @@ type DeleteElements struct {
 func (e DeleteElements) Named() []string { return e.IDs }
 
 func (e DeleteElements) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		return PlanResult{Targets: ids}, tx.Delete(ids, at+e.Pointer())
-	}
+	})
 }
 
 // ReplaceText finds and replaces in texts and labels (all of them when
@@ -145,21 +150,14 @@ type ReplaceText struct {
 func (e ReplaceText) Named() []string { return e.IDs }
 
 func (e ReplaceText) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, false)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
+	return onSelection(e.Selection, false, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		if e.Target != nil && len(ids) == 0 {
 			return PlanResult{}, sceneerr.New(sceneerr.NotFound, "the target selects no element").With("pointer", at+"/target")
 		}
 		changed, err := tx.ReplaceText(ids, engine.Replacement{Find: e.Find, Replace: e.Replace, Regex: e.Regex,
 			CaseSensitive: e.CaseSensitive, Pointer: at + "/find"}, at+e.Pointer())
-		if err != nil {
-			return PlanResult{}, err
-		}
-		return PlanResult{Targets: changed}, nil
-	}
+		return PlanResult{Targets: changed}, err
+	})
 }
 
 // CopyElements duplicates elements, offset by DX/DY: within the scene
@@ -175,17 +173,10 @@ func (e CopyElements) Named() []string { return nil }
 
 // Plan copies within the scene, whatever ToScene says.
 func (e CopyElements) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		copies, err := tx.Copy(ids, e.DX, e.DY, at+e.Pointer())
-		if err != nil {
-			return PlanResult{}, err
-		}
-		return PlanResult{Extra: map[string]any{"copies": copies}}, nil
-	}
+		return PlanResult{Extra: map[string]any{"copies": copies}}, err
+	})
 }
 
 // Copy copies within r's scene, or, with ToScene, reads r's scene and
@@ -243,21 +234,14 @@ type GroupElements struct {
 func (e GroupElements) Named() []string { return e.IDs }
 
 func (e GroupElements) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		g, err := tx.Group(ids, at)
-		if err != nil {
-			return PlanResult{}, atSelection(err, e.Selection, at)
-		}
-		return PlanResult{Targets: ids, Extra: map[string]any{"group_id": g}}, nil
-	}
+		return PlanResult{Targets: ids, Extra: map[string]any{"group_id": g}}, atSelection(err, e.Selection, at)
+	})
 }
 
 // atSelection puts errors the engine located under at+"/ids/<i>" under
-// at+"/target" when the ids came from a target.
+// at+"/target" when the ids came from a target (nil stays nil).
 func atSelection(err error, s engine.Selection, at string) error {
 	se, ok := err.(*sceneerr.Error)
 	if !ok || s.Target == nil {
@@ -304,16 +288,9 @@ type ReorderElements struct {
 func (e ReorderElements) Named() []string { return e.IDs }
 
 func (e ReorderElements) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
-		if err := tx.Reorder(ids, e.To, e.RelativeTo, at); err != nil {
-			return PlanResult{}, atSelection(err, e.Selection, at)
-		}
-		return PlanResult{Targets: ids}, nil
-	}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
+		return PlanResult{Targets: ids}, atSelection(tx.Reorder(ids, e.To, e.RelativeTo, at), e.Selection, at)
+	})
 }
 
 // CreateFrame creates a frame around the selected elements, or at Box.
@@ -327,17 +304,10 @@ type CreateFrame struct {
 func (e CreateFrame) Named() []string { return e.IDs }
 
 func (e CreateFrame) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, e.Box == nil)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
+	return onSelection(e.Selection, e.Box == nil, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		id, err := tx.CreateFrame(e.FrameName, e.Box, ids, e.Padding, at)
-		if err != nil {
-			return PlanResult{}, atSelection(err, e.Selection, at)
-		}
-		return PlanResult{Targets: append([]string{id}, ids...), Extra: map[string]any{"frame_id": id}}, nil
-	}
+		return PlanResult{Targets: append([]string{id}, ids...), Extra: map[string]any{"frame_id": id}}, atSelection(err, e.Selection, at)
+	})
 }
 
 // AddToFrame puts the selected elements into the frame FrameID.
@@ -349,16 +319,9 @@ type AddToFrame struct {
 func (e AddToFrame) Named() []string { return e.IDs }
 
 func (e AddToFrame) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
-		if err := tx.FrameAdd(e.FrameID, ids, at); err != nil {
-			return PlanResult{}, atSelection(err, e.Selection, at)
-		}
-		return PlanResult{Targets: ids}, nil
-	}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
+		return PlanResult{Targets: ids}, atSelection(tx.FrameAdd(e.FrameID, ids, at), e.Selection, at)
+	})
 }
 
 // ArrangeElements lays elements out or aligns them (engine.Arrangement).
@@ -370,16 +333,9 @@ type ArrangeElements struct {
 func (e ArrangeElements) Named() []string { return e.IDs }
 
 func (e ArrangeElements) Plan(at string) Plan {
-	return func(tx *engine.Txn, _ *scene.Document) (PlanResult, error) {
-		ids, err := tx.Resolve(e.Selection, true)
-		if err != nil {
-			return PlanResult{}, prefixPointer(err, at)
-		}
-		if err := tx.Arrange(ids, e.Arrangement, at); err != nil {
-			return PlanResult{}, atSelection(err, e.Selection, at)
-		}
-		return PlanResult{Targets: ids}, nil
-	}
+	return onSelection(e.Selection, true, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
+		return PlanResult{Targets: ids}, atSelection(tx.Arrange(ids, e.Arrangement, at), e.Selection, at)
+	})
 }
 
 // RepairScene repairs a scene (engine.Txn.Repair).
