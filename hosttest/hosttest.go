@@ -20,8 +20,8 @@ package hosttest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -68,7 +68,15 @@ func Context(t testing.TB) context.Context {
 // entries, list items under "plugins:" ("  - {id: a, name: a}\n").
 func YAML(t testing.TB, plugins string) string {
 	t.Helper()
-	return fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\nplugins:\n%s", t.TempDir(), plugins)
+	return ConfigYAML(t.TempDir(), "", plugins)
+}
+
+// ConfigYAML is the config YAML writes, on dataDir (one that two hosts
+// use in turn, say, to see what survives a restart) and with host's
+// lines added to its host section, indented by two spaces like the rest
+// of it ("  allowedOrigins: [http://localhost:6274]\n").
+func ConfigYAML(dataDir, host, plugins string) string {
+	return fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\n%splugins:\n%s", dataDir, host, plugins)
 }
 
 // Scope is the scope of the loaded entry id; the test fails when the
@@ -96,29 +104,58 @@ func entryState(h *dsh.Host, id string) string {
 // connections are closed when the test ends.
 func Client(t testing.TB) *http.Client {
 	t.Helper()
+	return &http.Client{Transport: transport(t), Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// BearerClient is an HTTP client that sends every request with token as
+// its bearer (the HTTPClient of an MCP SDK client's transport, say);
+// its idle connections are closed when the test ends.
+func BearerClient(t testing.TB, token string) *http.Client {
+	t.Helper()
+	return &http.Client{Transport: dshtest.Bearer{Token: token, Base: transport(t)}}
+}
+
+// transport is a new transport whose idle connections are closed when
+// the test ends.
+func transport(t testing.TB) *http.Transport {
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return tr
 }
 
 // Do sends a request without a body, with header's fields set, and
 // returns the response's status and body.
 func Do(t testing.TB, c *http.Client, method, url string, header map[string]string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var hdr []string
 	for k, v := range header {
-		req.Header.Set(k, v)
+		hdr = append(hdr, k, v)
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
+	r := Send(t, c, method, url, "", hdr...)
+	return r.Status, r.Body
+}
+
+// Reply is a response as Send read it.
+type Reply struct {
+	Status int
+	Header http.Header
+	Body   string
+	Code   string // error.code of a JSON error body, else ""
+}
+
+// Send sends body (none if "") with the header fields hdr gives as
+// name, value pairs ("Cookie", c, "Origin", o), and reads the reply.
+func Send(t testing.TB, c *http.Client, method, url, body string, hdr ...string) Reply {
+	t.Helper()
+	resp, b := dshtest.Send(t, c, method, url, body, hdr...)
+	r := Reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
+	var e struct {
+		Error struct{ Code string } `json:"error"`
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	if json.Unmarshal(b, &e) == nil {
+		r.Code = e.Error.Code
+	}
+	return r
 }
 
 // Bearer is the Authorization header of h's own token, for Do.
@@ -155,8 +192,7 @@ func MCPWithToken(t testing.TB, h *dsh.Host, token string) *mcp.ClientSession {
 
 func connect(t testing.TB, h *dsh.Host, c *mcp.Client, token string) (*mcp.ClientSession, func()) {
 	t.Helper()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
+	tr := transport(t)
 	sess, err := c.Connect(Context(t), &mcp.StreamableClientTransport{
 		Endpoint:   h.URL() + "/mcp",
 		HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: token, Base: tr}},

@@ -2,11 +2,9 @@ package admin_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,13 +12,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/identity"
@@ -32,92 +30,31 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// testHost is a real host on a free loopback port; stop is idempotent and
-// also runs at the end of the test.
-type testHost struct {
-	*dsh.Host
-	stop func()
-}
-
-func startHost(t *testing.T, dataDir string) testHost {
+// startHost starts a host with the status plugin on dataDir.
+func startHost(t *testing.T, dataDir string) *dsh.Host {
 	t.Helper()
-	return startHostWith(t, dataDir, "")
-}
-
-// startHostWith is startHost with more lines for the host section
-// (indented by two spaces, like the rest of it).
-func startHostWith(t *testing.T, dataDir, hostYAML string) testHost {
-	t.Helper()
-	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\n%splugins:\n  - {id: status, name: status}\n", dataDir, hostYAML)
-	h, err := dsh.New(dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := h.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			if err := h.Stop(context.Background()); err != nil {
-				t.Errorf("stop: %v", err)
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return testHost{Host: h, stop: stop}
-}
-
-// client follows no redirects (the tests look at them) and closes its idle
-// connections at the end, so goleak sees no keep-alive goroutines.
-func client(t *testing.T) *http.Client {
-	t.Helper()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
-
-type reply struct {
-	status int
-	header http.Header
-	body   string
-	code   string // error.code of a JSON error body
-}
-
-func send(t *testing.T, c *http.Client, method, url, body string, hdr ...string) reply {
-	t.Helper()
-	resp, b := dshtest.Send(t, c, method, url, body, hdr...)
-	r := reply{status: resp.StatusCode, header: resp.Header, body: string(b)}
-	var e struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	if json.Unmarshal(b, &e) == nil {
-		r.code = e.Error.Code
-	}
-	return r
+	return hosttest.New(t, dsh.WithPlugins(status.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.ConfigYAML(dataDir, "", "  - {id: status, name: status}\n"))))
 }
 
 // useLink opens a login link as a browser would and returns the session
 // cookie ("name=value") it set.
 func useLink(t *testing.T, c *http.Client, link, userAgent string) (cookie, location string) {
 	t.Helper()
-	r := send(t, c, http.MethodGet, link, "", "User-Agent", userAgent)
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("login link: %d %s", r.status, r.body)
+	r := hosttest.Send(t, c, http.MethodGet, link, "", "User-Agent", userAgent)
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("login link: %d %s", r.Status, r.Body)
 	}
-	cookie, _, _ = strings.Cut(r.header.Get("Set-Cookie"), ";")
+	cookie, _, _ = strings.Cut(r.Header.Get("Set-Cookie"), ";")
 	if !strings.HasPrefix(cookie, "dsh_session=") {
-		t.Fatalf("Set-Cookie %q", r.header.Get("Set-Cookie"))
+		t.Fatalf("Set-Cookie %q", r.Header.Get("Set-Cookie"))
 	}
-	return cookie, r.header.Get("Location")
+	return cookie, r.Header.Get("Location")
 }
 
-func statusWith(t *testing.T, c *http.Client, h testHost, cookie string) int {
+func statusWith(t *testing.T, c *http.Client, h *dsh.Host, cookie string) int {
 	t.Helper()
-	return send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Cookie", cookie, "Sec-Fetch-Site", "same-origin").status
+	return hosttest.Send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Cookie", cookie, "Sec-Fetch-Site", "same-origin").Status
 }
 
 // TestAdminLoginLinks: the one-time link works once and its second use
@@ -125,7 +62,7 @@ func statusWith(t *testing.T, c *http.Client, h testHost, cookie string) int {
 // token, never for a browser session.
 func TestAdminLoginLinks(t *testing.T) {
 	h := startHost(t, t.TempDir())
-	c := client(t)
+	c := hosttest.Client(t)
 	bearer := []string{"Authorization", "Bearer " + h.Token()}
 
 	link, err := h.LoginLink()
@@ -133,19 +70,19 @@ func TestAdminLoginLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	cookie, _ := useLink(t, c, link, "test-browser")
-	again := send(t, c, http.MethodGet, link, "")
-	if again.status != http.StatusForbidden || !strings.Contains(again.body, "dsh login") {
-		t.Fatalf("second use: %d %s", again.status, again.body)
+	again := hosttest.Send(t, c, http.MethodGet, link, "")
+	if again.Status != http.StatusForbidden || !strings.Contains(again.Body, "dsh login") {
+		t.Fatalf("second use: %d %s", again.Status, again.Body)
 	}
 
 	// A new link from the admin API, with a landing page, works once.
-	r := send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", `{"next":"/api/status"}`, bearer...)
+	r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", `{"next":"/api/status"}`, bearer...)
 	var minted struct {
 		URL       string    `json:"url"`
 		ExpiresAt time.Time `json:"expiresAt"`
 	}
-	if r.status != http.StatusCreated || json.Unmarshal([]byte(r.body), &minted) != nil {
-		t.Fatalf("mint: %d %s", r.status, r.body)
+	if r.Status != http.StatusCreated || json.Unmarshal([]byte(r.Body), &minted) != nil {
+		t.Fatalf("mint: %d %s", r.Status, r.Body)
 	}
 	if !strings.HasPrefix(minted.URL, h.URL()+"/login?token=") || !strings.Contains(minted.URL, "next=%2Fapi%2Fstatus") || !minted.ExpiresAt.After(time.Now()) {
 		t.Fatalf("minted %+v", minted)
@@ -157,29 +94,29 @@ func TestAdminLoginLinks(t *testing.T) {
 	if statusWith(t, c, h, second) != http.StatusOK {
 		t.Fatal("session from the minted link not admitted")
 	}
-	if r := send(t, c, http.MethodGet, minted.URL, ""); r.status != http.StatusForbidden {
-		t.Fatalf("minted link reused: %d", r.status)
+	if r := hosttest.Send(t, c, http.MethodGet, minted.URL, ""); r.Status != http.StatusForbidden {
+		t.Fatalf("minted link reused: %d", r.Status)
 	}
 	// No body: a link to the home page.
-	r = send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", "", bearer...)
-	if r.status != http.StatusCreated || strings.Contains(r.body, "next=") {
-		t.Fatalf("mint without body: %d %s", r.status, r.body)
+	r = hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", "", bearer...)
+	if r.Status != http.StatusCreated || strings.Contains(r.Body, "next=") {
+		t.Fatalf("mint without body: %d %s", r.Status, r.Body)
 	}
 
 	// A browser session (same-origin, so it passes CSRF) may not mint links.
-	r = send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", `{}`, "Cookie", cookie, "Origin", h.URL())
-	if r.status != http.StatusForbidden || r.code != "bearer_required" || strings.Contains(r.body, "token=") {
-		t.Fatalf("mint with a session cookie: %d %s", r.status, r.body)
+	r = hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", `{}`, "Cookie", cookie, "Origin", h.URL())
+	if r.Status != http.StatusForbidden || r.Code != "bearer_required" || strings.Contains(r.Body, "token=") {
+		t.Fatalf("mint with a session cookie: %d %s", r.Status, r.Body)
 	}
 	// Bad input is refused and mints nothing.
 	for _, body := range []string{`{"next":"//evil.example/"}`, `{"next":"https://evil.example/"}`, `{"nxt":"/"}`, `{"next":`, `[]`} {
-		r = send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", body, bearer...)
-		if r.status != http.StatusBadRequest || strings.Contains(r.body, "token=") {
-			t.Fatalf("body %s: %d %s", body, r.status, r.body)
+		r = hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", body, bearer...)
+		if r.Status != http.StatusBadRequest || strings.Contains(r.Body, "token=") {
+			t.Fatalf("body %s: %d %s", body, r.Status, r.Body)
 		}
 	}
-	if r := send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", ""); r.status != http.StatusUnauthorized {
-		t.Fatalf("mint without credentials: %d", r.status)
+	if r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", ""); r.Status != http.StatusUnauthorized {
+		t.Fatalf("mint without credentials: %d", r.Status)
 	}
 }
 
@@ -189,14 +126,16 @@ func TestAdminLoginLinks(t *testing.T) {
 // at once.
 func TestSessionsSurviveRestart(t *testing.T) {
 	dataDir := t.TempDir()
-	c := client(t)
+	c := hosttest.Client(t)
 	first := startHost(t, dataDir)
 	link, _ := first.LoginLink()
 	cookie, _ := useLink(t, c, link, "Mozilla/5.0 (X11; Linux x86_64) dsh-test-browser/1.0")
 	if statusWith(t, c, first, cookie) != http.StatusOK {
 		t.Fatal("fresh session not admitted")
 	}
-	first.stop()
+	if err := first.Stop(hosttest.Context(t)); err != nil {
+		t.Fatal(err)
+	}
 
 	second := startHost(t, dataDir)
 	if got := statusWith(t, c, second, cookie); got != http.StatusOK {
@@ -217,29 +156,29 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	}
 
 	bearer := []string{"Authorization", "Bearer " + second.Token()}
-	r := send(t, c, http.MethodGet, second.URL()+"/api/admin/sessions", "", bearer...)
+	r := hosttest.Send(t, c, http.MethodGet, second.URL()+"/api/admin/sessions", "", bearer...)
 	var list struct {
 		Sessions []struct {
 			ID, Label, SHA256    string
 			CreatedAt, ExpiresAt time.Time
 		} `json:"sessions"`
 	}
-	if r.status != http.StatusOK || json.Unmarshal([]byte(r.body), &list) != nil || len(list.Sessions) != 1 {
-		t.Fatalf("list: %d %s", r.status, r.body)
+	if r.Status != http.StatusOK || json.Unmarshal([]byte(r.Body), &list) != nil || len(list.Sessions) != 1 {
+		t.Fatalf("list: %d %s", r.Status, r.Body)
 	}
 	s := list.Sessions[0]
-	if s.ID == "" || !strings.Contains(s.Label, "dsh-test-browser") || s.SHA256 != "" || strings.Contains(r.body, hex.EncodeToString(sum[:])) ||
+	if s.ID == "" || !strings.Contains(s.Label, "dsh-test-browser") || s.SHA256 != "" || strings.Contains(r.Body, hex.EncodeToString(sum[:])) ||
 		!s.ExpiresAt.After(s.CreatedAt) {
-		t.Fatalf("listed %s", r.body)
+		t.Fatalf("listed %s", r.Body)
 	}
-	if r := send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions/ses_nothing", "", bearer...); r.status != http.StatusNotFound || r.code != "unknown_session" {
-		t.Fatalf("revoke unknown: %d %s", r.status, r.body)
+	if r := hosttest.Send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions/ses_nothing", "", bearer...); r.Status != http.StatusNotFound || r.Code != "unknown_session" {
+		t.Fatalf("revoke unknown: %d %s", r.Status, r.Body)
 	}
 	if statusWith(t, c, second, cookie) != http.StatusOK {
 		t.Fatal("a failed revoke changed something")
 	}
-	if r := send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions/"+s.ID, "", bearer...); r.status != http.StatusOK {
-		t.Fatalf("revoke: %d %s", r.status, r.body)
+	if r := hosttest.Send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions/"+s.ID, "", bearer...); r.Status != http.StatusOK {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
 	}
 	if got := statusWith(t, c, second, cookie); got != http.StatusUnauthorized {
 		t.Fatalf("revoked session: %d, want 401", got)
@@ -250,9 +189,9 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	a, _ := useLink(t, c, link, "a")
 	link, _ = second.LoginLink()
 	b, _ := useLink(t, c, link, "b")
-	r = send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions", "", bearer...)
-	if r.status != http.StatusOK || !strings.Contains(r.body, `"revoked":2`) {
-		t.Fatalf("revoke all: %d %s", r.status, r.body)
+	r = hosttest.Send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions", "", bearer...)
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `"revoked":2`) {
+		t.Fatalf("revoke all: %d %s", r.Status, r.Body)
 	}
 	if statusWith(t, c, second, a) != http.StatusUnauthorized || statusWith(t, c, second, b) != http.StatusUnauthorized {
 		t.Fatal("sessions survived revoke all")
@@ -263,7 +202,7 @@ func TestSessionsSurviveRestart(t *testing.T) {
 // server in the one error shape, with the admin's own codes and statuses.
 func TestAdminErrorBodies(t *testing.T) {
 	h := startHost(t, t.TempDir())
-	c := client(t)
+	c := hosttest.Client(t)
 	bearer := []string{"Authorization", "Bearer " + h.Token()}
 	for _, tc := range []struct {
 		method, path string
@@ -283,9 +222,9 @@ func TestAdminErrorBodies(t *testing.T) {
 		if tc.path == "/api/admin/login-links" {
 			body = `{"next":"//evil.example/"}`
 		}
-		r := send(t, c, tc.method, h.URL()+tc.path, body, bearer...)
-		if r.status != tc.status || strings.TrimSpace(r.body) != tc.body || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
-			t.Errorf("%s %s: %d %s %s\nwant %d %s", tc.method, tc.path, r.status, r.header.Get("Content-Type"), r.body, tc.status, tc.body)
+		r := hosttest.Send(t, c, tc.method, h.URL()+tc.path, body, bearer...)
+		if r.Status != tc.status || strings.TrimSpace(r.Body) != tc.body || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s %s: %d %s %s\nwant %d %s", tc.method, tc.path, r.Status, r.Header.Get("Content-Type"), r.Body, tc.status, tc.body)
 		}
 	}
 }
@@ -295,47 +234,47 @@ func TestAdminErrorBodies(t *testing.T) {
 // authorization spec expects), instead of a CSRF refusal.
 func TestMCPWithoutCredentials(t *testing.T) {
 	h := startHost(t, t.TempDir())
-	c := client(t)
+	c := hosttest.Client(t)
 	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`
-	r := send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
+	r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
 		"Content-Type", "application/json", "Accept", "application/json, text/event-stream")
-	if r.status != http.StatusUnauthorized || r.code != "unauthenticated" || !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
-		t.Fatalf("got %d %q %s, want 401 with a Bearer challenge", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	if r.Status != http.StatusUnauthorized || r.Code != "unauthenticated" || !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Fatalf("got %d %q %s, want 401 with a Bearer challenge", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 	}
 	// A page on another site is still told no as such.
-	r = send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
+	r = hosttest.Send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
 		"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Origin", "http://evil.example")
-	if r.status != http.StatusForbidden || r.code != "forbidden_origin" {
-		t.Fatalf("foreign origin: %d %s", r.status, r.body)
+	if r.Status != http.StatusForbidden || r.Code != "forbidden_origin" {
+		t.Fatalf("foreign origin: %d %s", r.Status, r.Body)
 	}
-	r = send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
+	r = hosttest.Send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
 		"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Authorization", "Bearer dsh_wrong")
-	if r.status != http.StatusUnauthorized || r.code != "invalid_token" || !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
-		t.Fatalf("bad token: %d %s", r.status, r.body)
+	if r.Status != http.StatusUnauthorized || r.Code != "invalid_token" || !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Fatalf("bad token: %d %s", r.Status, r.Body)
 	}
-	r = send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
+	r = hosttest.Send(t, c, http.MethodPost, h.URL()+"/mcp", initialize,
 		"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Authorization", "Bearer "+h.Token())
-	if r.status != http.StatusOK {
-		t.Fatalf("good token: %d %s", r.status, r.body)
+	if r.Status != http.StatusOK {
+		t.Fatalf("good token: %d %s", r.Status, r.Body)
 	}
 }
 
 // signIn signs name in with password on the login form, as a browser
 // posting the host's own page does, and returns the session cookie.
-func signIn(t *testing.T, c *http.Client, h testHost, name, password string) string {
+func signIn(t *testing.T, c *http.Client, h *dsh.Host, name, password string) string {
 	t.Helper()
 	form := url.Values{"name": {name}, "password": {password}}
-	r := send(t, c, http.MethodPost, h.URL()+"/login", form.Encode(),
+	r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/login", form.Encode(),
 		"Content-Type", "application/x-www-form-urlencoded", "Origin", h.URL())
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("sign in as %s: %d %s", name, r.status, r.body)
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("sign in as %s: %d %s", name, r.Status, r.Body)
 	}
-	cookie, _, _ := strings.Cut(r.header.Get("Set-Cookie"), ";")
+	cookie, _, _ := strings.Cut(r.Header.Get("Set-Cookie"), ";")
 	return cookie
 }
 
 // member adds a person with a password to h's accounts.
-func member(t *testing.T, h testHost, name, password string) accounts.Person {
+func member(t *testing.T, h *dsh.Host, name, password string) accounts.Person {
 	t.Helper()
 	_, secret, err := h.Connection.Accounts().Add(name, "", 0)
 	if err != nil {
@@ -354,7 +293,7 @@ func member(t *testing.T, h testHost, name, password string) accounts.Person {
 // the owner's session and a host token get past that check.
 func TestAdminAPIIsForAdmins(t *testing.T) {
 	h := startHost(t, t.TempDir())
-	c := client(t)
+	c := hosttest.Client(t)
 	bob := member(t, h, "bob", "correct horse battery")
 	owner, ok, err := h.Connection.Accounts().Owner()
 	if err != nil || !ok {
@@ -407,9 +346,9 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 		{"owner's bot", bearer(mintBot("olga-bot", owner.ID))},
 	} {
 		for _, ri := range routes {
-			r := send(t, c, ri.Method, target(ri), "", who.hdr...)
-			if r.status != http.StatusForbidden || r.code != admin.CodeAdminRequired || !strings.Contains(r.body, "this needs the host's owner or a host token") {
-				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.status, r.body)
+			r := hosttest.Send(t, c, ri.Method, target(ri), "", who.hdr...)
+			if r.Status != http.StatusForbidden || r.Code != admin.CodeAdminRequired || !strings.Contains(r.Body, "this needs the host's owner or a host token") {
+				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.Status, r.Body)
 			}
 		}
 	}
@@ -427,9 +366,9 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 		{"the CLI's token", bearer(h.Token())},
 	} {
 		for _, ri := range routes {
-			r := send(t, c, ri.Method, target(ri), "", who.hdr...)
-			if r.code == admin.CodeAdminRequired || r.status == http.StatusUnauthorized || r.status >= 500 {
-				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.status, r.body)
+			r := hosttest.Send(t, c, ri.Method, target(ri), "", who.hdr...)
+			if r.Code == admin.CodeAdminRequired || r.Status == http.StatusUnauthorized || r.Status >= 500 {
+				t.Errorf("%s, %s %s: %d %s", who.name, ri.Method, ri.Path, r.Status, r.Body)
 			}
 		}
 	}
@@ -439,12 +378,12 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 // admin check but still may not mint login links.
 func TestAdminLoginLinksStillNeedABearer(t *testing.T) {
 	h := startHost(t, t.TempDir())
-	c := client(t)
+	c := hosttest.Client(t)
 	link, _ := h.LoginLink()
 	owner, _ := useLink(t, c, link, "owner-browser")
-	r := send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", "", "Cookie", owner, "Origin", h.URL())
-	if r.status != http.StatusForbidden || r.code != "bearer_required" {
-		t.Fatalf("login link for the owner's session: %d %s", r.status, r.body)
+	r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", "", "Cookie", owner, "Origin", h.URL())
+	if r.Status != http.StatusForbidden || r.Code != "bearer_required" {
+		t.Fatalf("login link for the owner's session: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -453,7 +392,7 @@ func TestAdminLoginLinksStillNeedABearer(t *testing.T) {
 // open streams at once.
 func TestAdminRemovesPeopleAndRevokesTokens(t *testing.T) {
 	h := startHost(t, t.TempDir())
-	c := client(t)
+	c := hosttest.Client(t)
 	bearer := []string{"Authorization", "Bearer " + h.Token()}
 	member(t, h, "bob", "correct horse battery")
 	bob := signIn(t, c, h, "bob", "correct horse battery")
@@ -461,19 +400,19 @@ func TestAdminRemovesPeopleAndRevokesTokens(t *testing.T) {
 		t.Fatal("bob's session not admitted")
 	}
 
-	r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/Bob", "", bearer...)
-	if r.status != http.StatusOK || !strings.Contains(r.body, `"name":"bob"`) || strings.Contains(r.body, "argon2") || strings.Contains(r.body, "sha256") {
-		t.Fatalf("remove bob: %d %s", r.status, r.body)
+	r := hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/Bob", "", bearer...)
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `"name":"bob"`) || strings.Contains(r.Body, "argon2") || strings.Contains(r.Body, "sha256") {
+		t.Fatalf("remove bob: %d %s", r.Status, r.Body)
 	}
 	if got := statusWith(t, c, h, bob); got != http.StatusUnauthorized {
 		t.Fatalf("removed person's session: %d, want 401", got)
 	}
-	if r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/bob", "", bearer...); r.status != http.StatusNotFound || r.code != "not_found" {
-		t.Fatalf("remove twice: %d %s", r.status, r.body)
+	if r := hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/bob", "", bearer...); r.Status != http.StatusNotFound || r.Code != "not_found" {
+		t.Fatalf("remove twice: %d %s", r.Status, r.Body)
 	}
 	owner, _, _ := h.Connection.Accounts().Owner()
-	if r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/"+owner.Name, "", bearer...); r.status != http.StatusBadRequest || r.code != "invalid_operation" {
-		t.Fatalf("remove the owner: %d %s", r.status, r.body)
+	if r := hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/"+owner.Name, "", bearer...); r.Status != http.StatusBadRequest || r.Code != "invalid_operation" {
+		t.Fatalf("remove the owner: %d %s", r.Status, r.Body)
 	}
 
 	// A token's open MCP stream ends the moment it is revoked.
@@ -483,19 +422,19 @@ func TestAdminRemovesPeopleAndRevokesTokens(t *testing.T) {
 	}
 	ended := dshtest.MCPStream(t, c, h.URL()+"/mcp", agent)
 
-	r = send(t, c, http.MethodDelete, h.URL()+"/api/admin/tokens/agent", "", bearer...)
-	if r.status != http.StatusOK || !strings.Contains(r.body, rec.ID) || strings.Contains(r.body, rec.SHA256) {
-		t.Fatalf("revoke: %d %s", r.status, r.body)
+	r = hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/tokens/agent", "", bearer...)
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, rec.ID) || strings.Contains(r.Body, rec.SHA256) {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
 	}
 	select {
 	case <-ended:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the revoked token's stream is still open")
 	}
-	if r := send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Authorization", "Bearer "+agent); r.status != http.StatusUnauthorized {
-		t.Fatalf("revoked token: %d", r.status)
+	if r := hosttest.Send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Authorization", "Bearer "+agent); r.Status != http.StatusUnauthorized {
+		t.Fatalf("revoked token: %d", r.Status)
 	}
-	if r := send(t, c, http.MethodDelete, h.URL()+"/api/admin/tokens/"+rec.ID, "", bearer...); r.status != http.StatusNotFound || r.code != "unknown_token" {
-		t.Fatalf("revoke twice: %d %s", r.status, r.body)
+	if r := hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/tokens/"+rec.ID, "", bearer...); r.Status != http.StatusNotFound || r.Code != "unknown_token" {
+		t.Fatalf("revoke twice: %d %s", r.Status, r.Body)
 	}
 }

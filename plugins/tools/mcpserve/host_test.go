@@ -1,7 +1,6 @@
 package mcpserve_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,79 +10,17 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/status"
 )
 
-// testHost is a real host on a free loopback port; stop is idempotent and
-// also runs at the end of the test.
-type testHost struct {
-	*dsh.Host
-	stop func()
-}
-
-// startHostWith starts a real host with the status plugin, hostYAML's
-// lines added to its host section (indented by two spaces, like the rest
-// of it).
-func startHostWith(t *testing.T, dataDir, hostYAML string) testHost {
-	t.Helper()
-	yaml := fmt.Sprintf("host:\n  listen: 127.0.0.1:0\n  dataDir: %s\n  log: {level: error, format: json}\n  http: {drainTimeout: 2s}\n%splugins:\n  - {id: status, name: status}\n", dataDir, hostYAML)
-	h, err := dsh.New(dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(yaml)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := h.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			if err := h.Stop(context.Background()); err != nil {
-				t.Errorf("stop: %v", err)
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return testHost{Host: h, stop: stop}
-}
-
-// client follows no redirects (the tests look at them) and closes its idle
-// connections at the end, so goleak sees no keep-alive goroutines.
-func client(t *testing.T) *http.Client {
-	t.Helper()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
-
-type reply struct {
-	status int
-	header http.Header
-	body   string
-	code   string // error.code of a JSON error body
-}
-
-func send(t *testing.T, c *http.Client, method, url, body string, hdr ...string) reply {
-	t.Helper()
-	resp, b := dshtest.Send(t, c, method, url, body, hdr...)
-	r := reply{status: resp.StatusCode, header: resp.Header, body: string(b)}
-	var e struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	if json.Unmarshal(b, &e) == nil {
-		r.code = e.Error.Code
-	}
-	return r
-}
+// statusEntry is the plugins list of the hosts these tests start.
+const statusEntry = "  - {id: status, name: status}\n"
 
 const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`
 
@@ -96,49 +33,30 @@ const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"
 // served too.
 func TestMCPRefusesForeignOrigins(t *testing.T) {
 	const inspector = "http://localhost:6274"
-	h := startHostWith(t, t.TempDir(), "  allowedOrigins: ["+inspector+"]\n")
-	c := client(t)
-	initialize := func(origin string) reply {
+	h := hosttest.New(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hosttest.ConfigYAML(t.TempDir(), "  allowedOrigins: ["+inspector+"]\n", statusEntry))))
+	c := hosttest.Client(t)
+	initialize := func(origin string) hosttest.Reply {
 		hdr := []string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Authorization", "Bearer " + h.Token()}
 		if origin != "" {
 			hdr = append(hdr, "Origin", origin)
 		}
-		return send(t, c, http.MethodPost, h.URL()+"/mcp", mcpInitialize, hdr...)
+		return hosttest.Send(t, c, http.MethodPost, h.URL()+"/mcp", mcpInitialize, hdr...)
 	}
 	for _, origin := range []string{"http://evil.example", "null", "http://127.0.0.1:1"} {
-		if r := initialize(origin); r.status != http.StatusForbidden || r.code != "forbidden_origin" {
-			t.Fatalf("Origin %s with a valid token: %d %s, want 403 forbidden_origin", origin, r.status, r.body)
+		if r := initialize(origin); r.Status != http.StatusForbidden || r.Code != "forbidden_origin" {
+			t.Fatalf("Origin %s with a valid token: %d %s, want 403 forbidden_origin", origin, r.Status, r.Body)
 		}
 	}
 	for _, origin := range []string{h.URL(), "", inspector} {
-		if r := initialize(origin); r.status != http.StatusOK || r.header.Get("Mcp-Session-Id") == "" {
-			t.Fatalf("Origin %q with a valid token: %d %s, want 200 and a session", origin, r.status, r.body)
+		if r := initialize(origin); r.Status != http.StatusOK || r.Header.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("Origin %q with a valid token: %d %s, want 200 and a session", origin, r.Status, r.Body)
 		}
 	}
 	// The rule is admission's, so it holds on every route, not only /mcp.
-	r := send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Authorization", "Bearer "+h.Token(), "Origin", "http://evil.example")
-	if r.status != http.StatusForbidden || r.code != "forbidden_origin" {
-		t.Fatalf("/api/status from a foreign origin: %d %s", r.status, r.body)
+	r := hosttest.Send(t, c, http.MethodGet, h.URL()+"/api/status", "", "Authorization", "Bearer "+h.Token(), "Origin", "http://evil.example")
+	if r.Status != http.StatusForbidden || r.Code != "forbidden_origin" {
+		t.Fatalf("/api/status from a foreign origin: %d %s", r.Status, r.Body)
 	}
-}
-
-// bearerClient is an SDK client's HTTP client that sends token.
-func bearerClient(t *testing.T, token string) *http.Client {
-	t.Helper()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: bearerTransport{base: tr, token: token}}
-}
-
-type bearerTransport struct {
-	base  http.RoundTripper
-	token string
-}
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
 }
 
 // refusedAtCap checks that err, from the SDK client's Connect, is the
@@ -171,13 +89,13 @@ func refusedAtCap(t *testing.T, err error, setting string, max int) {
 func TestMCPSessionsCappedPerToken(t *testing.T) {
 	const tokA, tokB, tokC = "dsh_per-token-cap-a", "dsh_per-token-cap-b", "dsh_per-token-cap-c"
 	hash := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:]) }
-	h := startHostWith(t, t.TempDir(), fmt.Sprintf(
+	h := hosttest.New(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hosttest.ConfigYAML(t.TempDir(), fmt.Sprintf(
 		"  tokens:\n    - {id: tok_a, name: a, sha256: %s}\n    - {id: tok_b, name: b, sha256: %s}\n    - {id: tok_c, name: c, sha256: %s}\n  mcp: {maxSessions: 4, maxSessionsPerToken: 2}\n",
-		hash(tokA), hash(tokB), hash(tokC)))
+		hash(tokA), hash(tokB), hash(tokC)), statusEntry))))
 	connect := func(token string) (*mcp.ClientSession, error) {
 		t.Helper()
 		c := mcp.NewClient(&mcp.Implementation{Name: "cap-test", Version: "1"}, nil)
-		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: bearerClient(t, token)}, nil)
+		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: hosttest.BearerClient(t, token)}, nil)
 		if err == nil {
 			t.Cleanup(func() { _ = cs.Close() })
 		}
@@ -216,11 +134,11 @@ func TestMCPSessionsCappedPerToken(t *testing.T) {
 	alive("c's, in a's first's place", c1)
 
 	// a's session id is no good to b.
-	r := send(t, client(t), http.MethodPost, h.URL()+"/mcp", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+	r := hosttest.Send(t, hosttest.Client(t), http.MethodPost, h.URL()+"/mcp", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
 		"Content-Type", "application/json", "Accept", "application/json, text/event-stream",
 		"Authorization", "Bearer "+tokB, "Mcp-Session-Id", a2.ID())
-	if r.status != http.StatusForbidden || r.code != "forbidden_session" {
-		t.Fatalf("b using a's session: %d %s", r.status, r.body)
+	if r.Status != http.StatusForbidden || r.Code != "forbidden_session" {
+		t.Fatalf("b using a's session: %d %s", r.Status, r.Body)
 	}
 	alive("a's second, after b tried it", a2)
 }
@@ -234,8 +152,8 @@ func TestMCPSessionsCappedPerToken(t *testing.T) {
 // lost to it.
 func TestMCPHundredAgentsOnOneToken(t *testing.T) {
 	const agents, perToken = 100, 256
-	h := startHostWith(t, t.TempDir(), "")
-	hc := bearerClient(t, h.Token())
+	h := hosttest.New(t, dsh.WithPlugins(status.Plugin), dsh.WithConfigYAML([]byte(hosttest.YAML(t, statusEntry))))
+	hc := hosttest.BearerClient(t, h.Token())
 	sessions := make([]*mcp.ClientSession, agents)
 	errs := make([]error, agents)
 	var wg sync.WaitGroup
@@ -265,12 +183,12 @@ func TestMCPHundredAgentsOnOneToken(t *testing.T) {
 	}
 
 	// The rest of the token's cap, as agents that initialize and go quiet.
-	c := client(t)
+	c := hosttest.Client(t)
 	for i := agents; i < perToken; i++ {
-		r := send(t, c, http.MethodPost, h.URL()+"/mcp", mcpInitialize,
+		r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/mcp", mcpInitialize,
 			"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Authorization", "Bearer "+h.Token())
-		if r.status != http.StatusOK {
-			t.Fatalf("session %d: %d %s", i+1, r.status, r.body)
+		if r.Status != http.StatusOK {
+			t.Fatalf("session %d: %d %s", i+1, r.Status, r.Body)
 		}
 	}
 	_, err := mcp.NewClient(&mcp.Implementation{Name: "one-too-many", Version: "1"}, nil).
