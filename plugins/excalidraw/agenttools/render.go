@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
-	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/tools"
 )
@@ -80,7 +80,7 @@ func (a pictureArgs) request(format string) service.RenderRequest {
 	r := service.RenderRequest{Name: a.Name, Target: t, Format: format, Scale: a.Scale, Padding: a.Padding, Dark: a.Dark,
 		NoBackground: a.Background != nil && !*a.Background}
 	if g := a.Region; g != nil {
-		r.Region = &render.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
+		r.Region = &geom.Rect{MinX: g.X, MinY: g.Y, MaxX: g.X + g.Width, MaxY: g.Y + g.Height}
 	}
 	return r
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 )
 
@@ -82,7 +83,7 @@ func (h scenes) render(format string) echo.HandlerFunc {
 					return badRequest("/region", "region must be x,y,width,height numbers")
 				}
 			}
-			r.Region = &render.Rect{MinX: f[0], MinY: f[1], MaxX: f[0] + f[2], MaxY: f[1] + f[3]}
+			r.Region = &geom.Rect{MinX: f[0], MinY: f[1], MaxX: f[0] + f[2], MaxY: f[1] + f[3]}
 		}
 		if r.Scale == 0 && r.MaxPixels == 0 {
 			r.Scale = 1

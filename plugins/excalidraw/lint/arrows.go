@@ -72,7 +72,7 @@ func (s *scene) unboundArrowEnds() {
 			}
 			var best *el
 			bestD, bestIn := math.Inf(1), false
-			s.query(rect{end.p.X, end.p.Y, end.p.X, end.p.Y}.expand(bindingDistanceMax), s.bindable, func(t *el) {
+			s.query(geom.R(end.p.X, end.p.Y, end.p.X, end.p.Y).Expand(bindingDistanceMax), s.bindable, func(t *el) {
 				d, in := geom.BoundaryDistance(t.outline(), end.p)
 				if d > bindingDistance(t.typ, t.w, t.h) {
 					return

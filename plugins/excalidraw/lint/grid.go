@@ -3,6 +3,8 @@ package lint
 import (
 	"math"
 	"slices"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // grid is a uniform-grid spatial index over boxes: each item is filed in
@@ -14,7 +16,7 @@ type grid struct {
 	cell  float64
 	cells map[[2]int32][]int32
 	big   []int32
-	boxes []rect
+	boxes []geom.Rect
 	mark  []uint32
 	stamp uint32
 }
@@ -29,10 +31,10 @@ const (
 // newGrid indexes items (their indices into boxes are what queries
 // return). The cell size is twice the median item size, so a typical
 // item covers one to four cells.
-func newGrid(boxes []rect, items []int) *grid {
+func newGrid(boxes []geom.Rect, items []int) *grid {
 	sizes := make([]float64, 0, len(items))
 	for _, i := range items {
-		sizes = append(sizes, math.Max(boxes[i].w(), boxes[i].h()))
+		sizes = append(sizes, math.Max(boxes[i].W(), boxes[i].H()))
 	}
 	cell := float64(minCell)
 	if len(sizes) > 0 {
@@ -46,13 +48,13 @@ func newGrid(boxes []rect, items []int) *grid {
 	return g
 }
 
-func (g *grid) span(r rect) (x0, y0, x1, y1 int32, ok bool) {
+func (g *grid) span(r geom.Rect) (x0, y0, x1, y1 int32, ok bool) {
 	const lim = 1 << 30
 	c := func(v float64) float64 { return math.Max(-lim, math.Min(lim, math.Floor(v/g.cell))) }
-	if !finite(r.x0, r.y0, r.x1, r.y1) {
+	if !finite(r.MinX, r.MinY, r.MaxX, r.MaxY) {
 		return 0, 0, 0, 0, false
 	}
-	return int32(c(r.x0)), int32(c(r.y0)), int32(c(r.x1)), int32(c(r.y1)), true
+	return int32(c(r.MinX)), int32(c(r.MinY)), int32(c(r.MaxX)), int32(c(r.MaxY)), true
 }
 
 func (g *grid) insert(i int) {
@@ -74,7 +76,7 @@ func (g *grid) insert(i int) {
 
 // query calls fn once for each indexed item whose box intersects r, in
 // ascending item order (so results do not depend on map order).
-func (g *grid) query(r rect, fn func(i int)) {
+func (g *grid) query(r geom.Rect, fn func(i int)) {
 	g.stamp++
 	if g.stamp == 0 {
 		clear(g.mark)
@@ -82,7 +84,7 @@ func (g *grid) query(r rect, fn func(i int)) {
 	}
 	var found []int32
 	take := func(i int32) {
-		if g.mark[i] != g.stamp && g.boxes[i].intersects(r) {
+		if g.mark[i] != g.stamp && g.boxes[i].Intersects(r) {
 			g.mark[i] = g.stamp
 			found = append(found, i)
 		}

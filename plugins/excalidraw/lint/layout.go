@@ -38,10 +38,10 @@ func (s *scene) occlusions() {
 		}
 		poly := e.outline()
 		s.query(e.box, s.content, func(o *el) {
-			if o == e || o.z >= e.z || !e.box.contains(o.box) {
+			if o == e || o.z >= e.z || !e.box.Contains(o.box) {
 				return
 			}
-			for _, p := range []geom.Vec{geom.V(o.box.x0, o.box.y0), geom.V(o.box.x1, o.box.y0), geom.V(o.box.x1, o.box.y1), geom.V(o.box.x0, o.box.y1)} {
+			for _, p := range []geom.Vec{geom.V(o.box.MinX, o.box.MinY), geom.V(o.box.MaxX, o.box.MinY), geom.V(o.box.MaxX, o.box.MaxY), geom.V(o.box.MinX, o.box.MaxY)} {
 				if d, in := geom.BoundaryDistance(poly, p); !in && d > 1e-6 {
 					return
 				}
@@ -72,7 +72,7 @@ func (s *scene) outliers() {
 	sides := [4]ext{{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}}
 	val := func(i, side int) float64 {
 		b := items[i].box
-		return [4]float64{-b.x0, -b.y0, b.x1, b.y1}[side]
+		return [4]float64{-b.MinX, -b.MinY, b.MaxX, b.MaxY}[side]
 	}
 	for i := range items {
 		for k := range sides {
@@ -97,24 +97,24 @@ func (s *scene) outliers() {
 			}
 			v[k] = val(j, k)
 		}
-		others := rect{-v[0], -v[1], v[2], v[3]}
-		gap := e.box.gap(others)
-		limit := math.Max(outlierMinGap, outlierDiagonalFactor*others.diagonal())
+		others := geom.R(-v[0], -v[1], v[2], v[3])
+		gap := e.box.Gap(others)
+		limit := math.Max(outlierMinGap, outlierDiagonalFactor*others.Diagonal())
 		if gap <= limit {
 			continue
 		}
 		var dx, dy float64
 		switch {
-		case e.box.x1 < others.x0:
-			dx = others.x0 - outlierMoveMargin - e.box.x1
-		case e.box.x0 > others.x1:
-			dx = others.x1 + outlierMoveMargin - e.box.x0
+		case e.box.MaxX < others.MinX:
+			dx = others.MinX - outlierMoveMargin - e.box.MaxX
+		case e.box.MinX > others.MaxX:
+			dx = others.MaxX + outlierMoveMargin - e.box.MinX
 		}
 		switch {
-		case e.box.y1 < others.y0:
-			dy = others.y0 - outlierMoveMargin - e.box.y1
-		case e.box.y0 > others.y1:
-			dy = others.y1 + outlierMoveMargin - e.box.y0
+		case e.box.MaxY < others.MinY:
+			dy = others.MinY - outlierMoveMargin - e.box.MaxY
+		case e.box.MinY > others.MaxY:
+			dy = others.MaxY + outlierMoveMargin - e.box.MinY
 		}
 		s.report(CodeOffCanvas, []string{e.id}, map[string]any{"action": "move", "id": e.id, "dx": round2(dx), "dy": round2(dy)},
 			"%s is %.0f px away from the rest of the drawing", s.name(e), gap)

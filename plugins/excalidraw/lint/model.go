@@ -22,7 +22,7 @@ type el struct {
 	id, typ           string
 	x, y, w, h, angle float64
 	finite            bool       // x, y, width, height and angle are finite numbers
-	box               rect       // rotated bounding box (points' box for linear elements)
+	box               geom.Rect  // rotated bounding box (points' box for linear elements)
 	pts               []geom.Vec // global points of arrows, lines and freedraw; nil if malformed
 	poly              []geom.Vec // outline of box shapes, computed on first use
 
@@ -250,14 +250,14 @@ func parseEl(pos int, o *ojson.Object) *el {
 	}
 	switch {
 	case !e.finite:
-		e.box = rect{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+		e.box = geom.R(math.NaN(), math.NaN(), math.NaN(), math.NaN())
 	case e.pts != nil:
-		e.box = boundsOf(e.pts)
+		e.box = geom.BoundsOf(e.pts)
 	case hasPoints(e.typ):
-		e.box = rect{e.x, e.y, e.x, e.y}
+		e.box = geom.R(e.x, e.y, e.x, e.y)
 	default:
 		c := geom.V(e.x+e.w/2, e.y+e.h/2)
-		e.box = boundsOf([]geom.Vec{geom.Rotate(geom.V(e.x, e.y), c, e.angle), geom.Rotate(geom.V(e.x+e.w, e.y), c, e.angle),
+		e.box = geom.BoundsOf([]geom.Vec{geom.Rotate(geom.V(e.x, e.y), c, e.angle), geom.Rotate(geom.V(e.x+e.w, e.y), c, e.angle),
 			geom.Rotate(geom.V(e.x+e.w, e.y+e.h), c, e.angle), geom.Rotate(geom.V(e.x, e.y+e.h), c, e.angle)})
 	}
 	e.blank = e.typ == "text" && strings.TrimSpace(e.txt) == "" && strings.TrimSpace(e.orig) == ""
@@ -432,7 +432,7 @@ func (s *scene) nearScope() map[int]bool {
 		if !s.els[i].finite {
 			continue
 		}
-		g.query(s.els[i].box.expand(nearMargin), func(j int) { near[j] = true })
+		g.query(s.els[i].box.Expand(nearMargin), func(j int) { near[j] = true })
 	}
 	return near
 }
@@ -443,7 +443,7 @@ func (s *scene) spatial() *grid {
 	if s.index != nil {
 		return s.index
 	}
-	boxes := make([]rect, len(s.els))
+	boxes := make([]geom.Rect, len(s.els))
 	items := make([]int, 0, len(s.els))
 	for i, e := range s.els {
 		boxes[i] = e.box
@@ -457,7 +457,7 @@ func (s *scene) spatial() *grid {
 
 // query calls fn for each live element passing keep whose box intersects
 // r, in array order.
-func (s *scene) query(r rect, keep func(*el) bool, fn func(*el)) {
+func (s *scene) query(r geom.Rect, keep func(*el) bool, fn func(*el)) {
 	s.spatial().query(r, func(j int) {
 		s.visits++
 		if e := s.els[j]; keep(e) {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -45,7 +46,7 @@ func (s *scene) neighbours(ids []string) map[string]bool {
 	}
 
 	// The touched elements' geometry, deleted ones included.
-	var boxes []rect
+	var boxes []geom.Rect
 	for _, id := range ids {
 		live, _ := s.get(id)
 		for _, e := range []*el{s.tombs[id], live} {
@@ -76,7 +77,7 @@ func (s *scene) neighbours(ids []string) map[string]bool {
 
 	// What lies on or near them.
 	for _, b := range boxes {
-		s.query(b.expand(nearMargin), func(*el) bool { return true }, func(e *el) { add(e.id) })
+		s.query(b.Expand(nearMargin), func(*el) bool { return true }, func(e *el) { add(e.id) })
 	}
 
 	// Labels and containers of everything in scope.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // pairs calls fn once for each unordered pair of elements passing keep
@@ -12,11 +14,11 @@ import (
 // first. With a scope only pairs with a scoped element are visited, so
 // the cost follows the scope, not the scene.
 func (s *scene) pairs(keep func(*el) bool, margin float64, fn func(a, b *el)) {
-	s.pairsIn(keep, func(e *el) []rect { return []rect{e.box.expand(margin)} }, fn)
+	s.pairsIn(keep, func(e *el) []geom.Rect { return []geom.Rect{e.box.Expand(margin)} }, fn)
 }
 
 // pairsIn is pairs with the partners of e looked for in windows(e).
-func (s *scene) pairsIn(keep func(*el) bool, windows func(*el) []rect, fn func(a, b *el)) {
+func (s *scene) pairsIn(keep func(*el) bool, windows func(*el) []geom.Rect, fn func(a, b *el)) {
 	source := func(e *el) bool {
 		return e.finite && keep(e) && s.inScope(e.id)
 	}
@@ -63,16 +65,16 @@ func (s *scene) overlaps() {
 		if sameGroup(a, b) || s.areTwins(a, b) {
 			return
 		}
-		in := a.box.inter(b.box)
-		if in.w() <= 0 || in.h() <= 0 {
+		in := a.box.Intersection(b.box)
+		if in.W() <= 0 || in.H() <= 0 {
 			return
 		}
-		aa, ba := a.box.area(), b.box.area()
-		ratio := in.area() / math.Min(aa, ba)
+		aa, ba := a.box.Area(), b.box.Area()
+		ratio := in.Area() / math.Min(aa, ba)
 		if ratio <= overlapRatio {
 			return
 		}
-		if (a.box.contains(b.box) && ba <= nestedAreaRatio*aa) || (b.box.contains(a.box) && aa <= nestedAreaRatio*ba) {
+		if (a.box.Contains(b.box) && ba <= nestedAreaRatio*aa) || (b.box.Contains(a.box) && aa <= nestedAreaRatio*ba) {
 			return // nested: a box on a panel
 		}
 		mover, still := upper(a, b)
@@ -85,11 +87,11 @@ func (s *scene) overlaps() {
 
 // separate is the shortest move of m, along one axis, that leaves
 // separationMargin between it and f.
-func separate(m, f rect) (dx, dy float64) {
-	right := f.x1 - m.x0 + separationMargin
-	left := -(m.x1 - f.x0 + separationMargin)
-	down := f.y1 - m.y0 + separationMargin
-	up := -(m.y1 - f.y0 + separationMargin)
+func separate(m, f geom.Rect) (dx, dy float64) {
+	right := f.MaxX - m.MinX + separationMargin
+	left := -(m.MaxX - f.MinX + separationMargin)
+	down := f.MaxY - m.MinY + separationMargin
+	up := -(m.MaxY - f.MinY + separationMargin)
 	best, axis := right, 0
 	for i, v := range []float64{left, down, up} {
 		if math.Abs(v) < math.Abs(best) {
@@ -156,9 +158,9 @@ func alignEligible(e *el) bool { return overlapEligible(e) && e.angle == 0 }
 // alignment: shapes in a row or column that nearly line up.
 func (s *scene) alignment() {
 	// Partners are looked for in the shape's column and row bands.
-	bands := func(e *el) []rect {
+	bands := func(e *el) []geom.Rect {
 		b := e.box
-		return []rect{{b.x0, b.y0 - alignReach, b.x1, b.y1 + alignReach}, {b.x0 - alignReach, b.y0, b.x1 + alignReach, b.y1}}
+		return []geom.Rect{geom.R(b.MinX, b.MinY-alignReach, b.MaxX, b.MaxY+alignReach), geom.R(b.MinX-alignReach, b.MinY, b.MaxX+alignReach, b.MaxY)}
 	}
 	s.pairsIn(alignEligible, bands, func(a, b *el) {
 		mover, still := upper(a, b)
@@ -166,18 +168,18 @@ func (s *scene) alignment() {
 		var dx, dy float64
 		var parts []string
 		// Same column: horizontal ranges overlap, close vertically.
-		if m.x0 < f.x1 && f.x0 < m.x1 && math.Max(0, math.Max(f.y0-m.y1, m.y0-f.y1)) <= alignReach {
+		if m.MinX < f.MaxX && f.MinX < m.MaxX && math.Max(0, math.Max(f.MinY-m.MaxY, m.MinY-f.MaxY)) <= alignReach {
 			if d, what, ok := nearMiss(
-				[]float64{f.x0 - m.x0, f.center().X - m.center().X, f.x1 - m.x1},
+				[]float64{f.MinX - m.MinX, f.Center().X - m.Center().X, f.MaxX - m.MaxX},
 				[]string{"left edge", "horizontal centre", "right edge"}); ok {
 				dx = d
 				parts = append(parts, fmt.Sprintf("%g px off the %s", round2(math.Abs(d)), what))
 			}
 		}
 		// Same row.
-		if m.y0 < f.y1 && f.y0 < m.y1 && math.Max(0, math.Max(f.x0-m.x1, m.x0-f.x1)) <= alignReach {
+		if m.MinY < f.MaxY && f.MinY < m.MaxY && math.Max(0, math.Max(f.MinX-m.MaxX, m.MinX-f.MaxX)) <= alignReach {
 			if d, what, ok := nearMiss(
-				[]float64{f.y0 - m.y0, f.center().Y - m.center().Y, f.y1 - m.y1},
+				[]float64{f.MinY - m.MinY, f.Center().Y - m.Center().Y, f.MaxY - m.MaxY},
 				[]string{"top edge", "vertical centre", "bottom edge"}); ok {
 				dy = d
 				parts = append(parts, fmt.Sprintf("%g px off the %s", round2(math.Abs(d)), what))

@@ -133,7 +133,7 @@ func (s *scene) backdrop(p geom.Vec, z float64, depth int) (rgba, *el) {
 		return s.canvas, nil
 	}
 	var top *el
-	s.query(rect{p.X, p.Y, p.X, p.Y}, fillable, func(f *el) {
+	s.query(geom.R(p.X, p.Y, p.X, p.Y), fillable, func(f *el) {
 		if f.z >= z || (top != nil && f.z <= top.z) {
 			return
 		}
@@ -181,7 +181,7 @@ func (s *scene) lowContrast() {
 		if !ok {
 			continue
 		}
-		bg, behind := s.backdrop(e.box.center(), e.z, 0)
+		bg, behind := s.backdrop(e.box.Center(), e.z, 0)
 		shown := tc.fade(e.opacity).over(bg)
 		ratio := contrast(shown, bg)
 		_, fs := fontOf(e)

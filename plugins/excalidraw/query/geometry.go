@@ -1,9 +1,8 @@
 package query
 
 import (
-	"math"
-
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -24,18 +23,9 @@ func (b Box) Rounded() Box {
 	return Box{X: r(b.X), Y: r(b.Y), Width: r(b.Width), Height: r(b.Height)}
 }
 
-func (b Box) maxX() float64 { return b.X + b.Width }
-func (b Box) maxY() float64 { return b.Y + b.Height }
-
-// intersects reports whether the boxes overlap or touch.
-func (b Box) intersects(o Box) bool {
-	return b.X <= o.maxX() && o.X <= b.maxX() && b.Y <= o.maxY() && o.Y <= b.maxY()
-}
-
-// contains reports whether o lies entirely inside b (edges included).
-func (b Box) contains(o Box) bool {
-	return o.X >= b.X && o.Y >= b.Y && o.maxX() <= b.maxX() && o.maxY() <= b.maxY()
-}
+// rect is the box as a [geom.Rect], for its geometry: Box is only its
+// shape on the wire.
+func (b Box) rect() geom.Rect { return geom.R(b.X, b.Y, b.X+b.Width, b.Y+b.Height) }
 
 // ElementBounds is the axis-aligned box around an element as drawn,
 // rotation included: [scene.ElementBounds] as a [Box].
@@ -51,7 +41,7 @@ func ElementBounds(el *ojson.Object) (Box, bool) {
 // rotation-aware as in [ElementBounds]. Elements without usable numbers
 // are skipped; ok is false when none is left.
 func Bounds(els []*ojson.Object) (Box, bool) {
-	var all scene.Bounds
+	var all geom.Rect
 	have := false
 	for _, el := range els {
 		if el == nil {
@@ -63,8 +53,7 @@ func Bounds(els []*ojson.Object) (Box, bool) {
 		case !have:
 			all, have = b, true
 		default:
-			all = scene.Bounds{MinX: math.Min(all.MinX, b.MinX), MinY: math.Min(all.MinY, b.MinY),
-				MaxX: math.Max(all.MaxX, b.MaxX), MaxY: math.Max(all.MaxY, b.MaxY)}
+			all = all.Union(b)
 		}
 	}
 	if !have {
@@ -73,7 +62,7 @@ func Bounds(els []*ojson.Object) (Box, bool) {
 	return boxOf(all), true
 }
 
-func boxOf(b scene.Bounds) Box {
+func boxOf(b geom.Rect) Box {
 	return Box{X: b.MinX, Y: b.MinY, Width: b.MaxX - b.MinX, Height: b.MaxY - b.MinY}
 }
 

@@ -285,10 +285,10 @@ func (c *compiled) match(ix *index, el *ojson.Object) bool {
 			return false
 		}
 		if r.Mode == ModeContains {
-			if !region.contains(b) {
+			if !region.rect().Contains(b.rect()) {
 				return false
 			}
-		} else if !region.intersects(b) {
+		} else if !region.rect().Intersects(b.rect()) {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // absoluteCoords is Excalidraw's getElementAbsoluteCoords: the unrotated
@@ -12,27 +13,27 @@ import (
 // box of the drawn curve (so it depends on the rough strokes), for
 // freedraw that of its points. shapes are the element's drawables (nil
 // for types without).
-func absoluteCoords(e *element, shapes []drawable) Rect {
+func absoluteCoords(e *element, shapes []drawable) geom.Rect {
 	switch {
 	case e.typ == "freedraw":
 		b := pointsBox(e.points)
-		return Rect{b.MinX + e.x, b.MinY + e.y, b.MaxX + e.x, b.MaxY + e.y}
+		return geom.R(b.MinX+e.x, b.MinY+e.y, b.MaxX+e.x, b.MaxY+e.y)
 	case scene.IsLinear(e.typ):
 		if len(e.points) < 2 || len(shapes) == 0 {
 			b := pointsBox(e.points)
-			return Rect{b.MinX + e.x, b.MinY + e.y, b.MaxX + e.x, b.MaxY + e.y}
+			return geom.R(b.MinX+e.x, b.MinY+e.y, b.MaxX+e.x, b.MaxY+e.y)
 		}
 		b := curveOpsBox(curveOps(shapes[0].d), nil)
-		return Rect{b.MinX + e.x, b.MinY + e.y, b.MaxX + e.x, b.MaxY + e.y}
+		return geom.R(b.MinX+e.x, b.MinY+e.y, b.MaxX+e.x, b.MaxY+e.y)
 	}
-	return Rect{e.x, e.y, e.x + e.w, e.y + e.h}
+	return geom.R(e.x, e.y, e.x+e.w, e.y+e.h)
 }
 
-func pointsBox(pts [][2]float64) Rect {
+func pointsBox(pts [][2]float64) geom.Rect {
 	if len(pts) == 0 {
-		return Rect{}
+		return geom.Rect{}
 	}
-	b := Rect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	b := geom.R(math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1))
 	for _, p := range pts {
 		b.MinX, b.MinY = math.Min(b.MinX, p[0]), math.Min(b.MinY, p[1])
 		b.MaxX, b.MaxY = math.Max(b.MaxX, p[0]), math.Max(b.MaxY, p[1])
@@ -43,8 +44,8 @@ func pointsBox(pts [][2]float64) Rect {
 // curveOpsBox is Excalidraw's getMinMaxXYFromCurvePathOps: the exact box
 // of the cubic curves of ops (moves only set the start; lines are not
 // counted, as in Excalidraw), each point mapped by f when f is not nil.
-func curveOpsBox(ops []rough.Op, f func(Point) Point) Rect {
-	b := Rect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+func curveOpsBox(ops []rough.Op, f func(Point) Point) geom.Rect {
+	b := geom.R(math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1))
 	cur := Point{}
 	tf := func(p Point) Point {
 		if f == nil {
@@ -107,15 +108,15 @@ func cubicExtent(p0, p1, p2, p3 float64) (lo, hi float64) {
 
 // elementBounds is Excalidraw's getElementBounds: the axis-aligned box of
 // the element as drawn, rotation included.
-func elementBounds(e *element, shapes []drawable) Rect {
+func elementBounds(e *element, shapes []drawable) geom.Rect {
 	abs := absoluteCoords(e, shapes)
 	cx, cy := (abs.MinX+abs.MaxX)/2, (abs.MinY+abs.MaxY)/2
 	rot := func(x, y float64) Point {
 		px, py := rotateAbout(x, y, cx, cy, e.angle)
 		return Point{px, py}
 	}
-	box := func(ps ...Point) Rect {
-		b := Rect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	box := func(ps ...Point) geom.Rect {
+		b := geom.R(math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1))
 		for _, p := range ps {
 			b.MinX, b.MinY = math.Min(b.MinX, p.X), math.Min(b.MinY, p.Y)
 			b.MaxX, b.MaxY = math.Max(b.MaxX, p.X), math.Max(b.MaxY, p.Y)
@@ -130,16 +131,16 @@ func elementBounds(e *element, shapes []drawable) Rect {
 			ps[i] = Point{x + e.x, y + e.y}
 		}
 		if len(ps) == 0 {
-			return Rect{e.x, e.y, e.x, e.y}
+			return geom.R(e.x, e.y, e.x, e.y)
 		}
 		return box(ps...)
 	case scene.IsLinear(e.typ):
 		if len(e.points) < 2 {
 			if len(e.points) == 0 {
-				return Rect{e.x, e.y, e.x, e.y}
+				return geom.R(e.x, e.y, e.x, e.y)
 			}
 			p := rot(e.x+e.points[0][0], e.y+e.points[0][1])
-			return Rect{p.X, p.Y, p.X, p.Y}
+			return geom.R(p.X, p.Y, p.X, p.Y)
 		}
 		if len(shapes) == 0 {
 			return abs
@@ -151,7 +152,7 @@ func elementBounds(e *element, shapes []drawable) Rect {
 		w, h := abs.W()/2, abs.H()/2
 		s, c := math.Sincos(e.angle)
 		ww, hh := math.Hypot(w*c, h*s), math.Hypot(h*c, w*s)
-		return Rect{cx - ww, cy - hh, cx + ww, cy + hh}
+		return geom.R(cx-ww, cy-hh, cx+ww, cy+hh)
 	}
 	return box(rot(abs.MinX, abs.MinY), rot(abs.MinX, abs.MaxY), rot(abs.MaxX, abs.MaxY), rot(abs.MaxX, abs.MinY))
 }

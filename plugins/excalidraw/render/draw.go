@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/render/freehand"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -38,7 +39,7 @@ type Options struct {
 	IDs []string
 	// Region is the part of the scene to draw, in scene coordinates;
 	// nil fits the drawn elements plus Padding.
-	Region *Rect
+	Region *geom.Rect
 	// Padding around the fitted elements, in scene px.
 	Padding float64
 	// Scale is output pixels per scene px; 0 means 1.
@@ -87,7 +88,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 		o.MaxPixels = DefaultMaxPixels
 	}
 	d := newDrawing(doc, o)
-	pic := &Picture{Scale: o.Scale, Dark: o.Dark, Bounds: map[string]Rect{}}
+	pic := &Picture{Scale: o.Scale, Dark: o.Dark, Bounds: map[string]geom.Rect{}}
 	if o.Background {
 		if c, ok := ParseColor(d.viewBackground); ok && c.A > 0 {
 			pic.Background = &c
@@ -144,7 +145,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 			e.x, e.y = arrowLabelPosition(c, e, d.shapesOf(c))
 		}
 	}
-	var view Rect
+	var view geom.Rect
 	switch {
 	case o.Region != nil:
 		view = *o.Region
@@ -163,7 +164,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 				view = view.Union(b)
 			}
 		}
-		view = Rect{view.MinX - o.Padding, view.MinY - o.Padding, view.MaxX + o.Padding, view.MaxY + o.Padding}
+		view = geom.R(view.MinX-o.Padding, view.MinY-o.Padding, view.MaxX+o.Padding, view.MaxY+o.Padding)
 	}
 	if !finite(view.MinX) || !finite(view.MaxX) || !finite(view.MinY) || !finite(view.MaxY) || view.W() < 0 || view.H() < 0 {
 		return nil, fmt.Errorf("render: the drawing has no finite extent")
@@ -206,14 +207,14 @@ type drawing struct {
 	frames         map[string]*element
 	inPicture      map[string]bool // ids of the frames drawn or exported
 	shapes         map[*element][]drawable
-	abs, bounds    map[*element]Rect // absoluteCoords and elementBounds, once each
+	abs, bounds    map[*element]geom.Rect // absoluteCoords and elementBounds, once each
 	files          *ojson.Object
 	viewBackground string
 }
 
 func newDrawing(doc *scene.Document, o Options) *drawing {
 	d := &drawing{o: o, byID: map[string]*element{}, frames: map[string]*element{}, inPicture: map[string]bool{}, shapes: map[*element][]drawable{},
-		abs: map[*element]Rect{}, bounds: map[*element]Rect{}, files: doc.Files(), viewBackground: "#ffffff"}
+		abs: map[*element]geom.Rect{}, bounds: map[*element]geom.Rect{}, files: doc.Files(), viewBackground: "#ffffff"}
 	if as := doc.AppState(); as != nil {
 		if s, ok := as.String("viewBackgroundColor"); ok {
 			d.viewBackground = s
@@ -305,7 +306,7 @@ func (d *drawing) shapesOf(e *element) []drawable {
 // absOf and boundsOf are absoluteCoords and elementBounds of e, computed
 // once: they follow its rough curves. Arrow labels are placed before the
 // first call.
-func (d *drawing) absOf(e *element) Rect {
+func (d *drawing) absOf(e *element) geom.Rect {
 	if r, ok := d.abs[e]; ok {
 		return r
 	}
@@ -314,7 +315,7 @@ func (d *drawing) absOf(e *element) Rect {
 	return r
 }
 
-func (d *drawing) boundsOf(e *element) Rect {
+func (d *drawing) boundsOf(e *element) geom.Rect {
 	if r, ok := d.bounds[e]; ok {
 		return r
 	}
@@ -349,7 +350,7 @@ func (d *drawing) clipOf(e *element) *Clip {
 	if f.id == d.o.Frame {
 		radius = 0 // an exported frame's clip has square corners
 	}
-	return &Clip{FrameID: f.id, Box: Rect{0, 0, f.w, f.h}, Radius: radius, Transform: d.transform(f)}
+	return &Clip{FrameID: f.id, Box: geom.R(0, 0, f.w, f.h), Radius: radius, Transform: d.transform(f)}
 }
 
 // opacityOf multiplies an element's opacity with its frame's, as
@@ -379,7 +380,7 @@ func (d *drawing) emit(pic *Picture, e *element) {
 		it.Shapes = d.paint(shapes)
 		if e.typ == "arrow" {
 			if t := d.byID[e.boundText]; t != nil && !t.deleted && t.containerID == e.id {
-				it.Knockout = &Rect{t.x, t.y, t.x + t.w, t.y + t.h}
+				it.Knockout = &geom.Rect{MinX: t.x, MinY: t.y, MaxX: t.x + t.w, MaxY: t.y + t.h}
 			}
 		}
 	case "freedraw":
@@ -536,7 +537,7 @@ func (d *drawing) image(e *element) *Image {
 	}
 	img := &Image{FileID: e.fileID, MIME: mime, Data: data, W: e.w, H: e.h}
 	if e.crop != nil && e.crop.w > 0 && e.crop.h > 0 {
-		img.Src = Rect{e.crop.x, e.crop.y, e.crop.x + e.crop.w, e.crop.y + e.crop.h}
+		img.Src = geom.R(e.crop.x, e.crop.y, e.crop.x+e.crop.w, e.crop.y+e.crop.h)
 	}
 	if e.roundness != 0 {
 		img.Radius = cornerRadius(math.Min(e.w, e.h), e)

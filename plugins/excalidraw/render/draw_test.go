@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 func doc(t testing.TB, elements string) *scene.Document {
@@ -53,7 +54,7 @@ func TestDrawFitsTheElementsPlusPadding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := pic.View; v != (Rect{-10, -10, 610, 110}) {
+	if v := pic.View; v != (geom.R(-10, -10, 610, 110)) {
 		t.Fatalf("view %+v", v)
 	}
 	if w, h := pic.PixelSize(); w != 620 || h != 120 {
@@ -108,7 +109,7 @@ func TestFramesHaveTheirNameAndClipTheirChildren(t *testing.T) {
 		t.Fatalf("items: %+v", pic.Items)
 	}
 	e := pic.Items[2]
-	if e.ID != "e" || e.Clip == nil || e.Clip.FrameID != "f" || e.Clip.Box != (Rect{0, 0, 300, 200}) {
+	if e.ID != "e" || e.Clip == nil || e.Clip.FrameID != "f" || e.Clip.Box != (geom.R(0, 0, 300, 200)) {
 		t.Fatalf("child %+v clip %+v", e.ID, e.Clip)
 	}
 	// The child sticks out of the frame, but the frame bounds the picture:
@@ -138,7 +139,7 @@ func TestDrawRefusesNothingAndTooMuch(t *testing.T) {
 	}
 	// A region shows only what it meets.
 	o = DefaultOptions()
-	o.Region = &Rect{390, -10, 610, 110}
+	o.Region = &geom.Rect{MinX: 390, MinY: -10, MaxX: 610, MaxY: 110}
 	pic, err := Draw(doc(t, strings.Join([]string{rectA, labelA, rectB}, ",")), o)
 	if err != nil || len(pic.Order) != 1 || pic.Order[0] != "b" {
 		t.Fatalf("region drew %v (%v)", pic.Order, err)

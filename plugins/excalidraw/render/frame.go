@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -59,7 +60,7 @@ func (d *drawing) overlappingFrame(elements []*element, f *element) []*element {
 // rotatedBox is Excalidraw's getRotatedBBox: the box of an element's
 // points (see overlappingFrame) rotated by its angle about the centre of
 // their own box, in scene coordinates.
-func rotatedBox(e *element) Rect {
+func rotatedBox(e *element) geom.Rect {
 	var pts [][2]float64
 	switch {
 	case scene.IsLinear(e.typ) || e.typ == "freedraw":
@@ -72,15 +73,15 @@ func rotatedBox(e *element) Rect {
 	if len(pts) == 0 {
 		// No points: Excalidraw's box is empty (infinite bounds) and
 		// overlaps nothing.
-		return Rect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+		return geom.R(math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1))
 	}
 	b := pointsBox(pts)
 	cx, cy := (b.MinX+b.MaxX)/2, (b.MinY+b.MaxY)/2
-	r := Rect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	r := geom.R(math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1))
 	for _, p := range pts {
 		x, y := rotateAbout(p[0], p[1], cx, cy, e.angle)
 		r.MinX, r.MinY = math.Min(r.MinX, x), math.Min(r.MinY, y)
 		r.MaxX, r.MaxY = math.Max(r.MaxX, x), math.Max(r.MaxY, y)
 	}
-	return Rect{r.MinX + e.x, r.MinY + e.y, r.MaxX + e.x, r.MaxY + e.y}
+	return geom.R(r.MinX+e.x, r.MinY+e.y, r.MaxX+e.x, r.MaxY+e.y)
 }

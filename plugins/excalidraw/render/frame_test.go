@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 const (
@@ -29,7 +31,7 @@ func TestFrameExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pic.View != (Rect{-100, 300, 200, 500}) {
+	if pic.View != (geom.R(-100, 300, 200, 500)) {
 		t.Fatalf("view %v, want the frame's bounds", pic.View)
 	}
 	if w, h := pic.PixelSize(); w != 300 || h != 200 {
@@ -41,7 +43,7 @@ func TestFrameExport(t *testing.T) {
 	for _, it := range pic.Items {
 		switch it.ID {
 		case "e":
-			if it.Clip == nil || it.Clip.FrameID != "f" || it.Clip.Radius != 0 || it.Clip.Box != (Rect{0, 0, 300, 200}) {
+			if it.Clip == nil || it.Clip.FrameID != "f" || it.Clip.Radius != 0 || it.Clip.Box != (geom.R(0, 0, 300, 200)) {
 				t.Errorf("the child's clip %+v", it.Clip)
 			}
 		case "over":
@@ -52,7 +54,7 @@ func TestFrameExport(t *testing.T) {
 	}
 	// Options.IDs narrow what is drawn; the view stays the frame.
 	o.IDs = []string{"over"}
-	if pic, err = Draw(d, o); err != nil || !slices.Equal(pic.Order, []string{"over"}) || pic.View != (Rect{-100, 300, 200, 500}) {
+	if pic, err = Draw(d, o); err != nil || !slices.Equal(pic.Order, []string{"over"}) || pic.View != (geom.R(-100, 300, 200, 500)) {
 		t.Fatalf("frame export of ids: %v %v", pic, err)
 	}
 	o.IDs, o.Frame = nil, "nope"

@@ -1,26 +1,13 @@
 package render
 
-import "math"
+import (
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+)
 
 // Point is a position in scene or local coordinates (y down).
 type Point struct{ X, Y float64 }
-
-// Rect is an axis-aligned box, MinX ≤ MaxX and MinY ≤ MaxY.
-type Rect struct{ MinX, MinY, MaxX, MaxY float64 }
-
-// W and H are the box's width and height.
-func (r Rect) W() float64 { return r.MaxX - r.MinX }
-func (r Rect) H() float64 { return r.MaxY - r.MinY }
-
-// Union is the smallest box holding r and o.
-func (r Rect) Union(o Rect) Rect {
-	return Rect{math.Min(r.MinX, o.MinX), math.Min(r.MinY, o.MinY), math.Max(r.MaxX, o.MaxX), math.Max(r.MaxY, o.MaxY)}
-}
-
-// Intersects reports whether r and o overlap (touching counts).
-func (r Rect) Intersects(o Rect) bool {
-	return r.MinX <= o.MaxX && o.MinX <= r.MaxX && r.MinY <= o.MaxY && o.MinY <= r.MaxY
-}
 
 // Affine maps (x, y) to (A*x + C*y + E, B*x + D*y + F): SVG's matrix(a b c d e f).
 type Affine struct{ A, B, C, D, E, F float64 }
@@ -140,14 +127,14 @@ type Image struct {
 	MIME   string
 	Data   []byte // the decoded dataURL payload
 	W, H   float64
-	Src    Rect
+	Src    geom.Rect
 	Radius float64 // rounded corners (roundness), 0 for none
 }
 
 // Clip is a frame's clip region: a rounded box under a transform.
 type Clip struct {
 	FrameID   string
-	Box       Rect
+	Box       geom.Rect
 	Radius    float64
 	Transform Affine
 }
@@ -165,7 +152,7 @@ type Item struct {
 	Image     *Image
 	// Knockout is a box, in the item's coordinates, that the item does
 	// not paint: the label of an arrow is drawn in a gap of the arrow.
-	Knockout *Rect
+	Knockout *geom.Rect
 	// KnockoutTransform maps Knockout's coordinates to the item's.
 	KnockoutTransform Affine
 	// NoFilter: a raster image keeps its colours in dark mode, as in
@@ -176,14 +163,14 @@ type Item struct {
 // Picture is a scene drawn: the items in paint order over a view box of
 // the scene. An output scales the view box by Scale.
 type Picture struct {
-	View       Rect
+	View       geom.Rect
 	Scale      float64
 	Background *Color
 	Dark       bool
 	Items      []Item
 	// Bounds of each drawn element in scene coordinates, by id, for
 	// badges and legends.
-	Bounds map[string]Rect
+	Bounds map[string]geom.Rect
 	Order  []string // ids of drawn elements, in paint order
 }
 

@@ -19,11 +19,11 @@ import (
 //
 // It is the one bounds geometry: validation stats, placement and the
 // query package all measure with it.
-func ElementBounds(el *ojson.Object) (Bounds, bool) {
+func ElementBounds(el *ojson.Object) (geom.Rect, bool) {
 	var a boundsAcc
 	a.addElement(el)
 	if !a.any {
-		return Bounds{}, false
+		return geom.Rect{}, false
 	}
 	return a.b, true
 }
@@ -31,13 +31,13 @@ func ElementBounds(el *ojson.Object) (Bounds, bool) {
 // boundsAcc accumulates the bounding box of elements, for callers that
 // place new elements next to a drawing or fit a viewport to it.
 type boundsAcc struct {
-	b   Bounds
+	b   geom.Rect
 	any bool
 }
 
 func (a *boundsAcc) add(x, y float64) {
 	if !a.any {
-		a.b = Bounds{MinX: x, MinY: y, MaxX: x, MaxY: y}
+		a.b = geom.R(x, y, x, y)
 		a.any = true
 		return
 	}
@@ -47,7 +47,7 @@ func (a *boundsAcc) add(x, y float64) {
 	a.b.MaxY = math.Max(a.b.MaxY, y)
 }
 
-func (a *boundsAcc) result() *Bounds {
+func (a *boundsAcc) result() *geom.Rect {
 	if !a.any {
 		return nil
 	}

@@ -1,5 +1,7 @@
 package scene
 
+import "github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+
 // Report is the outcome of a validation.
 type Report struct {
 	// Valid is true when no diagnostic has error severity.
@@ -26,15 +28,7 @@ type Stats struct {
 	Files     int   `json:"files"`
 	FileBytes int64 `json:"fileBytes"`
 	// Bounds is the box around the live elements, nil when there are none.
-	Bounds *Bounds `json:"bounds,omitempty"`
-}
-
-// Bounds is an axis-aligned box in scene coordinates.
-type Bounds struct {
-	MinX float64 `json:"minX"`
-	MinY float64 `json:"minY"`
-	MaxX float64 `json:"maxX"`
-	MaxY float64 `json:"maxY"`
+	Bounds *geom.Rect `json:"bounds,omitempty"`
 }
 
 // Errors returns the error-severity diagnostics.

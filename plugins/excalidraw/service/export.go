@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/raster"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
@@ -142,7 +143,7 @@ func (s *Service) exportTiles(ctx context.Context, pic *render.Picture, out *Exp
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			tv := render.Rect{MinX: view.MinX + float64(col)*step, MinY: view.MinY + float64(row)*step}
+			tv := geom.Rect{MinX: view.MinX + float64(col)*step, MinY: view.MinY + float64(row)*step}
 			tv.MaxX, tv.MaxY = math.Min(tv.MinX+step, view.MaxX), math.Min(tv.MinY+step, view.MaxY)
 			tile := *pic
 			tile.View = tv

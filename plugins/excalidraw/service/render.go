@@ -13,6 +13,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/render/raster"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/svg"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -48,7 +49,7 @@ type RenderRequest struct {
 	Target query.Target
 	// Region is the part of the scene to draw (scene px); nil fits the
 	// selected elements plus Padding.
-	Region *render.Rect
+	Region *geom.Rect
 	// Format is png (default) or svg.
 	Format string
 	// Scale is output pixels per scene px; 0 picks the largest scale,
@@ -267,7 +268,7 @@ func (s *Service) encode(pic *render.Picture, res *RenderResult) error {
 
 // fitScale is the largest scale up to 2 that fits the budgets: a small
 // drawing is enlarged so its text stays legible, a large one shrunk.
-func fitScale(view render.Rect, maxPixels, maxEdge int) float64 {
+func fitScale(view geom.Rect, maxPixels, maxEdge int) float64 {
 	w, h := math.Max(view.W(), 1), math.Max(view.H(), 1)
 	scale := 2.0
 	if p := w * h * scale * scale; p > float64(maxPixels) {
@@ -288,7 +289,7 @@ func edgeNote(edge int) string {
 	return fmt.Sprintf(" or %d px on its long edge", edge)
 }
 
-func finiteRect(r render.Rect) bool {
+func finiteRect(r geom.Rect) bool {
 	for _, v := range []float64{r.MinX, r.MinY, r.MaxX, r.MaxY} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false

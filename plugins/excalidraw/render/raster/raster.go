@@ -22,6 +22,7 @@ import (
 	"github.com/dshgo/dsh/internal/parallel"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 )
 
 // Paint draws pic into a new image of pic.PixelSize(). Horizontal bands
@@ -142,7 +143,7 @@ func (p *painter) knockedOut(it *render.Item, m render.Affine) {
 }
 
 // boxPixels is the pixel box covering box under m.
-func (p *painter) boxPixels(m render.Affine, box render.Rect) image.Rectangle {
+func (p *painter) boxPixels(m render.Affine, box geom.Rect) image.Rectangle {
 	pts := []render.Point{m.Apply(render.Point{X: box.MinX, Y: box.MinY}), m.Apply(render.Point{X: box.MaxX, Y: box.MinY}),
 		m.Apply(render.Point{X: box.MaxX, Y: box.MaxY}), m.Apply(render.Point{X: box.MinX, Y: box.MaxY})}
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
