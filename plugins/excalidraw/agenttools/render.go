@@ -51,24 +51,17 @@ type renderHandlers struct {
 	baseURL string // prefixes links; empty leaves them relative to the host
 }
 
-type renderRegion struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
-
 // pictureArgs are what render and export share: which part of which
 // scene, and how it looks.
 type pictureArgs struct {
-	Name       string        `json:"name"`
-	IDs        []string      `json:"ids,omitempty"`
-	Target     query.Target  `json:"target"`
-	Region     *renderRegion `json:"region,omitempty"`
-	Scale      float64       `json:"scale,omitempty"`
-	Padding    *float64      `json:"padding,omitempty"`
-	Dark       bool          `json:"dark,omitempty"`
-	Background *bool         `json:"background,omitempty"`
+	Name       string       `json:"name"`
+	IDs        []string     `json:"ids,omitempty"`
+	Target     query.Target `json:"target"`
+	Region     *query.Box   `json:"region,omitempty"`
+	Scale      float64      `json:"scale,omitempty"`
+	Padding    *float64     `json:"padding,omitempty"`
+	Dark       bool         `json:"dark,omitempty"`
+	Background *bool        `json:"background,omitempty"`
 }
 
 // request is the service's request for a in format: ids join the target.
