@@ -65,14 +65,10 @@ type LogRow struct {
 	Via      string `json:"via,omitempty"`
 	Note     string `json:"note,omitempty"`
 	// Summary says it in words: "created 12, moved 3".
-	Summary string   `json:"summary"`
-	Created []string `json:"created,omitempty"`
-	Updated []string `json:"updated,omitempty"`
-	Moved   []string `json:"moved,omitempty"`
-	Deleted []string `json:"deleted,omitempty"`
-	Revived []string `json:"revived,omitempty"`
-	// Members are the document's other members it changed (appState, files).
-	Members []string `json:"members,omitempty"`
+	Summary string `json:"summary"`
+	// IDs are the ids it changed (IDs "some": the first of each kind) and
+	// the document's other members it changed (appState, files).
+	journal.IDs
 	// More counts the ids left out of the lists (IDs "some").
 	More   int    `json:"more,omitempty"`
 	Forced bool   `json:"forced,omitempty"`
@@ -133,7 +129,7 @@ func logTime(pointer, v string) (time.Time, error) {
 func logRow(e *journal.Entry, ids string) LogRow {
 	row := LogRow{Commit: e.Commit, Revision: e.Revision, At: e.At, Actor: e.Actor, Name: e.Name, Bot: e.Bot, Person: e.Person, Via: e.Via,
 		Note: e.Note, Summary: Summarize(e), Forced: e.Forced, Undoes: e.Undoes, Mode: e.Mode,
-		Restorable: e.Images == journal.ImagesStored, RequestID: e.RequestID, Members: e.Members}
+		Restorable: e.Images == journal.ImagesStored, RequestID: e.RequestID, IDs: journal.IDs{Members: e.Members}}
 	if e.Images != journal.ImagesStored {
 		row.Images = e.Images
 	}

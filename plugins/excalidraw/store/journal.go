@@ -223,15 +223,7 @@ func (t *txn) diffInto(e *journal.Entry, before, after []byte) (*journal.Entry, 
 		t.s.log.Warn("journal: cannot tell what changed", zap.String("name", t.name), zap.Error(err))
 		return e, nil
 	}
-	e.Created, e.Updated, e.Moved, e.Deleted, e.Revived = c.Created, c.Updated, c.Moved, c.Deleted, c.Revived
-	e.Members = c.Members
-	im := c.Images
-	e.Images = journal.ImagesStored
-	if c.ImageBytes() > t.s.opts.Journal.MaxImageBytes {
-		e.Images = journal.ImagesSkipped
-		im.Before = nil
-	}
-	return e, &im
+	return e, e.Record(&c, t.s.opts.Journal.MaxImageBytes)
 }
 
 // appendEntry writes e durably at the journal's end. The caller keeps

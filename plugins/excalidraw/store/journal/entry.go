@@ -81,6 +81,22 @@ func (e *Entry) Affected() []string {
 	return append(out, e.Revived...)
 }
 
+// Record puts what a Differ found the commit changed into e and returns
+// the images the journal keeps: all of them (ImagesStored), or, when the
+// before-images are over maxImageBytes, only the after-states
+// (ImagesSkipped).
+func (e *Entry) Record(c *Changes, maxImageBytes int) *Images {
+	e.Created, e.Updated, e.Moved, e.Deleted, e.Revived = c.Created, c.Updated, c.Moved, c.Deleted, c.Revived
+	e.Members = c.Members
+	im := c.Images
+	e.Images = ImagesStored
+	if c.ImageBytes() > maxImageBytes {
+		e.Images = ImagesSkipped
+		im.Before = nil
+	}
+	return &im
+}
+
 // Touches reports whether the commit changed element id.
 func (e *Entry) Touches(id string) bool {
 	for _, l := range [][]string{e.Created, e.Updated, e.Deleted, e.Revived} {
@@ -138,14 +154,25 @@ func (im *Images) AfterOf(id string) (State, bool) {
 	return State{}, false
 }
 
+// IDs are what a commit changed: the elements, by what it did to them,
+// and the document's other top-level members (appState, files). A Differ
+// reports them in Changes and a log row shows them, as the members of an
+// Entry of the same names do.
+type IDs struct {
+	Created []string `json:"created,omitempty"`
+	Updated []string `json:"updated,omitempty"`
+	// Moved are the updated elements whose change was only where they are.
+	Moved   []string `json:"moved,omitempty"`
+	Deleted []string `json:"deleted,omitempty"`
+	Revived []string `json:"revived,omitempty"`
+	Members []string `json:"members,omitempty"`
+}
+
 // Changes are what a commit did to the elements, as a Differ reports
 // them: the ids by kind, and the images.
 type Changes struct {
-	Created, Updated, Moved, Deleted, Revived []string
-	// Members are the document's other top-level members that changed
-	// (appState, files).
-	Members []string
-	Images  Images
+	IDs
+	Images Images
 }
 
 // ElementChange is what a commit did to one element, as a Differ tells

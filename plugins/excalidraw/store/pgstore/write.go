@@ -369,15 +369,7 @@ func (s *Store) entry(w *write, m store.Meta, seq int64, forced bool, before, af
 		s.log.Warn("journal: cannot tell what changed", zap.String("name", w.name), zap.Error(err))
 		return e, nil, nil
 	}
-	e.Created, e.Updated, e.Moved, e.Deleted, e.Revived = c.Created, c.Updated, c.Moved, c.Deleted, c.Revived
-	e.Members = c.Members
-	im := c.Images
-	e.Images = journal.ImagesStored
-	if c.ImageBytes() > s.journal.MaxImageBytes {
-		e.Images = journal.ImagesSkipped
-		im.Before = nil
-	}
-	raw, err := json.Marshal(&im)
+	raw, err := json.Marshal(e.Record(&c, s.journal.MaxImageBytes))
 	if err != nil {
 		return nil, nil, store.NewError(store.CodeIOError, "encode the journal images", err)
 	}
