@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/live"
 )
 
 // DefaultEventLimit bounds the events an Evidence keeps for one board:
@@ -34,29 +36,22 @@ type Event struct {
 	Message      string `json:"message,omitempty"`
 }
 
-// SavedScene is the last save the editor reported as verified.
-type SavedScene struct {
-	Name         string `json:"name"`
-	Revision     int64  `json:"revision"`
-	SHA256       string `json:"sha256"`
-	ElementCount int    `json:"elementCount"`
-	At           string `json:"at"`
-}
-
 // EditorState is what one board's editors reported (an entry of
 // /health's `editors`): the state the events add up to, and the recent
 // events themselves, so an end-to-end test can assert what the browser
 // actually did rather than trust the page's own success text.
 type EditorState struct {
-	Mounted      bool        `json:"mounted"`
-	Events       []Event     `json:"events"`
-	ElementCount int         `json:"elementCount"`
-	Width        int         `json:"width"`
-	Height       int         `json:"height"`
-	Build        string      `json:"build"`
-	Theme        string      `json:"theme"`
-	LastSaved    *SavedScene `json:"lastSaved,omitempty"`
-	Error        string      `json:"error"`
+	Mounted      bool    `json:"mounted"`
+	Events       []Event `json:"events"`
+	ElementCount int     `json:"elementCount"`
+	Width        int     `json:"width"`
+	Height       int     `json:"height"`
+	Build        string  `json:"build"`
+	Theme        string  `json:"theme"`
+	// LastSaved is the last save the editor reported as verified: the
+	// revision record it saw (the host's time, no writer).
+	LastSaved *live.Change `json:"lastSaved,omitempty"`
+	Error     string       `json:"error"`
 }
 
 // boardEvidence is one board's state, its event numbering, and when it
@@ -148,7 +143,7 @@ func (b *boardEvidence) apply(ev Event) {
 		st.ElementCount = *ev.ElementCount
 	case EventSaved:
 		st.ElementCount = *ev.ElementCount
-		st.LastSaved = &SavedScene{Name: ev.Name, Revision: ev.Revision, SHA256: ev.SHA256, ElementCount: *ev.ElementCount, At: ev.At}
+		st.LastSaved = &live.Change{Name: ev.Name, Revision: ev.Revision, SHA256: ev.SHA256, ElementCount: *ev.ElementCount, At: ev.At}
 	case EventUnmounted:
 		st.Mounted = false
 	case EventError:

@@ -1,6 +1,8 @@
 package live
 
-// Change is the revision record of a scene's new head, as sent to editors.
+// Change is the revision record of a scene's head as editors see it: a
+// new head as sent to them, and the save an editor reports back as
+// verified (httpapi's /health evidence, lastSaved).
 type Change struct {
 	Name         string `json:"name"`
 	Revision     int64  `json:"revision"`
