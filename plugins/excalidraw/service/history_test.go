@@ -58,7 +58,7 @@ func x(t *testing.T, dir, id string) float64 {
 func isDeletedIn(t *testing.T, dir, id string) bool {
 	t.Helper()
 	_, el := checkStored(t, dir, "h").Find(id)
-	return el == nil || isDeleted(el)
+	return el == nil || scene.IsDeleted(el)
 }
 
 func TestLogRowsSayWhoAndWhat(t *testing.T) {
@@ -139,8 +139,8 @@ func TestRestoreRevivesADeletedElementAboveItsTombstone(t *testing.T) {
 	}
 	_, back := checkStored(t, dir, "h").Find("b")
 	v, _ := back.Number("version")
-	if isDeleted(back) || v <= tombVersion || !slices.Equal(env.Changed.Revived, []string{"b"}) {
-		t.Fatalf("b deleted=%v version %v (tombstone %v), envelope %+v", isDeleted(back), v, tombVersion, env.Changed)
+	if scene.IsDeleted(back) || v <= tombVersion || !slices.Equal(env.Changed.Revived, []string{"b"}) {
+		t.Fatalf("b deleted=%v version %v (tombstone %v), envelope %+v", scene.IsDeleted(back), v, tombVersion, env.Changed)
 	}
 }
 

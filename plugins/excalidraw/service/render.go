@@ -228,7 +228,7 @@ func exportedFrames(doc *scene.Document, t query.Target) (ids []string, onlyFram
 	}
 	for _, el := range doc.Elements() {
 		typ, _ := el.String("type")
-		if (typ != "frame" && typ != "magicframe") || isDeleted(el) {
+		if (typ != "frame" && typ != "magicframe") || scene.IsDeleted(el) {
 			continue
 		}
 		id, _ := el.String("id")

@@ -401,7 +401,7 @@ func checkExpect(e *Expect, revision int64, doc *scene.Document) error {
 	}
 	live := map[string]bool{}
 	for _, el := range doc.Elements() {
-		if id, _ := el.String("id"); id != "" && !isDeleted(el) {
+		if id, _ := el.String("id"); id != "" && !scene.IsDeleted(el) {
 			live[id] = true
 		}
 	}
@@ -512,8 +512,8 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 			continue
 		}
 		typ, _ := el.String("type")
-		if t := labelOf(el, afterByID); t != "" && !isDeleted(el) && (named[id] || typ == "text") {
-			if typ != "text" || strOrEmpty(el, "containerId") == "" {
+		if t := labelOf(el, afterByID); t != "" && !scene.IsDeleted(el) && (named[id] || typ == "text") {
+			if typ != "text" || scene.StringOf(el, "containerId") == "" {
 				labels[id] = t
 			}
 		}
@@ -532,7 +532,7 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 				continue
 			}
 		}
-		if cid := strOrEmpty(el, "containerId"); cid != "" && named[cid] {
+		if cid := scene.StringOf(el, "containerId"); cid != "" && named[cid] {
 			// a label that followed its named container
 			if old != nil && textMoved(old, el) {
 				env.RelaidOut = append(env.RelaidOut, id)
@@ -596,7 +596,7 @@ func labelOf(el *ojson.Object, byID map[string]*ojson.Object) string {
 		}
 		if typ, _ := o.String("type"); typ == "text" {
 			id, _ := o.String("id")
-			if t := byID[id]; t != nil && !isDeleted(t) {
+			if t := byID[id]; t != nil && !scene.IsDeleted(t) {
 				s, _ := t.String("text")
 				return s
 			}
@@ -615,16 +615,6 @@ func textMoved(a, b *ojson.Object) bool {
 		}
 	}
 	return false
-}
-
-func strOrEmpty(el *ojson.Object, k string) string {
-	s, _ := el.String(k)
-	return s
-}
-
-func isDeleted(el *ojson.Object) bool {
-	d, _ := el.Bool("isDeleted")
-	return d
 }
 
 // lintDelta lints the touched region (the changed elements and their
@@ -690,18 +680,18 @@ func strictCheck(env *Envelope) error {
 func (ch *Changes) add(changed []string, id string, old, el *ojson.Object) []string {
 	switch {
 	case old == nil:
-		if !isDeleted(el) {
+		if !scene.IsDeleted(el) {
 			ch.Created = append(ch.Created, id)
 			changed = append(changed, id)
 		}
 	case old == el || ojson.Equal(old, el, true): // a fork shares what it left alone
-	case isDeleted(old) && !isDeleted(el):
+	case scene.IsDeleted(old) && !scene.IsDeleted(el):
 		ch.Revived = append(ch.Revived, id)
 		changed = append(changed, id)
-	case !isDeleted(old) && isDeleted(el):
+	case !scene.IsDeleted(old) && scene.IsDeleted(el):
 		ch.Deleted = append(ch.Deleted, id)
 		changed = append(changed, id)
-	case !isDeleted(el):
+	case !scene.IsDeleted(el):
 		ch.Updated = append(ch.Updated, id)
 		changed = append(changed, id)
 	}
@@ -736,7 +726,7 @@ func diffShared(before, after *scene.Document) (Changes, []string, bool) {
 			continue
 		}
 		var old *ojson.Object
-		if i < len(b) && strOrEmpty(b[i], "id") == id {
+		if i < len(b) && scene.StringOf(b[i], "id") == id {
 			old = b[i]
 		} else if j, ok := before.IndexOf(id); ok {
 			old = b[j]
@@ -757,7 +747,7 @@ func snapChanged(before, after *scene.Document, grid float64) {
 			continue
 		}
 		typ, _ := el.String("type")
-		if typ == "arrow" || typ == "line" || typ == "freedraw" || strOrEmpty(el, "containerId") != "" {
+		if typ == "arrow" || typ == "line" || typ == "freedraw" || scene.StringOf(el, "containerId") != "" {
 			continue
 		}
 		for _, k := range []string{"x", "y", "width", "height"} {
