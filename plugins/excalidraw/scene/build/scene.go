@@ -1,6 +1,7 @@
 package build
 
 import (
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -49,9 +50,8 @@ func (s scene) live(id string) (*ojson.Object, bool) {
 
 // shapeOf reads an existing element's geometry, for binding to it.
 func shapeOf(el *ojson.Object) (geom.Shape, float64) {
-	num := func(k string) float64 { f, _ := el.Number(k); return f }
-	t, _ := el.String("type")
-	s := geom.Shape{Type: t, X: num("x"), Y: num("y"), W: num("width"), H: num("height"), Angle: num("angle")}
+	num := func(k string) float64 { return model.NumberOf(el, k) }
+	s := geom.Shape{Type: model.StringOf(el, "type"), X: num("x"), Y: num("y"), W: num("width"), H: num("height"), Angle: num("angle")}
 	if r, ok := el.Object("roundness"); ok {
 		kind, _ := r.Number("type")
 		s.Roundness = int(kind)
