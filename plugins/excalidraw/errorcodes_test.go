@@ -24,7 +24,7 @@ import (
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // surfaceCase is one error code reached through both of the plugin's

@@ -25,7 +25,7 @@ import (
 	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/boards"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/identity"
 )

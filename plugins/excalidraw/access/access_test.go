@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/boards"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/identity"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/identity"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Lengths are counted in characters, not bytes: 120 three-byte characters

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"go.uber.org/zap"
 )
 

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // The cap holds under concurrent creates: it is counted under the

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/statefile"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/identity"
 	"go.uber.org/zap"
 )

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"maps"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // opError is an invalid_operation error located by a JSON pointer into the

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 func TestPrefixBuildError(t *testing.T) {

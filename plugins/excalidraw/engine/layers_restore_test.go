@@ -10,7 +10,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/e2e/restorecheck"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // What Group, Reorder, the frame edits, Arrange and Repair write is a

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Every patch field, at the edges of its range, yields a stored scene

@@ -8,8 +8,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // MaxFindLength bounds the find string of ReplaceText, in characters, so

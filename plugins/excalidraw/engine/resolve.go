@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Selection is "ids or a target": the elements most element edits act

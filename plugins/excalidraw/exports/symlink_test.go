@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 const testSecret = "a secret long enough to sign with"

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 var bg = context.Background()

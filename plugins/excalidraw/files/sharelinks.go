@@ -10,7 +10,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/internal/statefile"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"github.com/labstack/echo/v4"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 

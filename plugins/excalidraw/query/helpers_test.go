@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // fixtureJSON is a small scene: two labelled boxes joined by a labelled

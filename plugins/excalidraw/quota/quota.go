@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/internal/statefile"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Rule is one limit: at most Limit times per Window.

@@ -12,7 +12,7 @@ import (
 	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/statefile/pgstate"
 	"github.com/dshgo/dsh/internal/testkit/pgtest"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

@@ -1,6 +1,6 @@
 package scene
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+import "github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 
 // Codec reads and writes scenes for the store under fixed limits.
 type Codec struct {

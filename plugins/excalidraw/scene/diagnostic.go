@@ -3,7 +3,7 @@ package scene
 import (
 	"fmt"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Severity says whether a diagnostic makes a scene invalid.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Parse reads a scene. It accepts every well-formed Excalidraw scene

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 func TestReport(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/testkit/benchkit"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Concurrency goals of issue 13, each a ratio against a baseline measured

@@ -2,7 +2,7 @@ package service
 
 import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // maxDiagnosticsInError bounds the diagnostics a rejected write's error

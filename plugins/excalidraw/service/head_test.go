@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // TestOnCommitReportsEveryNewRevision drives each write path and checks

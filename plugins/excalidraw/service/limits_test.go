@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // openAt opens a service on dir (which may already hold scenes) under

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/boards"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/identity"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 func TestApplyStaleRevisionConflict(t *testing.T) {

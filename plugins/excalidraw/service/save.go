@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 func TestSaveForceAndConflict(t *testing.T) {

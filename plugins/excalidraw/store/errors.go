@@ -8,12 +8,12 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
-// Error codes. They are the contract's codes (scene/sceneerr, the
-// plugin's one code table, a leaf package: importing it brings none of the
-// scene model), so the HTTP and MCP layers pass them on and clients branch
+// Error codes. They are the contract's codes (sceneerr, the plugin's
+// one code table beside the host's error contract: importing it brings
+// none of the scene model), so the HTTP and MCP layers pass them on and clients branch
 // on them; they never change meaning. invalid_request is the store's own:
 // a caller's mistake no client can make, which the service reports as
 // invalid_operation.

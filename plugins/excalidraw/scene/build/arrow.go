@@ -3,8 +3,8 @@ package build
 import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // newBindable are the new element types an arrow may bind to.

@@ -5,8 +5,8 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Build validates inputs (each one element input as described by

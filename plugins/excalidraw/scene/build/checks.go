@@ -4,7 +4,7 @@ import (
 	"unicode/utf8"
 
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // checked is an input that passed the checks the schema cannot express,

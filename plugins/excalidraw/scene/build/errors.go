@@ -3,7 +3,7 @@ package build
 import (
 	"fmt"
 
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // inputError is an error about input number index, located by a JSON

@@ -12,7 +12,7 @@ import (
 	"github.com/dshgo/dsh/internal/parallel"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
-	"github.com/dshgo/dsh/plugins/excalidraw/scene/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 

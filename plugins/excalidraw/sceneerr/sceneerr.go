@@ -1,6 +1,12 @@
 // Package sceneerr holds the Excalidraw plugin's stable error codes
-// (contract section 6) and the error type that carries them, so the same
-// bad input gets the same code through the tools and the HTTP API.
+// (contract section 6), their HTTP statuses and the error type that
+// carries them, so the same bad input gets the same code through the
+// tools and the HTTP API. It is the plugin's side of the host's error
+// contract (apierr): an *Error is an apierr.Coded, and the code the host
+// owns (invalid_name) is the host's constant. The scene model, the store
+// and every surface of the plugin use these codes; none of them holds a
+// table of its own. Its only import beyond the standard library is
+// apierr, a leaf, so any package of the plugin may import it.
 package sceneerr
 
 import (
@@ -8,14 +14,20 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
+
+// Every *Error answers an HTTP request as the host's error contract
+// says: the code's status, {"error":{"code","message","details"}}.
+var _ apierr.Coded = (*Error)(nil)
 
 // Code is a stable, snake_case error code.
 type Code string
 
 // The codes of contract section 6.
 const (
-	InvalidName        Code = "invalid_name" // apierr.CodeInvalidName: the host's one code for a refused name
+	InvalidName        Code = apierr.CodeInvalidName // the host's one code for a refused name
 	NotFound           Code = "not_found"
 	AlreadyExists      Code = "already_exists"
 	InvalidScene       Code = "invalid_scene"
