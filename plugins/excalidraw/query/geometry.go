@@ -65,8 +65,3 @@ func Bounds(els []*ojson.Object) (Box, bool) {
 func boxOf(b geom.Rect) Box {
 	return Box{X: b.MinX, Y: b.MinY, Width: b.MaxX - b.MinX, Height: b.MaxY - b.MinY}
 }
-
-// hasPoints: elements whose geometry is a polyline relative to (x, y).
-func hasPoints(t string) bool {
-	return t == "arrow" || t == "line" || t == "freedraw" || t == "draw"
-}

@@ -284,7 +284,7 @@ func (ix *index) row(el *ojson.Object, fs *fieldSet, selected map[*ojson.Object]
 		}
 	}
 	style(r, el, typ, fs)
-	if fs.has(FieldPoints) && hasPoints(typ) {
+	if fs.has(FieldPoints) && scene.HasPoints(typ) {
 		var pts []any
 		for _, p := range scene.Points(el) {
 			pts = append(pts, []any{round(p[0]), round(p[1])})

@@ -65,7 +65,7 @@ func (a *boundsAcc) addElement(el *ojson.Object) {
 	}
 	angle, _ := finite(el, "angle")
 	typ, _ := el.String("type")
-	if hasPoints(typ) {
+	if HasPoints(typ) {
 		var buf [8][2]float64 // most shapes fit: no allocation per element
 		pts := appendPoints(buf[:0], el)
 		if len(pts) == 0 {

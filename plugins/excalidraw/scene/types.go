@@ -34,8 +34,9 @@ func IsCreatable(t string) bool { return slices.Contains(creatableTypes, t) }
 // IsSupported reports whether elements of type t are read and validated.
 func IsSupported(t string) bool { return IsCreatable(t) || slices.Contains(keptTypes, t) }
 
-// hasPoints: elements whose geometry is a polyline relative to (x, y).
-func hasPoints(t string) bool { return t == "arrow" || t == "line" || t == "freedraw" || t == "draw" }
+// HasPoints reports whether elements of type t are a polyline relative to
+// their x and y (points): the linear ones, freedraw, and the legacy draw.
+func HasPoints(t string) bool { return IsLinear(t) || t == "freedraw" || t == "draw" }
 
 // IsLinear reports whether t is a linear element type (arrow, line): the
 // elements that carry start/end bindings and arrowheads. It is the one

@@ -28,7 +28,7 @@ func TestTypes(t *testing.T) {
 }
 
 func TestTypeFamilies(t *testing.T) {
-	if !hasPoints("freedraw") || hasPoints("rectangle") || !IsLinear("line") || IsLinear("freedraw") {
+	if !HasPoints("freedraw") || HasPoints("rectangle") || !IsLinear("line") || IsLinear("freedraw") {
 		t.Error("point families")
 	}
 	if !isTextContainer("arrow") || isTextContainer("line") || isTextContainer("text") {

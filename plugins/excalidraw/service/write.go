@@ -540,7 +540,7 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 			continue
 		}
 		switch {
-		case typ == "arrow" || typ == "line":
+		case scene.IsLinear(typ):
 			if old == nil || pathMoved(old, el) {
 				env.Rerouted = append(env.Rerouted, id)
 			}
@@ -747,7 +747,7 @@ func snapChanged(before, after *scene.Document, grid float64) {
 			continue
 		}
 		typ, _ := el.String("type")
-		if typ == "arrow" || typ == "line" || typ == "freedraw" || scene.StringOf(el, "containerId") != "" {
+		if scene.IsLinear(typ) || typ == "freedraw" || scene.StringOf(el, "containerId") != "" {
 			continue
 		}
 		for _, k := range []string{"x", "y", "width", "height"} {
