@@ -14,6 +14,7 @@
 package statefile
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -94,6 +95,6 @@ func WriteJSON(path, what string, v any) error {
 
 // Read reads and parses a state file; a missing file is the zero value (an
 // empty store), not an error. It is ReadDoc of File(path, what).
-func Read[T any](path, what string, parse func(path string, data []byte) (T, error)) (T, error) {
-	return ReadDoc(File(path, what), parse)
+func Read[T any](ctx context.Context, path, what string, parse func(path string, data []byte) (T, error)) (T, error) {
+	return ReadDoc(ctx, File(path, what), parse)
 }

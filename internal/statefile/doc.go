@@ -48,9 +48,9 @@ type Backend interface {
 
 // ReadDoc reads and parses d; a missing document is the zero value (an
 // empty store), not an error, and is not parsed. parse is given d.Where()
-// for its messages.
-func ReadDoc[T any](d Doc, parse func(where string, data []byte) (T, error)) (T, error) {
-	data, _, _, err := d.Fetch(context.Background(), nil)
+// for its messages; ctx bounds the read.
+func ReadDoc[T any](ctx context.Context, d Doc, parse func(where string, data []byte) (T, error)) (T, error) {
+	data, _, _, err := d.Fetch(ctx, nil)
 	if err != nil || data == nil {
 		var zero T
 		return zero, err
@@ -61,9 +61,9 @@ func ReadDoc[T any](d Doc, parse func(where string, data []byte) (T, error)) (T,
 // UpdateDoc runs change on d's parsed contents under d's lock and writes
 // what it returns (write=false: nothing to write) as indented JSON. The
 // contents are read afresh, not from a View, so an update never undoes
-// another writer's. change runs once.
-func UpdateDoc[T any](d Doc, parse func(where string, data []byte) (T, error), change func(T) (T, bool, error)) error {
-	return d.Update(context.Background(), func(cur []byte) ([]byte, bool, error) {
+// another writer's. change runs once. ctx bounds the read and the write.
+func UpdateDoc[T any](ctx context.Context, d Doc, parse func(where string, data []byte) (T, error), change func(T) (T, bool, error)) error {
+	return d.Update(ctx, func(cur []byte) ([]byte, bool, error) {
 		var v T
 		if cur != nil {
 			var err error

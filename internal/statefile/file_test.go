@@ -15,7 +15,7 @@ func TestFilesDoc(t *testing.T) {
 	if want := filepath.Join(dir, "tokens.json"); d.Where() != want {
 		t.Fatalf("Where = %q, want %q", d.Where(), want)
 	}
-	err := UpdateDoc(d, parseCounter, func(c counter) (counter, bool, error) { c.N = 1; return c, true, nil })
+	err := UpdateDoc(t.Context(), d, parseCounter, func(c counter) (counter, bool, error) { c.N = 1; return c, true, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

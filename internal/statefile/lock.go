@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +46,6 @@ func Lock(path string) (unlock func(), err error) {
 // writes what it returns (write=false: nothing to write). The contents are
 // read afresh, not from a View, so an update never undoes another
 // process's. It is UpdateDoc of File(path, what).
-func Update[T any](path, what string, parse func(string, []byte) (T, error), change func(T) (T, bool, error)) error {
-	return UpdateDoc(File(path, what), parse, change)
+func Update[T any](ctx context.Context, path, what string, parse func(string, []byte) (T, error), change func(T) (T, bool, error)) error {
+	return UpdateDoc(ctx, File(path, what), parse, change)
 }

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -22,7 +23,7 @@ func parseCounter(_ string, data []byte) (counter, error) {
 }
 
 func bump(t testing.TB, path string) {
-	err := Update(path, "counter", parseCounter, func(c counter) (counter, bool, error) {
+	err := Update(t.Context(), path, "counter", parseCounter, func(c counter) (counter, bool, error) {
 		c.N++
 		return c, true, nil
 	})
@@ -61,7 +62,7 @@ func TestUpdateLosesNothing(t *testing.T) {
 			t.Fatalf("child: %v", err)
 		}
 	}
-	got, err := Read(path, "counter", parseCounter)
+	got, err := Read(t.Context(), path, "counter", parseCounter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestUpdateLosesNothing(t *testing.T) {
 // missing.
 func TestUpdateWithoutWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "counter.json")
-	err := Update(path, "counter", parseCounter, func(c counter) (counter, bool, error) { return c, false, nil })
+	err := Update(t.Context(), path, "counter", parseCounter, func(c counter) (counter, bool, error) { return c, false, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("STATEFILE_CHILD"); path != "" {
 		n, _ := strconv.Atoi(os.Getenv("STATEFILE_N"))
 		for range n {
-			err := Update(path, "counter", parseCounter, func(c counter) (counter, bool, error) {
+			err := Update(context.Background(), path, "counter", parseCounter, func(c counter) (counter, bool, error) {
 				c.N++
 				return c, true, nil
 			})

@@ -51,10 +51,11 @@ func ViewOf[T any](d Doc, parse func(where string, data []byte) (T, error), log 
 // can no longer read.
 //
 // Loads run in parallel: the check (and any re-read) is not made under
-// the view's lock, so one slow check does not hold up the others.
-func (v *View[T]) Load() (T, error) {
+// the view's lock, so one slow check does not hold up the others. ctx
+// bounds the check and the re-read.
+func (v *View[T]) Load(ctx context.Context) (T, error) {
 	for {
-		if val, ok, err := v.load(); ok || err != nil {
+		if val, ok, err := v.load(ctx); ok || err != nil {
 			return val, err
 		}
 	}
@@ -63,13 +64,13 @@ func (v *View[T]) Load() (T, error) {
 // load is one try of Load; ok is false when the document was unchanged
 // but what the view held was dropped meanwhile (the next try fetches,
 // since it has no version to give).
-func (v *View[T]) load() (val T, ok bool, err error) {
+func (v *View[T]) load(ctx context.Context) (val T, ok bool, err error) {
 	v.mu.Lock()
 	gen, since := v.gen, v.ver
 	v.mu.Unlock()
 
 	var zero T
-	data, ver, changed, err := v.doc.Fetch(context.Background(), since)
+	data, ver, changed, err := v.doc.Fetch(ctx, since)
 	if err != nil {
 		v.forget(gen)
 		return zero, false, err

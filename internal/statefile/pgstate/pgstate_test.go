@@ -117,7 +117,7 @@ func TestUnreachable(t *testing.T) {
 	if called {
 		t.Fatal("the change ran without its document")
 	}
-	_, err = statefile.ViewOf(d, func(string, []byte) (int, error) { return 1, nil }, nil).Load()
+	_, err = statefile.ViewOf(d, func(string, []byte) (int, error) { return 1, nil }, nil).Load(context.Background())
 	check("View.Load", err)
 	_, _, err = b.Windows().Take(context.Background(), "k", time.Now(), 5, time.Hour)
 	check("Take", err)

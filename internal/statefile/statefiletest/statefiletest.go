@@ -46,7 +46,7 @@ func readMissing(t *testing.T, b statefile.Backend) {
 	if data, _, changed, err := d.Fetch(ctx, v); err != nil || changed || data != nil {
 		t.Fatalf("Fetch since its version = %q %v %v, want unchanged", data, changed, err)
 	}
-	got, err := statefile.ReadDoc(d, parseCounter)
+	got, err := statefile.ReadDoc(ctx, d, parseCounter)
 	if err != nil || got != (counter{}) {
 		t.Fatalf("ReadDoc = %+v %v, want the zero value", got, err)
 	}
@@ -115,7 +115,7 @@ func serialised(t *testing.T, node func() statefile.Backend) {
 		for range goroutines {
 			wg.Go(func() {
 				for range each {
-					errs <- statefile.UpdateDoc(d, parseCounter, func(c counter) (counter, bool, error) {
+					errs <- statefile.UpdateDoc(ctx, d, parseCounter, func(c counter) (counter, bool, error) {
 						c.N++
 						return c, true, nil
 					})
@@ -130,7 +130,7 @@ func serialised(t *testing.T, node func() statefile.Backend) {
 			t.Fatal(err)
 		}
 	}
-	got, err := statefile.ReadDoc(node().Doc("counter"), parseCounter)
+	got, err := statefile.ReadDoc(ctx, node().Doc("counter"), parseCounter)
 	if want := nodes * goroutines * each; err != nil || got.N != want {
 		t.Fatalf("counter = %d (%v), want %d: an update was lost", got.N, err, want)
 	}
@@ -148,7 +148,7 @@ func viewSeesOtherWriter(t *testing.T, node func() statefile.Backend) {
 	other := node().Doc("seen")
 	load := func(want int) {
 		t.Helper()
-		got, err := view.Load()
+		got, err := view.Load(ctx)
 		if err != nil || got.N != want {
 			t.Fatalf("Load = %d %v, want %d", got.N, err, want)
 		}
@@ -170,7 +170,7 @@ func viewSeesOtherWriter(t *testing.T, node func() statefile.Backend) {
 	// A document that no longer parses fails the load, and the view
 	// keeps nothing of what it had.
 	put(t, other, []byte("{not json"))
-	if got, err := view.Load(); err == nil || got.N != 0 {
+	if got, err := view.Load(ctx); err == nil || got.N != 0 {
 		t.Fatalf("Load of a broken document = %+v %v, want an error and nothing", got, err)
 	}
 	put(t, other, []byte(`{"n": 7}`))
@@ -194,7 +194,7 @@ func viewUnderWrites(t *testing.T, node func() statefile.Backend) {
 					return
 				default:
 				}
-				c, err := view.Load()
+				c, err := view.Load(ctx)
 				if err != nil {
 					t.Error(err)
 					return
@@ -210,7 +210,7 @@ func viewUnderWrites(t *testing.T, node func() statefile.Backend) {
 	stop := sync.OnceFunc(func() { close(done); wg.Wait() })
 	defer stop()
 	for range writes {
-		err := statefile.UpdateDoc(writer, parseCounter, func(c counter) (counter, bool, error) {
+		err := statefile.UpdateDoc(ctx, writer, parseCounter, func(c counter) (counter, bool, error) {
 			c.N++
 			return c, true, nil
 		})
@@ -219,7 +219,7 @@ func viewUnderWrites(t *testing.T, node func() statefile.Backend) {
 		}
 	}
 	stop()
-	if c, err := view.Load(); err != nil || c.N != writes {
+	if c, err := view.Load(ctx); err != nil || c.N != writes {
 		t.Fatalf("after the writes: %d %v, want %d", c.N, err, writes)
 	}
 }
@@ -260,20 +260,20 @@ func failedChange(t *testing.T, b statefile.Backend) {
 // passes on the change's error.
 func typed(t *testing.T, node func() statefile.Backend) {
 	d := node().Doc("typed")
-	err := statefile.UpdateDoc(d, parseCounter, func(c counter) (counter, bool, error) { return counter{N: 41}, true, nil })
+	err := statefile.UpdateDoc(ctx, d, parseCounter, func(c counter) (counter, bool, error) { return counter{N: 41}, true, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = statefile.UpdateDoc(d, parseCounter, func(c counter) (counter, bool, error) { return c, true, errRefused })
+	err = statefile.UpdateDoc(ctx, d, parseCounter, func(c counter) (counter, bool, error) { return c, true, errRefused })
 	if !errors.Is(err, errRefused) {
 		t.Fatalf("UpdateDoc = %v, want the change's error", err)
 	}
-	got, err := statefile.ReadDoc(node().Doc("typed"), parseCounter)
+	got, err := statefile.ReadDoc(ctx, node().Doc("typed"), parseCounter)
 	if err != nil || got.N != 41 {
 		t.Fatalf("ReadDoc = %+v %v", got, err)
 	}
 	put(t, d, []byte("[broken"))
-	err = statefile.UpdateDoc(d, parseCounter, func(c counter) (counter, bool, error) { return c, true, nil })
+	err = statefile.UpdateDoc(ctx, d, parseCounter, func(c counter) (counter, bool, error) { return c, true, nil })
 	if err == nil {
 		t.Fatal("UpdateDoc over a document that does not parse succeeded")
 	}

@@ -6,6 +6,7 @@
 package boards
 
 import (
+	"context"
 	"maps"
 	"path/filepath"
 	"time"
@@ -162,7 +163,7 @@ func (s *Store) Path() string { return s.doc.Where() }
 // (an invalid name never has one). The Board is a copy the caller may
 // change freely.
 func (s *Store) Get(name string) (b Board, ok bool, err error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil || idx == nil {
 		return Board{}, false, err
 	}
@@ -175,7 +176,7 @@ func (s *Store) Get(name string) (b Board, ok bool, err error) {
 
 // List returns every board record, sorted by name.
 func (s *Store) List() ([]Board, error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +194,7 @@ func (s *Store) List() ([]Board, error) {
 // Folders returns the folders of owner ("": everyone's), sorted by owner,
 // then name ignoring case.
 func (s *Store) Folders(owner string) ([]Folder, error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func (s *Store) Folders(owner string) ([]Folder, error) {
 
 // Folder returns the folder with this id; ok is false when there is none.
 func (s *Store) Folder(id string) (f Folder, ok bool, err error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil || idx == nil {
 		return Folder{}, false, err
 	}

@@ -1,6 +1,7 @@
 package boards
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"time"
@@ -297,7 +298,7 @@ func (s *Store) change(name string, fn func(b *Board, f *boardsFile, now time.Ti
 // change.
 func (s *Store) update(fn func(f *boardsFile, now time.Time) (bool, error)) error {
 	wrote := false
-	err := statefile.UpdateDoc(s.doc, parseFile, func(f boardsFile) (boardsFile, bool, error) {
+	err := statefile.UpdateDoc(context.Background(), s.doc, parseFile, func(f boardsFile) (boardsFile, bool, error) {
 		write, err := fn(&f, s.now().UTC())
 		if err != nil || !write {
 			return f, false, err

@@ -197,10 +197,10 @@ func (c *clients) register(name string, uris []string, from string) (Client, err
 	// while holding one), and only when some client expired.
 	var ids map[string]bool
 	idsKnown := false
-	if f, err := c.view.Load(); err == nil && slices.ContainsFunc(f.Clients, func(cl Client) bool { return c.expired(cl, now) }) {
+	if f, err := c.view.Load(context.Background()); err == nil && slices.ContainsFunc(f.Clients, func(cl Client) bool { return c.expired(cl, now) }) {
 		ids, idsKnown = c.withToken()
 	}
-	err := statefile.UpdateDoc(c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
+	err := statefile.UpdateDoc(context.Background(), c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
 		f.Clients = c.sweep(f.Clients, now, ids, idsKnown)
 		for ungranted(f.Clients) >= c.limits.MaxUngranted {
 			f.Clients = evict(f.Clients)
@@ -309,7 +309,7 @@ func network(key string) string {
 // (granted=false) or that it got an access token (granted=true).
 func (c *clients) mark(id string, granted bool) error {
 	at := c.now().UTC().Truncate(time.Second)
-	err := statefile.UpdateDoc(c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
+	err := statefile.UpdateDoc(context.Background(), c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
 		i := slices.IndexFunc(f.Clients, func(cl Client) bool { return cl.ID == id })
 		if i < 0 {
 			return f, false, nil
@@ -331,7 +331,7 @@ func (c *clients) mark(id string, granted bool) error {
 // get is the client with this id; none when the clients cannot be read,
 // or when it is ungranted and expired (and holds no token).
 func (c *clients) get(id string) (Client, bool) {
-	f, err := c.view.Load()
+	f, err := c.view.Load(context.Background())
 	if err != nil {
 		return Client{}, false
 	}

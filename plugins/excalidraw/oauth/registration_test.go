@@ -113,7 +113,7 @@ func register(t *testing.T, c *http.Client, r registrar, body string) answer {
 
 func storedClients(t *testing.T, d statefile.Doc) []Client {
 	t.Helper()
-	f, err := statefile.ReadDoc(d, parseClients)
+	f, err := statefile.ReadDoc(t.Context(), d, parseClients)
 	if err != nil {
 		t.Fatal(err)
 	}

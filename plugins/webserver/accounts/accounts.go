@@ -21,6 +21,7 @@
 package accounts
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -261,7 +262,7 @@ func (s *Store) EnsureOwner(name string) (owner Person, created bool, err error)
 
 // Owner returns the host's owner; ok is false before EnsureOwner.
 func (s *Store) Owner() (Person, bool, error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -334,7 +335,7 @@ func (s *Store) Reinvite(idOrName string, ttl time.Duration) (Person, string, er
 // Get returns the person with this id. It reads the cached view, so it is
 // cheap enough for every request.
 func (s *Store) Get(id string) (Person, bool, error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -348,7 +349,7 @@ func (s *Store) Get(id string) (Person, bool, error) {
 // ByName returns the person with this name (trimmed, any case), from the
 // cached view.
 func (s *Store) ByName(name string) (Person, bool, error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -361,7 +362,7 @@ func (s *Store) ByName(name string) (Person, bool, error) {
 
 // List returns everyone in creation order.
 func (s *Store) List() ([]Person, error) {
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +411,7 @@ func (s *Store) AcceptInvite(secret, password string) (Person, error) {
 	}
 	hash := hashSecret(secret)
 	// Look in the view first, so a made-up secret costs no password hash.
-	idx, err := s.view.Load()
+	idx, err := s.view.Load(context.Background())
 	if err != nil {
 		return Person{}, err
 	}
@@ -485,7 +486,7 @@ func (s *Store) SetPassword(id, password string) error {
 // change reports whether there is anything to write.
 func (s *Store) update(change func(f *accountsFile) (bool, error)) error {
 	wrote := false
-	err := statefile.UpdateDoc(s.doc, parseFile, func(f accountsFile) (accountsFile, bool, error) {
+	err := statefile.UpdateDoc(context.Background(), s.doc, parseFile, func(f accountsFile) (accountsFile, bool, error) {
 		write, err := change(&f)
 		if err != nil || !write {
 			return f, false, err

@@ -207,7 +207,7 @@ func (s *Service) Recheck(doc string) {
 	var tokens []TokenRecord
 	if s.tokens != nil {
 		var err error
-		if tokens, err = s.tokens.view.Load(); err != nil {
+		if tokens, err = s.tokens.view.Load(context.Background()); err != nil {
 			s.log.Warn("recheck: tokens unreadable", zap.Error(err))
 			return
 		}

@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -156,7 +157,7 @@ func (l *sharedLinks) mint() (string, time.Time, error) {
 	secret := newSecret()
 	now := l.now()
 	exp := now.Add(l.ttl)
-	err := statefile.UpdateDoc(l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
+	err := statefile.UpdateDoc(context.Background(), l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
 		f.Links = append(l.live(f.Links, now), linkRecord{SHA256: HashToken(secret), ExpiresAt: exp})
 		if n := len(f.Links); n > maxSharedLinks {
 			f.Links = f.Links[n-maxSharedLinks:]
@@ -175,7 +176,7 @@ func (l *sharedLinks) redeem(secret string) (bool, error) {
 	}
 	hash := []byte(HashToken(secret))
 	ok := false
-	err := statefile.UpdateDoc(l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
+	err := statefile.UpdateDoc(context.Background(), l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
 		i := slices.IndexFunc(f.Links, func(r linkRecord) bool { return subtle.ConstantTimeCompare([]byte(r.SHA256), hash) == 1 })
 		if i < 0 {
 			return f, false, nil

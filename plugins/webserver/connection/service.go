@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"net/http"
 	"net/netip"
 	"slices"
@@ -102,7 +103,7 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 	if s.sessions.view != nil {
 		// As with tokens: a broken document is reported at startup, not
 		// found out from a browser's 401s. It is never overwritten.
-		if _, err := s.sessions.view.Load(); err != nil {
+		if _, err := s.sessions.view.Load(context.Background()); err != nil {
 			return nil, err
 		}
 	}

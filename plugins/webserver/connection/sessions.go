@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -265,7 +266,7 @@ func (s *SessionStore) RevokeAll() (int, error) {
 // memory.
 func (s *SessionStore) current() (sessionIndex, error) {
 	if s.view != nil {
-		return s.view.Load()
+		return s.view.Load(context.Background())
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -297,7 +298,7 @@ func (s *SessionStore) update(change func(recs []SessionRecord) ([]SessionRecord
 		return err
 	}
 	defer s.view.Invalidate()
-	return statefile.UpdateDoc(s.doc, parseSessionFile, func(f sessionFile) (sessionFile, bool, error) {
+	return statefile.UpdateDoc(context.Background(), s.doc, parseSessionFile, func(f sessionFile) (sessionFile, bool, error) {
 		next, write, err := change(f.Sessions)
 		if err != nil || !write {
 			return f, false, err

@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -118,7 +119,7 @@ var ErrTokenExists = errors.New("connection: token exists")
 
 // List returns the stored records in creation order.
 func (t *TokenStore) List() ([]TokenRecord, error) {
-	return statefile.ReadDoc(t.doc, parseTokenFile)
+	return statefile.ReadDoc(context.Background(), t.doc, parseTokenFile)
 }
 
 // Get is the record with this id.
@@ -201,7 +202,7 @@ func (t *TokenStore) update(change func([]TokenRecord) ([]TokenRecord, error)) e
 		recs, err := parseTokenFile(path, data)
 		return tokenFile{Tokens: recs}, err
 	}
-	return statefile.UpdateDoc(t.doc, parse, func(f tokenFile) (tokenFile, bool, error) {
+	return statefile.UpdateDoc(context.Background(), t.doc, parse, func(f tokenFile) (tokenFile, bool, error) {
 		next, err := change(f.Tokens)
 		if err != nil {
 			return tokenFile{}, false, err

@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 
@@ -26,7 +27,7 @@ func newTokenWatch(d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
 	w := &tokenWatch{view: statefile.ViewOf(d, parseTokenFile, log), log: log}
 	// Load once up front so a broken file is reported at startup rather
 	// than showing up as mysterious 401s.
-	if _, err := w.view.Load(); err != nil {
+	if _, err := w.view.Load(context.Background()); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -42,7 +43,7 @@ func storeDown(err error) bool {
 // database that cannot be reached, too) it returns none: an unreadable
 // token document must lock clients out, not let them in.
 func (w *tokenWatch) current() []TokenRecord {
-	recs, err := w.view.Load()
+	recs, err := w.view.Load(context.Background())
 	w.down.Store(storeDown(err))
 	if err != nil {
 		w.log.Warn("tokens unreadable; refusing all bearer tokens", zap.String("where", w.view.Path()), zap.Error(err))
