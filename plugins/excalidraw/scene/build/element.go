@@ -1,6 +1,9 @@
 package build
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
 
 // stamp is what every new element gets from the random source and the
 // clock.
@@ -8,17 +11,12 @@ type stamp struct {
 	seed, nonce, updated int64
 }
 
-// box is an element's position, size and rotation.
-type box struct {
-	x, y, w, h, angle float64
-}
-
 // baseElement writes the fields newElement.ts gives every element, in its
 // order. index is left null for assignIndices; version is 1 as for a
 // freshly created element. boundElements is [] rather than newElement's
 // null because restore turns null into [] and the builder's output must be
 // what restore returns.
-func baseElement(id, typ string, b box, s style, st stamp) *ojson.Object {
+func baseElement(id, typ string, b geom.Shape, s style, st stamp) *ojson.Object {
 	groups := make([]any, len(s.groupIDs))
 	for i, g := range s.groupIDs {
 		groups[i] = g
@@ -26,11 +24,11 @@ func baseElement(id, typ string, b box, s style, st stamp) *ojson.Object {
 	return ojson.NewSized(40).
 		Set("id", id).
 		Set("type", typ).
-		Set("x", jsNum(b.x)).
-		Set("y", jsNum(b.y)).
-		Set("width", jsNum(b.w)).
-		Set("height", jsNum(b.h)).
-		Set("angle", jsNum(b.angle)).
+		Set("x", jsNum(b.X)).
+		Set("y", jsNum(b.Y)).
+		Set("width", jsNum(b.W)).
+		Set("height", jsNum(b.H)).
+		Set("angle", jsNum(b.Angle)).
 		Set("strokeColor", s.strokeColor).
 		Set("backgroundColor", s.backgroundColor).
 		Set("fillStyle", s.fillStyle).

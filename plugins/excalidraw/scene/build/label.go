@@ -1,8 +1,9 @@
 package build
 
 import (
-	"github.com/dshgo/dsh/internal/jsmath"
 	"math"
+
+	"github.com/dshgo/dsh/internal/jsmath"
 
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 
@@ -47,9 +48,9 @@ func labelElementStyle(container style, l *labelInput) style {
 
 // shapeLabel is the layout of a label inside a box shape.
 type shapeLabel struct {
-	container box    // the container, grown to fit the text if needed
-	text      string // the wrapped text
-	box       box    // the text element's box
+	container geom.Shape // the container, grown to fit the text if needed
+	text      string     // the wrapped text
+	box       geom.Shape // the text element's box
 }
 
 // layoutShapeLabel does what Excalidraw's redrawTextBoundingBox does when
@@ -57,32 +58,32 @@ type shapeLabel struct {
 // container's inner width, grow the container when the text is taller
 // (or, when a word cannot break, wider) than the inner box, then place
 // the text in the inner box by its alignment.
-func layoutShapeLabel(typ string, c box, original string, ts textStyle) shapeLabel {
-	maxW := textmetrics.BoundTextMaxWidth(typ, c.w, ts.fontSize)
+func layoutShapeLabel(typ string, c geom.Shape, original string, ts textStyle) shapeLabel {
+	maxW := textmetrics.BoundTextMaxWidth(typ, c.W, ts.fontSize)
 	text := ts.wrap(original, maxW)
 	tw, th := ts.measure(text)
-	if th > boundTextMaxHeight(typ, c.h) {
-		c.h = containerDimensionForText(th, typ)
+	if th > boundTextMaxHeight(typ, c.H) {
+		c.H = containerDimensionForText(th, typ)
 	}
 	if tw > maxW {
-		c.w = containerDimensionForText(tw, typ)
+		c.W = containerDimensionForText(tw, typ)
 	}
-	maxW = textmetrics.BoundTextMaxWidth(typ, c.w, ts.fontSize)
-	maxH := boundTextMaxHeight(typ, c.h)
+	maxW = textmetrics.BoundTextMaxWidth(typ, c.W, ts.fontSize)
+	maxH := boundTextMaxHeight(typ, c.H)
 
-	ox, oy := containerInnerOffset(typ, c.w, c.h)
-	t := box{x: c.x + ox, y: c.y + oy, w: tw, h: th, angle: c.angle}
+	ox, oy := containerInnerOffset(typ, c.W, c.H)
+	t := geom.Shape{X: c.X + ox, Y: c.Y + oy, W: tw, H: th, Angle: c.Angle}
 	switch ts.textAlign {
 	case "center":
-		t.x += maxW/2 - tw/2
+		t.X += maxW/2 - tw/2
 	case "right":
-		t.x += maxW - tw
+		t.X += maxW - tw
 	}
 	switch ts.verticalAlign {
 	case "middle":
-		t.y += maxH/2 - th/2
+		t.Y += maxH/2 - th/2
 	case "bottom":
-		t.y += maxH - th
+		t.Y += maxH - th
 	}
 	return shapeLabel{container: c, text: text, box: t}
 }
@@ -137,7 +138,7 @@ func containerInnerOffset(typ string, w, h float64) (float64, float64) {
 // Excalidraw measures that middle on the curve; the builder uses the
 // straight segment, and the editor re-centres the label on the first
 // edit.)
-func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textStyle) (string, box) {
+func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textStyle) (string, geom.Shape) {
 	text := ts.wrap(original, textmetrics.BoundTextMaxWidth("arrow", arrowWidth, ts.fontSize))
 	tw, th := ts.measure(text)
 	n := len(global)
@@ -145,10 +146,10 @@ func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textS
 	if n%2 == 0 {
 		mid = global[n/2-1].Lerp(global[n/2], 0.5)
 	}
-	return text, box{x: mid.X - tw/2, y: mid.Y - th/2, w: tw, h: th}
+	return text, geom.Shape{X: mid.X - tw/2, Y: mid.Y - th/2, W: tw, H: th}
 }
 
 // labelElement makes the bound text element.
-func labelElement(id, containerID, text, original string, b box, ts textStyle, s style, st stamp) *ojson.Object {
+func labelElement(id, containerID, text, original string, b geom.Shape, ts textStyle, s style, st stamp) *ojson.Object {
 	return textFields(baseElement(id, "text", b, s, st), text, original, ts, containerID, true)
 }

@@ -1,6 +1,9 @@
 package build
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
+)
 
 // linearFields appends the fields newLinearElement / newArrowElement
 // write after the common ones, in their order. elbowed is written for
@@ -46,7 +49,7 @@ func buildFreedraw(id string, in *input, s style, st stamp) *ojson.Object {
 // scene. status "saved" says the file is stored, so the editor does not
 // try to upload it again.
 func buildImage(id string, in *input, s style, st stamp) *ojson.Object {
-	b := box{x: *in.X, y: *in.Y, w: *in.Width, h: *in.Height, angle: normalizeAngle(orFloat(in.Angle, 0))}
+	b := geom.Shape{X: *in.X, Y: *in.Y, W: *in.Width, H: *in.Height, Angle: normalizeAngle(orFloat(in.Angle, 0))}
 	scale := []any{1, 1}
 	if len(in.Scale) == 2 {
 		scale = []any{jsNum(in.Scale[0]), jsNum(in.Scale[1])}

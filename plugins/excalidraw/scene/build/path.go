@@ -85,7 +85,7 @@ func (p path) pointsValue() []any {
 }
 
 // box is the element box of a path element.
-func (p path) box() box {
+func (p path) box() geom.Shape {
 	w, h := p.size()
-	return box{x: p.origin.X, y: p.origin.Y, w: w, h: h}
+	return geom.Shape{X: p.origin.X, Y: p.origin.Y, W: w, H: h}
 }

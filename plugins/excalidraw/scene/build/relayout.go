@@ -44,18 +44,18 @@ func LayoutLabel(c, t *ojson.Object) TextLayout {
 			pts = []geom.Vec{geom.V(model.NumberOf(c, "x"), model.NumberOf(c, "y"))}
 		}
 		text, b := arrowLabel(pts, model.NumberOf(c, "width"), original, ts)
-		return textLayout(text, b, box{w: model.NumberOf(c, "width"), h: model.NumberOf(c, "height")})
+		return textLayout(text, b, geom.Shape{W: model.NumberOf(c, "width"), H: model.NumberOf(c, "height")})
 	}
-	cb := box{x: model.NumberOf(c, "x"), y: model.NumberOf(c, "y"), w: model.NumberOf(c, "width"), h: model.NumberOf(c, "height"), angle: model.NumberOf(c, "angle")}
+	cb := geom.Shape{X: model.NumberOf(c, "x"), Y: model.NumberOf(c, "y"), W: model.NumberOf(c, "width"), H: model.NumberOf(c, "height"), Angle: model.NumberOf(c, "angle")}
 	lay := layoutShapeLabel(typ, cb, original, ts)
 	return textLayout(lay.text, lay.box, lay.container)
 }
 
 // textLayout is a TextLayout of a text box and its container's (zero for
 // none), with numbers as JSON writes them.
-func textLayout(text string, b, container box) TextLayout {
-	return TextLayout{Text: text, X: jsNum(b.x), Y: jsNum(b.y), Width: jsNum(b.w), Height: jsNum(b.h), Angle: jsNum(b.angle),
-		ContainerWidth: jsNum(container.w), ContainerHeight: jsNum(container.h)}
+func textLayout(text string, b, container geom.Shape) TextLayout {
+	return TextLayout{Text: text, X: jsNum(b.X), Y: jsNum(b.Y), Width: jsNum(b.W), Height: jsNum(b.H), Angle: jsNum(b.Angle),
+		ContainerWidth: jsNum(container.W), ContainerHeight: jsNum(container.H)}
 }
 
 // FitText sizes a free text element to its text as the builder sizes a
@@ -76,7 +76,7 @@ func FitText(t *ojson.Object) TextLayout {
 		fixed = &w
 	}
 	text, w, h := fitText(OriginalText(t), textStyleOf(t), fixed)
-	return textLayout(text, box{x: model.NumberOf(t, "x"), y: model.NumberOf(t, "y"), w: w, h: h, angle: model.NumberOf(t, "angle")}, box{})
+	return textLayout(text, geom.Shape{X: model.NumberOf(t, "x"), Y: model.NumberOf(t, "y"), W: w, H: h, Angle: model.NumberOf(t, "angle")}, geom.Shape{})
 }
 
 // textStyleOf reads an existing text element's typography. A family the
@@ -232,8 +232,8 @@ func MeasureText(text string, family int, fontSize, maxWidth float64, container 
 			_, ow, _ := fitText(original, ts, nil)
 			cw = containerDimensionForText(ow, container)
 		}
-		lay := layoutShapeLabel(container, box{w: cw, h: 0}, original, ts)
-		fit.Container = &ContainerFit{Type: container, Width: jsNum(lay.container.w), Height: jsNum(lay.container.h), Text: lay.text}
+		lay := layoutShapeLabel(container, geom.Shape{W: cw, H: 0}, original, ts)
+		fit.Container = &ContainerFit{Type: container, Width: jsNum(lay.container.W), Height: jsNum(lay.container.H), Text: lay.text}
 	}
 	return fit
 }

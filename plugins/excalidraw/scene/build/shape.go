@@ -1,19 +1,22 @@
 package build
 
-import "github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
+)
 
 // defaultDimension is the size convertToExcalidrawElements gives a shape
 // or image without one.
 const defaultDimension = 100
 
 // shapeBox is a box shape's box from its input, 100×100 by default.
-func shapeBox(in *input) box {
-	return box{
-		x:     *in.X,
-		y:     *in.Y,
-		w:     orFloat(in.Width, defaultDimension),
-		h:     orFloat(in.Height, defaultDimension),
-		angle: normalizeAngle(orFloat(in.Angle, 0)),
+func shapeBox(in *input) geom.Shape {
+	return geom.Shape{
+		X:     *in.X,
+		Y:     *in.Y,
+		W:     orFloat(in.Width, defaultDimension),
+		H:     orFloat(in.Height, defaultDimension),
+		Angle: normalizeAngle(orFloat(in.Angle, 0)),
 	}
 }
 
@@ -22,15 +25,15 @@ func shapeBox(in *input) box {
 // (so an agent gets a readable box without measuring text), tall enough
 // for it once wrapped. Given sides are kept; layoutShapeLabel grows them
 // only when the text does not fit.
-func fitLabel(in *input, b box, original string, ts textStyle) box {
+func fitLabel(in *input, b geom.Shape, original string, ts textStyle) geom.Shape {
 	if in.Width == nil {
 		w, _ := ts.measure(original)
-		b.w = max(defaultDimension, containerDimensionForText(w, in.Type))
+		b.W = max(defaultDimension, containerDimensionForText(w, in.Type))
 	}
 	if in.Height == nil {
-		maxW := textmetrics.BoundTextMaxWidth(in.Type, b.w, ts.fontSize)
+		maxW := textmetrics.BoundTextMaxWidth(in.Type, b.W, ts.fontSize)
 		_, h := ts.measure(ts.wrap(original, maxW))
-		b.h = max(defaultDimension, containerDimensionForText(h, in.Type))
+		b.H = max(defaultDimension, containerDimensionForText(h, in.Type))
 	}
 	return b
 }

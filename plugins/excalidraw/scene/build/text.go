@@ -1,6 +1,7 @@
 package build
 
 import (
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -72,18 +73,18 @@ func buildText(id string, in *input, ts textStyle, s style, st stamp) *ojson.Obj
 	original := textmetrics.NormalizeText(*in.Text)
 	text, w, h := fitText(original, ts, in.Width)
 	autoResize := in.Width == nil
-	b := box{x: *in.X, y: *in.Y, w: w, h: h, angle: normalizeAngle(orFloat(in.Angle, 0))}
+	b := geom.Shape{X: *in.X, Y: *in.Y, W: w, H: h, Angle: normalizeAngle(orFloat(in.Angle, 0))}
 	switch ts.textAlign {
 	case "center":
-		b.x -= w / 2
+		b.X -= w / 2
 	case "right":
-		b.x -= w
+		b.X -= w
 	}
 	switch ts.verticalAlign {
 	case "middle":
-		b.y -= h / 2
+		b.Y -= h / 2
 	case "bottom":
-		b.y -= h
+		b.Y -= h
 	}
 	return textFields(baseElement(id, "text", b, s, st), text, original, ts, nil, autoResize)
 }
