@@ -76,7 +76,7 @@ func (a Action) needs() string {
 
 // Metadata is where boards' owners and members are kept (*boards.Store).
 type Metadata interface {
-	Get(name string) (boards.Board, bool, error)
+	Get(ctx context.Context, name string) (boards.Board, bool, error)
 }
 
 // Policy answers access questions from board metadata.
@@ -88,9 +88,9 @@ type Policy struct {
 func New(meta Metadata) *Policy { return &Policy{boards: meta} }
 
 // Role is who's role on the board name: identity.RoleOwner, RoleEditor,
-// RoleViewer or "" (none).
-func (p *Policy) Role(who identity.Principal, name string) (string, error) {
-	b, err := p.board(name)
+// RoleViewer or "" (none); ctx bounds the metadata's read.
+func (p *Policy) Role(ctx context.Context, who identity.Principal, name string) (string, error) {
+	b, err := p.board(ctx, name)
 	if err != nil {
 		return "", err
 	}
@@ -99,15 +99,15 @@ func (p *Policy) Role(who identity.Principal, name string) (string, error) {
 
 // board is the metadata of the board name: its record, or the default
 // one (no owner: the host owner's) for a scene that has none.
-func (p *Policy) board(name string) (boards.Board, error) {
-	b, _, err := p.boards.Get(name)
+func (p *Policy) board(ctx context.Context, name string) (boards.Board, error) {
+	b, _, err := p.boards.Get(ctx, name)
 	b.Name = name
 	return b, err
 }
 
 // RoleOf is the role of the caller ctx acts for on the board name.
 func (p *Policy) RoleOf(ctx context.Context, name string) (string, error) {
-	return p.Role(identity.Of(ctx), name)
+	return p.Role(ctx, identity.Of(ctx), name)
 }
 
 // RoleOn is who's role on b (a board's metadata, or the zero Board with
@@ -164,7 +164,7 @@ func personRole(person string, hostOwner bool, b boards.Board) string {
 // for rename_board and set_board_description).
 func (p *Policy) Check(ctx context.Context, name string, a Action) error {
 	who := identity.Of(ctx)
-	b, err := p.board(name)
+	b, err := p.board(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func article(role string) string {
 func (p *Policy) Visible(ctx context.Context) func(name string) bool {
 	who := identity.Of(ctx)
 	return func(name string) bool {
-		b, err := p.board(name)
+		b, err := p.board(ctx, name)
 		return err == nil && b.TrashedAt == nil && RoleOn(who, b) != ""
 	}
 }

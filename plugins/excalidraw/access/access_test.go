@@ -69,7 +69,7 @@ func TestRoleOn(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	st := boards.Open(filepath.Join(t.TempDir(), "boards.json"), boards.Options{})
-	if _, err := st.Create(boards.Board{Name: "plan", Owner: "per_ann", Members: map[string]string{"per_cy": "viewer"}}); err != nil {
+	if _, err := st.Create(t.Context(), boards.Board{Name: "plan", Owner: "per_ann", Members: map[string]string{"per_cy": "viewer"}}); err != nil {
 		t.Fatal(err)
 	}
 	p := New(st)
@@ -116,7 +116,7 @@ func TestCanCreate(t *testing.T) {
 // owner and members over to a new board of that name.
 func TestCreatedForgetsAStaleRecord(t *testing.T) {
 	st := boards.Open(filepath.Join(t.TempDir(), "boards.json"), boards.Options{})
-	if _, err := st.Create(boards.Board{Name: "plan", Owner: "per_eve", Members: map[string]string{"per_mal": "editor"}}); err != nil {
+	if _, err := st.Create(t.Context(), boards.Board{Name: "plan", Owner: "per_eve", Members: map[string]string{"per_mal": "editor"}}); err != nil {
 		t.Fatal(err)
 	}
 	g := NewGuard(st, nil, nil)
@@ -124,7 +124,7 @@ func TestCreatedForgetsAStaleRecord(t *testing.T) {
 	if err := g.Created(ann, "plan"); err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := st.Get("plan")
+	b, _, _ := st.Get(t.Context(), "plan")
 	if b.Owner != "per_ann" || len(b.Members) != 0 || b.CreatedBy != "ann" {
 		t.Fatalf("the new board inherited the old record: %+v", b)
 	}

@@ -74,10 +74,10 @@ func (g *Guard) Created(ctx context.Context, name string) error {
 	}
 	// A record left from a scene of this name removed outside dsh is
 	// not this board's: its owner, members and folder go with it.
-	if _, err := g.store.Forget(name); err != nil {
+	if _, err := g.store.Forget(ctx, name); err != nil {
 		return err
 	}
-	if _, err := g.store.Ensure(name, owner, who.Display()); err != nil {
+	if _, err := g.store.Ensure(ctx, name, owner, who.Display()); err != nil {
 		return err
 	}
 	if who.Grant != nil && g.bots != nil {

@@ -123,6 +123,10 @@ type Options struct {
 // overwritten: access decisions fail closed until someone repairs or
 // removes it. So does a database that cannot be reached.
 //
+// Every method that reads or writes the document takes the caller's
+// context, which bounds the read or write (a database query; a file
+// ignores it).
+//
 // All methods are safe for concurrent use. Errors about the input are
 // *sceneerr.Error values (invalid_name, invalid_operation, not_found,
 // already_exists); errors about the file are plain errors.
@@ -162,8 +166,8 @@ func (s *Store) Path() string { return s.doc.Where() }
 // Get returns the record of the board name; ok is false when it has none
 // (an invalid name never has one). The Board is a copy the caller may
 // change freely.
-func (s *Store) Get(name string) (b Board, ok bool, err error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) Get(ctx context.Context, name string) (b Board, ok bool, err error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil || idx == nil {
 		return Board{}, false, err
 	}
@@ -175,8 +179,8 @@ func (s *Store) Get(name string) (b Board, ok bool, err error) {
 }
 
 // List returns every board record, sorted by name.
-func (s *Store) List() ([]Board, error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) List(ctx context.Context) ([]Board, error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -193,8 +197,8 @@ func (s *Store) List() ([]Board, error) {
 
 // Folders returns the folders of owner ("": everyone's), sorted by owner,
 // then name ignoring case.
-func (s *Store) Folders(owner string) ([]Folder, error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) Folders(ctx context.Context, owner string) ([]Folder, error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -211,8 +215,8 @@ func (s *Store) Folders(owner string) ([]Folder, error) {
 }
 
 // Folder returns the folder with this id; ok is false when there is none.
-func (s *Store) Folder(id string) (f Folder, ok bool, err error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) Folder(ctx context.Context, id string) (f Folder, ok bool, err error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil || idx == nil {
 		return Folder{}, false, err
 	}

@@ -31,10 +31,10 @@ func testConcurrentUpdates(t *testing.T, pl place) {
 			defer wg.Done()
 			name := "board-" + strconv.Itoa(g)
 			for i := range each {
-				if _, err := s.SetMember(name, "per_"+strconv.Itoa(i), identity.RoleViewer); err != nil {
+				if _, err := s.SetMember(t.Context(), name, "per_"+strconv.Itoa(i), identity.RoleViewer); err != nil {
 					errs <- err
 				}
-				if _, _, err := s.Get(name); err != nil { // reads race with the writes
+				if _, _, err := s.Get(t.Context(), name); err != nil { // reads race with the writes
 					errs <- err
 				}
 			}
@@ -45,7 +45,7 @@ func testConcurrentUpdates(t *testing.T, pl place) {
 	for err := range errs {
 		t.Error(err)
 	}
-	list, err := s.List()
+	list, err := s.List(t.Context())
 	if err != nil || len(list) != goroutines {
 		t.Fatalf("List: %d boards, %v", len(list), err)
 	}
@@ -63,19 +63,19 @@ func TestSecondStore(t *testing.T) { eachPlace(t, testSecondStore) }
 func testSecondStore(t *testing.T, pl place) {
 	a, c := pl.open(t)
 	b := pl.again(t, c)
-	if _, ok, err := b.Get("plan"); err != nil || ok {
+	if _, ok, err := b.Get(t.Context(), "plan"); err != nil || ok {
 		t.Fatalf("before: %v %v", ok, err)
 	}
-	must[Board](t)(a.Ensure("plan", "per_ann", ""))
-	if got, ok, err := b.Get("plan"); err != nil || !ok || got.Owner != "per_ann" {
+	must[Board](t)(a.Ensure(t.Context(), "plan", "per_ann", ""))
+	if got, ok, err := b.Get(t.Context(), "plan"); err != nil || !ok || got.Owner != "per_ann" {
 		t.Fatalf("created: %+v %v %v", got, ok, err)
 	}
-	must[Board](t)(a.SetTitle("plan", "Plan"))
+	must[Board](t)(a.SetTitle(t.Context(), "plan", "Plan"))
 	if got := must[Board](t)(get(b, "plan")); got.Title != "Plan" {
 		t.Fatalf("retitled: %+v", got)
 	}
 	// And the other way round, without losing a's change.
-	must[Board](t)(b.SetMember("plan", "per_bob", "editor"))
+	must[Board](t)(b.SetMember(t.Context(), "plan", "per_bob", "editor"))
 	if got := must[Board](t)(get(a, "plan")); got.Title != "Plan" || got.Members["per_bob"] != "editor" {
 		t.Fatalf("a sees %+v", got)
 	}
@@ -94,14 +94,14 @@ func TestOtherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if _, err := s.SetMember("child-"+strconv.Itoa(i), "per_parent", "viewer"); err != nil {
+		if _, err := s.SetMember(t.Context(), "child-"+strconv.Itoa(i), "per_parent", "viewer"); err != nil {
 			t.Error(err)
 		}
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("child: %v", err)
 	}
-	fs := must[[]Folder](t)(s.Folders("per_child"))
+	fs := must[[]Folder](t)(s.Folders(t.Context(), "per_child"))
 	if len(fs) != 1 {
 		t.Fatalf("child's folders %+v", fs)
 	}
@@ -122,13 +122,13 @@ func TestUnreachableDatabase(t *testing.T) {
 	}
 	defer pool.Close()
 	s := Open("", Options{State: pgstate.New(pool, pgstate.Options{})})
-	if _, ok, err := s.Get("plan"); ok || !errors.Is(err, pgdb.ErrUnreachable) {
+	if _, ok, err := s.Get(t.Context(), "plan"); ok || !errors.Is(err, pgdb.ErrUnreachable) {
 		t.Fatalf("Get = %v %v, want ErrUnreachable", ok, err)
 	}
-	if _, err := s.List(); !errors.Is(err, pgdb.ErrUnreachable) {
+	if _, err := s.List(t.Context()); !errors.Is(err, pgdb.ErrUnreachable) {
 		t.Fatalf("List = %v, want ErrUnreachable", err)
 	}
-	if _, err := s.Ensure("plan", "", ""); !errors.Is(err, pgdb.ErrUnreachable) {
+	if _, err := s.Ensure(t.Context(), "plan", "", ""); !errors.Is(err, pgdb.ErrUnreachable) {
 		t.Fatalf("Ensure = %v, want ErrUnreachable", err)
 	}
 }

@@ -1,6 +1,7 @@
 package boards
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
@@ -17,8 +18,8 @@ const folderIDPrefix = "fld_"
 // person owner. It is idempotent: if owner already has a folder of that
 // name, ignoring case, that folder is returned with created false. Two
 // people may each have a folder of the same name.
-func (s *Store) CreateFolder(owner, name string) (f Folder, created bool, err error) {
-	return s.CreateFolderUpTo(owner, name, 0)
+func (s *Store) CreateFolder(ctx context.Context, owner, name string) (f Folder, created bool, err error) {
+	return s.CreateFolderUpTo(ctx, owner, name, 0)
 }
 
 // CreateFolderUpTo is CreateFolder with a cap: owner may have at most max
@@ -26,14 +27,14 @@ func (s *Store) CreateFolder(owner, name string) (f Folder, created bool, err er
 // concurrent creates cannot pass it; at the cap a new name is
 // rate_limited (not retryable: time does not lift it), while a name the
 // owner already has is still found.
-func (s *Store) CreateFolderUpTo(owner, name string, max int) (f Folder, created bool, err error) {
+func (s *Store) CreateFolderUpTo(ctx context.Context, owner, name string, max int) (f Folder, created bool, err error) {
 	if err := checkPerson("a folder's owner", owner); err != nil {
 		return Folder{}, false, err
 	}
 	if name, err = CheckFolderName(name); err != nil {
 		return Folder{}, false, err
 	}
-	err = s.update(func(file *boardsFile, now time.Time) (bool, error) {
+	err = s.update(ctx, func(file *boardsFile, now time.Time) (bool, error) {
 		if i := file.folderNamed(owner, name, ""); i >= 0 {
 			f = file.Folders[i]
 			return false, nil
@@ -67,13 +68,13 @@ func (s *Store) CreateFolderUpTo(owner, name string, max int) (f Folder, created
 // RenameFolder renames the folder id (see CheckFolderName). Its owner
 // having another folder of the new name, ignoring case, is already_exists;
 // an unknown id is not_found.
-func (s *Store) RenameFolder(id, name string) (Folder, error) {
+func (s *Store) RenameFolder(ctx context.Context, id, name string) (Folder, error) {
 	name, err := CheckFolderName(name)
 	if err != nil {
 		return Folder{}, err
 	}
 	var out Folder
-	err = s.update(func(file *boardsFile, _ time.Time) (bool, error) {
+	err = s.update(ctx, func(file *boardsFile, _ time.Time) (bool, error) {
 		i := file.findFolder(id)
 		if i < 0 {
 			return false, unknownFolder(id)
@@ -100,8 +101,8 @@ func (s *Store) RenameFolder(id, name string) (Folder, error) {
 // DeleteFolder removes the folder id; the boards filed in it are then in
 // no folder (nothing else about them changes, as a folder grants no
 // access). An unknown id is not_found.
-func (s *Store) DeleteFolder(id string) error {
-	return s.update(func(file *boardsFile, now time.Time) (bool, error) {
+func (s *Store) DeleteFolder(ctx context.Context, id string) error {
+	return s.update(ctx, func(file *boardsFile, now time.Time) (bool, error) {
 		i := file.findFolder(id)
 		if i < 0 {
 			return false, unknownFolder(id)

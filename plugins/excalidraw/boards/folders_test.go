@@ -25,7 +25,7 @@ func testCreateFolderUpToHoldsUnderConcurrency(t *testing.T, pl place) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, created, err := st.CreateFolderUpTo("per_a", fmt.Sprintf("F%d", i), max)
+			_, created, err := st.CreateFolderUpTo(t.Context(), "per_a", fmt.Sprintf("F%d", i), max)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -42,11 +42,11 @@ func testCreateFolderUpToHoldsUnderConcurrency(t *testing.T, pl place) {
 	if made != max || refused != 30-max {
 		t.Fatalf("made %d, refused %d; want %d and %d", made, refused, max, 30-max)
 	}
-	list, _ := st.Folders("per_a")
-	if _, created, err := st.CreateFolderUpTo("per_a", list[0].Name, max); err != nil || created {
+	list, _ := st.Folders(t.Context(), "per_a")
+	if _, created, err := st.CreateFolderUpTo(t.Context(), "per_a", list[0].Name, max); err != nil || created {
 		t.Fatalf("an existing name at the cap: %v %v", created, err)
 	}
-	if _, _, err := st.CreateFolderUpTo("per_b", "F1", max); err != nil {
+	if _, _, err := st.CreateFolderUpTo(t.Context(), "per_b", "F1", max); err != nil {
 		t.Fatalf("another person's cap is their own: %v", err)
 	}
 }

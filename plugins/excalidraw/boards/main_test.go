@@ -1,6 +1,7 @@
 package boards
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -39,18 +40,18 @@ func (p pgtestM) Run() int { return pgtest.Main(p.m) }
 func runChild(path string) int {
 	n, _ := strconv.Atoi(os.Getenv(childNEnv))
 	s := Open(path, Options{})
-	f, _, err := s.CreateFolder("per_child", "Child")
+	f, _, err := s.CreateFolder(context.Background(), "per_child", "Child")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	for i := range n {
 		name := "child-" + strconv.Itoa(i)
-		if _, err := s.SetMember(name, "per_child", "editor"); err != nil {
+		if _, err := s.SetMember(context.Background(), name, "per_child", "editor"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		if _, err := s.Move(name, f.ID); err != nil {
+		if _, err := s.Move(context.Background(), name, f.ID); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}

@@ -17,13 +17,13 @@ import (
 // folder must exist); the times are stamped, and the board starts outside
 // the trash. A record for the name already existing is already_exists:
 // change it with the setters instead. The scene itself is not touched.
-func (s *Store) Create(b Board) (Board, error) {
+func (s *Store) Create(ctx context.Context, b Board) (Board, error) {
 	b, err := checkBoard(b)
 	if err != nil {
 		return Board{}, err
 	}
 	var out Board
-	err = s.update(func(f *boardsFile, now time.Time) (bool, error) {
+	err = s.update(ctx, func(f *boardsFile, now time.Time) (bool, error) {
 		i, found := f.findBoard(b.Name)
 		if found {
 			return false, sceneerr.New(sceneerr.AlreadyExists, "board %q already exists; change its title, members or folder instead of creating it", b.Name).
@@ -84,7 +84,7 @@ func checkBoard(b Board) (Board, error) {
 // one (owned by owner, "" for the host's owner; created by createdBy) if
 // there is none: for a scene created without metadata. An existing record
 // is returned as it is.
-func (s *Store) Ensure(name, owner, createdBy string) (Board, error) {
+func (s *Store) Ensure(ctx context.Context, name, owner, createdBy string) (Board, error) {
 	if err := checkName(name); err != nil {
 		return Board{}, err
 	}
@@ -93,11 +93,11 @@ func (s *Store) Ensure(name, owner, createdBy string) (Board, error) {
 			return Board{}, err
 		}
 	}
-	if b, ok, err := s.Get(name); err != nil || ok {
+	if b, ok, err := s.Get(ctx, name); err != nil || ok {
 		return b, err
 	}
 	var out Board
-	err := s.update(func(f *boardsFile, now time.Time) (bool, error) {
+	err := s.update(ctx, func(f *boardsFile, now time.Time) (bool, error) {
 		i, found := f.findBoard(name)
 		if !found {
 			f.Boards = slices.Insert(f.Boards, i, Board{Name: name, Owner: owner, CreatedBy: createdBy, CreatedAt: now, UpdatedAt: now})
@@ -112,12 +112,12 @@ func (s *Store) Ensure(name, owner, createdBy string) (Board, error) {
 }
 
 // SetTitle sets the board's title (see CheckTitle; "" shows the name).
-func (s *Store) SetTitle(name, title string) (Board, error) {
+func (s *Store) SetTitle(ctx context.Context, name, title string) (Board, error) {
 	title, err := CheckTitle(title)
 	if err != nil {
 		return Board{}, err
 	}
-	return s.change(name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
+	return s.change(ctx, name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
 		if b.Title == title {
 			return false, nil
 		}
@@ -127,12 +127,12 @@ func (s *Store) SetTitle(name, title string) (Board, error) {
 }
 
 // SetDescription sets the board's description (see CheckDescription).
-func (s *Store) SetDescription(name, desc string) (Board, error) {
+func (s *Store) SetDescription(ctx context.Context, name, desc string) (Board, error) {
 	desc, err := CheckDescription(desc)
 	if err != nil {
 		return Board{}, err
 	}
-	return s.change(name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
+	return s.change(ctx, name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
 		if b.Description == desc {
 			return false, nil
 		}
@@ -145,7 +145,7 @@ func (s *Store) SetDescription(name, desc string) (Board, error) {
 // identity.RoleViewer on the board, or with role "" takes the person off
 // it (a person who is no member is no error). The owner cannot be made a
 // member, and "owner" is not a member's role: see SetOwner.
-func (s *Store) SetMember(name, person, role string) (Board, error) {
+func (s *Store) SetMember(ctx context.Context, name, person, role string) (Board, error) {
 	if err := checkPerson("a member", person); err != nil {
 		return Board{}, err
 	}
@@ -154,7 +154,7 @@ func (s *Store) SetMember(name, person, role string) (Board, error) {
 			return Board{}, err
 		}
 	}
-	return s.change(name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
+	return s.change(ctx, name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
 		if person == b.Owner {
 			return false, ownerNotMember(b.Name, person)
 		}
@@ -179,13 +179,13 @@ func (s *Store) SetMember(name, person, role string) (Board, error) {
 // SetOwner makes person the board's owner ("" gives it back to the host's
 // owner). The previous owner, if a person, stays on the board as an
 // editor; the new owner stops being a member.
-func (s *Store) SetOwner(name, person string) (Board, error) {
+func (s *Store) SetOwner(ctx context.Context, name, person string) (Board, error) {
 	if person != "" {
 		if err := checkPerson("the owner", person); err != nil {
 			return Board{}, err
 		}
 	}
-	return s.change(name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
+	return s.change(ctx, name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
 		if b.Owner == person {
 			return false, nil
 		}
@@ -206,8 +206,8 @@ func (s *Store) SetOwner(name, person string) (Board, error) {
 
 // Move files the board in the folder folderID, or in none with "". An
 // unknown folder is not_found.
-func (s *Store) Move(name, folderID string) (Board, error) {
-	return s.change(name, func(b *Board, f *boardsFile, _ time.Time) (bool, error) {
+func (s *Store) Move(ctx context.Context, name, folderID string) (Board, error) {
+	return s.change(ctx, name, func(b *Board, f *boardsFile, _ time.Time) (bool, error) {
 		if folderID != "" && f.findFolder(folderID) < 0 {
 			return false, unknownFolder(folderID)
 		}
@@ -221,8 +221,8 @@ func (s *Store) Move(name, folderID string) (Board, error) {
 
 // Trash puts the board in the trash, recording when and by whom (by, for
 // display). A board already in the trash stays as it was trashed.
-func (s *Store) Trash(name, by string) (Board, error) {
-	return s.change(name, func(b *Board, _ *boardsFile, now time.Time) (bool, error) {
+func (s *Store) Trash(ctx context.Context, name, by string) (Board, error) {
+	return s.change(ctx, name, func(b *Board, _ *boardsFile, now time.Time) (bool, error) {
 		if b.TrashedAt != nil {
 			return false, nil
 		}
@@ -233,8 +233,8 @@ func (s *Store) Trash(name, by string) (Board, error) {
 
 // Restore takes the board out of the trash; a board that is not in it is
 // invalid_operation.
-func (s *Store) Restore(name string) (Board, error) {
-	return s.change(name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
+func (s *Store) Restore(ctx context.Context, name string) (Board, error) {
+	return s.change(ctx, name, func(b *Board, _ *boardsFile, _ time.Time) (bool, error) {
 		if b.TrashedAt == nil {
 			return false, sceneerr.New(sceneerr.InvalidOperation, "board %q is not in the trash; only a trashed board can be restored", b.Name).
 				With("name", b.Name)
@@ -246,12 +246,12 @@ func (s *Store) Restore(name string) (Board, error) {
 
 // Forget removes the board's record, as when its scene is purged, and
 // reports whether there was one.
-func (s *Store) Forget(name string) (bool, error) {
+func (s *Store) Forget(ctx context.Context, name string) (bool, error) {
 	if err := checkName(name); err != nil {
 		return false, err
 	}
 	var removed bool
-	err := s.update(func(f *boardsFile, _ time.Time) (bool, error) {
+	err := s.update(ctx, func(f *boardsFile, _ time.Time) (bool, error) {
 		i, found := f.findBoard(name)
 		if found {
 			f.Boards = slices.Delete(f.Boards, i, i+1)
@@ -266,12 +266,12 @@ func (s *Store) Forget(name string) (bool, error) {
 // making the default record (owned by the host's owner) if there is none.
 // fn reports whether it changed the record; the file is written when it
 // did, or when the record is new, and UpdatedAt is stamped on a change.
-func (s *Store) change(name string, fn func(b *Board, f *boardsFile, now time.Time) (bool, error)) (Board, error) {
+func (s *Store) change(ctx context.Context, name string, fn func(b *Board, f *boardsFile, now time.Time) (bool, error)) (Board, error) {
 	if err := checkName(name); err != nil {
 		return Board{}, err
 	}
 	var out Board
-	err := s.update(func(f *boardsFile, now time.Time) (bool, error) {
+	err := s.update(ctx, func(f *boardsFile, now time.Time) (bool, error) {
 		i, found := f.findBoard(name)
 		if !found {
 			f.Boards = slices.Insert(f.Boards, i, Board{Name: name, CreatedAt: now, UpdatedAt: now})
@@ -296,9 +296,9 @@ func (s *Store) change(name string, fn func(b *Board, f *boardsFile, now time.Ti
 // update runs fn on the document's current contents under its lock and
 // writes the result when fn says so. now is the one time stamp of the
 // change.
-func (s *Store) update(fn func(f *boardsFile, now time.Time) (bool, error)) error {
+func (s *Store) update(ctx context.Context, fn func(f *boardsFile, now time.Time) (bool, error)) error {
 	wrote := false
-	err := statefile.UpdateDoc(context.Background(), s.doc, parseFile, func(f boardsFile) (boardsFile, bool, error) {
+	err := statefile.UpdateDoc(ctx, s.doc, parseFile, func(f boardsFile) (boardsFile, bool, error) {
 		write, err := fn(&f, s.now().UTC())
 		if err != nil || !write {
 			return f, false, err

@@ -152,12 +152,12 @@ func TestBoardRoutes(t *testing.T) {
 	if r.details()["pointer"] != "/description" {
 		t.Fatalf("bad description %s", r.raw)
 	}
-	if rec, _, _ := e.meta.Get("plan"); rec.Title != "Plan Q3" {
+	if rec, _, _ := e.meta.Get(t.Context(), "plan"); rec.Title != "Plan Q3" {
 		t.Fatalf("renamed by a refused patch: %+v", rec)
 	}
 	expect(t, e.as("alice", http.MethodPatch, api+"/boards/plan", map[string]any{}), http.StatusUnprocessableEntity, "invalid_operation")
 	expect(t, e.as("bob", http.MethodPatch, api+"/boards/plan", map[string]any{"title": "Mine"}), http.StatusNotFound, "not_found")
-	if _, err := e.meta.SetMember("plan", "per_bob", "editor"); err != nil {
+	if _, err := e.meta.SetMember(t.Context(), "plan", "per_bob", "editor"); err != nil {
 		t.Fatal(err)
 	}
 	r = e.as("bob", http.MethodPatch, api+"/boards/plan", map[string]any{"description": "Mine"})

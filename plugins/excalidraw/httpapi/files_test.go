@@ -120,10 +120,10 @@ func newFilesEnv(t *testing.T, o filesOpts) *filesEnv {
 	if _, err := svc.Create(ctx, service.CreateRequest{Name: board, Actor: store.ActorUI}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := meta.SetMember(board, asEditor, identity.RoleEditor); err != nil {
+	if _, err := meta.SetMember(ctx, board, asEditor, identity.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := meta.SetMember(board, asViewer, identity.RoleViewer); err != nil {
+	if _, err := meta.SetMember(ctx, board, asViewer, identity.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	if o.backend != nil {

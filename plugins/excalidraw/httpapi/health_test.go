@@ -40,7 +40,7 @@ func evEnv(t *testing.T) *bdEnv {
 	e.admit.set("editor-bot", accesstest.Bot("tok_eb", bdAlice, access.Grant{Role: identity.RoleEditor, Boards: []string{"plan"}}))
 	expect(t, e.as("alice", http.MethodPost, api+"/boards", map[string]any{"name": "plan"}), http.StatusCreated, "")
 	expect(t, e.as("bob", http.MethodPost, api+"/boards", map[string]any{"name": "his"}), http.StatusCreated, "")
-	if _, err := e.meta.SetMember("plan", bdBob.Person, identity.RoleViewer); err != nil {
+	if _, err := e.meta.SetMember(t.Context(), "plan", bdBob.Person, identity.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	return e

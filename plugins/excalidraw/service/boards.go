@@ -107,7 +107,7 @@ func (s *Service) ListBoards(ctx context.Context, trash bool) ([]BoardInfo, erro
 	folderOwner, ferr := g.FolderOwner(ctx)
 	folders := map[string]boards.Folder{}
 	if ferr == nil {
-		list, err := g.Boards().Folders(folderOwner)
+		list, err := g.Boards().Folders(ctx, folderOwner)
 		if err == nil { // a failed folder lookup degrades to the plain list
 			for _, f := range list {
 				folders[f.ID] = f
@@ -122,7 +122,7 @@ func (s *Service) ListBoards(ctx context.Context, trash bool) ([]BoardInfo, erro
 	}
 	out := []BoardInfo{}
 	if trash {
-		list, err := g.Boards().List()
+		list, err := g.Boards().List(ctx)
 		if err != nil {
 			return nil, mapError(err)
 		}
@@ -138,7 +138,7 @@ func (s *Service) ListBoards(ctx context.Context, trash bool) ([]BoardInfo, erro
 		return nil, mapError(err)
 	}
 	for _, r := range rows {
-		b, _, err := g.Boards().Get(r.Name)
+		b, _, err := g.Boards().Get(ctx, r.Name)
 		if err != nil {
 			return nil, mapError(err)
 		}
@@ -199,16 +199,16 @@ func (s *Service) CreateBoard(ctx context.Context, r CreateBoardRequest) (*Creat
 		return nil, err
 	}
 	st := g.Boards()
-	b, err := st.SetTitle(r.Name, title)
+	b, err := st.SetTitle(ctx, r.Name, title)
 	if err == nil {
-		b, err = st.SetDescription(r.Name, desc)
+		b, err = st.SetDescription(ctx, r.Name, desc)
 	}
 	if err != nil {
 		return nil, mapError(err)
 	}
 	out := &CreatedBoard{}
 	if folder.ID != "" {
-		if b2, err := st.Move(r.Name, folder.ID); err != nil {
+		if b2, err := st.Move(ctx, r.Name, folder.ID); err != nil {
 			out.FolderWarning = "the board was not filed: " + mapError(err).(*sceneerr.Error).Message
 		} else {
 			b = b2
@@ -240,7 +240,7 @@ func (s *Service) ownFolder(ctx context.Context, g BoardGuard, id string) (board
 	if err != nil {
 		return boards.Folder{}, err
 	}
-	f, ok, err := g.Boards().Folder(id)
+	f, ok, err := g.Boards().Folder(ctx, id)
 	if err != nil {
 		return boards.Folder{}, mapError(err)
 	}
@@ -281,7 +281,7 @@ func (s *Service) RenameBoard(ctx context.Context, name, title string) (*BoardCh
 	if t == "" {
 		return nil, sceneerr.New(sceneerr.InvalidOperation, "title must not be empty").With("pointer", "/title")
 	}
-	before, b, err := s.changeBoard(ctx, g, name, func(st *boards.Store) (boards.Board, error) { return st.SetTitle(name, t) })
+	before, b, err := s.changeBoard(ctx, g, name, func(st *boards.Store) (boards.Board, error) { return st.SetTitle(ctx, name, t) })
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (s *Service) DescribeBoard(ctx context.Context, name, description string) (
 	if err != nil {
 		return nil, withPointer(err, "/description")
 	}
-	before, b, err := s.changeBoard(ctx, g, name, func(st *boards.Store) (boards.Board, error) { return st.SetDescription(name, d) })
+	before, b, err := s.changeBoard(ctx, g, name, func(st *boards.Store) (boards.Board, error) { return st.SetDescription(ctx, name, d) })
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func (s *Service) changeBoard(ctx context.Context, g BoardGuard, name string, se
 	if err := s.manageable(ctx, name); err != nil {
 		return before, after, err
 	}
-	if before, _, err = g.Boards().Get(name); err != nil {
+	if before, _, err = g.Boards().Get(ctx, name); err != nil {
 		return before, after, mapError(err)
 	}
 	if after, err = set(g.Boards()); err != nil {
@@ -352,14 +352,14 @@ func (s *Service) MoveBoard(ctx context.Context, name, folderID string) (*BoardI
 	if err != nil {
 		return nil, mapError(err)
 	}
-	b, _, err := g.Boards().Get(name)
+	b, _, err := g.Boards().Get(ctx, name)
 	if err != nil {
 		return nil, mapError(err)
 	}
 	if boardOwner := b.Owner; boardOwner != owner && !(boardOwner == "" && identity.Of(ctx).HostOwner) && !(boardOwner == "" && identity.Of(ctx).Admin && identity.Of(ctx).Person == "") {
 		return nil, sceneerr.New(sceneerr.PermissionDenied, "%s is not yours to file: folders are the board owner's", name).With("name", name)
 	}
-	if b, err = g.Boards().Move(name, folder.ID); err != nil {
+	if b, err = g.Boards().Move(ctx, name, folder.ID); err != nil {
 		return nil, mapError(err)
 	}
 	out := boardInfo(identity.Of(ctx), name, b)
@@ -382,7 +382,7 @@ func (s *Service) TrashBoard(ctx context.Context, name string) (*BoardInfo, erro
 	if err := s.manageable(ctx, name); err != nil {
 		return nil, err
 	}
-	b, err := g.Boards().Trash(name, who.Display())
+	b, err := g.Boards().Trash(ctx, name, who.Display())
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -401,7 +401,7 @@ func (s *Service) RestoreBoard(ctx context.Context, name string) (*BoardInfo, er
 	if err := s.store.check(ctx, name, access.Manage); err != nil {
 		return nil, mapError(err)
 	}
-	b, err := g.Boards().Restore(name)
+	b, err := g.Boards().Restore(ctx, name)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -420,11 +420,11 @@ func (s *Service) Folders(ctx context.Context) ([]FolderInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := g.Boards().Folders(owner)
+	list, err := g.Boards().Folders(ctx, owner)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	all, err := g.Boards().List()
+	all, err := g.Boards().List(ctx)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -458,7 +458,7 @@ func (s *Service) CreateFolder(ctx context.Context, name string) (*CreatedFolder
 	if err != nil {
 		return nil, err
 	}
-	list, err := g.Boards().Folders(owner)
+	list, err := g.Boards().Folders(ctx, owner)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -466,7 +466,7 @@ func (s *Service) CreateFolder(ctx context.Context, name string) (*CreatedFolder
 		if strings.EqualFold(strings.TrimSpace(f.Name), n) {
 			// The folder it already was: with the boards in it, as
 			// list_folders shows them, not as if it were empty.
-			all, err := g.Boards().List()
+			all, err := g.Boards().List(ctx)
 			if err != nil {
 				return nil, mapError(err)
 			}
@@ -481,7 +481,7 @@ func (s *Service) CreateFolder(ctx context.Context, name string) (*CreatedFolder
 	}
 	// The person's cap is counted under the board file's lock: creates at
 	// the same moment cannot pass it together.
-	f, created, err := g.Boards().CreateFolderUpTo(owner, n, MaxFoldersPerPerson)
+	f, created, err := g.Boards().CreateFolderUpTo(ctx, owner, n, MaxFoldersPerPerson)
 	if who.Grant != nil && (err != nil || !created) {
 		s.quotas.GiveBack(quota.CreateFolder, who.String()) // only a new folder counts
 	}

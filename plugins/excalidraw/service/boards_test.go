@@ -67,7 +67,7 @@ func (e *bdEnv) folder(t *testing.T, who identity.Principal, name string) *Creat
 
 func (e *bdEnv) member(t *testing.T, board string, who identity.Principal, role string) {
 	t.Helper()
-	if _, err := e.meta.SetMember(board, who.Person, role); err != nil {
+	if _, err := e.meta.SetMember(t.Context(), board, who.Person, role); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -135,7 +135,7 @@ func TestCreateBoardNeedsCanCreateBoards(t *testing.T) {
 	if got := e.binder.Bound("tok_maker"); !slices.Equal(got, []string{"b1"}) {
 		t.Fatalf("bound %v", got)
 	}
-	rec, ok, err := e.meta.Get("b1")
+	rec, ok, err := e.meta.Get(t.Context(), "b1")
 	if err != nil || !ok || rec.Owner != "per_alice" || rec.CreatedBy != "helper (for Alice)" {
 		t.Fatalf("record %+v %v %v", rec, ok, err)
 	}
@@ -405,7 +405,7 @@ func TestRenameAndDescribeAreTheOwners(t *testing.T) {
 	}
 	_, err = e.svc.RenameBoard(accesstest.As(bdAlice), "ghost", "Ghost")
 	wantCode(t, err, sceneerr.NotFound)
-	rec, _, _ := e.meta.Get("plan")
+	rec, _, _ := e.meta.Get(t.Context(), "plan")
 	if rec.Title != "Plan Q4" || rec.Description != "" {
 		t.Fatalf("stored %+v", rec)
 	}
@@ -450,7 +450,7 @@ func TestMoveBoardToFolder(t *testing.T) {
 	if err != nil || res.Folder != nil {
 		t.Fatalf("out: %+v %v", res, err)
 	}
-	if rec, _, _ := e.meta.Get("plan"); rec.Folder != "" {
+	if rec, _, _ := e.meta.Get(t.Context(), "plan"); rec.Folder != "" {
 		t.Fatalf("stored %+v", rec)
 	}
 
@@ -619,7 +619,7 @@ func TestCreateOnAnUnavailableName(t *testing.T) {
 	}
 	_, err := e.svc.CreateBoard(accesstest.As(bdBob), CreateBoardRequest{Name: "mine"})
 	wantCode(t, err, sceneerr.AlreadyExists)
-	if b, _, _ := e.meta.Get("hidden"); b.Owner != bdAlice.Person {
+	if b, _, _ := e.meta.Get(t.Context(), "hidden"); b.Owner != bdAlice.Person {
 		t.Fatalf("hidden changed hands: %+v", b)
 	}
 }

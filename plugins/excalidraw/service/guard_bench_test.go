@@ -36,7 +36,7 @@ func BenchmarkGuard(b *testing.B) {
 		if _, err := s.Create(context.Background(), CreateRequest{Name: "big", Elements: inputs}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := st.SetOwner("big", "per_a"); err != nil { // ann's board, her bot bound to it
+		if _, err := st.SetOwner(ctx, "big", "per_a"); err != nil { // ann's board, her bot bound to it
 			b.Fatal(err)
 		}
 		b.Run("read/"+mode, func(b *testing.B) {

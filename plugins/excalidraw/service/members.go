@@ -25,7 +25,7 @@ func (s *Service) Members(ctx context.Context, name string) (*Sharing, error) {
 	if _, err := s.store.Head(ctx, name); err != nil {
 		return nil, mapError(err)
 	}
-	b, _, err := g.Boards().Get(name)
+	b, _, err := g.Boards().Get(ctx, name)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -51,7 +51,7 @@ func (s *Service) SetMember(ctx context.Context, name, person, role string) (*Sh
 	if err := s.manageable(ctx, name); err != nil {
 		return nil, err
 	}
-	b, err := g.Boards().SetMember(name, person, role)
+	b, err := g.Boards().SetMember(ctx, name, person, role)
 	if err != nil {
 		return nil, mapError(err)
 	}

@@ -123,7 +123,7 @@ func TestGuard(t *testing.T) {
 	if err := g.Created(accesstest.As(bot), "plan"); err != nil {
 		t.Fatal(err)
 	}
-	b, ok, err := st.Get("plan")
+	b, ok, err := st.Get(t.Context(), "plan")
 	if err != nil || !ok || b.Owner != "per_ann" || !b.CreatedAt.Equal(start.Add(time.Hour)) {
 		t.Fatalf("record %+v %v %v", b, ok, err)
 	}
@@ -149,7 +149,7 @@ func TestGuardRealTime(t *testing.T) {
 	if err := g.Created(accesstest.As(accesstest.Person("per_ann", "Ann")), "plan"); err != nil {
 		t.Fatal(err)
 	}
-	if b, _, err := st.Get("plan"); err != nil || b.CreatedAt.Before(before.Add(-time.Second)) || b.CreatedAt.After(time.Now().Add(time.Second)) {
+	if b, _, err := st.Get(t.Context(), "plan"); err != nil || b.CreatedAt.Before(before.Add(-time.Second)) || b.CreatedAt.After(time.Now().Add(time.Second)) {
 		t.Fatalf("record %+v %v", b, err)
 	}
 }
