@@ -78,123 +78,17 @@ func (h elementHandlers) readMe(context.Context, noArgs) (any, error) {
 	return map[string]string{"guide": Guide()}, nil
 }
 
-// ---- writes: each tool's arguments are its edit's (service.Edit)
+// ---- writes: each tool's arguments are the write's (writeArgs) and its
+// edit's (service.Edit)
 
-type batchCreateArgs struct {
-	writeArgs
-	service.CreateElements
-}
-
-func (h elementHandlers) batchCreate(ctx context.Context, a batchCreateArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.CreateElements)
-}
-
-type updateArgs struct {
-	writeArgs
-	service.UpdateElements
-}
-
-func (h elementHandlers) update(ctx context.Context, a updateArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.UpdateElements)
-}
-
-type moveArgs struct {
-	writeArgs
-	service.MoveElements
-}
-
-func (h elementHandlers) move(ctx context.Context, a moveArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.MoveElements)
-}
-
-type deleteArgs struct {
-	writeArgs
-	service.DeleteElements
-}
-
-func (h elementHandlers) delete(ctx context.Context, a deleteArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.DeleteElements)
-}
-
-type replaceTextArgs struct {
-	writeArgs
-	service.ReplaceText
-}
-
-func (h elementHandlers) replaceText(ctx context.Context, a replaceTextArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.ReplaceText)
-}
-
-type copyArgs struct {
-	writeArgs
-	service.CopyElements
+// edit is the handler of the write tool whose edit is E.
+func edit[E service.Edit](h elementHandlers) tools.Handler {
+	return tools.TypedWith(func(ctx context.Context, w writeArgs, e E) (any, error) { return h.edit(ctx, w, e) })
 }
 
 // copy copies within a scene, or onto to_scene (service.Copy).
-func (h elementHandlers) copy(ctx context.Context, a copyArgs) (any, error) {
-	return envelope(h.svc.Copy(ctx, a.request(ctx), a.CopyElements))
-}
-
-type groupArgs struct {
-	writeArgs
-	service.GroupElements
-}
-
-func (h elementHandlers) group(ctx context.Context, a groupArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.GroupElements)
-}
-
-type ungroupArgs struct {
-	writeArgs
-	service.UngroupElements
-}
-
-func (h elementHandlers) ungroup(ctx context.Context, a ungroupArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.UngroupElements)
-}
-
-type reorderArgs struct {
-	writeArgs
-	service.ReorderElements
-}
-
-func (h elementHandlers) reorder(ctx context.Context, a reorderArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.ReorderElements)
-}
-
-type createFrameArgs struct {
-	writeArgs
-	service.CreateFrame
-}
-
-func (h elementHandlers) createFrame(ctx context.Context, a createFrameArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.CreateFrame)
-}
-
-type frameAddArgs struct {
-	writeArgs
-	service.AddToFrame
-}
-
-func (h elementHandlers) frameAdd(ctx context.Context, a frameAddArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.AddToFrame)
-}
-
-type arrangeArgs struct {
-	writeArgs
-	service.ArrangeElements
-}
-
-func (h elementHandlers) arrange(ctx context.Context, a arrangeArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, a.ArrangeElements)
-}
-
-type repairArgs struct {
-	writeArgs
-}
-
-func (h elementHandlers) repair(ctx context.Context, a repairArgs) (any, error) {
-	return h.edit(ctx, a.writeArgs, service.RepairScene{})
+func (h elementHandlers) copy(ctx context.Context, w writeArgs, e service.CopyElements) (any, error) {
+	return envelope(h.svc.Copy(ctx, w.request(ctx), e))
 }
 
 // ---- apply_ops
