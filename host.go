@@ -129,12 +129,13 @@ func (h *Host) URL() string {
 	return h.Web.URL()
 }
 
-// LoginLink mints a one-time link that gives a browser a session.
-func (h *Host) LoginLink() (string, error) {
+// LoginLink mints a one-time link that gives a browser a session; ctx
+// bounds saving it (in a shared backend).
+func (h *Host) LoginLink(ctx context.Context) (string, error) {
 	if h.Web == nil {
 		return "", errors.New("dsh: headless host has no web server")
 	}
-	return h.Connection.NewLoginLink(h.Web.URL()), nil
+	return h.Connection.NewLoginLink(ctx, h.Web.URL()), nil
 }
 
 // Token is this process's own bearer token (for the CLI and tests).

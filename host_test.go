@@ -259,7 +259,7 @@ func TestAdmissionThroughTheHost(t *testing.T) {
 	jar, _ := cookiejar.New(nil)
 	browser := hosttest.Client(t)
 	browser.Jar = jar
-	link, err := h.LoginLink()
+	link, err := h.LoginLink(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,7 +186,8 @@ var ConnectionModule = fx.Module("connection",
 		}
 		hosts := append([]string(nil), c.Host.AllowedHosts...)
 		people := accounts.Open(accounts.File(c.Host.DataDir), accounts.Options{Logger: log, State: st.State()})
-		owner, created, err := people.EnsureOwner(OwnerName(c.Host.Owner))
+		// Start-up: no caller's context (the backend bounds its queries).
+		owner, created, err := people.EnsureOwner(context.Background(), OwnerName(c.Host.Owner))
 		if err != nil {
 			return nil, "", err
 		}

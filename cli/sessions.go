@@ -35,7 +35,7 @@ func newSessions() *cobra.Command {
 					return err
 				},
 				func(s *connection.SessionStore) (err error) {
-					list, err = s.List()
+					list, err = s.List(cmd.Context())
 					return err
 				})
 			if err != nil {
@@ -68,7 +68,7 @@ func newSessions() *cobra.Command {
 						return err
 					},
 					func(s *connection.SessionStore) (err error) {
-						n, err = s.RevokeAll()
+						n, err = s.RevokeAll(cmd.Context())
 						return err
 					})
 				if err != nil {
@@ -87,7 +87,7 @@ func newSessions() *cobra.Command {
 					return t.call(cmd.Context(), http.MethodDelete, "/sessions/"+url.PathEscape(id), nil, &admin.RevokedResponse{})
 				},
 				func(s *connection.SessionStore) error {
-					err := s.Revoke(id)
+					err := s.Revoke(cmd.Context(), id)
 					if errors.Is(err, connection.ErrSessionNotFound) {
 						// The admin API's code, so both paths read alike.
 						return fmt.Errorf("unknown_session: no live session has id %q", id)

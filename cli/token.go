@@ -44,7 +44,7 @@ func newToken(mods []Module) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			plain, rec, err := s.Create(args[0])
+			plain, rec, err := s.Create(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -67,7 +67,7 @@ func newToken(mods []Module) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			recs, err := s.List()
+			recs, err := s.List(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -116,7 +116,7 @@ func newToken(mods []Module) *cobra.Command {
 						return err
 					}
 					defer st.Close()
-					if _, err := st.Tokens().Revoke(args[0]); err != nil {
+					if _, err := st.Tokens().Revoke(cmd.Context(), args[0]); err != nil {
 						return err
 					}
 					fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", args[0])

@@ -53,14 +53,14 @@ func newUser() *cobra.Command {
 			// The owner first, as the host would make them: otherwise a
 			// person added under the owner's name would keep the host
 			// from starting.
-			if _, _, err := st.EnsureOwner(dsh.OwnerName(c.Host.Owner)); err != nil {
+			if _, _, err := st.EnsureOwner(cmd.Context(), dsh.OwnerName(c.Host.Owner)); err != nil {
 				return userError(err)
 			}
 			base, err := InviteBase(cmd, c)
 			if err != nil {
 				return err
 			}
-			p, secret, err := st.Add(args[0], email, ttl)
+			p, secret, err := st.Add(cmd.Context(), args[0], email, ttl)
 			if err != nil {
 				return userError(err)
 			}
@@ -85,7 +85,7 @@ func newUser() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, secret, err := st.Reinvite(args[0], ttl)
+			p, secret, err := st.Reinvite(cmd.Context(), args[0], ttl)
 			if err != nil {
 				return userError(err)
 			}
@@ -102,7 +102,7 @@ func newUser() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			people, err := st.List()
+			people, err := st.List(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -137,7 +137,7 @@ func newUser() *cobra.Command {
 						return err
 					}
 					defer st.Close()
-					p, err := st.People().Remove(args[0])
+					p, err := st.People().Remove(cmd.Context(), args[0])
 					gone = admin.PersonInfo{ID: p.ID, Name: p.Name}
 					return userError(err)
 				})

@@ -65,7 +65,7 @@ func TestAdminLoginLinks(t *testing.T) {
 	c := hosttest.Client(t)
 	bearer := []string{"Authorization", "Bearer " + h.Token()}
 
-	link, err := h.LoginLink()
+	link, err := h.LoginLink(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	dataDir := t.TempDir()
 	c := hosttest.Client(t)
 	first := startHost(t, dataDir)
-	link, _ := first.LoginLink()
+	link, _ := first.LoginLink(t.Context())
 	cookie, _ := useLink(t, c, link, "Mozilla/5.0 (X11; Linux x86_64) dsh-test-browser/1.0")
 	if statusWith(t, c, first, cookie) != http.StatusOK {
 		t.Fatal("fresh session not admitted")
@@ -185,9 +185,9 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	}
 
 	// Revoke all.
-	link, _ = second.LoginLink()
+	link, _ = second.LoginLink(t.Context())
 	a, _ := useLink(t, c, link, "a")
-	link, _ = second.LoginLink()
+	link, _ = second.LoginLink(t.Context())
 	b, _ := useLink(t, c, link, "b")
 	r = hosttest.Send(t, c, http.MethodDelete, second.URL()+"/api/admin/sessions", "", bearer...)
 	if r.Status != http.StatusOK || !strings.Contains(r.Body, `"revoked":2`) {
@@ -276,11 +276,11 @@ func signIn(t *testing.T, c *http.Client, h *dsh.Host, name, password string) st
 // member adds a person with a password to h's accounts.
 func member(t *testing.T, h *dsh.Host, name, password string) accounts.Person {
 	t.Helper()
-	_, secret, err := h.Connection.Accounts().Add(name, "", 0)
+	_, secret, err := h.Connection.Accounts().Add(t.Context(), name, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := h.Connection.Accounts().AcceptInvite(secret, password)
+	p, err := h.Connection.Accounts().AcceptInvite(t.Context(), secret, password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,23 +295,23 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 	h := startHost(t, t.TempDir())
 	c := hosttest.Client(t)
 	bob := member(t, h, "bob", "correct horse battery")
-	owner, ok, err := h.Connection.Accounts().Owner()
+	owner, ok, err := h.Connection.Accounts().Owner(t.Context())
 	if err != nil || !ok {
 		t.Fatalf("owner: %v %v", ok, err)
 	}
 	mintBot := func(name, person string) string {
-		plain, _, err := h.Connection.Tokens().Mint(connection.TokenSpec{Name: name, Person: person,
+		plain, _, err := h.Connection.Tokens().Mint(t.Context(), connection.TokenSpec{Name: name, Person: person,
 			Grant: identity.NewGrant(map[string]any{"role": identity.RoleEditor, "canCreateBoards": true})})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return plain
 	}
-	hostToken, _, err := h.Connection.Tokens().Create("ci")
+	hostToken, _, err := h.Connection.Tokens().Create(t.Context(), "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
-	link, _ := h.LoginLink()
+	link, _ := h.LoginLink(t.Context())
 	ownerCookie, _ := useLink(t, c, link, "owner-browser")
 	memberCookie := signIn(t, c, h, "bob", "correct horse battery")
 	session := func(cookie string) []string {
@@ -353,7 +353,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 		}
 	}
 	// Nothing of that did anything: the sessions are all there.
-	if n := h.Connection.Sessions(); n != 2 {
+	if n := h.Connection.Sessions(t.Context()); n != 2 {
 		t.Fatalf("%d sessions, want 2", n)
 	}
 
@@ -379,7 +379,7 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 func TestAdminLoginLinksStillNeedABearer(t *testing.T) {
 	h := startHost(t, t.TempDir())
 	c := hosttest.Client(t)
-	link, _ := h.LoginLink()
+	link, _ := h.LoginLink(t.Context())
 	owner, _ := useLink(t, c, link, "owner-browser")
 	r := hosttest.Send(t, c, http.MethodPost, h.URL()+"/api/admin/login-links", "", "Cookie", owner, "Origin", h.URL())
 	if r.Status != http.StatusForbidden || r.Code != "bearer_required" {
@@ -410,13 +410,13 @@ func TestAdminRemovesPeopleAndRevokesTokens(t *testing.T) {
 	if r := hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/bob", "", bearer...); r.Status != http.StatusNotFound || r.Code != "not_found" {
 		t.Fatalf("remove twice: %d %s", r.Status, r.Body)
 	}
-	owner, _, _ := h.Connection.Accounts().Owner()
+	owner, _, _ := h.Connection.Accounts().Owner(t.Context())
 	if r := hosttest.Send(t, c, http.MethodDelete, h.URL()+"/api/admin/people/"+owner.Name, "", bearer...); r.Status != http.StatusBadRequest || r.Code != "invalid_operation" {
 		t.Fatalf("remove the owner: %d %s", r.Status, r.Body)
 	}
 
 	// A token's open MCP stream ends the moment it is revoked.
-	agent, rec, err := h.Connection.Tokens().Create("agent")
+	agent, rec, err := h.Connection.Tokens().Create(t.Context(), "agent")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func (a *api) mintLoginLink(c echo.Context) error {
 	if err := decodeOptionalJSON(c.Request().Body, &in); err != nil {
 		return webserver.NewError(http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/a/page/\"}: "+err.Error())
 	}
-	link, expires, err := a.conn.LoginLink(a.web.URL(), in.Next)
+	link, expires, err := a.conn.LoginLink(c.Request().Context(), a.web.URL(), in.Next)
 	if errors.Is(err, connection.ErrInvalidNext) {
 		return webserver.NewError(http.StatusBadRequest, "invalid_next", err.Error())
 	}

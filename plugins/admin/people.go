@@ -26,7 +26,7 @@ type RemovedPersonResponse struct {
 // unknown name is 404 not_found, the owner 400 invalid_operation (the
 // accounts' own codes).
 func (a *api) removePerson(c echo.Context) error {
-	p, err := a.conn.RemovePerson(c.Param("name"))
+	p, err := a.conn.RemovePerson(c.Request().Context(), c.Param("name"))
 	if err != nil {
 		return err
 	}

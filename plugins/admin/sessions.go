@@ -23,7 +23,7 @@ type RevokedResponse struct {
 }
 
 func (a *api) listSessions(c echo.Context) error {
-	list, err := a.conn.ListSessions()
+	list, err := a.conn.ListSessions(c.Request().Context())
 	if err != nil {
 		return sessionsUnavailable(err)
 	}
@@ -31,7 +31,7 @@ func (a *api) listSessions(c echo.Context) error {
 }
 
 func (a *api) revokeSession(c echo.Context) error {
-	err := a.conn.RevokeSession(c.Param("id"))
+	err := a.conn.RevokeSession(c.Request().Context(), c.Param("id"))
 	switch {
 	case errors.Is(err, connection.ErrSessionNotFound):
 		return webserver.NewError(http.StatusNotFound, "unknown_session", "no live session has id "+strconv.Quote(c.Param("id")))
@@ -42,7 +42,7 @@ func (a *api) revokeSession(c echo.Context) error {
 }
 
 func (a *api) revokeAllSessions(c echo.Context) error {
-	n, err := a.conn.RevokeAllSessions()
+	n, err := a.conn.RevokeAllSessions(c.Request().Context())
 	if err != nil {
 		return sessionsUnavailable(err)
 	}

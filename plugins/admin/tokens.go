@@ -27,7 +27,7 @@ type RevokedTokenResponse struct {
 // revokeToken is `dsh token revoke` with a host running: the token (by id
 // or name) is deleted and its open requests and MCP sessions end at once.
 func (a *api) revokeToken(c echo.Context) error {
-	rec, err := a.conn.RevokeToken(c.Param("id"))
+	rec, err := a.conn.RevokeToken(c.Request().Context(), c.Param("id"))
 	switch {
 	case errors.Is(err, connection.ErrTokenNotFound):
 		return webserver.NewError(http.StatusNotFound, "unknown_token", "no token has the id or name "+strconv.Quote(c.Param("id")))

@@ -387,11 +387,11 @@ func newMatrix(t *testing.T) *matrix {
 	// People: erin and vic accept their invites.
 	people := accounts.Open(accounts.File(data), accounts.Options{})
 	for _, name := range []string{"erin", "vic"} {
-		_, secret, err := people.Add(name, "", time.Hour)
+		_, secret, err := people.Add(t.Context(), name, "", time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := people.AcceptInvite(secret, "a long password for "+name); err != nil {
+		if _, err := people.AcceptInvite(t.Context(), secret, "a long password for "+name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -433,7 +433,7 @@ func newMatrix(t *testing.T) *matrix {
 
 	// Sessions: the owner's from a login link, erin's and vic's from the
 	// password form; a second session of vic's, then expired by hand.
-	link, err := h.LoginLink()
+	link, err := h.LoginLink(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

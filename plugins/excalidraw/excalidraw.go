@@ -336,7 +336,7 @@ func useOAuth(web *app.Context, svc *service.Service, conn *connection.Service, 
 }
 
 // ownerOf is the host owner's person id, from the connection service.
-func ownerOf(conn *connection.Service) func() string {
+func ownerOf(conn *connection.Service) func(context.Context) string {
 	if conn == nil {
 		return nil
 	}
@@ -363,8 +363,8 @@ func people(conn *connection.Service) httpapi.People {
 // file.
 type tokenBinder struct{ ts *connection.TokenStore }
 
-func (b tokenBinder) BindBoard(tokenID, board string) error {
-	_, err := b.ts.Update(tokenID, func(r *connection.TokenRecord) error {
+func (b tokenBinder) BindBoard(ctx context.Context, tokenID, board string) error {
+	_, err := b.ts.Update(ctx, tokenID, func(r *connection.TokenRecord) error {
 		if r.Grant == nil {
 			return nil
 		}

@@ -37,7 +37,7 @@ func TestLoginFlowEndToEnd(t *testing.T) {
 
 	expectStatus(t, get(t, c, api), http.StatusUnauthorized, connection.CodeUnauthenticated)
 
-	link := conn.NewLoginLink(s.URL())
+	link := conn.NewLoginLink(t.Context(), s.URL())
 	r := get(t, c, link+"&next=/dsh-notes/")
 	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/dsh-notes/" {
 		t.Fatalf("login: %d %q", r.status, r.header.Get("Location"))
@@ -73,7 +73,7 @@ func TestLoginFlowEndToEnd(t *testing.T) {
 	if err := login.Unmount(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	expectStatus(t, get(t, c, conn.NewLoginLink(s.URL())), http.StatusNotFound, CodeNotFound)
+	expectStatus(t, get(t, c, conn.NewLoginLink(t.Context(), s.URL())), http.StatusNotFound, CodeNotFound)
 }
 
 func TestMountLoginNeedsService(t *testing.T) {
@@ -88,7 +88,7 @@ func TestMountLoginNeedsService(t *testing.T) {
 func TestSignInPagesEndToEnd(t *testing.T) {
 	st := accounts.Open(filepath.Join(t.TempDir(), accounts.FileName),
 		accounts.Options{HashParams: &argon2id.Params{Memory: 64, Iterations: 1, Parallelism: 1, SaltLength: 16, KeyLength: 32}})
-	if _, _, err := st.EnsureOwner("olga"); err != nil {
+	if _, _, err := st.EnsureOwner(t.Context(), "olga"); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := connection.New(connection.Config{Accounts: st}, nil)
@@ -120,7 +120,7 @@ func TestSignInPagesEndToEnd(t *testing.T) {
 		t.Fatalf("not mounted: %v", want)
 	}
 
-	_, secret, err := st.Add("bob", "", 0)
+	_, secret, err := st.Add(t.Context(), "bob", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,11 +24,11 @@ import (
 func TestPublicRoutesRefuseOtherSites(t *testing.T) {
 	st := accounts.Open(filepath.Join(t.TempDir(), accounts.FileName),
 		accounts.Options{HashParams: &argon2id.Params{Memory: 64, Iterations: 1, Parallelism: 1, SaltLength: 16, KeyLength: 32}})
-	owner, _, err := st.EnsureOwner("olga")
+	owner, _, err := st.EnsureOwner(t.Context(), "olga")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetPassword(owner.ID, "correct horse battery"); err != nil {
+	if err := st.SetPassword(t.Context(), owner.ID, "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	const allowed = "http://localhost:6274"
@@ -89,7 +89,7 @@ func TestPublicRoutesRefuseOtherSites(t *testing.T) {
 
 	// A login link fetched by another site's page is refused, and still
 	// works once, for the person who follows it.
-	link := conn.NewLoginLink(s.URL())
+	link := conn.NewLoginLink(t.Context(), s.URL())
 	expectStatus(t, call(t, c, http.MethodGet, link, nil, "Origin", "http://evil.example"), http.StatusForbidden, connection.CodeForbiddenOrigin)
 	if r := call(t, c, http.MethodGet, link, nil, "Sec-Fetch-Site", "cross-site"); r.status != http.StatusSeeOther {
 		t.Fatalf("the login link followed from a chat: %d %s", r.status, r.body)

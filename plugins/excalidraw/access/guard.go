@@ -11,7 +11,7 @@ import (
 // Binder binds a board to a bot: the connect token with this id reaches
 // it from now on (the host's token store does it).
 type Binder interface {
-	BindBoard(tokenID, board string) error
+	BindBoard(ctx context.Context, tokenID, board string) error
 }
 
 // Guard is the scene service's guard (service.Guard): the policy over the
@@ -20,15 +20,15 @@ type Guard struct {
 	*Policy
 	store *boards.Store
 	bots  Binder
-	owner func() string
+	owner func(context.Context) string
 }
 
 // NewGuard guards scenes with the metadata in st; bots (may be nil: then
 // bots cannot create boards) binds the boards a bot creates to it, and
 // owner is the host owner's person id (nil or "": none).
-func NewGuard(st *boards.Store, bots Binder, owner func() string) *Guard {
+func NewGuard(st *boards.Store, bots Binder, owner func(context.Context) string) *Guard {
 	if owner == nil {
-		owner = func() string { return "" }
+		owner = func(context.Context) string { return "" }
 	}
 	return &Guard{Policy: New(st), store: st, bots: bots, owner: owner}
 }
@@ -43,7 +43,7 @@ func (g *Guard) FolderOwner(ctx context.Context) (string, error) {
 	if who.Person != "" {
 		return who.Person, nil
 	}
-	if id := g.owner(); id != "" {
+	if id := g.owner(ctx); id != "" {
 		return id, nil
 	}
 	return "", sceneerr.New(sceneerr.PermissionDenied, "folders belong to people, and this host has none yet")
@@ -81,7 +81,7 @@ func (g *Guard) Created(ctx context.Context, name string) error {
 		return err
 	}
 	if who.Grant != nil && g.bots != nil {
-		return g.bots.BindBoard(who.ID, name)
+		return g.bots.BindBoard(ctx, who.ID, name)
 	}
 	return nil
 }

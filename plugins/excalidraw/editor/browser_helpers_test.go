@@ -118,7 +118,7 @@ func newWorld(t testing.TB, opts ...worldOption) *world {
 	w.browser = browser
 	w.watch(browser)
 
-	link, err := h.LoginLink()
+	link, err := h.LoginLink(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestSessionEndedIsExplained(t *testing.T) {
 	w.noBareError(tab)
 
 	// Log in again in another tab, as the banner says.
-	link, err := w.host.LoginLink()
+	link, err := w.host.LoginLink(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

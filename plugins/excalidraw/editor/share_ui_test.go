@@ -55,11 +55,11 @@ func TestShareUI(t *testing.T) {
 	w := newWorld(t)
 	const erinPassword = "a long password for erin"
 	people := accounts.Open(accounts.File(w.dataDir()), accounts.Options{})
-	_, secret, err := people.Add("erin", "", time.Hour)
+	_, secret, err := people.Add(t.Context(), "erin", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := people.AcceptInvite(secret, erinPassword); err != nil {
+	if _, err := people.AcceptInvite(t.Context(), secret, erinPassword); err != nil {
 		t.Fatal(err)
 	}
 

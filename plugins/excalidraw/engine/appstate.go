@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -32,7 +33,7 @@ func mergeAppState(doc *scene.Document, raw json.RawMessage, pointer string) err
 	}
 	for _, k := range obj.Keys() {
 		if !appStateKeys[k] {
-			return opError(pointer+"/"+escape(k), "appState member %q is not supported; allowed: viewBackgroundColor, gridSize, gridModeEnabled", k)
+			return opError(pointer+"/"+jsonpointer.Escape(k), "appState member %q is not supported; allowed: viewBackgroundColor, gridSize, gridModeEnabled", k)
 		}
 	}
 	if d, bad := scene.CheckAppState(obj); bad {
@@ -81,7 +82,7 @@ func setFiles(doc *scene.Document, raw json.RawMessage, pointer string) error {
 	for _, k := range obj.Keys() {
 		v, _ := obj.Get(k)
 		if _, ok := v.(*ojson.Object); !ok {
-			return opError(pointer+"/"+escape(k), "file %q must be an object", k)
+			return opError(pointer+"/"+jsonpointer.Escape(k), "file %q must be an object", k)
 		}
 		doc.Files().Set(k, v)
 	}

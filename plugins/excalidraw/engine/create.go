@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -196,7 +197,7 @@ func (c *creation) readPlace(i int, it *createItem, v any) (*placement, error) {
 	p := &placement{gap: DefaultPlaceGap, align: "center"}
 	for _, k := range o.Keys() {
 		val, _ := o.Get(k)
-		kp := ptr + "/" + escape(k)
+		kp := ptr + "/" + jsonpointer.Escape(k)
 		switch k {
 		case "rightOf", "leftOf", "below", "above":
 			s, ok := val.(string)

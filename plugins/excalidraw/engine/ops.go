@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -82,7 +83,7 @@ func decodeOp(raw json.RawMessage, ptr string) (Op, error) {
 	op.kind = kind
 	for _, k := range obj.Keys() {
 		if !opMembers[kind][k] {
-			return op, opError(ptr+"/"+escape(k), "unknown member %q for op %q", k, kind)
+			return op, opError(ptr+"/"+jsonpointer.Escape(k), "unknown member %q for op %q", k, kind)
 		}
 	}
 	switch kind {

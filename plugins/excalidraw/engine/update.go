@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -67,7 +68,7 @@ func (tx *Txn) update(op Op) error {
 		containerWas = container.Clone()
 	}
 	for _, k := range op.patch.Keys() {
-		ptr := op.pointer + "/patch/" + escape(k)
+		ptr := op.pointer + "/patch/" + jsonpointer.Escape(k)
 		f := patchFields[k]
 		if f == nil {
 			return opError(ptr, "%q cannot be patched; allowed: %s", k, listOf(slices.Sorted(maps.Keys(patchFields))))

@@ -92,7 +92,7 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 				return err
 			}
 			defer st.Close()
-			owner, ok, err := st.People().Owner()
+			owner, ok, err := st.People().Owner(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -105,7 +105,7 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 				at := time.Now().UTC().Add(time.Duration(days) * 24 * time.Hour).Truncate(time.Second)
 				spec.ExpiresAt = &at
 			}
-			plain, rec, err := st.Tokens().Mint(spec)
+			plain, rec, err := st.Tokens().Mint(cmd.Context(), spec)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"sort"
 
@@ -13,9 +14,9 @@ import (
 // People names the host's people (*connection.Service's accounts): the
 // members routes speak of people by name, the metadata by id.
 type People interface {
-	PersonID(name string) (id string, ok bool)
-	PersonName(id string) (name string, ok bool)
-	OwnerID() string
+	PersonID(ctx context.Context, name string) (id string, ok bool)
+	PersonName(ctx context.Context, id string) (name string, ok bool)
+	OwnerID(ctx context.Context) string
 }
 
 // members holds GET and PUT /boards/:name/members.
@@ -35,15 +36,15 @@ type membersBody struct {
 	Members []Member `json:"members"`
 }
 
-func (m members) body(sh *service.Sharing) membersBody {
+func (m members) body(ctx context.Context, sh *service.Sharing) membersBody {
 	owner := sh.Owner
 	if owner == "" {
-		owner = m.people.OwnerID()
+		owner = m.people.OwnerID(ctx)
 	}
 	out := membersBody{Members: []Member{}}
-	out.Owner, _ = m.people.PersonName(owner)
+	out.Owner, _ = m.people.PersonName(ctx, owner)
 	for id, role := range sh.Members {
-		name, ok := m.people.PersonName(id)
+		name, ok := m.people.PersonName(ctx, id)
 		if !ok {
 			continue // removed since
 		}
@@ -62,7 +63,7 @@ func (m members) list(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, http.StatusOK, m.body(sh))
+	return ok(c, http.StatusOK, m.body(c.Request().Context(), sh))
 }
 
 // setBody is PUT /boards/:name/members/:person: role editor or viewer,
@@ -80,7 +81,7 @@ func (m members) set(c echo.Context) error {
 	if err := decodeBody(c, &b); err != nil {
 		return err
 	}
-	id, found := m.people.PersonID(c.Param("person"))
+	id, found := m.people.PersonID(c.Request().Context(), c.Param("person"))
 	if !found {
 		return sceneerr.New(sceneerr.NotFound, "no person is named %q on this host (`dsh user add` invites one)", c.Param("person")).With("pointer", "/person")
 	}
@@ -88,5 +89,5 @@ func (m members) set(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, http.StatusOK, m.body(sh))
+	return ok(c, http.StatusOK, m.body(c.Request().Context(), sh))
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,9 +23,9 @@ import (
 // Bots mints, lists and revokes connect tokens: *connection.Service.
 type Bots interface {
 	Tokens() *connection.TokenStore
-	RevokeToken(idOrName string) (connection.TokenRecord, error)
+	RevokeToken(ctx context.Context, idOrName string) (connection.TokenRecord, error)
 	LastUsed(id string) time.Time
-	OwnerID() string
+	OwnerID(ctx context.Context) string
 }
 
 // tokens holds the /api/mcp/tokens handlers: a person connects an agent
@@ -133,7 +134,7 @@ func (h tokens) mint(c echo.Context) error {
 	}
 	person := who.Person
 	if person == "" {
-		person = h.bots.OwnerID()
+		person = h.bots.OwnerID(ctx)
 	}
 	if person == "" {
 		return sceneerr.New(sceneerr.PermissionDenied, "connect tokens act for a person, and this host has none yet")
@@ -149,7 +150,7 @@ func (h tokens) mint(c echo.Context) error {
 		at := time.Now().UTC().Add(time.Duration(b.ExpiresInDays) * 24 * time.Hour).Truncate(time.Second)
 		spec.ExpiresAt = &at
 	}
-	plain, rec, err := ts.Mint(spec)
+	plain, rec, err := ts.Mint(ctx, spec)
 	if err != nil {
 		if errors.Is(err, connection.ErrTokenExists) {
 			return sceneerr.New(sceneerr.AlreadyExists, "you already have a token named %q; pick another name or revoke it", b.Name).With("pointer", "/name")
@@ -230,7 +231,7 @@ func (h tokens) list(c echo.Context) error {
 	}
 	out := []TokenView{}
 	if ts := h.bots.Tokens(); ts != nil {
-		recs, err := ts.List()
+		recs, err := ts.List(ctx)
 		if err != nil {
 			return err
 		}
@@ -255,14 +256,14 @@ func (h tokens) revoke(c echo.Context) error {
 	if ts == nil {
 		return sceneerr.New(sceneerr.NotFound, "no token %s", id)
 	}
-	rec, found, err := ts.Get(id)
+	rec, found, err := ts.Get(ctx, id)
 	if err != nil {
 		return err
 	}
 	if !found || !mine(who, rec) {
 		return sceneerr.New(sceneerr.NotFound, "no token %s", id).With("id", id)
 	}
-	if _, err := h.bots.RevokeToken(id); err != nil {
+	if _, err := h.bots.RevokeToken(ctx, id); err != nil {
 		return err
 	}
 	return ok(c, http.StatusOK, map[string]any{"revoked": id, "name": rec.Name})

@@ -193,7 +193,7 @@ func manager(cl *clients, codes oauth2.TokenStore, access oauth2.AccessGenerate,
 // the person who approved, with the boards and role they chose.
 type minter struct{ s *Server }
 
-func (m minter) Token(_ context.Context, data *oauth2.GenerateBasic, _ bool) (string, string, error) {
+func (m minter) Token(ctx context.Context, data *oauth2.GenerateBasic, _ bool) (string, string, error) {
 	eti, ok := data.TokenInfo.(oauth2.ExtendableTokenInfo)
 	if !ok {
 		return "", "", fmt.Errorf("oauth: the code carries no grant")
@@ -216,7 +216,7 @@ func (m minter) Token(_ context.Context, data *oauth2.GenerateBasic, _ bool) (st
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	exp := m.s.o.Now().UTC().Add(m.s.o.AccessTTL).Truncate(time.Second)
-	plain, rec, err := m.s.o.Conn.Tokens().Mint(connection.TokenSpec{
+	plain, rec, err := m.s.o.Conn.Tokens().Mint(ctx, connection.TokenSpec{
 		Name: name + " " + hex.EncodeToString(b[:]), Person: data.UserID, Grant: grant, ExpiresAt: &exp,
 		Client: "oauth:" + data.Client.GetID(),
 	})
@@ -403,7 +403,7 @@ func (s *Server) unavailable(c echo.Context, what string, err error) error {
 // token in tokens ("oauth:<client id>" records).
 func oauthClientsWithTokens(tokens *connection.TokenStore) func() (map[string]bool, error) {
 	return func() (map[string]bool, error) {
-		list, err := tokens.List()
+		list, err := tokens.List(context.Background())
 		if err != nil {
 			return nil, err
 		}

@@ -177,6 +177,8 @@ type Options struct {
 
 // Store is the accounts document. It is safe for concurrent use, and
 // several Stores (in several processes, on several nodes) may share one.
+// Every method that reads or writes it (or the throttle's windows) takes
+// the caller's context, which bounds the reads and writes.
 type Store struct {
 	doc    statefile.Doc
 	now    func() time.Time
@@ -233,8 +235,8 @@ func (s *Store) Path() string { return s.doc.Where() }
 // creates one named name, without a password (the owner signs in with the
 // login links the host prints), and reports created. Otherwise it returns
 // the existing owner, whatever its name, and name is not even checked.
-func (s *Store) EnsureOwner(name string) (owner Person, created bool, err error) {
-	err = s.update(func(f *accountsFile) (bool, error) {
+func (s *Store) EnsureOwner(ctx context.Context, name string) (owner Person, created bool, err error) {
+	err = s.update(ctx, func(f *accountsFile) (bool, error) {
 		if i := f.indexFunc(func(p Person) bool { return p.Owner }); i >= 0 {
 			owner = f.People[i]
 			return false, nil
@@ -261,8 +263,8 @@ func (s *Store) EnsureOwner(name string) (owner Person, created bool, err error)
 }
 
 // Owner returns the host's owner; ok is false before EnsureOwner.
-func (s *Store) Owner() (Person, bool, error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) Owner(ctx context.Context) (Person, bool, error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -282,7 +284,7 @@ func (s *Store) Owner() (Person, bool, error) {
 // starting with a letter or a digit. It is trimmed and lower-cased first,
 // so names are case-insensitive, and it must be unique (CodeAlreadyExists).
 // email is optional.
-func (s *Store) Add(name, email string, ttl time.Duration) (Person, string, error) {
+func (s *Store) Add(ctx context.Context, name, email string, ttl time.Duration) (Person, string, error) {
 	n, err := validName(name)
 	if err != nil {
 		return Person{}, "", err
@@ -293,7 +295,7 @@ func (s *Store) Add(name, email string, ttl time.Duration) (Person, string, erro
 	}
 	secret, inv := s.newInvite(ttl)
 	var p Person
-	err = s.update(func(f *accountsFile) (bool, error) {
+	err = s.update(ctx, func(f *accountsFile) (bool, error) {
 		if f.find(n) >= 0 {
 			return false, errAlreadyExists(n)
 		}
@@ -313,10 +315,10 @@ func (s *Store) Add(name, email string, ttl time.Duration) (Person, string, erro
 // It is also how a forgotten password is reset: the password in place
 // keeps working until the new invite is accepted. It returns the person
 // and the new secret.
-func (s *Store) Reinvite(idOrName string, ttl time.Duration) (Person, string, error) {
+func (s *Store) Reinvite(ctx context.Context, idOrName string, ttl time.Duration) (Person, string, error) {
 	secret, inv := s.newInvite(ttl)
 	var p Person
-	err := s.update(func(f *accountsFile) (bool, error) {
+	err := s.update(ctx, func(f *accountsFile) (bool, error) {
 		i := f.find(idOrName)
 		if i < 0 {
 			return false, errNotFound(idOrName)
@@ -334,8 +336,8 @@ func (s *Store) Reinvite(idOrName string, ttl time.Duration) (Person, string, er
 
 // Get returns the person with this id. It reads the cached view, so it is
 // cheap enough for every request.
-func (s *Store) Get(id string) (Person, bool, error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) Get(ctx context.Context, id string) (Person, bool, error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -348,8 +350,8 @@ func (s *Store) Get(id string) (Person, bool, error) {
 
 // ByName returns the person with this name (trimmed, any case), from the
 // cached view.
-func (s *Store) ByName(name string) (Person, bool, error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) ByName(ctx context.Context, name string) (Person, bool, error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -361,8 +363,8 @@ func (s *Store) ByName(name string) (Person, bool, error) {
 }
 
 // List returns everyone in creation order.
-func (s *Store) List() ([]Person, error) {
-	idx, err := s.view.Load(context.Background())
+func (s *Store) List(ctx context.Context) ([]Person, error) {
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -376,9 +378,9 @@ func (s *Store) List() ([]Person, error) {
 // Remove deletes the person whose id or name is idOrName and returns who
 // it was. The owner cannot be removed (CodeInvalidOperation); an unknown
 // person is CodeNotFound.
-func (s *Store) Remove(idOrName string) (Person, error) {
+func (s *Store) Remove(ctx context.Context, idOrName string) (Person, error) {
 	var p Person
-	err := s.update(func(f *accountsFile) (bool, error) {
+	err := s.update(ctx, func(f *accountsFile) (bool, error) {
 		i := f.find(idOrName)
 		if i < 0 {
 			return false, errNotFound(idOrName)
@@ -402,7 +404,7 @@ func (s *Store) Remove(idOrName string) (Person, error) {
 // expired or used invite is CodeInvalidInvite, the same error for all
 // three. The password is checked first (CodeWeakPassword), so a bad one
 // leaves the invite usable.
-func (s *Store) AcceptInvite(secret, password string) (Person, error) {
+func (s *Store) AcceptInvite(ctx context.Context, secret, password string) (Person, error) {
 	if err := checkPasswordRules(password); err != nil {
 		return Person{}, err
 	}
@@ -411,7 +413,7 @@ func (s *Store) AcceptInvite(secret, password string) (Person, error) {
 	}
 	hash := hashSecret(secret)
 	// Look in the view first, so a made-up secret costs no password hash.
-	idx, err := s.view.Load(context.Background())
+	idx, err := s.view.Load(ctx)
 	if err != nil {
 		return Person{}, err
 	}
@@ -424,7 +426,7 @@ func (s *Store) AcceptInvite(secret, password string) (Person, error) {
 		return Person{}, err
 	}
 	var p Person
-	err = s.update(func(f *accountsFile) (bool, error) {
+	err = s.update(ctx, func(f *accountsFile) (bool, error) {
 		// Again under the lock: someone may have used or replaced the
 		// invite since the view was read.
 		i := f.indexFunc(func(p Person) bool { return p.Invite != nil && p.Invite.SHA256 == hash })
@@ -439,19 +441,19 @@ func (s *Store) AcceptInvite(secret, password string) (Person, error) {
 	if err != nil {
 		return Person{}, err
 	}
-	s.throttle.reset(p.Name)
+	s.throttle.reset(context.WithoutCancel(ctx), p.Name) // the password changed whatever the caller does now
 	s.log.Info("invite accepted", zap.String("name", p.Name), zap.String("id", p.ID))
 	return p.clone(), nil
 }
 
 // SetPassword sets the password of the person with this id, and ends any
 // outstanding invite (it could otherwise replace the password again).
-func (s *Store) SetPassword(id, password string) error {
+func (s *Store) SetPassword(ctx context.Context, id, password string) error {
 	if err := checkPasswordRules(password); err != nil {
 		return err
 	}
 	// Look first, so an unknown id costs no password hash.
-	_, ok, err := s.Get(id)
+	_, ok, err := s.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -463,7 +465,7 @@ func (s *Store) SetPassword(id, password string) error {
 		return err
 	}
 	var name string
-	err = s.update(func(f *accountsFile) (bool, error) {
+	err = s.update(ctx, func(f *accountsFile) (bool, error) {
 		i := f.indexFunc(func(p Person) bool { return p.ID == id })
 		if i < 0 {
 			return false, errNotFound(id)
@@ -476,7 +478,7 @@ func (s *Store) SetPassword(id, password string) error {
 	if err != nil {
 		return err
 	}
-	s.throttle.reset(name)
+	s.throttle.reset(context.WithoutCancel(ctx), name) // the password changed whatever the caller does now
 	return nil
 }
 
@@ -484,9 +486,9 @@ func (s *Store) SetPassword(id, password string) error {
 // undoes another writer's change) and makes the view re-read it after a
 // write.
 // change reports whether there is anything to write.
-func (s *Store) update(change func(f *accountsFile) (bool, error)) error {
+func (s *Store) update(ctx context.Context, change func(f *accountsFile) (bool, error)) error {
 	wrote := false
-	err := statefile.UpdateDoc(context.Background(), s.doc, parseFile, func(f accountsFile) (accountsFile, bool, error) {
+	err := statefile.UpdateDoc(ctx, s.doc, parseFile, func(f accountsFile) (accountsFile, bool, error) {
 		write, err := change(&f)
 		if err != nil || !write {
 			return f, false, err

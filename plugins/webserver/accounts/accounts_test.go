@@ -25,24 +25,24 @@ func TestPersistsAcrossOpen(t *testing.T) { eachPlace(t, testPersistsAcrossOpen)
 func testPersistsAcrossOpen(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	owner, created, err := s.EnsureOwner("Olga")
+	owner, created, err := s.EnsureOwner(t.Context(), "Olga")
 	if err != nil || !created {
 		t.Fatalf("EnsureOwner: %v %v", created, err)
 	}
-	bob, secret, err := s.Add("bob", "bob@example.com", time.Hour)
+	bob, secret, err := s.Add(t.Context(), "bob", "bob@example.com", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AcceptInvite(secret, "correct horse"); err != nil {
+	if _, err := s.AcceptInvite(t.Context(), secret, "correct horse"); err != nil {
 		t.Fatal(err)
 	}
-	carol, _, err := s.Add("carol", "", 0)
+	carol, _, err := s.Add(t.Context(), "carol", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	r := openAt(t, pl, clk)
-	people, err := r.List()
+	people, err := r.List(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,16 +53,16 @@ func testPersistsAcrossOpen(t *testing.T, pl place) {
 	if got := strings.Join(names, ","); got != "olga,bob,carol" {
 		t.Fatalf("List = %s, want creation order olga,bob,carol", got)
 	}
-	if o, ok, err := r.Owner(); err != nil || !ok || o.ID != owner.ID || !o.Owner || o.PasswordHash != "" {
+	if o, ok, err := r.Owner(t.Context()); err != nil || !ok || o.ID != owner.ID || !o.Owner || o.PasswordHash != "" {
 		t.Fatalf("Owner = %+v %v %v", o, ok, err)
 	}
-	if p, ok, err := r.Get(bob.ID); err != nil || !ok || p.Email != "bob@example.com" || p.Invite != nil || !strings.HasPrefix(p.PasswordHash, "$argon2id$") {
+	if p, ok, err := r.Get(t.Context(), bob.ID); err != nil || !ok || p.Email != "bob@example.com" || p.Invite != nil || !strings.HasPrefix(p.PasswordHash, "$argon2id$") {
 		t.Fatalf("Get(bob) = %+v %v %v", p, ok, err)
 	}
-	if _, err := r.CheckPassword("bob", "correct horse"); err != nil {
+	if _, err := r.CheckPassword(t.Context(), "bob", "correct horse"); err != nil {
 		t.Fatalf("password after reopening: %v", err)
 	}
-	p, ok, err := r.ByName("carol")
+	p, ok, err := r.ByName(t.Context(), "carol")
 	if err != nil || !ok || p.Invite == nil || !p.Invite.ExpiresAt.Equal(clk.Now().Add(DefaultInviteTTL)) {
 		t.Fatalf("carol = %+v %v %v (want the default invite ttl)", p, ok, err)
 	}
@@ -79,7 +79,7 @@ func testPersistsAcrossOpen(t *testing.T, pl place) {
 func TestFileIsPrivateAndHoldsNoSecret(t *testing.T) {
 	path, clk := tempPath(t), newClock()
 	s := openTest(t, path, clk)
-	_, secret, err := s.Add("bob", "", time.Hour)
+	_, secret, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestFileIsPrivateAndHoldsNoSecret(t *testing.T) {
 	if !strings.Contains(string(data), hashSecret(secret)) || !strings.HasPrefix(string(data), "{\n  \"people\": [") {
 		t.Fatalf("file:\n%s", data)
 	}
-	if _, err := s.AcceptInvite(secret, "a secret password"); err != nil {
+	if _, err := s.AcceptInvite(t.Context(), secret, "a secret password"); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(path)
@@ -112,31 +112,31 @@ func TestInviteIsOneTimeAndExpires(t *testing.T) { eachPlace(t, testInviteIsOneT
 func testInviteIsOneTimeAndExpires(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	_, secret, err := s.Add("bob", "", time.Hour)
+	_, secret, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(secret) != 43 || strings.ContainsAny(secret, "+/=") {
 		t.Fatalf("secret %q is not 32 bytes of unpadded base64url", secret)
 	}
-	p, err := s.AcceptInvite(secret, "password one")
+	p, err := s.AcceptInvite(t.Context(), secret, "password one")
 	if err != nil || p.Name != "bob" || p.Invite != nil || p.PasswordHash == "" {
 		t.Fatalf("AcceptInvite = %+v, %v", p, err)
 	}
-	used := wantCode(t, func() error { _, err := s.AcceptInvite(secret, "password two"); return err }(), CodeInvalidInvite)
-	if _, err := s.CheckPassword("bob", "password one"); err != nil {
+	used := wantCode(t, func() error { _, err := s.AcceptInvite(t.Context(), secret, "password two"); return err }(), CodeInvalidInvite)
+	if _, err := s.CheckPassword(t.Context(), "bob", "password one"); err != nil {
 		t.Fatalf("a used invite changed the password: %v", err)
 	}
-	unknown := wantCode(t, func() error { _, err := s.AcceptInvite("made-up", "password two"); return err }(), CodeInvalidInvite)
-	empty := wantCode(t, func() error { _, err := s.AcceptInvite("", "password two"); return err }(), CodeInvalidInvite)
+	unknown := wantCode(t, func() error { _, err := s.AcceptInvite(t.Context(), "made-up", "password two"); return err }(), CodeInvalidInvite)
+	empty := wantCode(t, func() error { _, err := s.AcceptInvite(t.Context(), "", "password two"); return err }(), CodeInvalidInvite)
 
-	_, late, err := s.Add("carol", "", time.Hour)
+	_, late, err := s.Add(t.Context(), "carol", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Add(time.Hour - time.Second)
 	clk.Add(time.Second)
-	expired := wantCode(t, func() error { _, err := s.AcceptInvite(late, "password two"); return err }(), CodeInvalidInvite)
+	expired := wantCode(t, func() error { _, err := s.AcceptInvite(t.Context(), late, "password two"); return err }(), CodeInvalidInvite)
 	for _, e := range []*Error{unknown, empty, expired} {
 		if e.Message != used.Message {
 			t.Fatalf("messages differ: %q vs %q", e.Message, used.Message)
@@ -148,26 +148,26 @@ func testInviteIsOneTimeAndExpires(t *testing.T, pl place) {
 
 	// A new invite replaces the old one, which stops working; the
 	// password in place keeps working until it is accepted.
-	_, first, err := s.Reinvite("bob", time.Hour)
+	_, first, err := s.Reinvite(t.Context(), "bob", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, second, err := s.Reinvite(p.ID, 2*time.Hour)
+	p, second, err := s.Reinvite(t.Context(), p.ID, 2*time.Hour)
 	if err != nil || p.Invite == nil || !p.Invite.ExpiresAt.Equal(clk.Now().Add(2*time.Hour)) {
 		t.Fatalf("Reinvite = %+v, %v", p, err)
 	}
-	if _, err := s.CheckPassword("bob", "password one"); err != nil {
+	if _, err := s.CheckPassword(t.Context(), "bob", "password one"); err != nil {
 		t.Fatalf("reinvite ended the password early: %v", err)
 	}
-	wantCode(t, func() error { _, err := s.AcceptInvite(first, "password two"); return err }(), CodeInvalidInvite)
-	if _, err := s.AcceptInvite(second, "password two"); err != nil {
+	wantCode(t, func() error { _, err := s.AcceptInvite(t.Context(), first, "password two"); return err }(), CodeInvalidInvite)
+	if _, err := s.AcceptInvite(t.Context(), second, "password two"); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, func() error { _, err := s.CheckPassword("bob", "password one"); return err }(), CodeBadCredentials)
-	if _, err := s.CheckPassword("bob", "password two"); err != nil {
+	wantCode(t, func() error { _, err := s.CheckPassword(t.Context(), "bob", "password one"); return err }(), CodeBadCredentials)
+	if _, err := s.CheckPassword(t.Context(), "bob", "password two"); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = s.Reinvite("nobody", time.Hour)
+	_, _, err = s.Reinvite(t.Context(), "nobody", time.Hour)
 	wantCode(t, err, CodeNotFound)
 }
 
@@ -178,12 +178,12 @@ func TestBadPasswordKeepsInvite(t *testing.T) { eachPlace(t, testBadPasswordKeep
 func testBadPasswordKeepsInvite(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	_, secret, err := s.Add("bob", "", time.Hour)
+	_, secret, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, pw := range []string{"", "short", "1234567", strings.Repeat("x", maxPasswordBytes+1), strings.Repeat("é", 129)} {
-		_, err := s.AcceptInvite(secret, pw)
+		_, err := s.AcceptInvite(t.Context(), secret, pw)
 		e := wantCode(t, err, CodeWeakPassword)
 		if !strings.Contains(e.Message, "at least 8 characters") || e.HTTPStatus() != http.StatusBadRequest {
 			t.Fatalf("message %q, status %d", e.Message, e.HTTPStatus())
@@ -197,7 +197,7 @@ func testBadPasswordKeepsInvite(t *testing.T, pl place) {
 	if err := checkPasswordRules(strings.Repeat("x", maxPasswordBytes)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AcceptInvite(secret, "long enough"); err != nil {
+	if _, err := s.AcceptInvite(t.Context(), secret, "long enough"); err != nil {
 		t.Fatalf("the invite was used up by bad passwords: %v", err)
 	}
 }
@@ -209,22 +209,22 @@ func TestCheckPassword(t *testing.T) { eachPlace(t, testCheckPassword) }
 func testCheckPassword(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	if _, _, err := s.EnsureOwner("olga"); err != nil {
+	if _, _, err := s.EnsureOwner(t.Context(), "olga"); err != nil {
 		t.Fatal(err)
 	}
-	bob, secret, err := s.Add("bob", "", time.Hour)
+	bob, secret, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AcceptInvite(secret, "bob's password"); err != nil {
+	if _, err := s.AcceptInvite(t.Context(), secret, "bob's password"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Add("carol", "", time.Hour); err != nil { // invited, no password yet
+	if _, _, err := s.Add(t.Context(), "carol", "", time.Hour); err != nil { // invited, no password yet
 		t.Fatal(err)
 	}
 
 	before := s.compares.Load()
-	p, err := s.CheckPassword(" BOB ", "bob's password")
+	p, err := s.CheckPassword(t.Context(), " BOB ", "bob's password")
 	if err != nil || p.ID != bob.ID {
 		t.Fatalf("right password: %+v %v", p, err)
 	}
@@ -243,7 +243,7 @@ func testCheckPassword(t *testing.T, pl place) {
 		{"Not A Valid Name!", "bob's password"}, // cannot exist
 	} {
 		before := s.compares.Load()
-		_, err := s.CheckPassword(c.name, c.password)
+		_, err := s.CheckPassword(t.Context(), c.name, c.password)
 		e := wantCode(t, err, CodeBadCredentials)
 		if n := s.compares.Load() - before; n != 1 {
 			t.Fatalf("%s: %d comparisons, want 1 (the same work for every failure)", c.name, n)
@@ -266,17 +266,17 @@ func testThrottle(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
 	for _, name := range []string{"bob", "carol"} {
-		_, secret, err := s.Add(name, "", time.Hour)
+		_, secret, err := s.Add(t.Context(), name, "", time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AcceptInvite(secret, name+"'s password"); err != nil {
+		if _, err := s.AcceptInvite(t.Context(), secret, name+"'s password"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	fail := func(name string) error {
 		t.Helper()
-		_, err := s.CheckPassword(name, "wrong password")
+		_, err := s.CheckPassword(t.Context(), name, "wrong password")
 		return err
 	}
 	for range maxFailures {
@@ -286,7 +286,7 @@ func testThrottle(t *testing.T, pl place) {
 	// Failures at 0..4 minutes; now it is 5 minutes: the first leaves the
 	// window at 15.
 	before := s.compares.Load()
-	_, err := s.CheckPassword("Bob", "bob's password")
+	_, err := s.CheckPassword(t.Context(), "Bob", "bob's password")
 	e := wantCode(t, err, CodeRateLimited)
 	if e.RetryAfter != 600 || e.HTTPStatus() != http.StatusTooManyRequests {
 		t.Fatalf("RetryAfter %d, status %d", e.RetryAfter, e.HTTPStatus())
@@ -305,7 +305,7 @@ func testThrottle(t *testing.T, pl place) {
 		t.Fatalf("half a second before: RetryAfter %d, want 1", e.RetryAfter)
 	}
 	// Another name is not affected.
-	if _, err := s.CheckPassword("carol", "carol's password"); err != nil {
+	if _, err := s.CheckPassword(t.Context(), "carol", "carol's password"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -317,7 +317,7 @@ func testThrottle(t *testing.T, pl place) {
 		t.Fatalf("RetryAfter %d, want 60", e.RetryAfter)
 	}
 	clk.Add(time.Minute)
-	if _, err := s.CheckPassword("bob", "bob's password"); err != nil {
+	if _, err := s.CheckPassword(t.Context(), "bob", "bob's password"); err != nil {
 		t.Fatalf("the window allows again: %v", err)
 	}
 
@@ -329,11 +329,11 @@ func testThrottle(t *testing.T, pl place) {
 		t.Fatalf("RetryAfter %d", e.RetryAfter)
 	}
 	// Setting the password clears it too.
-	bob, _, _ := s.ByName("bob")
-	if err := s.SetPassword(bob.ID, "a new password"); err != nil {
+	bob, _, _ := s.ByName(t.Context(), "bob")
+	if err := s.SetPassword(t.Context(), bob.ID, "a new password"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CheckPassword("bob", "a new password"); err != nil {
+	if _, err := s.CheckPassword(t.Context(), "bob", "a new password"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -354,7 +354,7 @@ func testThrottleParallel(t *testing.T, pl place) {
 	s := openAt(t, pl, clk)
 	var wg sync.WaitGroup
 	for range 50 {
-		wg.Go(func() { _, _ = s.CheckPassword("bob", "wrong password") })
+		wg.Go(func() { _, _ = s.CheckPassword(t.Context(), "bob", "wrong password") })
 	}
 	wg.Wait()
 	if n := s.compares.Load(); n > maxFailures {
@@ -371,33 +371,33 @@ func TestSetPassword(t *testing.T) { eachPlace(t, testSetPassword) }
 func testSetPassword(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	owner, _, err := s.EnsureOwner("olga")
+	owner, _, err := s.EnsureOwner(t.Context(), "olga")
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, s.SetPassword(owner.ID, "short"), CodeWeakPassword)
-	wantCode(t, s.SetPassword("per_000000000000", "long enough"), CodeNotFound)
-	bob, secret, err := s.Add("bob", "", time.Hour)
+	wantCode(t, s.SetPassword(t.Context(), owner.ID, "short"), CodeWeakPassword)
+	wantCode(t, s.SetPassword(t.Context(), "per_000000000000", "long enough"), CodeNotFound)
+	bob, secret, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetPassword(bob.ID, "long enough"); err != nil {
+	if err := s.SetPassword(t.Context(), bob.ID, "long enough"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CheckPassword("bob", "long enough"); err != nil {
+	if _, err := s.CheckPassword(t.Context(), "bob", "long enough"); err != nil {
 		t.Fatal(err)
 	}
 	// The invite is over: it could otherwise replace the password.
-	if p, _, _ := s.Get(bob.ID); p.Invite != nil {
+	if p, _, _ := s.Get(t.Context(), bob.ID); p.Invite != nil {
 		t.Fatal("invite kept")
 	}
-	_, err = s.AcceptInvite(secret, "another one")
+	_, err = s.AcceptInvite(t.Context(), secret, "another one")
 	wantCode(t, err, CodeInvalidInvite)
 	// The owner may have a password too.
-	if err := s.SetPassword(owner.ID, "owner's password"); err != nil {
+	if err := s.SetPassword(t.Context(), owner.ID, "owner's password"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CheckPassword("olga", "owner's password"); err != nil {
+	if _, err := s.CheckPassword(t.Context(), "olga", "owner's password"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -409,60 +409,60 @@ func TestOwner(t *testing.T) { eachPlace(t, testOwner) }
 func testOwner(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	if _, ok, err := s.Owner(); ok || err != nil {
+	if _, ok, err := s.Owner(t.Context()); ok || err != nil {
 		t.Fatalf("owner before EnsureOwner: %v %v", ok, err)
 	}
-	first, created, err := s.EnsureOwner(" Olga ")
+	first, created, err := s.EnsureOwner(t.Context(), " Olga ")
 	if err != nil || !created || first.Name != "olga" || !first.Owner || first.PasswordHash != "" || first.Invite != nil {
 		t.Fatalf("EnsureOwner = %+v %v %v", first, created, err)
 	}
-	again, created, err := s.EnsureOwner("someone else")
+	again, created, err := s.EnsureOwner(t.Context(), "someone else")
 	if err != nil || created || again.ID != first.ID {
 		t.Fatalf("second EnsureOwner = %+v %v %v", again, created, err)
 	}
-	if o, ok, err := s.Owner(); err != nil || !ok || o.ID != first.ID {
+	if o, ok, err := s.Owner(t.Context()); err != nil || !ok || o.ID != first.ID {
 		t.Fatalf("Owner = %+v %v %v", o, ok, err)
 	}
-	if people, _ := s.List(); len(people) != 1 {
+	if people, _ := s.List(t.Context()); len(people) != 1 {
 		t.Fatalf("%d people", len(people))
 	}
 
 	for _, who := range []string{first.ID, "OLGA"} {
-		_, err := s.Remove(who)
+		_, err := s.Remove(t.Context(), who)
 		e := wantCode(t, err, CodeInvalidOperation)
 		if !strings.Contains(e.Message, "owner") || e.HTTPStatus() != http.StatusBadRequest {
 			t.Fatalf("%q (%d)", e.Message, e.HTTPStatus())
 		}
 	}
-	_, err = s.Remove("nobody")
+	_, err = s.Remove(t.Context(), "nobody")
 	if e := wantCode(t, err, CodeNotFound); e.HTTPStatus() != http.StatusNotFound {
 		t.Fatalf("status %d", e.HTTPStatus())
 	}
 
-	bob, _, err := s.Add("bob", "", time.Hour)
+	bob, _, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := s.Remove(bob.ID); err != nil || p.Name != "bob" {
+	if p, err := s.Remove(t.Context(), bob.ID); err != nil || p.Name != "bob" {
 		t.Fatalf("Remove = %+v %v", p, err)
 	}
-	if _, ok, err := s.Get(bob.ID); ok || err != nil {
+	if _, ok, err := s.Get(t.Context(), bob.ID); ok || err != nil {
 		t.Fatalf("removed person still there: %v %v", ok, err)
 	}
 	// The name is free again, with a new id.
-	bob2, _, err := s.Add("bob", "", time.Hour)
+	bob2, _, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil || bob2.ID == bob.ID {
 		t.Fatalf("re-adding: %+v %v", bob2, err)
 	}
 
 	// An owner's name must be free and valid when it is created.
 	s2 := openAt(t, pl.fresh(t), clk)
-	if _, _, err := s2.Add("bob", "", time.Hour); err != nil {
+	if _, _, err := s2.Add(t.Context(), "bob", "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = s2.EnsureOwner("BOB")
+	_, _, err = s2.EnsureOwner(t.Context(), "BOB")
 	wantCode(t, err, CodeAlreadyExists)
-	_, _, err = s2.EnsureOwner("")
+	_, _, err = s2.EnsureOwner(t.Context(), "")
 	wantCode(t, err, CodeInvalidName)
 }
 
@@ -473,22 +473,22 @@ func TestNames(t *testing.T) { eachPlace(t, testNames) }
 func testNames(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	p, _, err := s.Add("  Alice.B_C-9 ", "", time.Hour)
+	p, _, err := s.Add(t.Context(), "  Alice.B_C-9 ", "", time.Hour)
 	if err != nil || p.Name != "alice.b_c-9" {
 		t.Fatalf("Add = %+v %v", p, err)
 	}
-	_, _, err = s.Add("ALICE.b_c-9", "", time.Hour)
+	_, _, err = s.Add(t.Context(), "ALICE.b_c-9", "", time.Hour)
 	if e := wantCode(t, err, CodeAlreadyExists); e.HTTPStatus() != http.StatusConflict || !strings.Contains(e.Message, "alice.b_c-9") {
 		t.Fatalf("%q (%d)", e.Message, e.HTTPStatus())
 	}
-	if q, ok, err := s.ByName("Alice.B_C-9"); err != nil || !ok || q.ID != p.ID {
+	if q, ok, err := s.ByName(t.Context(), "Alice.B_C-9"); err != nil || !ok || q.ID != p.ID {
 		t.Fatalf("ByName = %+v %v %v", q, ok, err)
 	}
-	if _, ok, err := s.ByName("alice"); ok || err != nil {
+	if _, ok, err := s.ByName(t.Context(), "alice"); ok || err != nil {
 		t.Fatalf("ByName(alice) = %v %v", ok, err)
 	}
 	for _, name := range []string{"9lives", "a", strings.Repeat("x", 64)} {
-		if _, _, err := s.Add(name, "", time.Hour); err != nil {
+		if _, _, err := s.Add(t.Context(), name, "", time.Hour); err != nil {
 			t.Fatalf("%q: %v", name, err)
 		}
 	}
@@ -505,7 +505,7 @@ func testNames(t *testing.T, pl place) {
 		{"a/b", "only letters"},
 		{"a@b", "only letters"},
 	} {
-		_, _, err := s.Add(c.name, "", time.Hour)
+		_, _, err := s.Add(t.Context(), c.name, "", time.Hour)
 		e := wantCode(t, err, CodeInvalidName)
 		if !strings.Contains(e.Message, c.says) || e.HTTPStatus() != http.StatusBadRequest {
 			t.Fatalf("%q: %q (%d), want it to say %q", c.name, e.Message, e.HTTPStatus(), c.says)
@@ -513,27 +513,27 @@ func testNames(t *testing.T, pl place) {
 	}
 	// A control character is refused, never trimmed away (names.Check),
 	// and nothing is added.
-	before, err := s.List()
+	before, err := s.List(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"bob\n", "\tbob", " bob\r\n", "bo\x00b", "bob\x1b[31m", "\u0085bob"} {
-		_, _, err := s.Add(name, "", time.Hour)
+		_, _, err := s.Add(t.Context(), name, "", time.Hour)
 		if e := wantCode(t, err, CodeInvalidName); !strings.Contains(e.Message, "control character") {
 			t.Fatalf("%q: %q", name, e.Message)
 		}
 	}
-	if after, err := s.List(); err != nil || len(after) != len(before) {
+	if after, err := s.List(t.Context()); err != nil || len(after) != len(before) {
 		t.Fatalf("refused names added people: %d then %d (%v)", len(before), len(after), err)
 	}
 	for _, email := range []string{"no-at-sign", "Bob <bob@example.com>", "a@b\x1b[31m", strings.Repeat("x", 250) + "@example.com"} {
-		_, _, err := s.Add("bob", email, time.Hour)
+		_, _, err := s.Add(t.Context(), "bob", email, time.Hour)
 		wantCode(t, err, CodeInvalidEmail)
 	}
-	if p, _, err := s.Add("bob", " bob@example.com ", time.Hour); err != nil || p.Email != "bob@example.com" {
+	if p, _, err := s.Add(t.Context(), "bob", " bob@example.com ", time.Hour); err != nil || p.Email != "bob@example.com" {
 		t.Fatalf("email: %+v %v", p, err)
 	}
-	if people, _ := s.List(); len(people) != 5 {
+	if people, _ := s.List(t.Context()); len(people) != 5 {
 		t.Fatalf("%d people: invalid input was stored", len(people))
 	}
 }
@@ -561,17 +561,17 @@ func TestCorruptFileIsKept(t *testing.T) {
 			}
 			s := openTest(t, path, clk)
 			errs := []error{}
-			_, err := s.List()
+			_, err := s.List(t.Context())
 			errs = append(errs, err)
-			_, _, err = s.ByName("bob")
+			_, _, err = s.ByName(t.Context(), "bob")
 			errs = append(errs, err)
-			_, _, err = s.Add("carol", "", time.Hour)
+			_, _, err = s.Add(t.Context(), "carol", "", time.Hour)
 			errs = append(errs, err)
-			_, _, err = s.EnsureOwner("olga")
+			_, _, err = s.EnsureOwner(t.Context(), "olga")
 			errs = append(errs, err)
-			_, err = s.Remove("bob")
+			_, err = s.Remove(t.Context(), "bob")
 			errs = append(errs, err)
-			_, err = s.CheckPassword("bob", "a password")
+			_, err = s.CheckPassword(t.Context(), "bob", "a password")
 			errs = append(errs, err)
 			for i, err := range errs {
 				if err == nil || codeOf(err) != "" || !strings.Contains(err.Error(), path) {
@@ -589,10 +589,10 @@ func TestCorruptFileIsKept(t *testing.T) {
 func TestMissingAndEmptyFile(t *testing.T) {
 	path, clk := tempPath(t), newClock()
 	s := openTest(t, path, clk)
-	if people, err := s.List(); err != nil || len(people) != 0 || people == nil {
+	if people, err := s.List(t.Context()); err != nil || len(people) != 0 || people == nil {
 		t.Fatalf("List = %#v %v", people, err)
 	}
-	if _, err := s.Remove("bob"); codeOf(err) != CodeNotFound {
+	if _, err := s.Remove(t.Context(), "bob"); codeOf(err) != CodeNotFound {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -604,7 +604,7 @@ func TestMissingAndEmptyFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Add("bob", "", time.Hour); err != nil {
+	if _, _, err := s.Add(t.Context(), "bob", "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -616,36 +616,36 @@ func TestOtherStoreSeesChanges(t *testing.T) { eachPlace(t, testOtherStoreSeesCh
 func testOtherStoreSeesChanges(t *testing.T, pl place) {
 	clk := newClock()
 	host, cli := openAt(t, pl, clk), openAt(t, pl, clk)
-	if _, ok, err := host.ByName("bob"); ok || err != nil { // cache the empty store
+	if _, ok, err := host.ByName(t.Context(), "bob"); ok || err != nil { // cache the empty store
 		t.Fatal(ok, err)
 	}
-	bob, secret, err := cli.Add("bob", "", time.Hour)
+	bob, secret, err := cli.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, ok, err := host.Get(bob.ID); err != nil || !ok || p.Name != "bob" {
+	if p, ok, err := host.Get(t.Context(), bob.ID); err != nil || !ok || p.Name != "bob" {
 		t.Fatalf("host does not see the new person: %+v %v %v", p, ok, err)
 	}
-	if _, err := host.AcceptInvite(secret, "bob's password"); err != nil {
+	if _, err := host.AcceptInvite(t.Context(), secret, "bob's password"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cli.CheckPassword("bob", "bob's password"); err != nil {
+	if _, err := cli.CheckPassword(t.Context(), "bob", "bob's password"); err != nil {
 		t.Fatal(err)
 	}
-	_, again, err := cli.Reinvite("bob", time.Hour)
+	_, again, err := cli.Reinvite(t.Context(), "bob", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := host.AcceptInvite(again, "bob's new password"); err != nil {
+	if _, err := host.AcceptInvite(t.Context(), again, "bob's new password"); err != nil {
 		t.Fatalf("host does not see the new invite: %v", err)
 	}
-	if _, err := cli.Remove("bob"); err != nil {
+	if _, err := cli.Remove(t.Context(), "bob"); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := host.Get(bob.ID); ok || err != nil {
+	if _, ok, err := host.Get(t.Context(), bob.ID); ok || err != nil {
 		t.Fatalf("host still sees the removed person: %v %v", ok, err)
 	}
-	wantCode(t, func() error { _, err := host.CheckPassword("bob", "bob's new password"); return err }(), CodeBadCredentials)
+	wantCode(t, func() error { _, err := host.CheckPassword(t.Context(), "bob", "bob's new password"); return err }(), CodeBadCredentials)
 }
 
 // Changes from many goroutines and two Stores all land.
@@ -661,14 +661,14 @@ func testConcurrentChanges(t *testing.T, pl place) {
 			s = b
 		}
 		wg.Go(func() {
-			if _, _, err := s.Add(fmt.Sprint("p", i), "", time.Hour); err != nil {
+			if _, _, err := s.Add(t.Context(), fmt.Sprint("p", i), "", time.Hour); err != nil {
 				t.Error(err)
 			}
-			_, _, _ = s.ByName(fmt.Sprint("p", i-1))
+			_, _, _ = s.ByName(t.Context(), fmt.Sprint("p", i-1))
 		})
 	}
 	wg.Wait()
-	if people, err := a.List(); err != nil || len(people) != 20 {
+	if people, err := a.List(t.Context()); err != nil || len(people) != 20 {
 		t.Fatalf("%d people, %v", len(people), err)
 	}
 }
@@ -679,15 +679,15 @@ func TestResultsAreCopies(t *testing.T) { eachPlace(t, testResultsAreCopies) }
 func testResultsAreCopies(t *testing.T, pl place) {
 	clk := newClock()
 	s := openAt(t, pl, clk)
-	p, _, err := s.Add("bob", "", time.Hour)
+	p, _, err := s.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, _, _ := s.Get(p.ID)
+	q, _, _ := s.Get(t.Context(), p.ID)
 	q.Invite.SHA256 = "changed"
-	people, _ := s.List()
+	people, _ := s.List(t.Context())
 	people[0].Invite.ExpiresAt = time.Time{}
-	if r, _, _ := s.Get(p.ID); r.Invite.SHA256 != p.Invite.SHA256 || !r.Invite.ExpiresAt.Equal(p.Invite.ExpiresAt) {
+	if r, _, _ := s.Get(t.Context(), p.ID); r.Invite.SHA256 != p.Invite.SHA256 || !r.Invite.ExpiresAt.Equal(p.Invite.ExpiresAt) {
 		t.Fatalf("the cached view changed: %+v", r.Invite)
 	}
 }
@@ -721,31 +721,31 @@ func TestErrorContract(t *testing.T) {
 func TestThrottleAcrossNodes(t *testing.T) {
 	pl, clk := place{dsn: pgtest.DSN(t)}, newClock()
 	a, b := openAt(t, pl, clk), openAt(t, pl, clk)
-	_, secret, err := a.Add("bob", "", time.Hour)
+	_, secret, err := a.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.AcceptInvite(secret, "bob's password"); err != nil {
+	if _, err := b.AcceptInvite(t.Context(), secret, "bob's password"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range maxFailures {
 		node := []*testStore{a, b}[i%2]
-		_, err := node.CheckPassword("bob", "wrong password")
+		_, err := node.CheckPassword(t.Context(), "bob", "wrong password")
 		wantCode(t, err, CodeBadCredentials)
 	}
 	for _, node := range []*testStore{a, b} {
-		_, err := node.CheckPassword("bob", "bob's password")
+		_, err := node.CheckPassword(t.Context(), "bob", "bob's password")
 		wantCode(t, err, CodeRateLimited)
 	}
 	clk.Add(failureWindow)
-	if _, err := a.CheckPassword("bob", "bob's password"); err != nil {
+	if _, err := a.CheckPassword(t.Context(), "bob", "bob's password"); err != nil {
 		t.Fatal(err)
 	}
 	for range maxFailures - 1 {
-		_, err := b.CheckPassword("bob", "wrong password")
+		_, err := b.CheckPassword(t.Context(), "bob", "wrong password")
 		wantCode(t, err, CodeBadCredentials)
 	}
-	if _, err := a.CheckPassword("bob", "bob's password"); err != nil {
+	if _, err := a.CheckPassword(t.Context(), "bob", "bob's password"); err != nil {
 		t.Fatalf("the success did not clear the count on the other node: %v", err)
 	}
 }
@@ -759,13 +759,13 @@ func TestUnreachableRefuses(t *testing.T) {
 	}
 	defer pool.Close()
 	s := Open("", Options{State: pgstate.New(pool, pgstate.Options{}), HashParams: &testParams})
-	if _, err := s.CheckPassword("bob", "bob's password"); !errors.Is(err, pgdb.ErrUnreachable) || codeOf(err) != "" {
+	if _, err := s.CheckPassword(t.Context(), "bob", "bob's password"); !errors.Is(err, pgdb.ErrUnreachable) || codeOf(err) != "" {
 		t.Fatalf("CheckPassword = %v, want ErrUnreachable", err)
 	}
-	if _, ok, err := s.Get("per_000000000000"); ok || !errors.Is(err, pgdb.ErrUnreachable) {
+	if _, ok, err := s.Get(t.Context(), "per_000000000000"); ok || !errors.Is(err, pgdb.ErrUnreachable) {
 		t.Fatalf("Get = %v %v, want ErrUnreachable", ok, err)
 	}
-	if _, _, err := s.Add("carol", "", time.Hour); !errors.Is(err, pgdb.ErrUnreachable) {
+	if _, _, err := s.Add(t.Context(), "carol", "", time.Hour); !errors.Is(err, pgdb.ErrUnreachable) {
 		t.Fatalf("Add = %v, want ErrUnreachable", err)
 	}
 }

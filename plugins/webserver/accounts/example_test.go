@@ -1,6 +1,7 @@
 package accounts_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -13,26 +14,27 @@ import (
 func ExampleStore() {
 	dir, _ := os.MkdirTemp("", "dsh-example")
 	defer os.RemoveAll(dir)
+	ctx := context.Background()
 	store := accounts.Open(accounts.File(dir), accounts.Options{})
 
-	owner, created, _ := store.EnsureOwner("olga")
+	owner, created, _ := store.EnsureOwner(ctx, "olga")
 	fmt.Println(owner.Name, owner.Owner, created)
 
 	// `dsh user add Bob`: the secret goes into the invite link, once.
-	bob, secret, _ := store.Add("Bob", "bob@example.com", 24*time.Hour)
+	bob, secret, _ := store.Add(ctx, "Bob", "bob@example.com", 24*time.Hour)
 	fmt.Println(bob.Name, bob.PasswordHash == "")
 
 	// Bob opens the link and chooses a password.
-	_, err := store.AcceptInvite(secret, "short")
+	_, err := store.AcceptInvite(ctx, secret, "short")
 	fmt.Println(err)
-	_, _ = store.AcceptInvite(secret, "correct horse battery")
-	_, err = store.AcceptInvite(secret, "correct horse battery")
+	_, _ = store.AcceptInvite(ctx, secret, "correct horse battery")
+	_, err = store.AcceptInvite(ctx, secret, "correct horse battery")
 	fmt.Println(err)
 
 	// The login page.
-	p, err := store.CheckPassword("bob", "correct horse battery")
+	p, err := store.CheckPassword(ctx, "bob", "correct horse battery")
 	fmt.Println(p.ID == bob.ID, err)
-	_, err = store.CheckPassword("bob", "wrong")
+	_, err = store.CheckPassword(ctx, "bob", "wrong")
 	fmt.Println(err)
 	// Output:
 	// olga true true

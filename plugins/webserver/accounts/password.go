@@ -70,7 +70,7 @@ func (s *Store) dummyHash() string {
 // windows: this process's memory, or the shared backend's (Options.State),
 // where every node's failures count. A throttle that cannot be counted
 // (the database is not reachable) refuses the sign-in with its error.
-func (s *Store) CheckPassword(name, password string) (Person, error) {
+func (s *Store) CheckPassword(ctx context.Context, name, password string) (Person, error) {
 	key := normalizeName(name)
 	valid := true
 	if _, err := validName(key); err != nil {
@@ -79,7 +79,7 @@ func (s *Store) CheckPassword(name, password string) (Person, error) {
 		valid = false
 	}
 	if valid {
-		wait, ok, err := s.throttle.begin(key, s.now())
+		wait, ok, err := s.throttle.begin(ctx, key, s.now())
 		if err != nil {
 			return Person{}, err
 		}
@@ -87,15 +87,18 @@ func (s *Store) CheckPassword(name, password string) (Person, error) {
 			return Person{}, &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many failed sign-ins for this name; try again in %d seconds", wait), RetryAfter: wait}
 		}
 	}
-	p, match, err := s.checkPassword(key, password)
+	p, match, err := s.checkPassword(ctx, key, password)
+	// What the attempt came to is recorded even when the caller has
+	// given up meanwhile (a cancelled read is not the person's failure).
+	after := context.WithoutCancel(ctx)
 	if err != nil {
 		// The accounts could not be read: not the person's failure.
 		if valid {
-			s.throttle.cancel(key)
+			s.throttle.cancel(after, key)
 		}
 		return Person{}, err
 	}
-	if valid && s.throttle.end(key, s.now(), match) {
+	if valid && s.throttle.end(after, key, s.now(), match) {
 		s.log.Warn("sign-ins throttled after repeated failures", zap.String("name", key))
 	}
 	if !match {
@@ -106,8 +109,8 @@ func (s *Store) CheckPassword(name, password string) (Person, error) {
 
 // checkPassword does the comparison: always exactly one hash, against the
 // person's or a dummy.
-func (s *Store) checkPassword(name, password string) (Person, bool, error) {
-	p, ok, err := s.ByName(name)
+func (s *Store) checkPassword(ctx context.Context, name, password string) (Person, bool, error) {
+	p, ok, err := s.ByName(ctx, name)
 	if err != nil {
 		return Person{}, false, err
 	}
@@ -150,8 +153,8 @@ func throttleKey(name string) string { return "signin:" + name }
 
 // begin admits an attempt for name at now, or reports how many seconds
 // (at least 1) until one would be admitted.
-func (t *throttle) begin(name string, now time.Time) (wait int, ok bool, err error) {
-	ok, retry, err := t.w.Take(context.Background(), throttleKey(name), now, maxFailures, failureWindow)
+func (t *throttle) begin(ctx context.Context, name string, now time.Time) (wait int, ok bool, err error) {
+	ok, retry, err := t.w.Take(ctx, throttleKey(name), now, maxFailures, failureWindow)
 	if err != nil || ok {
 		return 0, ok, err
 	}
@@ -160,12 +163,12 @@ func (t *throttle) begin(name string, now time.Time) (wait int, ok bool, err err
 
 // end records how an attempt begun for name at now went and reports
 // whether the name has just reached the limit.
-func (t *throttle) end(name string, now time.Time, success bool) (limited bool) {
+func (t *throttle) end(ctx context.Context, name string, now time.Time, success bool) (limited bool) {
 	if success {
-		t.reset(name)
+		t.reset(ctx, name)
 		return false
 	}
-	n, _, err := t.w.Count(context.Background(), throttleKey(name), now, failureWindow)
+	n, _, err := t.w.Count(ctx, throttleKey(name), now, failureWindow)
 	if err != nil {
 		t.log.Warn("accounts: sign-in failures not read", zap.String("name", name), zap.Error(err))
 	}
@@ -173,15 +176,15 @@ func (t *throttle) end(name string, now time.Time, success bool) (limited bool) 
 }
 
 // cancel takes back an attempt begun for name without counting it.
-func (t *throttle) cancel(name string) {
-	if err := t.w.Undo(context.Background(), throttleKey(name)); err != nil {
+func (t *throttle) cancel(ctx context.Context, name string) {
+	if err := t.w.Undo(ctx, throttleKey(name)); err != nil {
 		t.log.Warn("accounts: sign-in attempt not taken back", zap.String("name", name), zap.Error(err))
 	}
 }
 
 // reset forgets name's failures (a success, or its password was just set).
-func (t *throttle) reset(name string) {
-	if err := t.w.Clear(context.Background(), throttleKey(name)); err != nil {
+func (t *throttle) reset(ctx context.Context, name string) {
+	if err := t.w.Clear(ctx, throttleKey(name)); err != nil {
 		t.log.Warn("accounts: sign-in failures not cleared", zap.String("name", name), zap.Error(err))
 	}
 }

@@ -1,6 +1,7 @@
 package connection_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -16,16 +17,17 @@ import (
 func ExampleTokenStore() {
 	dir, _ := os.MkdirTemp("", "dsh-example")
 	defer os.RemoveAll(dir)
+	ctx := context.Background()
 	store := connection.OpenTokenStore(filepath.Join(dir, "tokens.json"))
 
-	plaintext, rec, _ := store.Create("ci")
+	plaintext, rec, _ := store.Create(ctx, "ci")
 	fmt.Println(strings.HasPrefix(plaintext, "dsh_"), rec.Name, rec.SHA256 == connection.HashToken(plaintext))
 
-	_, ok := store.Verify(plaintext)
+	_, ok := store.Verify(ctx, plaintext)
 	fmt.Println("verifies:", ok)
 
-	_, _ = store.Revoke("ci")
-	_, ok = store.Verify(plaintext)
+	_, _ = store.Revoke(ctx, "ci")
+	_, ok = store.Verify(ctx, plaintext)
 	fmt.Println("after revoke:", ok)
 	// Output:
 	// true ci true
@@ -61,9 +63,10 @@ func ExampleService_RequestRejection() {
 // A login link is printed to the terminal; opening it in the browser starts
 // a session. The link works once.
 func ExampleService_NewLoginLink() {
+	ctx := context.Background()
 	svc, _ := connection.New(connection.Config{}, nil)
 	defer svc.Close()
-	link := svc.NewLoginLink("http://127.0.0.1:7420")
+	link := svc.NewLoginLink(ctx, "http://127.0.0.1:7420")
 
 	login := svc.LoginHandler()
 	for range 2 {
@@ -71,7 +74,7 @@ func ExampleService_NewLoginLink() {
 		login.ServeHTTP(w, httptest.NewRequest(http.MethodGet, link, nil))
 		fmt.Println(w.Code, len(w.Result().Cookies()))
 	}
-	fmt.Println("sessions:", svc.Sessions())
+	fmt.Println("sessions:", svc.Sessions(ctx))
 	// Output:
 	// 303 1
 	// 403 0

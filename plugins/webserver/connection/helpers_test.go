@@ -99,7 +99,7 @@ func (p *admissionProbe) request(t *testing.T, method, path string, body io.Read
 // login follows a fresh login link and returns the session cookie.
 func (p *admissionProbe) login(t *testing.T) *http.Cookie {
 	t.Helper()
-	link := p.svc.NewLoginLink(p.srv.URL)
+	link := p.svc.NewLoginLink(t.Context(), p.srv.URL)
 	res := p.do(t, http.MethodGet, strings.TrimPrefix(link, p.srv.URL), nil)
 	if res.status != http.StatusSeeOther {
 		t.Fatalf("login: status %d body %q", res.status, res.body)

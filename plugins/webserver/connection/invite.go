@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"crypto/subtle"
 	"errors"
 	"net/http"
@@ -49,7 +50,7 @@ func (s *Service) serveInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodGet {
 		secret := r.URL.Query().Get("token")
-		person, ok := s.invitee(secret)
+		person, ok := s.invitee(r.Context(), secret)
 		if !ok {
 			s.log.Warn("invite link rejected", zap.String("remote", r.RemoteAddr))
 			s.invalidInvite(w)
@@ -64,7 +65,7 @@ func (s *Service) serveInvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	secret, password := form.Get("token"), form.Get("password")
-	invited, ok := s.invitee(secret)
+	invited, ok := s.invitee(r.Context(), secret)
 	if !ok {
 		s.log.Warn("invite rejected", zap.String("remote", r.RemoteAddr))
 		s.invalidInvite(w)
@@ -74,7 +75,7 @@ func (s *Service) serveInvite(w http.ResponseWriter, r *http.Request) {
 		s.inviteForm(w, http.StatusBadRequest, invited.Name, secret, "The two passwords are not the same; type the same password twice.")
 		return
 	}
-	person, err := s.cfg.Accounts.AcceptInvite(secret, password)
+	person, err := s.cfg.Accounts.AcceptInvite(r.Context(), secret, password)
 	var refused *accounts.Error
 	switch {
 	case err == nil:
@@ -107,11 +108,11 @@ func (s *Service) serveInvite(w http.ResponseWriter, r *http.Request) {
 // invitee is the person whose live invite this secret is. It only looks
 // (the accounts keep the invite's SHA-256, in hex, which is HashToken):
 // AcceptInvite decides, under the accounts file's lock.
-func (s *Service) invitee(secret string) (accounts.Person, bool) {
+func (s *Service) invitee(ctx context.Context, secret string) (accounts.Person, bool) {
 	if s.cfg.Accounts == nil || secret == "" {
 		return accounts.Person{}, false
 	}
-	people, err := s.cfg.Accounts.List()
+	people, err := s.cfg.Accounts.List(ctx)
 	if err != nil {
 		s.log.Error("accounts unreadable", zap.Error(err))
 		return accounts.Person{}, false

@@ -10,7 +10,7 @@ import (
 
 func TestInviteAcceptedEndToEnd(t *testing.T) {
 	p := newPeopleProbe(t)
-	dave, secret, err := p.accounts.Add("dave", "", time.Hour)
+	dave, secret, err := p.accounts.Add(t.Context(), "dave", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestInviteAcceptedEndToEnd(t *testing.T) {
 	if who := p.admittedAs(t, c); who != "dave" {
 		t.Fatalf("session admitted as %q", who)
 	}
-	if list, _ := p.svc.ListSessions(); len(list) != 1 || list[0].Person != dave.ID {
+	if list, _ := p.svc.ListSessions(t.Context()); len(list) != 1 || list[0].Person != dave.ID {
 		t.Fatalf("sessions %+v", list)
 	}
 
@@ -97,7 +97,7 @@ func TestInviteRefusals(t *testing.T) {
 	clk := newFakeClock()
 	clk.t = time.Now() // the accounts' own clock is the real one
 	p.svc.now = clk.Now
-	_, secret, err := p.accounts.Add("erin", "", time.Hour)
+	_, secret, err := p.accounts.Add(t.Context(), "erin", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

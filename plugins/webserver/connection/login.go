@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,8 +31,8 @@ var ErrInvalidNext = errors.New("connection: next must be a path on this server,
 // terminal of the user who started dsh, it proves they own the process. The
 // token works once and only for LoginLinkTTL, so a link left in terminal
 // scrollback or shell history is soon worthless.
-func (s *Service) NewLoginLink(baseURL string) string {
-	link, _, _ := s.LoginLink(baseURL, "")
+func (s *Service) NewLoginLink(ctx context.Context, baseURL string) string {
+	link, _, _ := s.LoginLink(ctx, baseURL, "")
 	return link
 }
 
@@ -39,11 +40,11 @@ func (s *Service) NewLoginLink(baseURL string) string {
 // next after logging in ("" or "/" is the home page). It also returns when
 // the link stops working. A next that is not a same-origin path is
 // ErrInvalidNext and mints nothing.
-func (s *Service) LoginLink(baseURL, next string) (string, time.Time, error) {
+func (s *Service) LoginLink(ctx context.Context, baseURL, next string) (string, time.Time, error) {
 	if next != "" && safeNext(next) != next {
 		return "", time.Time{}, fmt.Errorf("%w (got %q)", ErrInvalidNext, next)
 	}
-	token, expires, err := s.logins.mint()
+	token, expires, err := s.logins.mint(ctx)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("connection: login link not saved: %w", err)
 	}
@@ -96,7 +97,7 @@ func (s *Service) serveLogin(w http.ResponseWriter, r *http.Request) {
 // serveLoginLink exchanges a login link's token for a session.
 func (s *Service) serveLoginLink(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	ok, err := s.logins.redeem(q.Get("token"))
+	ok, err := s.logins.redeem(r.Context(), q.Get("token"))
 	if err != nil {
 		s.log.Error("login links unreadable; refusing the link", zap.String("remote", r.RemoteAddr), zap.Error(err))
 		s.loginPage(w, http.StatusServiceUnavailable, "Login unavailable",
@@ -114,7 +115,7 @@ func (s *Service) serveLoginLink(w http.ResponseWriter, r *http.Request) {
 	// the host's owner.
 	owner := ""
 	if s.cfg.People != nil {
-		owner = s.cfg.People.OwnerID()
+		owner = s.cfg.People.OwnerID(r.Context())
 	}
 	rec, err := s.startSession(w, r, owner)
 	if err != nil {
@@ -232,7 +233,7 @@ func (s *Service) readForm(w http.ResponseWriter, r *http.Request) (url.Values, 
 // owner) and sets its cookie on w: HttpOnly (no script reads it),
 // SameSite=Strict (no other site's request carries it), Secure over TLS.
 func (s *Service) startSession(w http.ResponseWriter, r *http.Request, person string) (SessionRecord, error) {
-	session, rec, err := s.sessions.create(r.UserAgent(), person, s.cfg.SessionTTL)
+	session, rec, err := s.sessions.create(r.Context(), r.UserAgent(), person, s.cfg.SessionTTL)
 	if err != nil {
 		return SessionRecord{}, err
 	}
@@ -271,9 +272,9 @@ func (s *Service) serveLogout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c, err := r.Cookie(s.cfg.CookieName); err == nil {
-		rec, ok, err := s.sessions.lookup(c.Value)
+		rec, ok, err := s.sessions.lookup(r.Context(), c.Value)
 		if err == nil && ok {
-			err = s.RevokeSession(rec.ID)
+			err = s.RevokeSession(r.Context(), rec.ID)
 			if errors.Is(err, ErrSessionNotFound) {
 				err = nil // revoked meanwhile: the outcome asked for
 			}

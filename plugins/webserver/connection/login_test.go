@@ -11,7 +11,7 @@ import (
 
 func TestLoginLinkWorksOnce(t *testing.T) {
 	p := newProbe(t, Config{})
-	link := p.svc.NewLoginLink(p.srv.URL + "/")
+	link := p.svc.NewLoginLink(t.Context(), p.srv.URL+"/")
 	if !strings.HasPrefix(link, p.srv.URL+"/login?token=") {
 		t.Fatalf("link %q", link)
 	}
@@ -49,8 +49,8 @@ func TestLoginLinkWorksOnce(t *testing.T) {
 	if res.status != http.StatusOK || res.body != "admitted" {
 		t.Fatalf("cookie not admitted: %d %s", res.status, res.body)
 	}
-	if p.svc.Sessions() != 1 {
-		t.Fatalf("Sessions() = %d", p.svc.Sessions())
+	if p.svc.Sessions(t.Context()) != 1 {
+		t.Fatalf("Sessions() = %d", p.svc.Sessions(t.Context()))
 	}
 }
 
@@ -61,14 +61,14 @@ func TestLoginRejectsBadTokens(t *testing.T) {
 			t.Errorf("%s: %d", path, res.status)
 		}
 	}
-	link := p.svc.NewLoginLink(p.srv.URL)
+	link := p.svc.NewLoginLink(t.Context(), p.srv.URL)
 	if res := p.do(t, http.MethodPost, strings.TrimPrefix(link, p.srv.URL), nil); res.status != http.StatusMethodNotAllowed {
 		t.Errorf("POST login: %d", res.status)
 	}
 	if res := p.do(t, http.MethodGet, strings.TrimPrefix(link, p.srv.URL), map[string]string{"Host": "evil.example"}); res.status != http.StatusForbidden {
 		t.Errorf("foreign host login: %d", res.status)
 	}
-	if p.svc.Sessions() != 0 {
+	if p.svc.Sessions(t.Context()) != 0 {
 		t.Fatal("session created by a rejected login")
 	}
 }
@@ -77,7 +77,7 @@ func TestLoginLinkExpires(t *testing.T) {
 	p := newProbe(t, Config{LoginLinkTTL: time.Minute})
 	clk := newFakeClock()
 	p.svc.now = clk.Now
-	link := p.svc.NewLoginLink(p.srv.URL)
+	link := p.svc.NewLoginLink(t.Context(), p.srv.URL)
 	clk.Advance(time.Minute)
 	if res := p.do(t, http.MethodGet, strings.TrimPrefix(link, p.srv.URL), nil); res.status != http.StatusForbidden {
 		t.Fatalf("expired link: %d", res.status)
@@ -96,7 +96,7 @@ func TestLoginCookieSecureOverTLS(t *testing.T) {
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	defer client.CloseIdleConnections()
 
-	resp, err := client.Get(svc.NewLoginLink(srv.URL))
+	resp, err := client.Get(svc.NewLoginLink(t.Context(), srv.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestSafeNext(t *testing.T) {
 // link lands on tells the person the one command that helps.
 func TestUsedLoginLinkSaysHowToGetANewOne(t *testing.T) {
 	p := newProbe(t, Config{LoginCommand: "dsh login --config /srv/dsh.yaml"})
-	link := strings.TrimPrefix(p.svc.NewLoginLink(p.srv.URL), p.srv.URL)
+	link := strings.TrimPrefix(p.svc.NewLoginLink(t.Context(), p.srv.URL), p.srv.URL)
 	if res := p.do(t, http.MethodGet, link, nil); res.status != http.StatusSeeOther {
 		t.Fatalf("first use: %d", res.status)
 	}
@@ -197,7 +197,7 @@ func TestLogout(t *testing.T) {
 			t.Fatalf("logout again: %d %s", res.status, res.body)
 		}
 	}
-	if p.svc.Sessions() != 1 {
-		t.Fatalf("%d sessions, want the owner's", p.svc.Sessions())
+	if p.svc.Sessions(t.Context()) != 1 {
+		t.Fatalf("%d sessions, want the owner's", p.svc.Sessions(t.Context()))
 	}
 }

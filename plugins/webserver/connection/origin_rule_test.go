@@ -116,7 +116,7 @@ func TestPrincipal(t *testing.T) {
 		t.Fatalf("token without id: %+v %v", got, ok)
 	}
 	got, ok := who(nil, &http.Cookie{Name: session.Name, Value: session.Value})
-	list, _ := p.svc.ListSessions()
+	list, _ := p.svc.ListSessions(t.Context())
 	if !ok || got.Kind != PrincipalSession || len(list) != 1 || got.ID != list[0].ID {
 		t.Fatalf("session: %+v %v (sessions %v)", got, ok, list)
 	}

@@ -26,7 +26,7 @@ func (s *Service) servePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, next := form.Get("name"), safeNext(form.Get("next"))
-	person, err := s.cfg.Accounts.CheckPassword(name, form.Get("password"))
+	person, err := s.cfg.Accounts.CheckPassword(r.Context(), name, form.Get("password"))
 	var refused *accounts.Error
 	switch {
 	case err == nil:

@@ -42,7 +42,7 @@ func newPeopleProbe(t *testing.T) *peopleProbe {
 // no tokens).
 func newPeopleProbeOn(t *testing.T, st *accounts.Store, state statefile.Backend) *peopleProbe {
 	t.Helper()
-	owner, _, err := st.EnsureOwner("olga")
+	owner, _, err := st.EnsureOwner(t.Context(), "olga")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +81,11 @@ func newPeopleProbeOn(t *testing.T, st *accounts.Store, state statefile.Backend)
 // member adds a person named name whose password is password.
 func (p *peopleProbe) member(t *testing.T, name, password string) accounts.Person {
 	t.Helper()
-	_, secret, err := p.accounts.Add(name, "", 0)
+	_, secret, err := p.accounts.Add(t.Context(), name, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	person, err := p.accounts.AcceptInvite(secret, password)
+	person, err := p.accounts.AcceptInvite(t.Context(), secret, password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestPasswordLogin(t *testing.T) {
 	if who := p.admittedAs(t, c); who != "bob" {
 		t.Fatalf("session admitted as %q, want bob", who)
 	}
-	list, _ := p.svc.ListSessions()
+	list, _ := p.svc.ListSessions(t.Context())
 	if len(list) != 1 || list[0].Person != bob.ID || list[0].Label != "dsh-test-browser" {
 		t.Fatalf("sessions %+v", list)
 	}
@@ -187,7 +187,7 @@ func TestPasswordLogin(t *testing.T) {
 func TestPasswordLoginFailuresReadAlike(t *testing.T) {
 	p := newPeopleProbe(t)
 	p.member(t, "bob", "correct horse battery")
-	if _, _, err := p.accounts.Add("carol", "", 0); err != nil { // invited, no password
+	if _, _, err := p.accounts.Add(t.Context(), "carol", "", 0); err != nil { // invited, no password
 		t.Fatal(err)
 	}
 	var first probeResult
@@ -217,7 +217,7 @@ func TestPasswordLoginFailuresReadAlike(t *testing.T) {
 			t.Fatalf("%+v: page differs from a wrong password's:\n%s\n---\n%s", tc, body, first.body)
 		}
 	}
-	if p.svc.Sessions() != 0 {
+	if p.svc.Sessions(t.Context()) != 0 {
 		t.Fatal("a failed sign-in started a session")
 	}
 }
@@ -257,7 +257,7 @@ func TestPasswordLoginRefusesOtherSites(t *testing.T) {
 	if res := p.post(t, "/login", good, map[string]string{"Origin": p.srv.URL, "Host": "evil.example"}); res.status != http.StatusForbidden || !strings.Contains(res.body, "Unknown host") {
 		t.Fatalf("foreign Host: %d %s", res.status, res.body)
 	}
-	if p.svc.Sessions() != 0 {
+	if p.svc.Sessions(t.Context()) != 0 {
 		t.Fatal("a refused post started a session")
 	}
 	// None of that counted: bob still signs in, from the page (Origin

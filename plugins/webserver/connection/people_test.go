@@ -22,11 +22,11 @@ func peopleService(t *testing.T) (*Service, *accounts.Store, accounts.Person, ac
 	dir := t.TempDir()
 	cheap := argon2id.Params{Memory: 64, Iterations: 1, Parallelism: 1, SaltLength: 16, KeyLength: 32}
 	people := accounts.Open(filepath.Join(dir, "accounts.json"), accounts.Options{HashParams: &cheap})
-	owner, _, err := people.EnsureOwner("olga")
+	owner, _, err := people.EnsureOwner(t.Context(), "olga")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, _, err := people.Add("bob", "", time.Hour)
+	bob, _, err := people.Add(t.Context(), "bob", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +49,11 @@ func bearerReq(token string) *http.Request {
 // person (a login link's, the owner).
 func TestPrincipals(t *testing.T) {
 	svc, _, owner, bob := peopleService(t)
-	host, _, err := svc.Tokens().Create("ci")
+	host, _, err := svc.Tokens().Create(t.Context(), "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, rec, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "viewer", "boards": []string{"plan"}})})
+	bot, rec, err := svc.Tokens().Mint(t.Context(), TokenSpec{Name: "claude", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "viewer", "boards": []string{"plan"}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestPrincipals(t *testing.T) {
 	if svc.LastUsed(rec.ID).IsZero() {
 		t.Fatal("last use not recorded")
 	}
-	secret, _, err := svc.sessions.create("ua", "", time.Hour)
+	secret, _, err := svc.sessions.create(t.Context(), "ua", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestPrincipals(t *testing.T) {
 	}
 	// An expired connect token no longer works.
 	past := time.Now().Add(-time.Minute)
-	old, _, err := svc.Tokens().Mint(TokenSpec{Name: "old", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "editor"}), ExpiresAt: &past})
+	old, _, err := svc.Tokens().Mint(t.Context(), TokenSpec{Name: "old", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "editor"}), ExpiresAt: &past})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +91,11 @@ func TestPrincipals(t *testing.T) {
 // request of theirs and of their bots, at once; their bots stop working.
 func TestRemovePersonCutsEverything(t *testing.T) {
 	svc, _, _, bob := peopleService(t)
-	bot, _, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "editor", "boards": []string{"plan"}})})
+	bot, _, err := svc.Tokens().Mint(t.Context(), TokenSpec{Name: "claude", Person: bob.ID, Grant: identity.NewGrant(map[string]any{"role": "editor", "boards": []string{"plan"}})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret, _, err := svc.sessions.create("ua", bob.ID, time.Hour)
+	secret, _, err := svc.sessions.create(t.Context(), "ua", bob.ID, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestRemovePersonCutsEverything(t *testing.T) {
 	var told []string
 	stop := svc.OnRevoke(func(p Principal) { told = append(told, p.String()) })
 	defer stop()
-	if _, err := svc.RemovePerson("bob"); err != nil {
+	if _, err := svc.RemovePerson(t.Context(), "bob"); err != nil {
 		t.Fatal(err)
 	}
 	for name, ctx := range map[string]context.Context{"session": sessionReq.Context(), "bot": botReq.Context()} {
@@ -130,7 +130,7 @@ func TestRemovePersonCutsEverything(t *testing.T) {
 	if _, ok := svc.Principal(bearerReq(bot)); ok {
 		t.Error("the removed person's bot still works")
 	}
-	list, _ := svc.ListSessions()
+	list, _ := svc.ListSessions(t.Context())
 	for _, s := range list {
 		if s.Person == bob.ID {
 			t.Error("the removed person's session is still listed")
@@ -143,21 +143,21 @@ func TestRemovePersonCutsEverything(t *testing.T) {
 func TestRevokeAmbiguousName(t *testing.T) {
 	svc, _, owner, bob := peopleService(t)
 	for _, person := range []string{owner.ID, bob.ID} {
-		if _, _, err := svc.Tokens().Mint(TokenSpec{Name: "claude", Person: person, Grant: identity.NewGrant(map[string]any{"role": "viewer"})}); err != nil {
+		if _, _, err := svc.Tokens().Mint(t.Context(), TokenSpec{Name: "claude", Person: person, Grant: identity.NewGrant(map[string]any{"role": "viewer"})}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.RevokeToken("claude"); !errors.Is(err, ErrTokenAmbiguous) {
+	if _, err := svc.RevokeToken(t.Context(), "claude"); !errors.Is(err, ErrTokenAmbiguous) {
 		t.Fatalf("revoke by a shared name: %v", err)
 	}
-	list, _ := svc.Tokens().List()
+	list, _ := svc.Tokens().List(t.Context())
 	if len(list) != 2 {
 		t.Fatalf("%d tokens left", len(list))
 	}
-	if _, err := svc.RevokeToken(list[0].ID); err != nil {
+	if _, err := svc.RevokeToken(t.Context(), list[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.RevokeToken("claude"); err != nil {
+	if _, err := svc.RevokeToken(t.Context(), "claude"); err != nil {
 		t.Fatalf("the name is unique now: %v", err)
 	}
 }
@@ -168,10 +168,10 @@ func TestRevokeAmbiguousName(t *testing.T) {
 func TestTrustedProxyHeader(t *testing.T) {
 	dir := t.TempDir()
 	people := accounts.Open(filepath.Join(dir, "accounts.json"), accounts.Options{})
-	if _, _, err := people.EnsureOwner("olga"); err != nil {
+	if _, _, err := people.EnsureOwner(t.Context(), "olga"); err != nil {
 		t.Fatal(err)
 	}
-	bob, _, err := people.Add("bob", "bob@example.com", time.Hour)
+	bob, _, err := people.Add(t.Context(), "bob", "bob@example.com", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

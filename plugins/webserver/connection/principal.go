@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -27,9 +28,9 @@ type People interface {
 	// Person is the person with this id: their name, and whether they are
 	// the host's owner. ok is false for no such person (removed): their
 	// credentials no longer work.
-	Person(id string) (name string, owner bool, ok bool)
+	Person(ctx context.Context, id string) (name string, owner bool, ok bool)
 	// OwnerID is the host owner's person id ("" when there is none yet).
-	OwnerID() string
+	OwnerID(ctx context.Context) string
 }
 
 // Principal reports the credential r carries that admission accepts, or
@@ -41,7 +42,7 @@ func (s *Service) Principal(r *http.Request) (p Principal, ok bool) {
 		return Principal{}, false
 	}
 	if token, isBearer := s.bearerToken(r); isBearer {
-		return s.tokenPrincipal(token)
+		return s.tokenPrincipal(r.Context(), token)
 	}
 	if p, named, rej := s.proxyPrincipal(r); named {
 		return p, rej == nil
@@ -50,23 +51,23 @@ func (s *Service) Principal(r *http.Request) (p Principal, ok bool) {
 	if err != nil {
 		return Principal{}, false
 	}
-	rec, ok, err := s.sessions.lookup(c.Value)
+	rec, ok, err := s.sessions.lookup(r.Context(), c.Value)
 	if err != nil || !ok {
 		return Principal{}, false
 	}
-	return s.sessionPrincipal(rec)
+	return s.sessionPrincipal(r.Context(), rec)
 }
 
 // tokenPrincipal is who a bearer token acts for. A host token (no grant)
 // is the host's owner in all but name: every right everywhere. A connect
 // token acts for the person who minted it, within its grant; once that
 // person is gone it no longer works.
-func (s *Service) tokenPrincipal(token string) (Principal, bool) {
-	rec, ok := s.verifyBearer(token)
+func (s *Service) tokenPrincipal(ctx context.Context, token string) (Principal, bool) {
+	rec, ok := s.verifyBearer(ctx, token)
 	if !ok {
 		return Principal{}, false
 	}
-	p, ok := s.recordPrincipal(rec)
+	p, ok := s.recordPrincipal(ctx, rec)
 	if ok {
 		s.used(p.ID)
 	}
@@ -75,7 +76,7 @@ func (s *Service) tokenPrincipal(token string) (Principal, bool) {
 
 // recordPrincipal is who the token of this record acts for, now (tokenPrincipal
 // without the hash).
-func (s *Service) recordPrincipal(rec TokenRecord) (Principal, bool) {
+func (s *Service) recordPrincipal(ctx context.Context, rec TokenRecord) (Principal, bool) {
 	p := Principal{Kind: PrincipalToken, ID: tokenKey(rec), Name: rec.Name, Person: rec.Person}
 	if rec.ExpiresAt != nil && !s.now().Before(*rec.ExpiresAt) {
 		return Principal{}, false
@@ -83,7 +84,7 @@ func (s *Service) recordPrincipal(rec TokenRecord) (Principal, bool) {
 	if rec.Grant == nil {
 		p.Admin = true
 		if p.Person != "" && s.cfg.People != nil {
-			p.PersonName, p.HostOwner, _ = s.cfg.People.Person(p.Person)
+			p.PersonName, p.HostOwner, _ = s.cfg.People.Person(ctx, p.Person)
 		}
 		return p, true
 	}
@@ -92,7 +93,7 @@ func (s *Service) recordPrincipal(rec TokenRecord) (Principal, bool) {
 	if s.cfg.People == nil || rec.Person == "" {
 		return Principal{}, false
 	}
-	name, owner, ok := s.cfg.People.Person(rec.Person)
+	name, owner, ok := s.cfg.People.Person(ctx, rec.Person)
 	if !ok {
 		return Principal{}, false
 	}
@@ -112,7 +113,7 @@ func tokenKey(rec TokenRecord) string {
 // sessionPrincipal is who a browser session acts for: its person, or the
 // host's owner for a session a login link started (they prove they own
 // the process).
-func (s *Service) sessionPrincipal(rec SessionRecord) (Principal, bool) {
+func (s *Service) sessionPrincipal(ctx context.Context, rec SessionRecord) (Principal, bool) {
 	p := Principal{Kind: PrincipalSession, ID: rec.ID, Name: rec.Label}
 	people := s.cfg.People
 	if people == nil {
@@ -121,9 +122,9 @@ func (s *Service) sessionPrincipal(rec SessionRecord) (Principal, bool) {
 	}
 	person := rec.Person
 	if person == "" {
-		person = people.OwnerID()
+		person = people.OwnerID(ctx)
 	}
-	name, owner, ok := people.Person(person)
+	name, owner, ok := people.Person(ctx, person)
 	if !ok {
 		return Principal{}, false
 	}

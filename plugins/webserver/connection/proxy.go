@@ -1,6 +1,7 @@
 package connection
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -62,7 +63,7 @@ func (s *Service) proxyPrincipal(r *http.Request) (p Principal, named bool, rej 
 	if s.cfg.Accounts == nil {
 		return Principal{}, true, unauthenticated()
 	}
-	person, ok := s.findPerson(name, email)
+	person, ok := s.findPerson(r.Context(), name, email)
 	if !ok {
 		s.log.Info("trusted proxy named no known person", zap.String("user", name), zap.String("email", email))
 		return Principal{}, true, reject(http.StatusForbidden, CodeUnknownPerson,
@@ -73,14 +74,14 @@ func (s *Service) proxyPrincipal(r *http.Request) (p Principal, named bool, rej 
 }
 
 // findPerson is the account with this login name, else with this email.
-func (s *Service) findPerson(name, email string) (accountsPerson, bool) {
+func (s *Service) findPerson(ctx context.Context, name, email string) (accountsPerson, bool) {
 	if name != "" {
-		if p, ok, err := s.cfg.Accounts.ByName(name); err == nil && ok {
+		if p, ok, err := s.cfg.Accounts.ByName(ctx, name); err == nil && ok {
 			return accountsPerson{ID: p.ID, Name: p.Name, Owner: p.Owner}, true
 		}
 	}
 	if email != "" {
-		list, err := s.cfg.Accounts.List()
+		list, err := s.cfg.Accounts.List(ctx)
 		if err != nil {
 			return accountsPerson{}, false
 		}

@@ -164,12 +164,12 @@ func (s *Service) Tokens() *TokenStore { return s.tokenStore }
 
 // RevokeToken deletes the token with this id (or name) and ends at once
 // every request and MCP session it holds open.
-func (s *Service) RevokeToken(idOrName string) (TokenRecord, error) {
+func (s *Service) RevokeToken(ctx context.Context, idOrName string) (TokenRecord, error) {
 	ts := s.Tokens()
 	if ts == nil {
 		return TokenRecord{}, ErrTokenNotFound
 	}
-	rec, err := ts.Revoke(idOrName)
+	rec, err := ts.Revoke(ctx, idOrName)
 	if err != nil {
 		return TokenRecord{}, err
 	}
@@ -204,21 +204,24 @@ func (s *Service) Recheck(doc string) {
 	default:
 		return
 	}
+	// A change notice has no caller to take a context from: the reads
+	// are bounded by the backend alone (pgstate's per-query timeout).
+	ctx := context.Background()
 	var tokens []TokenRecord
 	if s.tokens != nil {
 		var err error
-		if tokens, err = s.tokens.view.Load(context.Background()); err != nil {
+		if tokens, err = s.tokens.view.Load(ctx); err != nil {
 			s.log.Warn("recheck: tokens unreadable", zap.Error(err))
 			return
 		}
 	}
-	sessions, err := s.sessions.current()
+	sessions, err := s.sessions.current(ctx)
 	if err != nil {
 		s.log.Warn("recheck: sessions unreadable", zap.Error(err))
 		return
 	}
 	if s.cfg.Accounts != nil {
-		if _, err := s.cfg.Accounts.List(); err != nil {
+		if _, err := s.cfg.Accounts.List(ctx); err != nil {
 			s.log.Warn("recheck: accounts unreadable", zap.Error(err))
 			return
 		}
@@ -240,18 +243,18 @@ func (s *Service) Recheck(doc string) {
 			if !ok {
 				return false
 			}
-			_, ok = s.recordPrincipal(rec)
+			_, ok = s.recordPrincipal(ctx, rec)
 			return ok
 		case PrincipalSession:
 			rec, ok := sessionByID[p.ID]
 			if !ok || !s.now().Before(rec.ExpiresAt) {
 				return false
 			}
-			_, ok = s.sessionPrincipal(rec)
+			_, ok = s.sessionPrincipal(ctx, rec)
 			return ok
 		default:
 			if p.Person != "" && s.cfg.People != nil {
-				_, _, ok := s.cfg.People.Person(p.Person)
+				_, _, ok := s.cfg.People.Person(ctx, p.Person)
 				return ok
 			}
 			return true

@@ -29,10 +29,10 @@ func newSecret() string {
 // nodes (a link any node minted works on any node, once).
 type loginLinks interface {
 	// mint makes a new secret and returns it with its expiry.
-	mint() (string, time.Time, error)
+	mint(ctx context.Context) (string, time.Time, error)
 	// redeem consumes secret: it is valid at most once. An error (the
 	// store cannot be read) is no admission.
-	redeem(secret string) (bool, error)
+	redeem(ctx context.Context, secret string) (bool, error)
 	// forget drops what this process alone holds (the service closes).
 	forget()
 }
@@ -96,12 +96,14 @@ func (s *secretSet) clear() {
 	clear(s.expires)
 }
 
-func (s *secretSet) mint() (string, time.Time, error) {
+func (s *secretSet) mint(context.Context) (string, time.Time, error) {
 	secret, exp := s.add()
 	return secret, exp, nil
 }
 
-func (s *secretSet) redeem(secret string) (bool, error) { return s.take(secret), nil }
+func (s *secretSet) redeem(_ context.Context, secret string) (bool, error) {
+	return s.take(secret), nil
+}
 
 func (s *secretSet) forget() { s.clear() }
 
@@ -153,11 +155,11 @@ func (l *sharedLinks) live(links []linkRecord, now time.Time) []linkRecord {
 	return slices.DeleteFunc(links, func(r linkRecord) bool { return !now.Before(r.ExpiresAt) })
 }
 
-func (l *sharedLinks) mint() (string, time.Time, error) {
+func (l *sharedLinks) mint(ctx context.Context) (string, time.Time, error) {
 	secret := newSecret()
 	now := l.now()
 	exp := now.Add(l.ttl)
-	err := statefile.UpdateDoc(context.Background(), l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
+	err := statefile.UpdateDoc(ctx, l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
 		f.Links = append(l.live(f.Links, now), linkRecord{SHA256: HashToken(secret), ExpiresAt: exp})
 		if n := len(f.Links); n > maxSharedLinks {
 			f.Links = f.Links[n-maxSharedLinks:]
@@ -170,13 +172,13 @@ func (l *sharedLinks) mint() (string, time.Time, error) {
 	return secret, exp, nil
 }
 
-func (l *sharedLinks) redeem(secret string) (bool, error) {
+func (l *sharedLinks) redeem(ctx context.Context, secret string) (bool, error) {
 	if secret == "" {
 		return false, nil
 	}
 	hash := []byte(HashToken(secret))
 	ok := false
-	err := statefile.UpdateDoc(context.Background(), l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
+	err := statefile.UpdateDoc(ctx, l.doc, parseLinks, func(f linksFile) (linksFile, bool, error) {
 		i := slices.IndexFunc(f.Links, func(r linkRecord) bool { return subtle.ConstantTimeCompare([]byte(r.SHA256), hash) == 1 })
 		if i < 0 {
 			return f, false, nil

@@ -92,8 +92,12 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 		}
 		s.logins = newSecretSet(cfg.LoginLinkTTL, now)
 	}
+	// New is start-up and has no caller's context: its first loads of the
+	// documents are bounded by the backend alone (pgstate's per-query
+	// timeout).
+	ctx := context.Background()
 	if tokens != nil {
-		if s.tokens, err = newTokenWatch(tokens, log); err != nil {
+		if s.tokens, err = newTokenWatch(ctx, tokens, log); err != nil {
 			return nil, err
 		}
 		s.tokenStore = NewTokenStore(tokens)
@@ -103,7 +107,7 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 	if s.sessions.view != nil {
 		// As with tokens: a broken document is reported at startup, not
 		// found out from a browser's 401s. It is never overwritten.
-		if _, err := s.sessions.view.Load(context.Background()); err != nil {
+		if _, err := s.sessions.view.Load(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -179,7 +183,7 @@ func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 		return Principal{}, rej
 	}
 	if token, ok := s.bearerToken(r); ok {
-		if p, ok := s.tokenPrincipal(token); ok {
+		if p, ok := s.tokenPrincipal(r.Context(), token); ok {
 			return p, nil
 		}
 		if s.tokens != nil && s.tokens.down.Load() {
@@ -212,7 +216,7 @@ func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 	if rej := checkProvenance(r, origins); rej != nil {
 		return Principal{}, rej
 	}
-	rec, ok, err := s.sessions.lookup(c.Value)
+	rec, ok, err := s.sessions.lookup(r.Context(), c.Value)
 	if err != nil {
 		s.log.Warn("sessions unreadable; refusing all browser sessions", zap.String("where", s.sessions.Path()), zap.Error(err))
 		if storeDown(err) {
@@ -223,7 +227,7 @@ func (s *Service) decide(r *http.Request) (Principal, *Rejection) {
 	if !ok {
 		return Principal{}, unauthenticated()
 	}
-	p, ok := s.sessionPrincipal(rec)
+	p, ok := s.sessionPrincipal(r.Context(), rec)
 	if !ok {
 		return Principal{}, unauthenticated()
 	}
@@ -284,7 +288,7 @@ func (s *Service) RequireBearer(r *http.Request) *Rejection {
 	if !ok {
 		return reject(http.StatusForbidden, CodeBearerRequired, "this needs a bearer token (the CLI's, or one from `dsh token create`); a browser session may not do it")
 	}
-	p, ok := s.tokenPrincipal(token)
+	p, ok := s.tokenPrincipal(r.Context(), token)
 	if !ok {
 		return reject(http.StatusUnauthorized, CodeInvalidToken, "the bearer token is not valid")
 	}
@@ -363,18 +367,18 @@ func (s *Service) hostAllowed(host string) bool {
 	return s.hosts.allows(host) || s.origins.Load().hosts.allows(host)
 }
 
-func (s *Service) verifyBearer(token string) (TokenRecord, bool) {
+func (s *Service) verifyBearer(ctx context.Context, token string) (TokenRecord, bool) {
 	var fromFile []TokenRecord
 	if s.tokens != nil {
-		fromFile = s.tokens.current()
+		fromFile = s.tokens.current(ctx)
 	}
 	return matchToken(token, s.cfg.Tokens, fromFile)
 }
 
 // Sessions is the number of live browser sessions (0 when the sessions
 // file cannot be read).
-func (s *Service) Sessions() int {
-	list, err := s.sessions.List()
+func (s *Service) Sessions(ctx context.Context) int {
+	list, err := s.sessions.List(ctx)
 	if err != nil {
 		return 0
 	}
@@ -383,12 +387,14 @@ func (s *Service) Sessions() int {
 
 // ListSessions returns the live browser sessions, oldest first, without
 // their hashes (for `dsh sessions ls` through the admin API).
-func (s *Service) ListSessions() ([]SessionInfo, error) { return s.sessions.List() }
+func (s *Service) ListSessions(ctx context.Context) ([]SessionInfo, error) {
+	return s.sessions.List(ctx)
+}
 
 // RevokeSession ends the session with this id; the next request carrying
 // its cookie is refused. An unknown id is ErrSessionNotFound.
-func (s *Service) RevokeSession(id string) error {
-	if err := s.sessions.Revoke(id); err != nil {
+func (s *Service) RevokeSession(ctx context.Context, id string) error {
+	if err := s.sessions.Revoke(ctx, id); err != nil {
 		return err
 	}
 	key := PrincipalSession + ":" + id
@@ -399,8 +405,8 @@ func (s *Service) RevokeSession(id string) error {
 
 // RevokeAllSessions ends every browser session and reports how many were
 // live.
-func (s *Service) RevokeAllSessions() (int, error) {
-	n, err := s.sessions.RevokeAll()
+func (s *Service) RevokeAllSessions(ctx context.Context) (int, error) {
+	n, err := s.sessions.RevokeAll(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -54,7 +54,7 @@ func TestPostWithoutOriginEvidenceRejected(t *testing.T) {
 
 func TestBearerTokens(t *testing.T) {
 	store := OpenTokenStore(filepath.Join(t.TempDir(), "tokens.json"))
-	fromFile, _, err := store.Create("cli")
+	fromFile, _, err := store.Create(t.Context(), "cli")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestBearerTokens(t *testing.T) {
 
 func TestRunningServiceSeesRevokedToken(t *testing.T) {
 	store := OpenTokenStore(filepath.Join(t.TempDir(), "tokens.json"))
-	tok, rec, err := store.Create("laptop")
+	tok, rec, err := store.Create(t.Context(), "laptop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,13 +89,13 @@ func TestRunningServiceSeesRevokedToken(t *testing.T) {
 	if res := p.do(t, http.MethodGet, "/api", auth); res.status != http.StatusOK {
 		t.Fatalf("before revoke: %d %s", res.status, res.body)
 	}
-	if _, err := store.Revoke(rec.ID); err != nil {
+	if _, err := store.Revoke(t.Context(), rec.ID); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, p.do(t, http.MethodGet, "/api", auth), http.StatusUnauthorized, CodeInvalidToken)
 
 	// And a token created while running is picked up too.
-	tok2, _, err := store.Create("phone")
+	tok2, _, err := store.Create(t.Context(), "phone")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,12 +112,12 @@ func TestSessionExpires(t *testing.T) {
 	if res := p.do(t, http.MethodGet, "/api", nil, session); res.status != http.StatusOK {
 		t.Fatalf("fresh session: %d", res.status)
 	}
-	if p.svc.Sessions() != 1 {
-		t.Fatalf("Sessions() = %d", p.svc.Sessions())
+	if p.svc.Sessions(t.Context()) != 1 {
+		t.Fatalf("Sessions() = %d", p.svc.Sessions(t.Context()))
 	}
 	clk.Advance(time.Hour)
 	expect(t, p.do(t, http.MethodGet, "/api", nil, session), http.StatusUnauthorized, CodeUnauthenticated)
-	if p.svc.Sessions() != 0 {
+	if p.svc.Sessions(t.Context()) != 0 {
 		t.Fatalf("expired session still counted")
 	}
 }
@@ -130,13 +130,13 @@ func TestClosedServiceFailsClosed(t *testing.T) {
 	session := p.login(t)
 	p.svc.Close()
 	expect(t, p.do(t, http.MethodGet, "/api", nil, session), http.StatusServiceUnavailable, CodeAdmissionUnavailable)
-	if res := p.do(t, http.MethodGet, strings.TrimPrefix(p.svc.NewLoginLink(p.srv.URL), p.srv.URL), nil); res.status != http.StatusServiceUnavailable {
+	if res := p.do(t, http.MethodGet, strings.TrimPrefix(p.svc.NewLoginLink(t.Context(), p.srv.URL), p.srv.URL), nil); res.status != http.StatusServiceUnavailable {
 		t.Fatalf("login after Close: %d", res.status)
 	}
 	if rej := p.svc.RequireBearer(httptest.NewRequest(http.MethodGet, "/", nil)); rej == nil || rej.Code != CodeAdmissionUnavailable {
 		t.Fatalf("RequireBearer after Close: %v", rej)
 	}
-	if n := p.svc.Sessions(); n != 1 {
+	if n := p.svc.Sessions(t.Context()); n != 1 {
 		t.Fatalf("Close dropped the persisted session: %d left", n)
 	}
 	next := newProbe(t, Config{SessionFile: file})

@@ -101,7 +101,9 @@ func indexSessions(recs []SessionRecord) sessionIndex {
 // the document's lock, so none is lost to another writer's.
 //
 // With no document the sessions live in memory only and end with the
-// process (embedded hosts and tests without a data directory).
+// process (embedded hosts and tests without a data directory). Each
+// method takes the caller's context, which bounds its reads and writes
+// of the document.
 type SessionStore struct {
 	doc statefile.Doc // nil: in memory
 	now func() time.Time
@@ -157,12 +159,12 @@ func (s *SessionStore) Path() string {
 
 // create mints a session labelled label that lasts ttl. The secret (the
 // cookie's value) is returned once; only its hash is kept.
-func (s *SessionStore) create(label, person string, ttl time.Duration) (string, SessionRecord, error) {
+func (s *SessionStore) create(ctx context.Context, label, person string, ttl time.Duration) (string, SessionRecord, error) {
 	// Whole seconds, like token records: the cookie's Expires has no more.
 	now := s.now().UTC().Truncate(time.Second)
 	var secret string
 	var rec SessionRecord
-	err := s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+	err := s.update(ctx, func(recs []SessionRecord) ([]SessionRecord, bool, error) {
 		for {
 			secret = newSecret()
 			hash := HashToken(secret)
@@ -185,11 +187,11 @@ func (s *SessionStore) create(label, person string, ttl time.Duration) (string, 
 
 // lookup finds the live session whose secret this is. err is set when the
 // sessions cannot be read; callers then refuse the request.
-func (s *SessionStore) lookup(secret string) (SessionRecord, bool, error) {
+func (s *SessionStore) lookup(ctx context.Context, secret string) (SessionRecord, bool, error) {
 	if secret == "" {
 		return SessionRecord{}, false, nil
 	}
-	idx, err := s.current()
+	idx, err := s.current(ctx)
 	if err != nil {
 		return SessionRecord{}, false, err
 	}
@@ -201,8 +203,8 @@ func (s *SessionStore) lookup(secret string) (SessionRecord, bool, error) {
 }
 
 // List returns the live sessions in creation order.
-func (s *SessionStore) List() ([]SessionInfo, error) {
-	idx, err := s.current()
+func (s *SessionStore) List(ctx context.Context) ([]SessionInfo, error) {
+	idx, err := s.current(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -218,9 +220,9 @@ func (s *SessionStore) List() ([]SessionInfo, error) {
 
 // Revoke ends the live session with this id. An unknown (or already
 // expired) id is ErrSessionNotFound and leaves the sessions as they were.
-func (s *SessionStore) Revoke(id string) error {
+func (s *SessionStore) Revoke(ctx context.Context, id string) error {
 	now := s.now()
-	return s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+	return s.update(ctx, func(recs []SessionRecord) ([]SessionRecord, bool, error) {
 		i := slices.IndexFunc(recs, func(r SessionRecord) bool { return r.ID == id && now.Before(r.ExpiresAt) })
 		if i < 0 {
 			return nil, false, fmt.Errorf("%w: %q", ErrSessionNotFound, id)
@@ -230,9 +232,9 @@ func (s *SessionStore) Revoke(id string) error {
 }
 
 // revokeWhere ends the sessions that match and reports how many.
-func (s *SessionStore) revokeWhere(match func(SessionRecord) bool) (int, error) {
+func (s *SessionStore) revokeWhere(ctx context.Context, match func(SessionRecord) bool) (int, error) {
 	n := 0
-	err := s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+	err := s.update(ctx, func(recs []SessionRecord) ([]SessionRecord, bool, error) {
 		kept := slices.DeleteFunc(recs, match)
 		n = len(recs) - len(kept)
 		return kept, n > 0, nil
@@ -244,10 +246,10 @@ func (s *SessionStore) revokeWhere(match func(SessionRecord) bool) (int, error) 
 }
 
 // RevokeAll ends every session and reports how many were live.
-func (s *SessionStore) RevokeAll() (int, error) {
+func (s *SessionStore) RevokeAll(ctx context.Context) (int, error) {
 	now := s.now()
 	live := 0
-	err := s.update(func(recs []SessionRecord) ([]SessionRecord, bool, error) {
+	err := s.update(ctx, func(recs []SessionRecord) ([]SessionRecord, bool, error) {
 		for _, r := range recs {
 			if now.Before(r.ExpiresAt) {
 				live++
@@ -264,9 +266,9 @@ func (s *SessionStore) RevokeAll() (int, error) {
 
 // current is the index as of now: the cached view of the document, or
 // memory.
-func (s *SessionStore) current() (sessionIndex, error) {
+func (s *SessionStore) current(ctx context.Context) (sessionIndex, error) {
 	if s.view != nil {
-		return s.view.Load(context.Background())
+		return s.view.Load(ctx)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -277,7 +279,7 @@ func (s *SessionStore) current() (sessionIndex, error) {
 // the document's lock, so a write never undoes another writer's change,
 // and stores what it returns, minus the expired sessions, when write is
 // true.
-func (s *SessionStore) update(change func(recs []SessionRecord) ([]SessionRecord, bool, error)) error {
+func (s *SessionStore) update(ctx context.Context, change func(recs []SessionRecord) ([]SessionRecord, bool, error)) error {
 	live := func(recs []SessionRecord) []SessionRecord {
 		now := s.now()
 		kept := []SessionRecord{}
@@ -298,7 +300,7 @@ func (s *SessionStore) update(change func(recs []SessionRecord) ([]SessionRecord
 		return err
 	}
 	defer s.view.Invalidate()
-	return statefile.UpdateDoc(context.Background(), s.doc, parseSessionFile, func(f sessionFile) (sessionFile, bool, error) {
+	return statefile.UpdateDoc(ctx, s.doc, parseSessionFile, func(f sessionFile) (sessionFile, bool, error) {
 		next, write, err := change(f.Sessions)
 		if err != nil || !write {
 			return f, false, err

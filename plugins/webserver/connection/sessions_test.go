@@ -19,20 +19,20 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dsh", SessionFileName)
 	clk := newFakeClock()
 	s := openSessionStore(path, clk.Now, nil)
-	if list, err := s.List(); err != nil || len(list) != 0 {
+	if list, err := s.List(t.Context()); err != nil || len(list) != 0 {
 		t.Fatalf("missing file: %v %v", list, err)
 	}
-	if n, err := s.RevokeAll(); err != nil || n != 0 {
+	if n, err := s.RevokeAll(t.Context()); err != nil || n != 0 {
 		t.Fatalf("RevokeAll of nothing: %d %v", n, err)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("revoking nothing created the file")
 	}
-	secretA, a, err := s.create("Firefox", "", time.Hour)
+	secretA, a, err := s.create(t.Context(), "Firefox", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	secretB, b, err := s.create("Chromium", "", 2*time.Hour)
+	secretB, b, err := s.create(t.Context(), "Chromium", "", 2*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +40,11 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 		!a.CreatedAt.Equal(clk.Now()) || !a.ExpiresAt.Equal(clk.Now().Add(time.Hour)) || a.Label != "Firefox" {
 		t.Fatalf("record %+v", a)
 	}
-	if rec, ok, err := s.lookup(secretA); err != nil || !ok || rec.ID != a.ID {
+	if rec, ok, err := s.lookup(t.Context(), secretA); err != nil || !ok || rec.ID != a.ID {
 		t.Fatalf("lookup A: %+v %v %v", rec, ok, err)
 	}
 	for _, bad := range []string{"", secretA + "x", a.SHA256, a.ID} {
-		if _, ok, _ := s.lookup(bad); ok {
+		if _, ok, _ := s.lookup(t.Context(), bad); ok {
 			t.Fatalf("lookup(%q) admitted", bad)
 		}
 	}
@@ -80,48 +80,48 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 	// Another process's view (the CLI) reads the same sessions.
 	other := OpenSessionStore(path)
 	other.now = clk.Now
-	if list, err := other.List(); err != nil || len(list) != 2 || list[0].ID != a.ID || list[1].Label != "Chromium" {
+	if list, err := other.List(t.Context()); err != nil || len(list) != 2 || list[0].ID != a.ID || list[1].Label != "Chromium" {
 		t.Fatalf("other List = %+v %v", list, err)
 	}
 
 	// An unknown id changes nothing, not even the bytes.
-	if err := s.Revoke("ses_000000000000"); !errors.Is(err, ErrSessionNotFound) {
+	if err := s.Revoke(t.Context(), "ses_000000000000"); !errors.Is(err, ErrSessionNotFound) {
 		t.Fatalf("revoke unknown: %v", err)
 	}
 	if again, _ := os.ReadFile(path); string(again) != string(raw) {
 		t.Fatal("a failed revoke rewrote the file")
 	}
-	if err := other.Revoke(a.ID); err != nil {
+	if err := other.Revoke(t.Context(), a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := s.lookup(secretA); ok {
+	if _, ok, _ := s.lookup(t.Context(), secretA); ok {
 		t.Fatal("a session revoked by another process still admitted")
 	}
 
 	// A expired; writing (a new session) drops it from the file.
 	clk.Advance(90 * time.Minute)
-	if _, ok, _ := s.lookup(secretB); !ok {
+	if _, ok, _ := s.lookup(t.Context(), secretB); !ok {
 		t.Fatal("B expired early")
 	}
-	_, c, err := s.create("third", "", time.Hour)
+	_, c, err := s.create(t.Context(), "third", "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	if _, _, err := s.create("fourth", "", time.Hour); err != nil {
+	if _, _, err := s.create(t.Context(), "fourth", "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ = os.ReadFile(path)
 	if strings.Contains(string(raw), b.SHA256) || strings.Contains(string(raw), c.SHA256) {
 		t.Fatalf("expired sessions kept in the file:\n%s", raw)
 	}
-	if err := s.Revoke(b.ID); !errors.Is(err, ErrSessionNotFound) {
+	if err := s.Revoke(t.Context(), b.ID); !errors.Is(err, ErrSessionNotFound) {
 		t.Fatalf("revoke expired: %v", err)
 	}
-	if n, err := s.RevokeAll(); err != nil || n != 1 {
+	if n, err := s.RevokeAll(t.Context()); err != nil || n != 1 {
 		t.Fatalf("RevokeAll = %d %v", n, err)
 	}
-	if list, _ := s.List(); len(list) != 0 {
+	if list, _ := s.List(t.Context()); len(list) != 0 {
 		t.Fatalf("left %+v", list)
 	}
 }
@@ -129,17 +129,17 @@ func TestSessionStoreRoundTrip(t *testing.T) {
 func TestSessionStoreInMemory(t *testing.T) {
 	clk := newFakeClock()
 	s := openSessionStore("", clk.Now, nil)
-	secret, rec, err := s.create("x", "", time.Minute)
+	secret, rec, err := s.create(t.Context(), "x", "", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := s.lookup(secret); !ok {
+	if _, ok, _ := s.lookup(t.Context(), secret); !ok {
 		t.Fatal("in-memory session not found")
 	}
-	if err := s.Revoke(rec.ID); err != nil {
+	if err := s.Revoke(t.Context(), rec.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := s.lookup(secret); ok {
+	if _, ok, _ := s.lookup(t.Context(), secret); ok {
 		t.Fatal("revoked in-memory session found")
 	}
 }
@@ -161,16 +161,16 @@ func TestSessionStoreCorruptFile(t *testing.T) {
 				t.Fatalf("New over a corrupt sessions file: %v", err)
 			}
 			s := OpenSessionStore(path)
-			if _, err := s.List(); err == nil {
+			if _, err := s.List(t.Context()); err == nil {
 				t.Fatal("corrupt file listed")
 			}
-			if _, _, err := s.create("x", "", time.Hour); err == nil {
+			if _, _, err := s.create(t.Context(), "x", "", time.Hour); err == nil {
 				t.Fatal("create over a corrupt file")
 			}
-			if _, err := s.RevokeAll(); err == nil {
+			if _, err := s.RevokeAll(t.Context()); err == nil {
 				t.Fatal("RevokeAll over a corrupt file")
 			}
-			if _, ok, err := s.lookup("x"); ok || err == nil {
+			if _, ok, err := s.lookup(t.Context(), "x"); ok || err == nil {
 				t.Fatalf("lookup in a corrupt file: %v %v", ok, err)
 			}
 			if got, _ := os.ReadFile(path); string(got) != content {
@@ -193,21 +193,21 @@ func TestSessionsPersistAcrossServices(t *testing.T) {
 	if res := p.do(t, http.MethodGet, "/api", nil, session); res.status != http.StatusOK {
 		t.Fatalf("session from the previous service: %d %s", res.status, res.body)
 	}
-	list, err := p.svc.ListSessions()
+	list, err := p.svc.ListSessions(t.Context())
 	if err != nil || len(list) != 1 {
 		t.Fatalf("ListSessions = %+v %v", list, err)
 	}
-	if err := p.svc.RevokeSession(list[0].ID); err != nil {
+	if err := p.svc.RevokeSession(t.Context(), list[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, p.do(t, http.MethodGet, "/api", nil, session), http.StatusUnauthorized, CodeUnauthenticated)
-	if err := p.svc.RevokeSession(list[0].ID); !errors.Is(err, ErrSessionNotFound) {
+	if err := p.svc.RevokeSession(t.Context(), list[0].ID); !errors.Is(err, ErrSessionNotFound) {
 		t.Fatalf("second revoke: %v", err)
 	}
 
 	// Revoked by another process (the CLI with no host running).
 	second := p.login(t)
-	if n, err := OpenSessionStore(file).RevokeAll(); err != nil || n != 1 {
+	if n, err := OpenSessionStore(file).RevokeAll(t.Context()); err != nil || n != 1 {
 		t.Fatalf("RevokeAll = %d %v", n, err)
 	}
 	expect(t, p.do(t, http.MethodGet, "/api", nil, second), http.StatusUnauthorized, CodeUnauthenticated)
@@ -246,7 +246,7 @@ func TestSessionLabel(t *testing.T) {
 // Go's client would not send them.
 func TestLoginRecordsLabel(t *testing.T) {
 	p := newProbe(t, Config{})
-	link := strings.TrimPrefix(p.svc.NewLoginLink(p.srv.URL), p.srv.URL)
+	link := strings.TrimPrefix(p.svc.NewLoginLink(t.Context(), p.srv.URL), p.srv.URL)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(p.srv.URL, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +262,7 @@ func TestLoginRecordsLabel(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("login: %d", resp.StatusCode)
 	}
-	list, err := p.svc.ListSessions()
+	list, err := p.svc.ListSessions(t.Context())
 	if err != nil || len(list) != 1 || list[0].Label != "TestBrowser/1.0 31m ok" {
 		t.Fatalf("ListSessions = %+v %v", list, err)
 	}
@@ -280,7 +280,7 @@ func TestLoginFailsCleanlyWhenSessionsCannotBeSaved(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "sessions"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := p.do(t, http.MethodGet, strings.TrimPrefix(p.svc.NewLoginLink(p.srv.URL), p.srv.URL), nil)
+	res := p.do(t, http.MethodGet, strings.TrimPrefix(p.svc.NewLoginLink(t.Context(), p.srv.URL), p.srv.URL), nil)
 	if res.status != http.StatusInternalServerError || len(res.resp.Cookies()) != 0 || !strings.Contains(res.body, "dsh login") {
 		t.Fatalf("got %d %v %s", res.status, res.resp.Cookies(), res.body)
 	}
@@ -293,14 +293,14 @@ func TestLoginLinkNext(t *testing.T) {
 	}
 	defer svc.Close()
 	for next, want := range map[string]string{"": "", "/": "", "/dsh-excalidraw/": "&next=%2Fdsh-excalidraw%2F", "/a?b=c": "&next=%2Fa%3Fb%3Dc"} {
-		link, exp, err := svc.LoginLink("http://127.0.0.1:1/", next)
+		link, exp, err := svc.LoginLink(t.Context(), "http://127.0.0.1:1/", next)
 		if err != nil || !strings.HasPrefix(link, "http://127.0.0.1:1/login?token=") || !strings.HasSuffix(link, want) ||
 			(want == "" && strings.Contains(link, "next=")) || time.Until(exp) > time.Minute || time.Until(exp) < 50*time.Second {
 			t.Errorf("LoginLink(%q) = %q %v %v", next, link, exp, err)
 		}
 	}
 	for _, bad := range []string{"//evil.example", "https://evil.example/", "relative", `/\evil`, "/a\nb"} {
-		if link, _, err := svc.LoginLink("http://127.0.0.1:1", bad); !errors.Is(err, ErrInvalidNext) || link != "" {
+		if link, _, err := svc.LoginLink(t.Context(), "http://127.0.0.1:1", bad); !errors.Is(err, ErrInvalidNext) || link != "" {
 			t.Errorf("LoginLink(%q) = %q %v", bad, link, err)
 		}
 	}

@@ -52,7 +52,7 @@ func twoNodes(t *testing.T) (a, b *node) {
 // linkPath is a login link's path and query, minted on n.
 func (n *node) linkPath(t *testing.T) string {
 	t.Helper()
-	link, _, err := n.svc.LoginLink(n.srv.URL, "")
+	link, _, err := n.svc.LoginLink(t.Context(), n.srv.URL, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestSharedSessions(t *testing.T) {
 			t.Fatalf("admitted as %q, want bob on both nodes", who)
 		}
 	}
-	if list, err := a.svc.ListSessions(); err != nil || len(list) != 1 {
+	if list, err := a.svc.ListSessions(t.Context()); err != nil || len(list) != 1 {
 		t.Fatalf("sessions on the other node: %+v %v", list, err)
 	}
 	if res := a.post(t, "/logout", nil, a.fromPage(), c); res.status != http.StatusSeeOther {
@@ -151,7 +151,7 @@ func TestSharedRevocationCutsOtherNodes(t *testing.T) {
 	}
 	defer stop()
 
-	tok, rec, err := a.svc.Tokens().Create("ci")
+	tok, rec, err := a.svc.Tokens().Create(t.Context(), "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestSharedRevocationCutsOtherNodes(t *testing.T) {
 		t.Fatalf("a token minted on A, on B: %d %s", res.status, res.body)
 	}
 	held := heldOpen(t, b, bearerReq(tok))
-	if _, err := a.svc.RevokeToken(rec.ID); err != nil {
+	if _, err := a.svc.RevokeToken(t.Context(), rec.ID); err != nil {
 		t.Fatal(err)
 	}
 	waitCut(t, held, "token")
@@ -171,7 +171,7 @@ func TestSharedRevocationCutsOtherNodes(t *testing.T) {
 	r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/x", nil)
 	r.AddCookie(c)
 	held = heldOpen(t, b, r)
-	if _, err := a.svc.RemovePerson("bob"); err != nil {
+	if _, err := a.svc.RemovePerson(t.Context(), "bob"); err != nil {
 		t.Fatal(err)
 	}
 	waitCut(t, held, "removed person")
@@ -189,7 +189,7 @@ func TestRecheckFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	tok, rec, err := svc.Tokens().Create("ci")
+	tok, rec, err := svc.Tokens().Create(t.Context(), "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestRecheckFiles(t *testing.T) {
 	if admitted.Context().Err() != nil || len(told) != 0 {
 		t.Fatal("Recheck cut a token that is still there")
 	}
-	if _, err := OpenTokenStore(file).Revoke(rec.ID); err != nil { // the CLI
+	if _, err := OpenTokenStore(file).Revoke(t.Context(), rec.ID); err != nil { // the CLI
 		t.Fatal(err)
 	}
 	svc.Recheck("unrelated")
@@ -290,7 +290,7 @@ func TestSharedStateUnreachableFailsClosed(t *testing.T) {
 	u, _ := url.Parse(dsn)
 	relay := newCutter(t, u.Host)
 	cutOff, other := start(relay.through(t, dsn)), start(dsn)
-	tok, _, err := other.svc.Tokens().Create("ci")
+	tok, _, err := other.svc.Tokens().Create(t.Context(), "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestSharedStateUnreachableFailsClosed(t *testing.T) {
 	if res.status < 500 || len(res.resp.Cookies()) != 0 {
 		t.Fatalf("a password sign-in without the database: %d %v", res.status, res.resp.Cookies())
 	}
-	if _, _, err := cutOff.svc.LoginLink(cutOff.srv.URL, ""); !errors.Is(err, pgdb.ErrUnreachable) {
+	if _, _, err := cutOff.svc.LoginLink(t.Context(), cutOff.srv.URL, ""); !errors.Is(err, pgdb.ErrUnreachable) {
 		t.Fatalf("LoginLink = %v, want ErrUnreachable", err)
 	}
 	// The link was not used up by the refused try.

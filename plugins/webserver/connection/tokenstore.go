@@ -30,7 +30,8 @@ type tokenFile struct {
 // re-reads the document on every call instead of caching, because the CLI
 // and the running server (or several nodes) share it; every change is
 // made under the document's lock (statefile.UpdateDoc), so none is lost
-// to another writer's.
+// to another writer's. Each method takes the caller's context, which
+// bounds its reads and writes.
 type TokenStore struct {
 	doc statefile.Doc
 	now func() time.Time
@@ -68,8 +69,8 @@ type TokenSpec struct {
 
 // Create mints a host token named name. The plaintext is returned once and
 // never stored; only its hash reaches the disk.
-func (t *TokenStore) Create(name string) (string, TokenRecord, error) {
-	return t.Mint(TokenSpec{Name: name})
+func (t *TokenStore) Create(ctx context.Context, name string) (string, TokenRecord, error) {
+	return t.Mint(ctx, TokenSpec{Name: name})
 }
 
 // Mint makes a token as spec says; the plaintext is returned once. Names
@@ -78,7 +79,7 @@ func (t *TokenStore) Create(name string) (string, TokenRecord, error) {
 //
 // A name that is not printable text is names.Check's invalid_name,
 // before anything is read or written.
-func (t *TokenStore) Mint(spec TokenSpec) (string, TokenRecord, error) {
+func (t *TokenStore) Mint(ctx context.Context, spec TokenSpec) (string, TokenRecord, error) {
 	if err := names.Check("token name", spec.Name); err != nil {
 		return "", TokenRecord{}, err
 	}
@@ -97,7 +98,7 @@ func (t *TokenStore) Mint(spec TokenSpec) (string, TokenRecord, error) {
 		ExpiresAt: spec.ExpiresAt,
 		Client:    spec.Client,
 	}
-	err := t.update(func(records []TokenRecord) ([]TokenRecord, error) {
+	err := t.update(ctx, func(records []TokenRecord) ([]TokenRecord, error) {
 		for _, r := range records {
 			if r.Name == name && r.Person == spec.Person && r.Bot() == rec.Bot() {
 				return nil, fmt.Errorf("%w: a token named %q already exists (id %s)", ErrTokenExists, name, r.ID)
@@ -118,13 +119,13 @@ var ErrTokenAmbiguous = errors.New("connection: token name is ambiguous")
 var ErrTokenExists = errors.New("connection: token exists")
 
 // List returns the stored records in creation order.
-func (t *TokenStore) List() ([]TokenRecord, error) {
-	return statefile.ReadDoc(context.Background(), t.doc, parseTokenFile)
+func (t *TokenStore) List(ctx context.Context) ([]TokenRecord, error) {
+	return statefile.ReadDoc(ctx, t.doc, parseTokenFile)
 }
 
 // Get is the record with this id.
-func (t *TokenStore) Get(id string) (TokenRecord, bool, error) {
-	recs, err := t.List()
+func (t *TokenStore) Get(ctx context.Context, id string) (TokenRecord, bool, error) {
+	recs, err := t.List(ctx)
 	if err != nil {
 		return TokenRecord{}, false, err
 	}
@@ -138,9 +139,9 @@ func (t *TokenStore) Get(id string) (TokenRecord, bool, error) {
 
 // Update changes the record with this id (its grant, when a bot creates a
 // board it is then bound to); the id and hash stay as they are.
-func (t *TokenStore) Update(id string, change func(*TokenRecord) error) (TokenRecord, error) {
+func (t *TokenStore) Update(ctx context.Context, id string, change func(*TokenRecord) error) (TokenRecord, error) {
 	var out TokenRecord
-	err := t.update(func(records []TokenRecord) ([]TokenRecord, error) {
+	err := t.update(ctx, func(records []TokenRecord) ([]TokenRecord, error) {
 		for i := range records {
 			if records[i].ID != id {
 				continue
@@ -159,9 +160,9 @@ func (t *TokenStore) Update(id string, change func(*TokenRecord) error) (TokenRe
 }
 
 // Revoke deletes the token whose ID or name is idOrName and returns it.
-func (t *TokenStore) Revoke(idOrName string) (TokenRecord, error) {
+func (t *TokenStore) Revoke(ctx context.Context, idOrName string) (TokenRecord, error) {
 	var gone TokenRecord
-	err := t.update(func(records []TokenRecord) ([]TokenRecord, error) {
+	err := t.update(ctx, func(records []TokenRecord) ([]TokenRecord, error) {
 		i := slices.IndexFunc(records, func(r TokenRecord) bool { return r.ID == idOrName })
 		if i < 0 {
 			var named []int
@@ -189,20 +190,20 @@ func (t *TokenStore) Revoke(idOrName string) (TokenRecord, error) {
 
 // Verify reports whether plaintext is a stored token, and which. A store
 // that cannot be read verifies nothing.
-func (t *TokenStore) Verify(plaintext string) (TokenRecord, bool) {
-	records, err := t.List()
+func (t *TokenStore) Verify(ctx context.Context, plaintext string) (TokenRecord, bool) {
+	records, err := t.List(ctx)
 	if err != nil {
 		return TokenRecord{}, false
 	}
 	return matchToken(plaintext, records)
 }
 
-func (t *TokenStore) update(change func([]TokenRecord) ([]TokenRecord, error)) error {
+func (t *TokenStore) update(ctx context.Context, change func([]TokenRecord) ([]TokenRecord, error)) error {
 	parse := func(path string, data []byte) (tokenFile, error) {
 		recs, err := parseTokenFile(path, data)
 		return tokenFile{Tokens: recs}, err
 	}
-	return statefile.UpdateDoc(context.Background(), t.doc, parse, func(f tokenFile) (tokenFile, bool, error) {
+	return statefile.UpdateDoc(ctx, t.doc, parse, func(f tokenFile) (tokenFile, bool, error) {
 		next, err := change(f.Tokens)
 		if err != nil {
 			return tokenFile{}, false, err

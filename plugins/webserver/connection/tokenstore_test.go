@@ -14,15 +14,15 @@ func TestTokenStoreRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dsh", "tokens.json")
 	store := OpenTokenStore(path)
 
-	if recs, err := store.List(); err != nil || len(recs) != 0 {
+	if recs, err := store.List(t.Context()); err != nil || len(recs) != 0 {
 		t.Fatalf("missing file: %v %v", recs, err)
 	}
 
-	plainA, recA, err := store.Create("laptop")
+	plainA, recA, err := store.Create(t.Context(), "laptop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	plainB, recB, err := store.Create("ci")
+	plainB, recB, err := store.Create(t.Context(), "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestTokenStoreRoundTrip(t *testing.T) {
 		t.Fatalf("bad record %+v", recA)
 	}
 
-	recs, err := store.List()
+	recs, err := store.List(t.Context())
 	if err != nil || len(recs) != 2 || recs[0].Name != "laptop" || recs[1].Name != "ci" {
 		t.Fatalf("List = %+v, %v", recs, err)
 	}
@@ -38,10 +38,10 @@ func TestTokenStoreRoundTrip(t *testing.T) {
 		t.Fatalf("createdAt not round-tripped: %v vs %v", recs[0].CreatedAt, recA.CreatedAt)
 	}
 
-	if rec, ok := store.Verify(plainA); !ok || rec.ID != recA.ID {
+	if rec, ok := store.Verify(t.Context(), plainA); !ok || rec.ID != recA.ID {
 		t.Fatalf("Verify(A) = %+v %v", rec, ok)
 	}
-	if _, ok := store.Verify(plainA + "x"); ok {
+	if _, ok := store.Verify(t.Context(), plainA+"x"); ok {
 		t.Fatal("tampered token verified")
 	}
 
@@ -68,32 +68,32 @@ func TestTokenStoreRoundTrip(t *testing.T) {
 	}
 
 	// Revoke by name and by id.
-	if _, err := store.Revoke("laptop"); err != nil {
+	if _, err := store.Revoke(t.Context(), "laptop"); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := store.Verify(plainA); ok {
+	if _, ok := store.Verify(t.Context(), plainA); ok {
 		t.Fatal("revoked token still verifies")
 	}
-	if _, err := store.Revoke(recB.ID); err != nil {
+	if _, err := store.Revoke(t.Context(), recB.ID); err != nil {
 		t.Fatal(err)
 	}
-	if recs, _ := store.List(); len(recs) != 0 {
+	if recs, _ := store.List(t.Context()); len(recs) != 0 {
 		t.Fatalf("left %+v", recs)
 	}
-	if _, err := store.Revoke("laptop"); !errors.Is(err, ErrTokenNotFound) {
+	if _, err := store.Revoke(t.Context(), "laptop"); !errors.Is(err, ErrTokenNotFound) {
 		t.Fatalf("second revoke: %v", err)
 	}
 }
 
 func TestTokenStoreRejectsBadNames(t *testing.T) {
 	store := OpenTokenStore(filepath.Join(t.TempDir(), "tokens.json"))
-	if _, _, err := store.Create("  "); err == nil {
+	if _, _, err := store.Create(t.Context(), "  "); err == nil {
 		t.Fatal("empty name accepted")
 	}
-	if _, _, err := store.Create("x"); err != nil {
+	if _, _, err := store.Create(t.Context(), "x"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := store.Create("x"); err == nil {
+	if _, _, err := store.Create(t.Context(), "x"); err == nil {
 		t.Fatal("duplicate name accepted")
 	}
 }
@@ -104,11 +104,11 @@ func TestTokenStoreRefusesControlCharacters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tokens.json")
 	store := OpenTokenStore(path)
 	for _, name := range []string{"bot\x1b[31m", "a\x00", "agent\n", "\tagent", "rtl\u202e"} {
-		_, _, err := store.Mint(TokenSpec{Name: name})
+		_, _, err := store.Mint(t.Context(), TokenSpec{Name: name})
 		if c, ok := apierr.As(err); !ok || c.ErrorCode() != "invalid_name" || c.HTTPStatus() != 400 {
 			t.Fatalf("Mint(%q) = %v, want invalid_name", name, err)
 		}
-		if _, _, err := store.Create(name); err == nil {
+		if _, _, err := store.Create(t.Context(), name); err == nil {
 			t.Fatalf("Create(%q) accepted", name)
 		}
 	}
@@ -123,13 +123,13 @@ func TestTokenStoreCorruptFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := OpenTokenStore(path)
-	if _, err := store.List(); err == nil {
+	if _, err := store.List(t.Context()); err == nil {
 		t.Fatal("corrupt file listed")
 	}
-	if _, _, err := store.Create("x"); err == nil {
+	if _, _, err := store.Create(t.Context(), "x"); err == nil {
 		t.Fatal("create over corrupt file must not clobber it")
 	}
-	if _, ok := store.Verify("anything"); ok {
+	if _, ok := store.Verify(t.Context(), "anything"); ok {
 		t.Fatal("corrupt file verified a token")
 	}
 }

@@ -23,11 +23,11 @@ type tokenWatch struct {
 	down atomic.Bool
 }
 
-func newTokenWatch(d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
+func newTokenWatch(ctx context.Context, d statefile.Doc, log *zap.Logger) (*tokenWatch, error) {
 	w := &tokenWatch{view: statefile.ViewOf(d, parseTokenFile, log), log: log}
 	// Load once up front so a broken file is reported at startup rather
 	// than showing up as mysterious 401s.
-	if _, err := w.view.Load(context.Background()); err != nil {
+	if _, err := w.view.Load(ctx); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -42,8 +42,8 @@ func storeDown(err error) bool {
 // current returns the records as of now. On a read or parse error (a
 // database that cannot be reached, too) it returns none: an unreadable
 // token document must lock clients out, not let them in.
-func (w *tokenWatch) current() []TokenRecord {
-	recs, err := w.view.Load(context.Background())
+func (w *tokenWatch) current(ctx context.Context) []TokenRecord {
+	recs, err := w.view.Load(ctx)
 	w.down.Store(storeDown(err))
 	if err != nil {
 		w.log.Warn("tokens unreadable; refusing all bearer tokens", zap.String("where", w.view.Path()), zap.Error(err))

@@ -57,7 +57,7 @@ type Binder struct {
 var _ access.Binder = (*Binder)(nil)
 
 // BindBoard records that the token tokenID reaches board. It never fails.
-func (b *Binder) BindBoard(tokenID, board string) error {
+func (b *Binder) BindBoard(_ context.Context, tokenID, board string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.binds == nil {
@@ -135,7 +135,7 @@ func Guard(t testing.TB, clock *Clock) (*access.Guard, *boards.Store, *Binder) {
 	}
 	st := boards.Open(boards.File(filepath.Join(t.TempDir(), "drawings")), opts)
 	binder := &Binder{}
-	return access.NewGuard(st, binder, func() string { return HostOwner }), st, binder
+	return access.NewGuard(st, binder, func(context.Context) string { return HostOwner }), st, binder
 }
 
 // Drawings is the drawings directory whose boards st describes: where a

@@ -45,13 +45,13 @@ func TestBinder(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, board := range []string{"a", "b", "c"} {
 		wg.Go(func() {
-			if err := b.BindBoard("tok_1", board); err != nil {
+			if err := b.BindBoard(t.Context(), "tok_1", board); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	if err := b.BindBoard("tok_2", "z"); err != nil {
+	if err := b.BindBoard(t.Context(), "tok_2", "z"); err != nil {
 		t.Fatal(err)
 	}
 	got := b.Bound("tok_1")

@@ -95,7 +95,7 @@ func TestRemoteClientSignsInWithOAuth(t *testing.T) {
 	}
 
 	// The owner is signed in, in the browser.
-	link, err := h.LoginLink()
+	link, err := h.LoginLink(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func startASConfig(t *testing.T, config string, opts ...dsh.Option) *asHost {
 			t.Fatalf("create %s: %s", name, b)
 		}
 	}
-	link, err := h.LoginLink()
+	link, err := h.LoginLink(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
