@@ -128,7 +128,7 @@ type clients struct {
 	// tokens lists the client ids that hold a connect token (nil: none
 	// known): a client registered before grants were recorded, whose
 	// GrantedAt is not set, is kept if it has one.
-	tokens func() (map[string]bool, error)
+	tokens func(ctx context.Context) (map[string]bool, error)
 }
 
 // clientsWhat names the clients document in errors.
@@ -146,11 +146,11 @@ func (c *clients) expired(cl Client, now time.Time) bool {
 // withToken is c.tokens' answer, or none when it cannot be read (nothing
 // is then known to hold a token: a client that expired is not found, and
 // not dropped).
-func (c *clients) withToken() (map[string]bool, bool) {
+func (c *clients) withToken(ctx context.Context) (map[string]bool, bool) {
 	if c.tokens == nil {
 		return nil, true
 	}
-	ids, err := c.tokens()
+	ids, err := c.tokens(ctx)
 	return ids, err == nil
 }
 
@@ -180,7 +180,7 @@ var errRedirect = errors.New("invalid redirect URIs")
 // register stores a new client registered from the client address
 // from (connection.AddressKey), first dropping the ungranted clients that
 // expired and, at MaxUngranted, evicting one.
-func (c *clients) register(name string, uris []string, from string) (Client, error) {
+func (c *clients) register(ctx context.Context, name string, uris []string, from string) (Client, error) {
 	if err := checkRegistration(uris); err != nil {
 		return Client{}, err
 	}
@@ -197,10 +197,10 @@ func (c *clients) register(name string, uris []string, from string) (Client, err
 	// while holding one), and only when some client expired.
 	var ids map[string]bool
 	idsKnown := false
-	if f, err := c.view.Load(context.Background()); err == nil && slices.ContainsFunc(f.Clients, func(cl Client) bool { return c.expired(cl, now) }) {
-		ids, idsKnown = c.withToken()
+	if f, err := c.view.Load(ctx); err == nil && slices.ContainsFunc(f.Clients, func(cl Client) bool { return c.expired(cl, now) }) {
+		ids, idsKnown = c.withToken(ctx)
 	}
-	err := statefile.UpdateDoc(context.Background(), c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
+	err := statefile.UpdateDoc(ctx, c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
 		f.Clients = c.sweep(f.Clients, now, ids, idsKnown)
 		for ungranted(f.Clients) >= c.limits.MaxUngranted {
 			f.Clients = evict(f.Clients)
@@ -307,9 +307,9 @@ func network(key string) string {
 
 // mark records, once, that a signed-in person saw cl's consent page
 // (granted=false) or that it got an access token (granted=true).
-func (c *clients) mark(id string, granted bool) error {
+func (c *clients) mark(ctx context.Context, id string, granted bool) error {
 	at := c.now().UTC().Truncate(time.Second)
-	err := statefile.UpdateDoc(context.Background(), c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
+	err := statefile.UpdateDoc(ctx, c.doc, parseClients, func(f clientsFile) (clientsFile, bool, error) {
 		i := slices.IndexFunc(f.Clients, func(cl Client) bool { return cl.ID == id })
 		if i < 0 {
 			return f, false, nil
@@ -330,8 +330,8 @@ func (c *clients) mark(id string, granted bool) error {
 
 // get is the client with this id; none when the clients cannot be read,
 // or when it is ungranted and expired (and holds no token).
-func (c *clients) get(id string) (Client, bool) {
-	f, err := c.view.Load(context.Background())
+func (c *clients) get(ctx context.Context, id string) (Client, bool) {
+	f, err := c.view.Load(ctx)
 	if err != nil {
 		return Client{}, false
 	}
@@ -341,15 +341,15 @@ func (c *clients) get(id string) (Client, bool) {
 	}
 	cl := f.Clients[i]
 	if c.expired(cl, c.now()) {
-		ids, _ := c.withToken()
+		ids, _ := c.withToken(ctx)
 		return cl, ids[cl.ID]
 	}
 	return cl, true
 }
 
 // GetByID implements oauth2.ClientStore.
-func (c *clients) GetByID(_ context.Context, id string) (oauth2.ClientInfo, error) {
-	cl, ok := c.get(id)
+func (c *clients) GetByID(ctx context.Context, id string) (oauth2.ClientInfo, error) {
+	cl, ok := c.get(ctx, id)
 	if !ok {
 		return nil, oautherrors.ErrInvalidClient
 	}

@@ -135,7 +135,7 @@ func (c *sharedCodes) index(f codesFile, code string) int {
 	return slices.IndexFunc(f.Codes, func(sc storedCode) bool { return subtle.ConstantTimeCompare([]byte(sc.SHA256), h) == 1 })
 }
 
-func (c *sharedCodes) Create(_ context.Context, ti oauth2.TokenInfo) error {
+func (c *sharedCodes) Create(ctx context.Context, ti oauth2.TokenInfo) error {
 	if ti.GetCode() == "" {
 		return nil // an access token: the token document has it
 	}
@@ -148,7 +148,7 @@ func (c *sharedCodes) Create(_ context.Context, ti oauth2.TokenInfo) error {
 		sc.Extension = eti.GetExtension()
 	}
 	now := c.now()
-	return statefile.UpdateDoc(context.Background(), c.doc, parseCodes, func(f codesFile) (codesFile, bool, error) {
+	return statefile.UpdateDoc(ctx, c.doc, parseCodes, func(f codesFile) (codesFile, bool, error) {
 		f.Codes = slices.DeleteFunc(f.Codes, func(old storedCode) bool { return old.expired(now) })
 		f.Codes = append(f.Codes, sc)
 		return f, true, nil
@@ -157,8 +157,8 @@ func (c *sharedCodes) Create(_ context.Context, ti oauth2.TokenInfo) error {
 
 // RemoveByCode fails for a code already gone, so of two exchanges of one
 // code racing each other, on any nodes, only one wins.
-func (c *sharedCodes) RemoveByCode(_ context.Context, code string) error {
-	return statefile.UpdateDoc(context.Background(), c.doc, parseCodes, func(f codesFile) (codesFile, bool, error) {
+func (c *sharedCodes) RemoveByCode(ctx context.Context, code string) error {
+	return statefile.UpdateDoc(ctx, c.doc, parseCodes, func(f codesFile) (codesFile, bool, error) {
 		i := c.index(f, code)
 		if i < 0 {
 			return f, false, errors.ErrInvalidAuthorizeCode
@@ -168,8 +168,8 @@ func (c *sharedCodes) RemoveByCode(_ context.Context, code string) error {
 	})
 }
 
-func (c *sharedCodes) GetByCode(_ context.Context, code string) (oauth2.TokenInfo, error) {
-	f, err := statefile.ReadDoc(context.Background(), c.doc, parseCodes)
+func (c *sharedCodes) GetByCode(ctx context.Context, code string) (oauth2.TokenInfo, error) {
+	f, err := statefile.ReadDoc(ctx, c.doc, parseCodes)
 	if err != nil {
 		return nil, err
 	}

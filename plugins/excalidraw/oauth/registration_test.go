@@ -212,7 +212,7 @@ func TestCapEvictsTheFloodNotThePerson(t *testing.T) {
 		reg := func(from string) Client {
 			t.Helper()
 			clk.Advance(time.Second)
-			cl, err := c.register("x", []string{"http://127.0.0.1:4242/cb"}, from)
+			cl, err := c.register(t.Context(), "x", []string{"http://127.0.0.1:4242/cb"}, from)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,10 +221,10 @@ func TestCapEvictsTheFloodNotThePerson(t *testing.T) {
 		person := reg("198.51.100.7")    // the oldest, alone on its network
 		granted := reg("203.0.113.9")    // got its token
 		seen := reg("2001:db8:1:2::/64") // its consent page is open
-		if err := c.mark(granted.ID, true); err != nil {
+		if err := c.mark(t.Context(), granted.ID, true); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.mark(seen.ID, false); err != nil {
+		if err := c.mark(t.Context(), seen.ID, false); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 200 { // many addresses, two networks
@@ -232,7 +232,7 @@ func TestCapEvictsTheFloodNotThePerson(t *testing.T) {
 			reg(fmt.Sprintf("2001:db8:1:%x::/64", 0x100+i))
 		}
 		for _, cl := range []Client{person, granted, seen} {
-			if _, ok := c.get(cl.ID); !ok {
+			if _, ok := c.get(t.Context(), cl.ID); !ok {
 				t.Fatalf("client from %s evicted by the flood", cl.From)
 			}
 		}
@@ -242,16 +242,16 @@ func TestCapEvictsTheFloodNotThePerson(t *testing.T) {
 		// When every ungranted client was seen, the oldest seen one goes.
 		c2 := newClients(doc(node()), clk.Now, Registration{MaxUngranted: 10})
 		for _, cl := range storedClients(t, doc(b)) {
-			if err := c2.mark(cl.ID, false); err != nil {
+			if err := c2.mark(t.Context(), cl.ID, false); err != nil {
 				t.Fatal(err)
 			}
 		}
 		c = c2
 		reg("192.0.2.1")
-		if _, ok := c.get(person.ID); ok {
+		if _, ok := c.get(t.Context(), person.ID); ok {
 			t.Fatal("the oldest seen client kept when only seen ones were left to evict")
 		}
-		if _, ok := c.get(granted.ID); !ok {
+		if _, ok := c.get(t.Context(), granted.ID); !ok {
 			t.Fatal("a granted client evicted")
 		}
 	})
@@ -267,7 +267,7 @@ func TestUngrantedClientsExpire(t *testing.T) {
 		b := node()
 		c := newClients(doc(b), clk.Now, Registration{UngrantedTTL: 24 * time.Hour})
 		var withToken []string
-		c.tokens = func() (map[string]bool, error) {
+		c.tokens = func(context.Context) (map[string]bool, error) {
 			ids := map[string]bool{}
 			for _, id := range withToken {
 				ids[id] = true
@@ -276,32 +276,32 @@ func TestUngrantedClientsExpire(t *testing.T) {
 		}
 		reg := func() Client {
 			t.Helper()
-			cl, err := c.register("x", []string{"http://127.0.0.1:4242/cb"}, "127.0.0.1")
+			cl, err := c.register(t.Context(), "x", []string{"http://127.0.0.1:4242/cb"}, "127.0.0.1")
 			if err != nil {
 				t.Fatal(err)
 			}
 			return cl
 		}
 		unused, granted, legacy := reg(), reg(), reg()
-		if err := c.mark(granted.ID, true); err != nil {
+		if err := c.mark(t.Context(), granted.ID, true); err != nil {
 			t.Fatal(err)
 		}
 		withToken = []string{legacy.ID}
 		clk.Advance(24*time.Hour - time.Second)
 		for _, cl := range []Client{unused, granted, legacy} {
-			if _, ok := c.get(cl.ID); !ok {
+			if _, ok := c.get(t.Context(), cl.ID); !ok {
 				t.Fatalf("%s gone before its day", cl.ID)
 			}
 		}
 		clk.Advance(time.Second)
-		if _, ok := c.get(unused.ID); ok {
+		if _, ok := c.get(t.Context(), unused.ID); ok {
 			t.Fatal("an ungranted client found after its day")
 		}
 		if _, err := c.GetByID(context.Background(), unused.ID); err == nil {
 			t.Fatal("the OAuth library finds an expired client")
 		}
 		for _, cl := range []Client{granted, legacy} {
-			if _, ok := c.get(cl.ID); !ok {
+			if _, ok := c.get(t.Context(), cl.ID); !ok {
 				t.Fatalf("%s expired", cl.ID)
 			}
 		}

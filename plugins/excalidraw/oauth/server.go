@@ -205,12 +205,12 @@ func (m minter) Token(ctx context.Context, data *oauth2.GenerateBasic, _ bool) (
 		return "", "", fmt.Errorf("oauth: the code carries no grant")
 	}
 	name := "OAuth client"
-	if cl, ok := m.s.clients.get(data.Client.GetID()); ok && cl.Name != "" {
+	if cl, ok := m.s.clients.get(ctx, data.Client.GetID()); ok && cl.Name != "" {
 		name = cl.Name
 	}
 	// Recorded first, so a client whose token is minted is always kept
 	// (it no longer expires, and no registration evicts it).
-	if err := m.s.clients.mark(data.Client.GetID(), true); err != nil {
+	if err := m.s.clients.mark(ctx, data.Client.GetID(), true); err != nil {
 		return "", "", err
 	}
 	var b [3]byte
@@ -367,7 +367,7 @@ func (s *Server) register(c echo.Context) error {
 				"retryable": true, "retryAfterSec": after},
 		})
 	}
-	cl, err := s.clients.register(meta.ClientName, meta.RedirectURIs, from)
+	cl, err := s.clients.register(r.Context(), meta.ClientName, meta.RedirectURIs, from)
 	if err != nil {
 		// Nothing was registered: the registration does not count.
 		if uerr := s.windows.Undo(context.WithoutCancel(r.Context()), key); uerr != nil {
@@ -401,9 +401,9 @@ func (s *Server) unavailable(c echo.Context, what string, err error) error {
 
 // oauthClientsWithTokens lists the OAuth clients that hold a connect
 // token in tokens ("oauth:<client id>" records).
-func oauthClientsWithTokens(tokens *connection.TokenStore) func() (map[string]bool, error) {
-	return func() (map[string]bool, error) {
-		list, err := tokens.List(context.Background())
+func oauthClientsWithTokens(tokens *connection.TokenStore) func(context.Context) (map[string]bool, error) {
+	return func(ctx context.Context) (map[string]bool, error) {
+		list, err := tokens.List(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -435,7 +435,7 @@ func (s *Server) check(r *http.Request) (checked, string) {
 		return checked{}, "the request could not be read"
 	}
 	q := r.Form
-	cl, ok := s.clients.get(q.Get("client_id"))
+	cl, ok := s.clients.get(r.Context(), q.Get("client_id"))
 	if !ok {
 		return checked{}, "no client is registered with this client_id"
 	}
@@ -489,7 +489,7 @@ func (s *Server) authorizePage(c echo.Context) error {
 	if req.client.SeenAt == nil {
 		// A person is looking at it: no flood of registrations evicts it
 		// while they decide (see evict).
-		if err := s.clients.mark(req.client.ID, false); err != nil {
+		if err := s.clients.mark(r.Context(), req.client.ID, false); err != nil {
 			s.log.Warn("OAuth client not marked as seen", zap.String("client", req.client.ID), zap.Error(err))
 		}
 	}

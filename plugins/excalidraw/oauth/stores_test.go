@@ -83,11 +83,11 @@ func challenge(verifier string) string {
 func TestCodeExchangedOnAnotherNode(t *testing.T) {
 	eachState(t, func(t *testing.T, node func() stores) {
 		a, b := node(), node()
-		cl, err := a.clients.register("Claude", []string{"http://127.0.0.1:33418/callback"}, "")
+		cl, err := a.clients.register(t.Context(), "Claude", []string{"http://127.0.0.1:33418/callback"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := b.clients.get(cl.ID); !ok || got.Name != "Claude" {
+		if got, ok := b.clients.get(t.Context(), cl.ID); !ok || got.Name != "Claude" {
 			t.Fatalf("the other node does not know the client: %+v %v", got, ok)
 		}
 		var g granted
@@ -158,7 +158,7 @@ func TestSharedCodesKeepNoCode(t *testing.T) {
 	b := statefile.Files(t.TempDir())
 	c := &sharedCodes{doc: b.Doc(CodesDoc), now: time.Now}
 	m := manager(newClients(b.Doc(ClientsDoc), time.Now, Registration{}), c, &granted{}, time.Hour)
-	cl, err := newClients(b.Doc(ClientsDoc), time.Now, Registration{}).register("x", []string{"https://example.com/cb"}, "")
+	cl, err := newClients(b.Doc(ClientsDoc), time.Now, Registration{}).register(t.Context(), "x", []string{"https://example.com/cb"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
