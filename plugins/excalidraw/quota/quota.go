@@ -66,10 +66,10 @@ func key(r Rule, subject string) string { return "quota:" + r.Name + ":" + subje
 // subject already used it Limit times in the last Window; the error's
 // details say when to retry (retryAfterSec) and the limit. When the uses
 // cannot be counted (the database is not reachable) it refuses too, with
-// io_error: an uncounted use is not allowed.
-func (l *Limiter) Take(r Rule, subject string) error {
+// io_error: an uncounted use is not allowed. ctx bounds the count.
+func (l *Limiter) Take(ctx context.Context, r Rule, subject string) error {
 	now := l.now()
-	ok, reset, err := l.w.Take(context.Background(), key(r, subject), now, r.Limit, r.Window)
+	ok, reset, err := l.w.Take(ctx, key(r, subject), now, r.Limit, r.Window)
 	if err != nil {
 		return sceneerr.New(sceneerr.IOError, "%s could not be counted against its limit: %v", r.Name, err).
 			With("limit", r.Name).With("retryable", true)
@@ -88,9 +88,10 @@ func (l *Limiter) Take(r Rule, subject string) error {
 
 // GiveBack undoes the newest Take of r by subject (the action it counted
 // failed after all). One that cannot be undone is logged and stays
-// counted.
-func (l *Limiter) GiveBack(r Rule, subject string) {
-	if err := l.w.Undo(context.Background(), key(r, subject)); err != nil {
+// counted. It is owed even when the caller of ctx has given up meanwhile,
+// so ctx's cancellation does not stop it (its values are kept).
+func (l *Limiter) GiveBack(ctx context.Context, r Rule, subject string) {
+	if err := l.w.Undo(context.WithoutCancel(ctx), key(r, subject)); err != nil {
 		l.log.Warn("quota: a use not given back", zap.String("limit", r.Name), zap.String("subject", subject), zap.Error(err))
 	}
 }
@@ -105,9 +106,10 @@ type Usage struct {
 }
 
 // Usage reports subject's use of r now. Uses that cannot be read are
-// logged and reported as none (Take still refuses then).
-func (l *Limiter) Usage(r Rule, subject string) Usage {
-	n, oldest, err := l.w.Count(context.Background(), key(r, subject), l.now(), r.Window)
+// logged and reported as none (Take still refuses then). ctx bounds the
+// read.
+func (l *Limiter) Usage(ctx context.Context, r Rule, subject string) Usage {
+	n, oldest, err := l.w.Count(ctx, key(r, subject), l.now(), r.Window)
 	if err != nil {
 		l.log.Warn("quota: uses not read", zap.String("limit", r.Name), zap.String("subject", subject), zap.Error(err))
 	}

@@ -50,7 +50,7 @@ func TestSlidingWindow(t *testing.T) {
 		a, b := NewIn(node(), c.now, nil), NewIn(node(), c.now, nil)
 		r := Rule{Name: "createBoard", Limit: 3, Window: time.Hour}
 		for i, l := range []*Limiter{a, b, a} {
-			if err := l.Take(r, "tok_a"); err != nil {
+			if err := l.Take(t.Context(), r, "tok_a"); err != nil {
 				t.Fatalf("take %d: %v", i, err)
 			}
 			c.t = c.t.Add(10 * time.Minute)
@@ -58,7 +58,7 @@ func TestSlidingWindow(t *testing.T) {
 		// 10:30: three uses at 10:00, 10:10, 10:20; the fourth waits for
 		// 10:00 to leave the window at 11:00.
 		for _, l := range []*Limiter{a, b} {
-			err := l.Take(r, "tok_a")
+			err := l.Take(t.Context(), r, "tok_a")
 			e, ok := err.(*sceneerr.Error)
 			if !ok || e.Code != sceneerr.RateLimited || e.Details["retryAfterSec"] != 1800 || e.Details["retryable"] != true {
 				t.Fatalf("fourth take: %#v", err)
@@ -67,26 +67,26 @@ func TestSlidingWindow(t *testing.T) {
 				t.Fatalf("status %d", e.Code.Status())
 			}
 		}
-		if err := a.Take(r, "tok_b"); err != nil {
+		if err := a.Take(t.Context(), r, "tok_b"); err != nil {
 			t.Fatalf("another subject is not limited: %v", err)
 		}
-		u := b.Usage(r, "tok_a")
+		u := b.Usage(t.Context(), r, "tok_a")
 		if u.Used != 3 || u.Limit != 3 || u.ResetAt == nil || !u.ResetAt.Equal(time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)) {
 			t.Fatalf("usage %+v", u)
 		}
 		c.t = time.Date(2026, 12, 1, 11, 0, 0, 0, time.UTC)
-		if err := b.Take(r, "tok_a"); err != nil {
+		if err := b.Take(t.Context(), r, "tok_a"); err != nil {
 			t.Fatalf("after the oldest left the window: %v", err)
 		}
-		if u := a.Usage(r, "tok_a"); u.Used != 3 {
+		if u := a.Usage(t.Context(), r, "tok_a"); u.Used != 3 {
 			t.Fatalf("usage after refill %+v", u)
 		}
-		a.GiveBack(r, "tok_a")
-		if u := b.Usage(r, "tok_a"); u.Used != 2 {
+		a.GiveBack(t.Context(), r, "tok_a")
+		if u := b.Usage(t.Context(), r, "tok_a"); u.Used != 2 {
 			t.Fatalf("usage after give back %+v", u)
 		}
 		c.t = c.t.Add(2 * time.Hour)
-		if u := a.Usage(r, "tok_a"); u.Used != 0 || u.ResetAt != nil {
+		if u := a.Usage(t.Context(), r, "tok_a"); u.Used != 0 || u.ResetAt != nil {
 			t.Fatalf("usage after the window %+v", u)
 		}
 	})
@@ -96,10 +96,10 @@ func TestSlidingWindow(t *testing.T) {
 func TestNew(t *testing.T) {
 	l := New(nil)
 	r := Rule{Name: "x", Limit: 1, Window: time.Hour}
-	if err := l.Take(r, "s"); err != nil {
+	if err := l.Take(t.Context(), r, "s"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Take(r, "s"); sceneerr.CodeOf(err) != sceneerr.RateLimited {
+	if err := l.Take(t.Context(), r, "s"); sceneerr.CodeOf(err) != sceneerr.RateLimited {
 		t.Fatalf("second take: %v", err)
 	}
 }
@@ -112,12 +112,12 @@ func TestUnreachableRefuses(t *testing.T) {
 	}
 	defer pool.Close()
 	l := NewIn(pgstate.New(pool, pgstate.Options{}).Windows(), nil, nil)
-	err = l.Take(CreateBoard, "tok_a")
+	err = l.Take(t.Context(), CreateBoard, "tok_a")
 	if sceneerr.CodeOf(err) != sceneerr.IOError {
 		t.Fatalf("Take = %v, want io_error", err)
 	}
-	if u := l.Usage(CreateBoard, "tok_a"); u.Used != 0 || u.Limit != CreateBoard.Limit {
+	if u := l.Usage(t.Context(), CreateBoard, "tok_a"); u.Used != 0 || u.Limit != CreateBoard.Limit {
 		t.Fatalf("Usage = %+v", u)
 	}
-	l.GiveBack(CreateBoard, "tok_a") // logged, no panic
+	l.GiveBack(t.Context(), CreateBoard, "tok_a") // logged, no panic
 }

@@ -475,7 +475,7 @@ func (s *Service) CreateFolder(ctx context.Context, name string) (*CreatedFolder
 	}
 	who := identity.Of(ctx)
 	if who.Grant != nil {
-		if err := s.quotas.Take(quota.CreateFolder, who.String()); err != nil {
+		if err := s.quotas.Take(ctx, quota.CreateFolder, who.String()); err != nil {
 			return nil, err
 		}
 	}
@@ -483,7 +483,7 @@ func (s *Service) CreateFolder(ctx context.Context, name string) (*CreatedFolder
 	// the same moment cannot pass it together.
 	f, created, err := g.Boards().CreateFolderUpTo(ctx, owner, n, MaxFoldersPerPerson)
 	if who.Grant != nil && (err != nil || !created) {
-		s.quotas.GiveBack(quota.CreateFolder, who.String()) // only a new folder counts
+		s.quotas.GiveBack(ctx, quota.CreateFolder, who.String()) // only a new folder counts
 	}
 	if err != nil {
 		return nil, mapError(err)
@@ -517,7 +517,7 @@ func (s *Service) BotInfo(ctx context.Context) (*BotInfo, error) {
 	switch {
 	case who.Grant != nil:
 		out.Kind, out.Role = "bot", access.GrantOf(who.Grant).Role
-		out.Quotas = append(out.Quotas, s.quotas.Usage(quota.CreateBoard, who.String()), s.quotas.Usage(quota.CreateFolder, who.String()))
+		out.Quotas = append(out.Quotas, s.quotas.Usage(ctx, quota.CreateBoard, who.String()), s.quotas.Usage(ctx, quota.CreateFolder, who.String()))
 	case who.Admin && who.Person == "":
 		out.Kind = "host"
 	}

@@ -154,14 +154,14 @@ func (g guarded) Create(ctx context.Context, r store.CreateRequest) (*store.Resu
 	bot := identity.Of(ctx)
 	counted := bot.Grant != nil && g.quotas != nil
 	if counted {
-		if err := g.quotas.Take(quota.CreateBoard, bot.String()); err != nil {
+		if err := g.quotas.Take(ctx, quota.CreateBoard, bot.String()); err != nil {
 			return nil, err
 		}
 	}
 	r.Attribution = attribute(ctx, r.Attribution)
 	res, err := g.st.Create(ctx, r)
 	if counted && (err != nil || res.Duplicate) {
-		g.quotas.GiveBack(quota.CreateBoard, bot.String())
+		g.quotas.GiveBack(ctx, quota.CreateBoard, bot.String())
 	}
 	if err != nil && g.guard != nil && sceneerr.CodeOf(mapError(err)) == sceneerr.AlreadyExists && !g.guard.Visible(ctx)(r.Name) {
 		// Taken by a board the caller does not see (or one in the
