@@ -149,12 +149,15 @@ fuzz:
 # runs passed/failed per package (.ci/stress-tally.go); it fails if any
 # run fails. The set (.ci/stress's table): all of pgstore, pgstate, pgdb,
 # live (the hub and the directory watcher), manynodes (nodes, kill -9,
-# database restarts, Chromium) and cmd/dsh (the binary as a process);
+# database restarts, Chromium), cmd/dsh (the binary as a process),
+# internal/migrate (documents through a database), the admin API's and
+# hosttest's real hosts;
 # the editor's Chromium tests 5 times each (20 would take over an hour
-# on 2 cores); webserver's shutdown, unmount, drain and stream tests;
+# on 2 cores); webserver's shutdown, unmount, drain, stream and start page tests;
 # httpapi's event streams and database outage; mcpserve's close, session
 # caps, streams, stdio and round-robin; the Excalidraw plugin's hosts
-# (the access matrix, agent session, lifecycle, a live config reload) and
+# (the access matrix, agent session, lifecycle, a live config reload, the
+# start page through an unload) and
 # the root package's (lifecycle, reloads, admission, login, an
 # unreachable database).
 # Narrow it: STRESS_PKGS='./plugins/excalidraw/manynodes ./cmd/dsh' (packages),
