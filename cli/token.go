@@ -129,14 +129,17 @@ func newToken(mods []Module) *cobra.Command {
 	return cmd
 }
 
-// tokenCreateHelp is `dsh token create`'s long help: a host token, and
-// each module's connect tokens.
+// tokenCreateHelp is `dsh token create`'s long help: each module's
+// connect tokens, and the host token made without their flags.
 func tokenCreateHelp(mods []Module) string {
-	h := "A host token has every right (for programs and scripts you run).\n"
+	h := ""
 	for _, m := range mods {
 		if m.Grant != nil && m.Grant.Help != "" {
 			h += m.Grant.Help + "\n"
 		}
 	}
-	return h + "\n" + HostHelp
+	if h == "" {
+		return "A host token, with every right (for programs and scripts you run).\n\n" + HostHelp
+	}
+	return h + "Without those flags: a host token, with every right (for programs and scripts you run).\n\n" + HostHelp
 }
