@@ -75,7 +75,18 @@ func Host(cmd *cobra.Command) (Target, error) {
 	return t, nil
 }
 
-// adminCall sends one admin API request to the host findHost finds.
+// Send sends one request to the running host Host finds, to any of its
+// paths (a plugin's API): in (if not nil) as the JSON body, the JSON
+// answer into out; a refusal is a *HostError.
+func Send(cmd *cobra.Command, method, path string, in, out any) error {
+	t, err := Host(cmd)
+	if err != nil {
+		return err
+	}
+	return t.Send(cmd.Context(), method, path, in, out)
+}
+
+// adminCall sends one admin API request to the host Host finds.
 func adminCall(cmd *cobra.Command, method, path string, in, out any) error {
 	t, err := Host(cmd)
 	if err != nil {

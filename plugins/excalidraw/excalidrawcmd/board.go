@@ -51,13 +51,9 @@ func newBoard() *cobra.Command {
 			default:
 				return fmt.Errorf("--role must be editor, viewer or none, not %q", role)
 			}
-			t, err := cli.Host(cmd)
-			if err != nil {
-				return err
-			}
 			var out membersAnswer
 			path := httpapi.Prefix + "/api/boards/" + url.PathEscape(args[0]) + "/members/" + url.PathEscape(args[1])
-			if err := t.Send(cmd.Context(), http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
+			if err := cli.Send(cmd, http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
 				return err
 			}
 			return print(cmd, args[0], out)
@@ -69,12 +65,8 @@ func newBoard() *cobra.Command {
 		Short: "Who a board is shared with",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := cli.Host(cmd)
-			if err != nil {
-				return err
-			}
 			var out membersAnswer
-			if err := t.Send(cmd.Context(), http.MethodGet, httpapi.Prefix+"/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
+			if err := cli.Send(cmd, http.MethodGet, httpapi.Prefix+"/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
 				return err
 			}
 			return print(cmd, args[0], out)

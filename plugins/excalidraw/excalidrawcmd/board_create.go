@@ -29,12 +29,8 @@ func newBoardCreate() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			title, _ := cmd.Flags().GetString("title")
 			description, _ := cmd.Flags().GetString("description")
-			t, err := cli.Host(cmd)
-			if err != nil {
-				return err
-			}
 			var out createdBoard
-			if err := t.Send(cmd.Context(), http.MethodPost, httpapi.Prefix+"/api/boards",
+			if err := cli.Send(cmd, http.MethodPost, httpapi.Prefix+"/api/boards",
 				map[string]string{"name": args[0], "title": title, "description": description}, &out); err != nil {
 				return err
 			}
