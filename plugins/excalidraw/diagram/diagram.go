@@ -106,7 +106,9 @@ func (n Node) Text() string {
 	return n.ID
 }
 
-// Edge joins two nodes.
+// Edge joins two nodes. From or To may name a group instead, when no
+// node has that id: the edge then ends at the group's border (Mermaid's
+// edge to a subgraph).
 type Edge struct {
 	From  string    `json:"from"`
 	To    string    `json:"to"`
@@ -117,6 +119,10 @@ type Edge struct {
 	// edge without a head says so with EndNone.
 	End     Arrowhead `json:"end,omitempty"`
 	EndNone bool      `json:"endNone,omitempty"`
+	// Style is the edge's own stroke colour and width and its label's
+	// colour (Mermaid's linkStyle); Fill is unused, and a dashed edge
+	// says so with Line.
+	Style Style `json:"style,omitzero"`
 }
 
 // Head is the mark at To: End, an arrow by default, none with EndNone.
@@ -168,9 +174,9 @@ type Problem struct {
 func (p Problem) Error() string { return p.Pointer + ": " + p.Message }
 
 // Check returns the first problem of g: a node without an id or with one
-// used twice, an edge to a node that does not exist, a group that does
-// not exist or contains itself, a shape, line, arrowhead or direction
-// that is not one of the above. nil when g is sound.
+// used twice, an edge to a node (or group) that does not exist, a group
+// that does not exist or contains itself, a shape, line, arrowhead or
+// direction that is not one of the above. nil when g is sound.
 func (g *Graph) Check() error {
 	if !validDirection(g.Direction) {
 		return Problem{"/direction", fmt.Sprintf("direction %q is not one of TB, BT, LR, RL", g.Direction)}
@@ -220,10 +226,10 @@ func (g *Graph) Check() error {
 	for i, e := range g.Edges {
 		at := fmt.Sprintf("/edges/%d", i)
 		switch {
-		case !nodes[e.From]:
-			return Problem{at + "/from", fmt.Sprintf("there is no node %q", e.From)}
-		case !nodes[e.To]:
-			return Problem{at + "/to", fmt.Sprintf("there is no node %q", e.To)}
+		case !nodes[e.From] && !isGroup(groups, e.From):
+			return Problem{at + "/from", fmt.Sprintf("there is no node or group %q", e.From)}
+		case !nodes[e.To] && !isGroup(groups, e.To):
+			return Problem{at + "/to", fmt.Sprintf("there is no node or group %q", e.To)}
 		case !validLine(e.Line):
 			return Problem{at + "/line", fmt.Sprintf("line %q is not one of solid, dashed, thick, invisible", e.Line)}
 		case !validHead(e.Start):
@@ -233,6 +239,11 @@ func (g *Graph) Check() error {
 		}
 	}
 	return nil
+}
+
+func isGroup(groups map[string]int, id string) bool {
+	_, ok := groups[id]
+	return ok
 }
 
 func validDirection(d Direction) bool {

@@ -75,3 +75,23 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("a minimal graph encodes as %s %v", b, err)
 	}
 }
+
+// An edge may end at a group (Mermaid's edge to a subgraph), and carries
+// its own style.
+func TestEdgeToGroup(t *testing.T) {
+	g := sound()
+	g.Edges = append(g.Edges, Edge{From: "web", To: "back", Style: Style{Stroke: "#e03131", StrokeWidth: 2}},
+		Edge{From: "data", To: "web"})
+	if err := g.Check(); err != nil {
+		t.Fatal(err)
+	}
+	g.Edges[2].To = "front"
+	var p Problem
+	if err := g.Check(); !errors.As(err, &p) || p.Pointer != "/edges/2/to" {
+		t.Errorf("%v, want a problem at /edges/2/to", err)
+	}
+	b, err := json.Marshal(Edge{From: "a", To: "b", Style: Style{Stroke: "red"}})
+	if err != nil || string(b) != `{"from":"a","to":"b","style":{"stroke":"red"}}` {
+		t.Errorf("a styled edge encodes as %s %v", b, err)
+	}
+}
