@@ -813,6 +813,20 @@ node c rectangle
 edge a -> b solid -/arrow
 edge c -> s1 solid -/arrow
 `},
+	{"Font Awesome icons are dropped, animated edges are plain", `flowchart TD
+    B["fa:fa-twitter for peace"]
+    B-->C[fa:fa-ban forbidden]
+    B e1@==> D(fa:fa-spinner)
+    classDef animate stroke-dasharray: 9,5,stroke-dashoffset: 900,animation: dash 25s linear infinite;
+    class e1 animate
+    D:::animate
+`, `dir TB
+node B rectangle "for peace"
+node C rectangle "forbidden"
+node D rounded {dashed}
+edge B -> C solid -/arrow
+edge B -> D thick -/arrow
+`},
 	{"spaces before the shape", `flowchart LR
     a [Spaced] --> b (Round)
 `, `dir LR

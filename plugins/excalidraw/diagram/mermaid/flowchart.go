@@ -795,7 +795,7 @@ func (p *parser) finish() (*diagram.Graph, *failure) {
 		styled[st.id] = styled[st.id].over(st.look)
 	}
 
-	out := &diagram.Graph{Direction: p.dir, Nodes: []diagram.Node{}}
+	out := &diagram.Graph{Direction: p.dir, Nodes: make([]diagram.Node, 0, len(p.order))}
 	for _, g := range p.groups {
 		l := look{}
 		for _, c := range g.classes {
@@ -826,7 +826,7 @@ func (p *parser) finish() (*diagram.Graph, *failure) {
 		out.Nodes = append(out.Nodes, dn)
 	}
 	var all look
-	own := make([]look, len(p.edges))
+	own := map[int]look{}
 	for _, st := range p.linkStyles {
 		if st.all {
 			all = all.over(st.look)
@@ -839,12 +839,12 @@ func (p *parser) finish() (*diagram.Graph, *failure) {
 			own[i] = own[i].over(st.look)
 		}
 	}
-	for i, e := range p.edges {
+	for i := range p.edges {
 		if l := all.over(own[i]); l != (look{}) {
-			l.onEdge(&e)
+			l.onEdge(&p.edges[i])
 		}
-		out.Edges = append(out.Edges, e)
 	}
+	out.Edges = p.edges
 	return out, nil
 }
 

@@ -16,6 +16,7 @@ func text(raw string) string {
 	}
 	s = strings.ReplaceAll(s, `\n`, "\n")
 	s = tags(s)
+	s = icons(s)
 	s = entities(s)
 	if strings.Contains(s, "\n") {
 		lines := strings.Split(s, "\n")
@@ -26,6 +27,43 @@ func text(raw string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// icons drops Font Awesome icons (fa:fa-car, fab:fa-github and the other
+// prefixes) and the space after each: a label here is text.
+func icons(s string) string {
+	if !strings.Contains(s, ":fa-") {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.Index(s, ":fa-")
+		if i < 0 {
+			break
+		}
+		start := i - 1
+		for start >= 0 && s[start] >= 'a' && s[start] <= 'z' {
+			start--
+		}
+		start++
+		prefix := s[start:i]
+		end := i + len(":fa-")
+		for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= '0' && s[end] <= '9' || s[end] == '-') {
+			end++
+		}
+		wordStart := start == 0 || s[start-1] == ' ' || s[start-1] == '\n'
+		if !wordStart || !iconPrefixes[prefix] || end == i+len(":fa-") {
+			b.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:start])
+		s = strings.TrimPrefix(s[end:], " ")
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+var iconPrefixes = map[string]bool{"fa": true, "fab": true, "fas": true, "far": true, "fal": true, "fad": true, "fak": true}
 
 // inlineTags are the formatting tags dropped from labels (the text stays).
 var inlineTags = map[string]bool{
@@ -49,8 +87,8 @@ func tags(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		j := strings.IndexByte(s, '>')
-		if j < 0 || j > 12 {
+		j := strings.IndexByte(s[:min(len(s), 14)], '>')
+		if j < 0 {
 			b.WriteByte('<')
 			s = s[1:]
 			continue
@@ -110,8 +148,8 @@ func entities(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		j := strings.IndexByte(s, ';')
-		if j > 1 && j <= 33 {
+		j := strings.IndexByte(s[:min(len(s), 34)], ';')
+		if j > 1 {
 			if r, ok := entity(s[1:j]); ok {
 				b.WriteString(r)
 				s = s[j+1:]

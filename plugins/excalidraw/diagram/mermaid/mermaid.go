@@ -8,8 +8,11 @@
 // line breaks and entity codes in labels, every link (solid, dotted,
 // thick, invisible, with arrow, circle or cross heads at either end, of
 // any length, with a label), chains and & lists, subgraphs (nested, with
-// their own direction), classDef, class, :::, style and linkStyle. Click,
-// accessibility and directive lines are read and dropped.
+// their own direction), classDef, class, :::, style and linkStyle. Front
+// matter, %% comments and %%{…}%% directives, click, accTitle and
+// accDescr lines, and edge ids (A e1@--> B, e1@{ animate: true }) are
+// read and dropped. Parsing is linear in the text (an & list on both
+// sides of a link makes every pair an edge, as in Mermaid).
 //
 // Choices where Mermaid's output has no exact counterpart in the model:
 //
@@ -19,13 +22,15 @@
 //   - A node belongs to the first subgraph to close that mentions it in
 //     its own body (not in a nested one), as in Mermaid; a subgraph's
 //     parent is the subgraph it is written in.
-//   - A subgraph with only a title, or a quoted one, gets the id
-//     subGraphN (N counts subgraphs from 0), as in Mermaid.
+//   - A subgraph with no id (its title is quoted, or several words) gets
+//     the id subGraphN (N counts subgraphs from 0), as in Mermaid.
 //   - A link's extra length (---->, -...->, ====>) is read and dropped:
 //     the layout ranks nodes itself.
 //   - Styles keep fill, stroke, stroke-width, color and stroke-dasharray;
 //     other properties are dropped. A dashed linkStyle makes the edge's
-//     line dashed.
+//     line dashed. As in Mermaid, class and classDef may come in any
+//     order, classDef default styles every node, and style on an id
+//     nothing mentions makes a node.
 //   - Markdown strings ("`…`") keep their text as written, without the
 //     backticks; <br> and \n break lines; #name; and #123; (and the &
 //     forms) become their characters; <b>, <i> and similar tags are

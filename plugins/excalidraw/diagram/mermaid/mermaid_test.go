@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Each flowchart written here parses into the graph it says, and the
@@ -102,6 +103,9 @@ func TestText(t *testing.T) {
 		"line 1\n    line 2  ":       "line 1\nline 2",
 		"#no-end":                    "#no-end",
 		"C# & F#;":                   "C# & F#;",
+		"fa:fa-twitter for peace":    "for peace",
+		"a fab:fa-github b fa:fa-":   "a b fa:fa-",
+		"sofa:fa-x and xfa:fa-y":     "sofa:fa-x and xfa:fa-y",
 	} {
 		if got := text(raw); got != want {
 			t.Errorf("text(%q) = %q, want %q", raw, got, want)
@@ -138,6 +142,46 @@ func TestLong(t *testing.T) {
 	if g.Nodes[150].Group != "g1" || g.Nodes[150].Style.Fill != "#eee" || g.Edges[7].Style.Stroke != "#333" {
 		t.Errorf("node 150 %+v, edge 7 %+v", g.Nodes[150], g.Edges[7])
 	}
+}
+
+// Parsing is linear: inputs that would make a careless scanner
+// quadratic (half a million characters of one kind) parse in far less
+// than the minutes that would take.
+func TestLinear(t *testing.T) {
+	const n = 500000
+	for name, src := range map[string]string{
+		"hashes in a label":       "flowchart\n A[\"" + strings.Repeat("#", n) + "\"]",
+		"ampersands in a label":   "flowchart\n A[\"" + strings.Repeat("&a", n/2) + "\"]",
+		"angles in a label":       "flowchart\n A[\"" + strings.Repeat("<", n) + "\"]",
+		"dashes in a link's text": "flowchart\n A -- " + strings.Repeat("- ", n/2) + "--> B",
+		"dots in a link's text":   "flowchart\n A -. " + strings.Repeat(". ", n/2) + ".-> B",
+		"an unclosed label":       "flowchart\n A[" + strings.Repeat("x", n),
+		"quotes in a click":       "flowchart\n click A " + strings.Repeat(`"`, n),
+		"a long & list":           "flowchart\n A" + strings.Repeat(" & A", n/4),
+		"a long chain":            "flowchart\n A" + strings.Repeat(" --> B", n/6),
+		"a long invisible link":   "flowchart\n A " + strings.Repeat("~", n) + " B",
+		"unclosed quotes":         "flowchart\n A -- \"" + strings.Repeat(`x"`, n/2),
+		"nested subgraphs":        nested(n / 20),
+	} {
+		start := time.Now()
+		_, _ = Parse(src)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: %v", name, d)
+		}
+	}
+}
+
+// nested is a flowchart of depth subgraphs, one in the other, with a
+// node in the innermost.
+func nested(depth int) string {
+	var b strings.Builder
+	b.WriteString("flowchart\n")
+	for i := range depth {
+		fmt.Fprintf(&b, "subgraph s%d\n", i)
+	}
+	b.WriteString("a --> b\n")
+	b.WriteString(strings.Repeat("end\n", depth))
+	return b.String()
 }
 
 func BenchmarkParse(b *testing.B) {

@@ -60,12 +60,22 @@ func (l look) onEdge(e *diagram.Edge) {
 // style), else such an item is dropped (linkStyle).
 func parseLook(raw string, at int, strict bool) (look, *failure) {
 	var l look
+	dasharray := "" // the dash array so far, when it was the last property
 	for _, it := range splitItems(raw) {
 		item := strings.TrimSpace(it.text)
 		if item == "" {
 			continue
 		}
 		colon := strings.IndexByte(item, ':')
+		if colon < 0 && numbers(item) {
+			// stroke-dasharray: 9,5 writes the array's comma bare.
+			if dasharray != "" {
+				dasharray += " " + item
+				l.dash = dashes(dasharray)
+			}
+			continue
+		}
+		dasharray = ""
 		if colon <= 0 || strings.TrimSpace(item[colon+1:]) == "" {
 			if !strict {
 				continue
@@ -89,6 +99,7 @@ func parseLook(raw string, at int, strict bool) (look, *failure) {
 			}
 		case "stroke-dasharray":
 			l.dash = dashes(value)
+			dasharray = value
 		}
 	}
 	return l, nil
@@ -155,4 +166,10 @@ func dashes(v string) int {
 		}
 	}
 	return -1
+}
+
+// numbers reports whether s is only numbers (and px), as a dash array's
+// tail is.
+func numbers(s string) bool {
+	return strings.Trim(s, "0123456789. px\t") == ""
 }
