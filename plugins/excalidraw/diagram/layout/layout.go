@@ -1,0 +1,192 @@
+// Package layout places a diagram's nodes and groups in layers along its
+// direction (Graphviz's dot, run as WebAssembly), giving each node and
+// group a box in Excalidraw scene coordinates and each edge dot's route.
+//
+// Sizes come from the caller, who measures labels: a node's box is
+// exactly the size it asked for, a group's box encloses its nodes and
+// nested groups with Options.GroupPadding and room for its label, and an
+// edge label given a size gets room of its own. Routes are dot's splines,
+// kept for reference (the router draws the real arrows).
+//
+// One dot runs in the process (go-graphviz keeps one WebAssembly
+// instance per process and it is not safe for concurrent calls), so calls
+// to Layout take turns.
+package layout
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
+)
+
+// Point is a position in scene coordinates (y down).
+type Point struct {
+	X, Y float64
+}
+
+// Box is an axis-aligned rectangle in scene coordinates: its top-left
+// corner, width and height.
+type Box struct {
+	X, Y, W, H float64
+}
+
+// Center is the box's middle.
+func (b Box) Center() Point { return Point{b.X + b.W/2, b.Y + b.H/2} }
+
+// Right is the box's right edge.
+func (b Box) Right() float64 { return b.X + b.W }
+
+// Bottom is the box's bottom edge.
+func (b Box) Bottom() float64 { return b.Y + b.H }
+
+// Contains reports whether c lies inside b, within eps.
+func (b Box) Contains(c Box, eps float64) bool {
+	return c.X >= b.X-eps && c.Y >= b.Y-eps && c.Right() <= b.Right()+eps && c.Bottom() <= b.Bottom()+eps
+}
+
+// Overlaps reports whether b and c share more than eps of area in both
+// directions (touching edges do not overlap).
+func (b Box) Overlaps(c Box, eps float64) bool {
+	return b.X < c.Right()-eps && c.X < b.Right()-eps && b.Y < c.Bottom()-eps && c.Y < b.Bottom()-eps
+}
+
+// Options are the spacing of a layout, in scene units (Excalidraw pixels);
+// zero takes the default.
+type Options struct {
+	// NodeGap is the least space between two neighbours in one layer
+	// (default 40).
+	NodeGap float64
+	// RankGap is the space between two layers (default 60).
+	RankGap float64
+	// GroupPadding is the space between a group's border and what it
+	// holds (default 20).
+	GroupPadding float64
+	// GroupLabel, if set, is the size of a group's label; the group's box
+	// keeps room for it inside its top edge, at the left (Result.GroupLabels says
+	// where). Without it groups get no label room.
+	GroupLabel func(diagram.Group) (w, h float64)
+	// EdgeLabel, if set, is the size of an edge's label; a label with a
+	// positive size gets room beside its edge between the layers
+	// (Route.Label says where).
+	EdgeLabel func(diagram.Edge) (w, h float64)
+}
+
+// The default spacing.
+const (
+	DefaultNodeGap      = 40
+	DefaultRankGap      = 60
+	DefaultGroupPadding = 20
+)
+
+func (o Options) withDefaults() Options {
+	if o.NodeGap <= 0 {
+		o.NodeGap = DefaultNodeGap
+	}
+	if o.RankGap <= 0 {
+		o.RankGap = DefaultRankGap
+	}
+	if o.GroupPadding <= 0 {
+		o.GroupPadding = DefaultGroupPadding
+	}
+	return o
+}
+
+// Route is one edge as dot drew it.
+type Route struct {
+	// Edge is the edge's index in Graph.Edges.
+	Edge int
+	// Points is the route as a polyline from the edge's From to its To,
+	// dot's spline flattened; its ends lie on the boxes' borders.
+	Points []Point
+	// Spline is dot's B-spline as it gave it: a start point, then three
+	// points (two controls and an end) per cubic piece, From to To.
+	Spline []Point
+	// Label is the box dot kept for the edge's label; zero when the edge
+	// has none (no Options.EdgeLabel, or a zero size).
+	Label Box
+}
+
+// Result is a diagram laid out. Coordinates start at (0, 0), the top-left
+// corner of the whole drawing, and grow right and down.
+type Result struct {
+	// Width and Height are the size of the whole drawing.
+	Width, Height float64
+	// Nodes are the nodes' boxes by node id, each of the size asked for.
+	Nodes map[string]Box
+	// Groups are the groups' boxes by group id.
+	Groups map[string]Box
+	// GroupLabels are where the groups' labels go, for the groups that
+	// Options.GroupLabel gave a size.
+	GroupLabels map[string]Box
+	// Edges are the edges' routes, in the order of Graph.Edges (invisible
+	// edges too: they shape the layout, the caller draws none of them).
+	Edges []Route
+}
+
+// Layout lays g out along its direction. size gives each node's width
+// and height (from 1 to 65535 each is used). The graph must pass
+// diagram.Graph.Check. ctx can stop a call that is waiting for its turn,
+// not one that dot has started.
+//
+// A group whose own Direction differs from the flow around it is laid
+// out in its direction when no edge links what it holds to what it does
+// not (Mermaid's rule; edges to the group itself may): dot keeps one
+// direction for a whole graph, so such a group is laid out on its own
+// and placed as one box. Otherwise its Direction is not used.
+func Layout(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+	if err := g.Check(); err != nil {
+		return nil, fmt.Errorf("layout: %w", err)
+	}
+	if size == nil {
+		return nil, fmt.Errorf("layout: no node sizes")
+	}
+	return layout(ctx, g, size, o.withDefaults())
+}
+
+func newResult() *Result {
+	return &Result{Nodes: map[string]Box{}, Groups: map[string]Box{}, GroupLabels: map[string]Box{}, Edges: []Route{}}
+}
+
+// layout is Layout on a checked graph: the groups laid out in their own
+// direction first, each then a box in the rest.
+func layout(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+	if blocks := turnedGroups(g); len(blocks) > 0 {
+		return layoutBlocks(ctx, g, blocks, size, o)
+	}
+	return layoutDot(ctx, g, size, o)
+}
+
+// layoutDot is one graph laid out by one dot call.
+func layoutDot(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+	res := newResult()
+	if len(g.Nodes) == 0 && len(g.Groups) == 0 {
+		return res, nil
+	}
+	in := build(g, size, o)
+	out, err := run(ctx, in.dot)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.read(out, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// maxSize is the largest size taken, for a node or a label: Graphviz
+// takes no larger fixed-size label.
+const maxSize = 65535
+
+// sane is v when it is a number from lo to maxSize, lo below or
+// without a number, maxSize above.
+func sane(v, lo float64) float64 {
+	switch {
+	case math.IsNaN(v) || v < lo:
+		return lo
+	case v > maxSize:
+		return maxSize
+	}
+	return v
+}
