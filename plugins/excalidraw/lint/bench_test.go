@@ -42,6 +42,38 @@ func gridScene(tb testing.TB, n int) []*ojson.Object {
 			inputs = append(inputs, json.RawMessage(fmt.Sprintf(`{"type":"arrow","id":"e%d","startElementId":"n%d","endElementId":"n%d"}`, i, i, i+1)))
 		}
 	}
+	return buildBench(tb, inputs)
+}
+
+// crossedScene is gridScene with, in every other square of four boxes,
+// the two diagonals as labelled arrows: an X whose arrows cross each
+// other, pass over their labels and the row's arrows, about 40% more
+// elements. It is the reading rules' worst case among plausible scenes.
+func crossedScene(tb testing.TB, n int) []*ojson.Object {
+	tb.Helper()
+	boxes := n / 4
+	cols := int(math.Ceil(math.Sqrt(float64(boxes))))
+	var inputs []json.RawMessage
+	for i := range boxes {
+		x, y := float64(i%cols)*260, float64(i/cols)*180
+		inputs = append(inputs, json.RawMessage(fmt.Sprintf(
+			`{"type":"rectangle","id":"n%d","x":%g,"y":%g,"width":160,"height":80,"label":{"text":"Node %d"}}`, i, x, y, i)))
+	}
+	for i := range boxes {
+		if i%cols != cols-1 && i+1 < boxes {
+			inputs = append(inputs, json.RawMessage(fmt.Sprintf(`{"type":"arrow","id":"e%d","startElementId":"n%d","endElementId":"n%d"}`, i, i, i+1)))
+		}
+		if i%cols != cols-1 && i%2 == 0 && i+cols+1 < boxes {
+			inputs = append(inputs, json.RawMessage(fmt.Sprintf(
+				`{"type":"arrow","id":"d%d","startElementId":"n%d","endElementId":"n%d","label":{"text":"down"}}`, i, i, i+cols+1)),
+				json.RawMessage(fmt.Sprintf(
+					`{"type":"arrow","id":"u%d","startElementId":"n%d","endElementId":"n%d","label":{"text":"up"}}`, i, i+1, i+cols)))
+		}
+	}
+	return buildBench(tb, inputs)
+}
+
+func buildBench(tb testing.TB, inputs []json.RawMessage) []*ojson.Object {
 	res, err := build.Build(inputs, build.Context{Rand: rand.New(rand.NewPCG(1, 1)), Now: func() time.Time { return time.UnixMilli(0) }})
 	if err != nil {
 		tb.Fatal(err)
@@ -63,21 +95,36 @@ func grids(tb testing.TB) ([]*ojson.Object, []*ojson.Object) {
 	return grid1k, grid10k
 }
 
+// readingRules are the reading rules (arrow_over_text, text_overlap,
+// collinear_arrows, mid_word_break, arrow_crossing): the benchmarks run
+// with and without them, so one run gives their cost as a ratio.
+var readingRules = map[string]bool{CodeArrowOverText: true, CodeTextOverlap: true, CodeCollinearArrows: true,
+	CodeMidWordBreak: true, CodeArrowCrossing: true}
+
+// rulesets are the benchmarks' variants: every rule, and every rule but
+// the reading ones.
+var rulesets = []struct {
+	name     string
+	disabled map[string]bool
+}{{"all", nil}, {"no-reading", readingRules}}
+
 func BenchmarkRunAll(b *testing.B) {
 	small, large := grids(b)
 	for _, c := range []struct {
 		name string
 		els  []*ojson.Object
-	}{{"1k", small}, {"10k", large}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			var n int
-			for b.Loop() {
-				n = len(Run(c.els, Options{}))
-			}
-			b.ReportMetric(float64(len(c.els)), "elements")
-			b.ReportMetric(float64(n), "findings")
-		})
+	}{{"1k", small}, {"10k", large}, {"1k-crossed", crossedScene(b, 1000)}} {
+		for _, r := range rulesets {
+			b.Run(c.name+"/"+r.name, func(b *testing.B) {
+				b.ReportAllocs()
+				var n int
+				for b.Loop() {
+					n = len(Run(c.els, Options{Disabled: r.disabled}))
+				}
+				b.ReportMetric(float64(len(c.els)), "elements")
+				b.ReportMetric(float64(n), "findings")
+			})
+		}
 	}
 }
 
@@ -90,20 +137,22 @@ func BenchmarkRunScoped(b *testing.B) {
 		id, _ := large[i*len(large)/10].String("id")
 		touched = append(touched, id)
 	}
-	b.Run("neighbours+run", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			Run(large, Options{Scope: Neighbours(large, touched)})
-		}
-	})
 	scope := Neighbours(large, touched)
-	b.Run("run", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			Run(large, Options{Scope: scope})
-		}
-		b.ReportMetric(float64(len(scope)), "scope")
-	})
+	for _, r := range rulesets {
+		b.Run("neighbours+run/"+r.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Run(large, Options{Scope: Neighbours(large, touched), Disabled: r.disabled})
+			}
+		})
+		b.Run("run/"+r.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Run(large, Options{Scope: scope, Disabled: r.disabled})
+			}
+			b.ReportMetric(float64(len(scope)), "scope")
+		})
+	}
 }
 
 // visits runs every rule and reports how many candidates the spatial

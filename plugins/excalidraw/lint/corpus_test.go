@@ -19,6 +19,7 @@ func TestCorpus(t *testing.T) {
 	files := testcorpus.Files(t)
 	hist := map[string]int{}
 	perFile := map[string]map[string]bool{}
+	perScene := map[string]map[string]int{} // parsed scene → code → findings
 	elements, structural := 0, 0
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -61,7 +62,9 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("%s: scoped run of %v differs:\n got %s\nwant %s", filepath.Base(path), ids[k:min(k+2, len(ids))], dump(got), dump(want))
 			}
 		}
+		perScene[filepath.Base(path)] = map[string]int{}
 		for _, f := range fs {
+			perScene[filepath.Base(path)][f.Code]++
 			hist[f.Code]++
 			if perFile[f.Code] == nil {
 				perFile[f.Code] = map[string]bool{}
@@ -81,9 +84,21 @@ func TestCorpus(t *testing.T) {
 	}
 	sort.Strings(codes)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d files, %d live elements\n", len(files), elements)
+	fmt.Fprintf(&b, "%d files, %d live elements; per scene, the median and the most findings of each code\n", len(files), elements)
 	for _, c := range codes {
-		fmt.Fprintf(&b, "  %-24s %6d in %2d files\n", c, hist[c], len(perFile[c]))
+		counts := make([]int, 0, len(perScene))
+		worst := ""
+		for _, n := range perScene {
+			counts = append(counts, n[c])
+		}
+		sort.Ints(counts)
+		for name, n := range perScene {
+			if n[c] == counts[len(counts)-1] && (worst == "" || name < worst) {
+				worst = name
+			}
+		}
+		fmt.Fprintf(&b, "  %-24s %6d in %2d files; median %d, most %d (%s)\n", c, hist[c], len(perFile[c]),
+			counts[len(counts)/2], counts[len(counts)-1], worst)
 	}
 	t.Log("\n" + b.String())
 	if elements > 0 && structural*100 > elements {

@@ -41,10 +41,23 @@
 //	tiny_text               font size below 10 px at zoom 100%
 //	low_contrast            WCAG contrast of text against the fills (or canvas) behind it below 4.5,
 //	                        3.0 from 24 px
+//	arrow_over_text         an arrow's path passes more than 0.1 × the font size into the letters of a text
+//	                        (free, or a shape's or another arrow's label): each line's measured width placed
+//	                        by textAlign, its line height less 0.2 × the font size above and below; not its
+//	                        own label, a text it binds to, starts or ends on
+//	text_overlap            two texts' letters (as arrow_over_text has them) overlap by more than 0.1 × the
+//	                        smaller font size (near duplicates excepted)
+//	collinear_arrows        two arrows with segments within 4 px of one line (at most 2° apart) for more
+//	                        than 10 px: they read as one
+//	mid_word_break          a text's stored text has a line break, not in originalText, between two
+//	                        letters or digits of a word (scripts without spaces excepted)
 //
 // Hints (info):
 //
 //	alignment_near_miss     shapes in one row or column (within 300 px) whose edges or centres differ by 0–4 px
+//	arrow_crossing          one finding per arrow whose path crosses other arrows', naming each and how
+//	                        often; not a touch (an end on the other path, within 4 px; a corner that
+//	                        turns back), nor within 32 px of two ends bound to one element (a fan-out)
 //	too_many_fonts          more than 2 font families
 //	too_many_stroke_colors  more than 6 stroke colours
 //
@@ -54,8 +67,15 @@
 // and laid out with scene/build's label rules, so overflow means what the
 // editor would show.
 //
+// A path is an arrow's points joined by straight segments, or for a
+// rounded arrow of three points or more the curve Excalidraw draws through
+// them (arrow_through_shape and unbound_arrow_end use the points). An
+// arrow's label is where the editor draws it, on the arrow's middle, not
+// at its stored x and y.
+//
 // The pairwise rules (overlap, near_duplicate, alignment_near_miss,
-// arrow_through_shape, occlusion, unbound_arrow_end, low_contrast) look
+// arrow_through_shape, occlusion, unbound_arrow_end, low_contrast,
+// arrow_over_text, text_overlap, collinear_arrows, arrow_crossing) look
 // up partners in a uniform grid, so a Run is O(n) for ordinary scenes;
 // with Options.Scope they examine only elements near the scope.
 //

@@ -25,6 +25,9 @@ type el struct {
 	box               geom.Rect  // rotated bounding box (points' box for linear elements)
 	pts               []geom.Vec // global points of arrows, lines and freedraw; nil if malformed
 	poly              []geom.Vec // outline of box shapes, computed on first use
+	drawn             []geom.Vec // an arrow's drawn path (path), computed on first use
+	ink               *inkLayout // a text's lines' letters (inkLines), computed on first use
+	elbowed           bool       // an elbow arrow, drawn with straight segments whatever its roundness
 
 	groups           []string
 	frame, container string
@@ -76,6 +79,7 @@ type scene struct {
 	index  *grid        // every live element with a finite box, built on first use
 	near   map[int]bool // with a scope: elements near a scoped one
 	visits int          // candidates the spatial index returned (tests check it grows linearly)
+	beside [][]*el      // by index: the arrows and texts near an arrow (besideArrow), looked up on first use
 }
 
 func newScene(elements []*ojson.Object, o Options) *scene {
@@ -125,6 +129,7 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 		}
 	}
 	s.zLabels()
+	s.placeLinearLabels()
 	s.scope(o.Scope)
 	return s
 }
@@ -228,6 +233,8 @@ func parseEl(pos int, o *ojson.Object) *el {
 			e.txt, _ = v.(string)
 		case "originalText":
 			e.orig, _ = v.(string)
+		case "elbowed":
+			e.elbowed, _ = v.(bool)
 		case "roundness":
 			if r, ok := v.(*ojson.Object); ok && r != nil {
 				if t, ok := r.Number("type"); ok {
@@ -320,6 +327,36 @@ func (s *scene) zLabels() {
 		if e.label >= 0 {
 			s.els[e.label].z = e.z + 0.5
 		}
+	}
+}
+
+// placeLinearLabels moves the box of each arrow's (or line's) label to
+// where the editor draws it, whatever its stored x and y say
+// (LinearElementEditor.getBoundTextElementPosition): centred on the
+// middle point of an odd number of points, else on the middle of the
+// middle segment (of the curve, for a curved one).
+func (s *scene) placeLinearLabels() {
+	for _, c := range s.els {
+		if c.label < 0 || !model.IsLinear(c.typ) || len(c.pts) == 0 || !c.finite {
+			continue
+		}
+		t := s.els[c.label]
+		if !t.finite {
+			continue
+		}
+		var mid geom.Vec
+		switch n := len(c.pts); {
+		case n%2 == 1:
+			mid = c.pts[n/2]
+		case len(c.path()) > n:
+			// The middle of the middle cubic (the editor measures
+			// half its length; the two are close).
+			mid = c.path()[(n/2-1)*pathSamples+pathSamples/2]
+		default:
+			mid = c.pts[n/2-1].Lerp(c.pts[n/2], 0.5)
+		}
+		d := mid.Sub(t.box.Center())
+		t.box = geom.R(t.box.MinX+d.X, t.box.MinY+d.Y, t.box.MaxX+d.X, t.box.MaxY+d.Y)
 	}
 }
 

@@ -46,6 +46,11 @@ const (
 	CodeAlignmentNearMiss   = "alignment_near_miss"
 	CodeTooManyFonts        = "too_many_fonts"
 	CodeTooManyStrokeColors = "too_many_stroke_colors"
+	CodeArrowOverText       = "arrow_over_text"
+	CodeTextOverlap         = "text_overlap"
+	CodeCollinearArrows     = "collinear_arrows"
+	CodeMidWordBreak        = "mid_word_break"
+	CodeArrowCrossing       = "arrow_crossing"
 )
 
 // rules are run in this order; the output is sorted afterwards.
@@ -82,8 +87,18 @@ var rules = []Rule{
 		"text with a font size below 10 px at zoom 100%", (*scene).tinyTexts},
 	{CodeLowContrast, Warning, Visual,
 		"text whose colour has a WCAG contrast ratio below 4.5 (3.0 from 24 px) against the fill or canvas behind it", (*scene).lowContrast},
+	{CodeArrowOverText, Warning, Visual,
+		"an arrow's path passes over the letters of a text (free, or a shape's or another arrow's label) that is not its own label, its bound end, or where it starts or ends", (*scene).arrowsOverText},
+	{CodeTextOverlap, Warning, Visual,
+		"two texts (free texts, shape or arrow labels) whose letters overlap by more than a tenth of the smaller font size", (*scene).textsOverlap},
+	{CodeCollinearArrows, Warning, Visual,
+		"two arrows with segments on one line (within 4 px) for more than 10 px, which read as one arrow", (*scene).collinearArrows},
+	{CodeMidWordBreak, Warning, Visual,
+		"a text's stored lines break a word between two letters (a line break its originalText does not have): its box is narrower than the word", (*scene).midWordBreaks},
 	{CodeAlignmentNearMiss, Info, Hint,
 		"two shapes in one row or column whose edges or centres differ by more than 0 and at most 4 px", (*scene).alignment},
+	{CodeArrowCrossing, Info, Hint,
+		"an arrow whose path crosses other arrows' (one finding per arrow, with how often it crosses each; touching ends and fan-outs from one bound element are not crossings)", (*scene).arrowCrossings},
 	{CodeTooManyFonts, Info, Hint,
 		"more than 2 font families among the scene's text", (*scene).fonts},
 	{CodeTooManyStrokeColors, Info, Hint,

@@ -123,6 +123,59 @@ const (
 	nearMargin = bindingDistanceMax + 8
 )
 
+// Reading: what the eye trips on.
+const (
+	// crossingMerge: intersections of two paths closer than this are one
+	// crossing (a corner of one path on the other is found on both
+	// segments that meet there).
+	crossingMerge = 1.0
+	// crossingEndTolerance: where a path meets another within this of
+	// either one's first or last point, it ends on it (an arrow pointing
+	// at an arrow, two arrows meeting); it does not cross it. The same
+	// depth as crossingInset: a shallower overshoot reads as touching.
+	crossingEndTolerance = crossingInset
+	// crossingSharedEndReach: two arrows bound at one end each to the
+	// same element that cross within this of both those ends fan out of
+	// (or into) that element side by side; the reader sees a fan, not a
+	// crossing. It is the largest binding distance, the zone around an
+	// outline where an end counts as at the element.
+	crossingSharedEndReach = bindingDistanceMax
+	// textInkInsetX and textInkInsetY, fractions of the font size: each
+	// line of a text takes its measured width times the line height; its
+	// letters leave the line gap above and below (a quarter of the size
+	// at Excalidraw's 1.25 line height, less for accents and descenders)
+	// and a side bearing. Arrows over text and texts over texts are
+	// judged on each line's box less these insets, so stacked lines that
+	// touch, and an arrow in the gap between lines, are not reported.
+	textInkInsetX = 0.05
+	textInkInsetY = 0.2
+	// textDepthFraction: an arrow is over a text when it passes more
+	// than this fraction of the font size (at least 1 px) inside its
+	// letters' box, and two texts overlap when their letters' boxes
+	// overlap by more than it (of the smaller font): less is an arrow
+	// grazing a serif, or two letters' boxes touching where their
+	// shapes leave room (a V over an S).
+	textDepthFraction = 0.1
+	// collinearDistance: two segments within this of each other on one
+	// line draw one stroke (two 2 px strokes with Excalidraw's hand-drawn
+	// wobble merge); collinearSine is the sine of the largest angle (2°)
+	// between segments compared so, beyond which they cross instead.
+	collinearDistance = 4.0
+	collinearSine     = 0.035
+	// collinearMinOverlap: two arrows on one line for more than this
+	// read as one; less is two arrows meeting end to end or a touch at a
+	// shared point.
+	collinearMinOverlap = 10.0
+	// collinearSeparation is the gap a collinear_arrows message asks for:
+	// Excalidraw's visible-gap snapping distance, as separationMargin.
+	collinearSeparation = float64(separationMargin)
+	// pathSamples: each cubic piece of a curved arrow is followed with
+	// this many straight segments; a piece of a diagram's arrow (a few
+	// hundred px, bent less than a right angle) is then within about a
+	// pixel of the curve.
+	pathSamples = 12
+)
+
 // Style.
 const (
 	// maxFontFamilies: more font families than this among a scene's text
