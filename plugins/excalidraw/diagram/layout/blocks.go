@@ -11,6 +11,9 @@ import (
 // TB graph comes out top to bottom), so such a group is laid out as a
 // graph of its own and stands in the rest as one fixed-size node.
 
+// layoutFunc lays a checked graph out (dot's or Layered's).
+type layoutFunc func(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error)
+
 // tree answers what lies inside which group.
 type tree struct {
 	g      *diagram.Graph
@@ -81,8 +84,8 @@ func turnedGroups(g *diagram.Graph) []string {
 
 // layoutBlocks lays each block (a turned group) out on its own, then the
 // rest with each block as one node of the block's size, and puts the
-// blocks' insides where their nodes went.
-func layoutBlocks(ctx context.Context, g *diagram.Graph, blocks []string, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+// blocks' insides where their nodes went. layout lays each part out.
+func layoutBlocks(ctx context.Context, g *diagram.Graph, blocks []string, size func(diagram.Node) (w, h float64), o Options, layout layoutFunc) (*Result, error) {
 	t := newTree(g)
 	blockOf := func(id string) string { // the block id lies in, or ""
 		for _, b := range blocks {

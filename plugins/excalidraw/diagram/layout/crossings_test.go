@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -108,6 +109,64 @@ func crosses(p []Point, b Box) bool {
 	in := Box{b.X + 1, b.Y + 1, b.W - 2, b.H - 2}
 	for _, q := range p {
 		if in.Contains(Box{q.X, q.Y, 0, 0}, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// Layered against dot on the goal diagrams and the random grouped graphs:
+// the crossings of each engine's routes (invisible edges left out), and
+// the routes through boxes, logged side by side. The goal is no more
+// crossings than dot's.
+func TestCompareCrossings(t *testing.T) {
+	type graph struct {
+		name string
+		g    *diagram.Graph
+	}
+	graphs := []graph{{"architecture", architecture()}, {"system", system()}, {"cicd", cicd()}}
+	for seed := int64(1); seed <= 3; seed++ {
+		graphs = append(graphs, graph{fmt.Sprintf("random-60-90-grouped-%d", seed), random(60, 90, seed, true)})
+	}
+	total := map[string]int{}
+	for _, gr := range graphs {
+		line := gr.name + ":"
+		for _, en := range engines {
+			res := en.lay(t, gr.g, labelled())
+			c, through := routeFaults(gr.g, res)
+			total[en.name] += c
+			line += fmt.Sprintf(" %s %d crossings, %d through boxes;", en.name, c, through)
+		}
+		t.Log(line)
+	}
+	t.Logf("total: dot %d, layered %d", total["dot"], total["layered"])
+}
+
+// routeFaults counts the crossings of the visible routes and the routes
+// through a box other than their ends'.
+func routeFaults(g *diagram.Graph, res *Result) (crossings, through int) {
+	var paths [][]Point
+	for i, r := range res.Edges {
+		e := g.Edges[i]
+		if e.Line == diagram.Invisible {
+			continue
+		}
+		paths = append(paths, r.Points)
+		for id, b := range res.Nodes {
+			if id != e.From && id != e.To && segmentsCross(r.Points, b) {
+				through++
+			}
+		}
+	}
+	return Crossings(paths, 2), through
+}
+
+// segmentsCross reports whether a polyline passes through b's inside
+// (more than a unit in), by its segments, not only its points.
+func segmentsCross(p []Point, b Box) bool {
+	in := Box{b.X + 1, b.Y + 1, b.W - 2, b.H - 2}
+	for k := 0; k+1 < len(p); k++ {
+		if t0, t1, ok := clipSeg(p[k], p[k+1], in); ok && t1-t0 > 1e-9 {
 			return true
 		}
 	}

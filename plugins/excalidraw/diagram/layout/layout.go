@@ -153,7 +153,7 @@ func newResult() *Result {
 // direction first, each then a box in the rest.
 func layout(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
 	if blocks := turnedGroups(g); len(blocks) > 0 {
-		return layoutBlocks(ctx, g, blocks, size, o)
+		return layoutBlocks(ctx, g, blocks, size, o, layout)
 	}
 	return layoutDot(ctx, g, size, o)
 }

@@ -17,11 +17,31 @@ var directions = []diagram.Direction{diagram.TopToBottom, diagram.LeftToRight, d
 
 func lay(t testing.TB, g *diagram.Graph, o Options) *Result {
 	t.Helper()
-	res, err := Layout(context.Background(), g, size, o)
+	return engines[0].lay(t, g, o)
+}
+
+// layoutEngine is one way to lay a graph out: dot, the yardstick, and Layered.
+type layoutEngine struct {
+	name string
+	run  func(context.Context, *diagram.Graph, func(diagram.Node) (float64, float64), Options) (*Result, error)
+}
+
+var engines = []layoutEngine{{"dot", Layout}, {"layered", Layered}}
+
+func (en layoutEngine) lay(t testing.TB, g *diagram.Graph, o Options) *Result {
+	t.Helper()
+	res, err := en.run(context.Background(), g, size, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// eachEngine runs f for each engine, as a subtest.
+func eachEngine(t *testing.T, f func(t *testing.T, en layoutEngine)) {
+	for _, en := range engines {
+		t.Run(en.name, func(t *testing.T) { f(t, en) })
+	}
 }
 
 // check asserts what every layout must be: each node and group placed,
@@ -191,170 +211,184 @@ func checkFlow(t *testing.T, g *diagram.Graph, res *Result) {
 }
 
 func TestGoalDiagrams(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		g       *diagram.Graph
-		acyclic bool
-	}{
-		{"architecture", architecture(), true},
-		{"system", system(), true},
-		{"cicd", cicd(), false},
-	} {
-		for _, d := range directions {
-			t.Run(tc.name+"/"+string(d), func(t *testing.T) {
-				g := *tc.g
-				g.Direction = d
-				for _, o := range []Options{{}, labelled()} {
-					res := lay(t, &g, o)
-					check(t, &g, o, res)
-					if tc.acyclic {
-						checkFlow(t, &g, res)
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		for _, tc := range []struct {
+			name    string
+			g       *diagram.Graph
+			acyclic bool
+		}{
+			{"architecture", architecture(), true},
+			{"system", system(), true},
+			{"cicd", cicd(), false},
+		} {
+			for _, d := range directions {
+				t.Run(tc.name+"/"+string(d), func(t *testing.T) {
+					g := *tc.g
+					g.Direction = d
+					for _, o := range []Options{{}, labelled()} {
+						res := en.lay(t, &g, o)
+						check(t, &g, o, res)
+						if tc.acyclic {
+							checkFlow(t, &g, res)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
-	}
+	})
 }
 
 // A random acyclic graph with nested groups, in every direction.
 func TestRandomGraphs(t *testing.T) {
-	for seed := int64(1); seed <= 3; seed++ {
-		g := random(60, 90, seed, true)
-		for _, d := range directions {
-			g.Direction = d
-			res := lay(t, g, labelled())
-			check(t, g, labelled(), res)
-			checkFlow(t, g, res)
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		for seed := int64(1); seed <= 3; seed++ {
+			g := random(60, 90, seed, true)
+			for _, d := range directions {
+				g.Direction = d
+				res := en.lay(t, g, labelled())
+				check(t, g, labelled(), res)
+				checkFlow(t, g, res)
+			}
 		}
-	}
+	})
 }
 
 // The CI/CD chain: its back edges go back and its skip edges forward, and
 // each edge label gets its own room, covering no node.
 func TestCICD(t *testing.T) {
-	g := cicd()
-	res := lay(t, g, labelled())
-	back := 0
-	for i, e := range g.Edges {
-		a, b := res.Nodes[e.From].Center().X, res.Nodes[e.To].Center().X
-		if b < a {
-			back++
-		}
-		if l := res.Edges[i].Label; l.W > 0 {
-			for id, nb := range res.Nodes {
-				if l.Overlaps(nb, eps) {
-					t.Errorf("edge %d's label %+v covers node %s %+v", i, l, id, nb)
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		g := cicd()
+		res := en.lay(t, g, labelled())
+		back := 0
+		for i, e := range g.Edges {
+			a, b := res.Nodes[e.From].Center().X, res.Nodes[e.To].Center().X
+			if b < a {
+				back++
+			}
+			if l := res.Edges[i].Label; l.W > 0 {
+				for id, nb := range res.Nodes {
+					if l.Overlaps(nb, eps) {
+						t.Errorf("edge %d's label %+v covers node %s %+v", i, l, id, nb)
+					}
+				}
+				for j, r := range res.Edges {
+					if j != i && r.Label.W > 0 && l.Overlaps(r.Label, eps) {
+						t.Errorf("edge %d's label %+v covers edge %d's %+v", i, l, j, r.Label)
+					}
 				}
 			}
-			for j, r := range res.Edges {
-				if j != i && r.Label.W > 0 && l.Overlaps(r.Label, eps) {
-					t.Errorf("edge %d's label %+v covers edge %d's %+v", i, l, j, r.Label)
-				}
-			}
 		}
-	}
-	// retry, redeploy, rollback, rejected
-	if back != 4 {
-		t.Errorf("%d edges point back, want 4", back)
-	}
+		// retry, redeploy, rollback, rejected
+		if back != 4 {
+			t.Errorf("%d edges point back, want 4", back)
+		}
+	})
 }
 
 // Same input, same output: twice in a row, and again after other layouts.
 func TestDeterministic(t *testing.T) {
-	for _, g := range []*diagram.Graph{architecture(), system(), cicd()} {
-		first := lay(t, g, labelled())
-		again := lay(t, g, labelled())
-		lay(t, random(40, 60, 9, true), Options{})
-		third := lay(t, g, labelled())
-		if !reflect.DeepEqual(first, again) || !reflect.DeepEqual(first, third) {
-			t.Errorf("two layouts of one graph differ")
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		for _, g := range []*diagram.Graph{architecture(), system(), cicd()} {
+			first := en.lay(t, g, labelled())
+			again := en.lay(t, g, labelled())
+			en.lay(t, random(40, 60, 9, true), Options{})
+			third := en.lay(t, g, labelled())
+			if !reflect.DeepEqual(first, again) || !reflect.DeepEqual(first, third) {
+				t.Errorf("two layouts of one graph differ")
+			}
 		}
-	}
+	})
 }
 
 // Spacing options move things apart as asked.
 func TestSpacing(t *testing.T) {
-	g := &diagram.Graph{Nodes: []diagram.Node{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Edges: []diagram.Edge{{From: "a", To: "b"}, {From: "a", To: "c"}}}
-	res := lay(t, g, Options{NodeGap: 100, RankGap: 150})
-	a, b, c := res.Nodes["a"], res.Nodes["b"], res.Nodes["c"]
-	if gap := b.Y - a.Bottom(); math.Abs(gap-150) > 1 {
-		t.Errorf("rank gap %g, want 150", gap)
-	}
-	left, right := b, c
-	if c.X < b.X {
-		left, right = c, b
-	}
-	if gap := right.X - left.Right(); gap < 100-1 {
-		t.Errorf("node gap %g, want at least 100", gap)
-	}
-
-	gg := &diagram.Graph{Groups: []diagram.Group{{ID: "g"}}, Nodes: []diagram.Node{{ID: "a", Group: "g"}}}
-	res = lay(t, gg, Options{GroupPadding: 30})
-	n, gr := res.Nodes["a"], res.Groups["g"]
-	for _, gap := range []float64{n.X - gr.X, gr.Right() - n.Right(), n.Y - gr.Y, gr.Bottom() - n.Bottom()} {
-		if math.Abs(gap-30) > 1 {
-			t.Errorf("group padding %g, want 30 (node %+v, group %+v)", gap, n, gr)
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		g := &diagram.Graph{Nodes: []diagram.Node{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Edges: []diagram.Edge{{From: "a", To: "b"}, {From: "a", To: "c"}}}
+		res := en.lay(t, g, Options{NodeGap: 100, RankGap: 150})
+		a, b, c := res.Nodes["a"], res.Nodes["b"], res.Nodes["c"]
+		if gap := b.Y - a.Bottom(); math.Abs(gap-150) > 1 {
+			t.Errorf("rank gap %g, want 150", gap)
 		}
-	}
+		left, right := b, c
+		if c.X < b.X {
+			left, right = c, b
+		}
+		if gap := right.X - left.Right(); gap < 100-1 {
+			t.Errorf("node gap %g, want at least 100", gap)
+		}
+
+		gg := &diagram.Graph{Groups: []diagram.Group{{ID: "g"}}, Nodes: []diagram.Node{{ID: "a", Group: "g"}}}
+		res = en.lay(t, gg, Options{GroupPadding: 30})
+		n, gr := res.Nodes["a"], res.Groups["g"]
+		for _, gap := range []float64{n.X - gr.X, gr.Right() - n.Right(), n.Y - gr.Y, gr.Bottom() - n.Bottom()} {
+			if math.Abs(gap-30) > 1 {
+				t.Errorf("group padding %g, want 30 (node %+v, group %+v)", gap, n, gr)
+			}
+		}
+	})
 }
 
 // Groups that hold nothing, or only groups, still get boxes; an edge to
 // a group (when the model allows one) ends at the group's border.
 func TestGroupsOddCases(t *testing.T) {
-	g := &diagram.Graph{
-		Groups: []diagram.Group{{ID: "empty", Label: "Nothing yet"}, {ID: "outer", Label: "Outer"}, {ID: "inner", Parent: "outer", Label: "Inner"},
-			{ID: "wide", Label: "A label far wider than the one small node that this group holds"}},
-		Nodes: []diagram.Node{{ID: "a"}, {ID: "b", Group: "inner"}, {ID: "c"}, {ID: "d", Group: "wide"}},
-		Edges: []diagram.Edge{{From: "a", To: "b"}, {From: "b", To: "c"}, {From: "a", To: "a"}, {From: "c", To: "d"}},
-	}
-	for _, d := range directions {
-		g.Direction = d
-		res := lay(t, g, labelled())
-		check(t, g, labelled(), res)
-		if e := res.Groups["empty"]; e.W < 2*DefaultGroupPadding || e.H < 2*DefaultGroupPadding {
-			t.Errorf("empty group's box %+v", e)
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		g := &diagram.Graph{
+			Groups: []diagram.Group{{ID: "empty", Label: "Nothing yet"}, {ID: "outer", Label: "Outer"}, {ID: "inner", Parent: "outer", Label: "Inner"},
+				{ID: "wide", Label: "A label far wider than the one small node that this group holds"}},
+			Nodes: []diagram.Node{{ID: "a"}, {ID: "b", Group: "inner"}, {ID: "c"}, {ID: "d", Group: "wide"}},
+			Edges: []diagram.Edge{{From: "a", To: "b"}, {From: "b", To: "c"}, {From: "a", To: "a"}, {From: "c", To: "d"}},
 		}
-	}
-	g.Direction = ""
+		for _, d := range directions {
+			g.Direction = d
+			res := en.lay(t, g, labelled())
+			check(t, g, labelled(), res)
+			if e := res.Groups["empty"]; e.W < 2*DefaultGroupPadding || e.H < 2*DefaultGroupPadding {
+				t.Errorf("empty group's box %+v", e)
+			}
+		}
+		g.Direction = ""
 
-	g.Edges = append(g.Edges, diagram.Edge{From: "a", To: "outer"}, diagram.Edge{From: "outer", To: "c"})
-	if err := g.Check(); err != nil {
-		t.Skipf("the model has no edges to groups: %v", err)
-	}
-	res := lay(t, g, labelled())
-	check(t, g, labelled(), res)
-	outer := res.Groups["outer"]
-	for _, r := range res.Edges[4:] {
-		end := r.Points[len(r.Points)-1]
-		if r.Edge == 5 {
-			end = r.Points[0]
+		g.Edges = append(g.Edges, diagram.Edge{From: "a", To: "outer"}, diagram.Edge{From: "outer", To: "c"})
+		if err := g.Check(); err != nil {
+			t.Skipf("the model has no edges to groups: %v", err)
 		}
-		if d := distToBox(end, outer); d > 3 || outer.Contains(Box{end.X, end.Y, 0, 0}, -3) {
-			t.Errorf("edge %d ends at %+v, not on group outer's border %+v", r.Edge, end, outer)
+		res := en.lay(t, g, labelled())
+		check(t, g, labelled(), res)
+		outer := res.Groups["outer"]
+		for _, r := range res.Edges[4:] {
+			end := r.Points[len(r.Points)-1]
+			if r.Edge == 5 {
+				end = r.Points[0]
+			}
+			if d := distToBox(end, outer); d > 3 || outer.Contains(Box{end.X, end.Y, 0, 0}, -3) {
+				t.Errorf("edge %d ends at %+v, not on group outer's border %+v", r.Edge, end, outer)
+			}
 		}
-	}
+	})
 }
 
 func TestBadInput(t *testing.T) {
-	g := &diagram.Graph{Nodes: []diagram.Node{{ID: "a"}}, Edges: []diagram.Edge{{From: "a", To: "zz"}}}
-	var p diagram.Problem
-	if _, err := Layout(context.Background(), g, size, Options{}); !errors.As(err, &p) || p.Pointer != "/edges/0/to" {
-		t.Errorf("error %v, want the model's problem at /edges/0/to", err)
-	}
-	if _, err := Layout(context.Background(), &diagram.Graph{}, nil, Options{}); err == nil {
-		t.Error("no sizes: no error")
-	}
-	res, err := Layout(context.Background(), &diagram.Graph{}, size, Options{})
-	if err != nil || len(res.Nodes) != 0 || res.Width != 0 {
-		t.Errorf("empty graph: %+v, %v", res, err)
-	}
-	// Odd sizes are taken as from 1 to 65535; ids are never DOT.
-	odd := func(n diagram.Node) (float64, float64) { return math.NaN(), math.Inf(1) }
-	const id = `a "quoted" id; -> {}`
-	res, err = Layout(context.Background(), &diagram.Graph{Nodes: []diagram.Node{{ID: id}}, Edges: []diagram.Edge{{From: id, To: id}}}, odd, Options{})
-	if err != nil || res.Nodes[id].W != 1 || res.Nodes[id].H != maxSize {
-		t.Errorf("odd sizes: %+v, %v", res, err)
-	}
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		g := &diagram.Graph{Nodes: []diagram.Node{{ID: "a"}}, Edges: []diagram.Edge{{From: "a", To: "zz"}}}
+		var p diagram.Problem
+		if _, err := en.run(context.Background(), g, size, Options{}); !errors.As(err, &p) || p.Pointer != "/edges/0/to" {
+			t.Errorf("error %v, want the model's problem at /edges/0/to", err)
+		}
+		if _, err := en.run(context.Background(), &diagram.Graph{}, nil, Options{}); err == nil {
+			t.Error("no sizes: no error")
+		}
+		res, err := en.run(context.Background(), &diagram.Graph{}, size, Options{})
+		if err != nil || len(res.Nodes) != 0 || res.Width != 0 {
+			t.Errorf("empty graph: %+v, %v", res, err)
+		}
+		// Odd sizes are taken as from 1 to 65535; ids are never DOT.
+		odd := func(n diagram.Node) (float64, float64) { return math.NaN(), math.Inf(1) }
+		const id = `a "quoted" id; -> {}`
+		res, err = en.run(context.Background(), &diagram.Graph{Nodes: []diagram.Node{{ID: id}}, Edges: []diagram.Edge{{From: id, To: id}}}, odd, Options{})
+		if err != nil || res.Nodes[id].W != 1 || res.Nodes[id].H != maxSize {
+			t.Errorf("odd sizes: %+v, %v", res, err)
+		}
+	})
 }
 
 // A call waiting for its turn gives up when its context ends; one that
@@ -412,54 +446,56 @@ func TestConcurrent(t *testing.T) {
 // laid out in its direction; one linked from inside is not (Mermaid's
 // rule), and dot alone would lay out neither.
 func TestGroupDirection(t *testing.T) {
-	g := &diagram.Graph{
-		Direction: diagram.TopToBottom,
-		Groups: []diagram.Group{
-			{ID: "row", Label: "Row", Direction: diagram.LeftToRight},
-			{ID: "col", Label: "Column", Parent: "row", Direction: diagram.TopToBottom},
-			{ID: "linked", Label: "Linked", Direction: diagram.LeftToRight},
-		},
-		Nodes: []diagram.Node{
-			{ID: "start"},
-			{ID: "a", Group: "row"}, {ID: "b", Group: "row"}, {ID: "c", Group: "row"},
-			{ID: "c1", Group: "col"}, {ID: "c2", Group: "col"},
-			{ID: "x", Group: "linked"}, {ID: "y", Group: "linked"},
-			{ID: "end"},
-		},
-		Edges: []diagram.Edge{
-			{From: "a", To: "b", Label: "ab"}, {From: "b", To: "c"}, {From: "c1", To: "c2"},
-			{From: "x", To: "y"}, {From: "start", To: "x"}, {From: "y", To: "end"},
-		},
-	}
-	if err := g.Check(); err != nil {
-		t.Fatal(err)
-	}
-	withGroupEdges := false
-	edgesToGroups := append(append([]diagram.Edge(nil), g.Edges...), diagram.Edge{From: "start", To: "row"}, diagram.Edge{From: "row", To: "end"})
-	if (&diagram.Graph{Direction: g.Direction, Groups: g.Groups, Nodes: g.Nodes, Edges: edgesToGroups}).Check() == nil {
-		g.Edges, withGroupEdges = edgesToGroups, true
-	}
-	for _, o := range []Options{{}, labelled()} {
-		res := lay(t, g, o)
-		check(t, g, o, res)
-		n := res.Nodes
-		// row flows left to right: a, b, c side by side.
-		if !(n["a"].Right() < n["b"].X && n["b"].Right() < n["c"].X) || n["a"].Y != n["b"].Y || n["b"].Y != n["c"].Y {
-			t.Errorf("row is not left to right: a %+v b %+v c %+v", n["a"], n["b"], n["c"])
+	eachEngine(t, func(t *testing.T, en layoutEngine) {
+		g := &diagram.Graph{
+			Direction: diagram.TopToBottom,
+			Groups: []diagram.Group{
+				{ID: "row", Label: "Row", Direction: diagram.LeftToRight},
+				{ID: "col", Label: "Column", Parent: "row", Direction: diagram.TopToBottom},
+				{ID: "linked", Label: "Linked", Direction: diagram.LeftToRight},
+			},
+			Nodes: []diagram.Node{
+				{ID: "start"},
+				{ID: "a", Group: "row"}, {ID: "b", Group: "row"}, {ID: "c", Group: "row"},
+				{ID: "c1", Group: "col"}, {ID: "c2", Group: "col"},
+				{ID: "x", Group: "linked"}, {ID: "y", Group: "linked"},
+				{ID: "end"},
+			},
+			Edges: []diagram.Edge{
+				{From: "a", To: "b", Label: "ab"}, {From: "b", To: "c"}, {From: "c1", To: "c2"},
+				{From: "x", To: "y"}, {From: "start", To: "x"}, {From: "y", To: "end"},
+			},
 		}
-		// col, inside row, flows top to bottom again.
-		if !(n["c1"].Bottom() < n["c2"].Y) {
-			t.Errorf("col is not top to bottom: c1 %+v c2 %+v", n["c1"], n["c2"])
+		if err := g.Check(); err != nil {
+			t.Fatal(err)
 		}
-		// linked has an edge from outside to x: its direction is not used.
-		if !(n["x"].Bottom() < n["y"].Y) {
-			t.Errorf("linked group took its own direction: x %+v y %+v", n["x"], n["y"])
+		withGroupEdges := false
+		edgesToGroups := append(append([]diagram.Edge(nil), g.Edges...), diagram.Edge{From: "start", To: "row"}, diagram.Edge{From: "row", To: "end"})
+		if (&diagram.Graph{Direction: g.Direction, Groups: g.Groups, Nodes: g.Nodes, Edges: edgesToGroups}).Check() == nil {
+			g.Edges, withGroupEdges = edgesToGroups, true
 		}
-		if withGroupEdges {
-			row := res.Groups["row"]
-			if !(n["start"].Bottom() < row.Y && row.Bottom() < n["end"].Y) {
-				t.Errorf("row is not between start %+v and end %+v: %+v", n["start"], n["end"], row)
+		for _, o := range []Options{{}, labelled()} {
+			res := en.lay(t, g, o)
+			check(t, g, o, res)
+			n := res.Nodes
+			// row flows left to right: a, b, c side by side.
+			if !(n["a"].Right() < n["b"].X && n["b"].Right() < n["c"].X) || n["a"].Y != n["b"].Y || n["b"].Y != n["c"].Y {
+				t.Errorf("row is not left to right: a %+v b %+v c %+v", n["a"], n["b"], n["c"])
+			}
+			// col, inside row, flows top to bottom again.
+			if !(n["c1"].Bottom() < n["c2"].Y) {
+				t.Errorf("col is not top to bottom: c1 %+v c2 %+v", n["c1"], n["c2"])
+			}
+			// linked has an edge from outside to x: its direction is not used.
+			if !(n["x"].Bottom() < n["y"].Y) {
+				t.Errorf("linked group took its own direction: x %+v y %+v", n["x"], n["y"])
+			}
+			if withGroupEdges {
+				row := res.Groups["row"]
+				if !(n["start"].Bottom() < row.Y && row.Bottom() < n["end"].Y) {
+					t.Errorf("row is not between start %+v and end %+v: %+v", n["start"], n["end"], row)
+				}
 			}
 		}
-	}
+	})
 }
