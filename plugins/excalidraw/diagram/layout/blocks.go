@@ -6,7 +6,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
 )
 
-// A group in its own direction. dot has one rankdir per graph (a
+// A group in its own direction. Layered, like dot, lays a whole graph out
+// in one direction; dot has one rankdir per graph (a
 // subgraph's rankdir is ignored: measured, a chain in an LR cluster of a
 // TB graph comes out top to bottom), so such a group is laid out as a
 // graph of its own and stands in the rest as one fixed-size node.

@@ -9,8 +9,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
 )
 
-// Layered lays g out along its direction as Layout does, by dsh's own
-// layered (Sugiyama) method, in Go: no process-wide engine, no files,
+// Layered lays g out along its direction (Layout is Layered), by dsh's
+// own layered (Sugiyama) method, in Go: no process-wide engine, no files,
 // nothing kept after the call, and calls run side by side.
 //
 // The method, in a top-to-bottom frame turned afterwards to the graph's
@@ -90,16 +90,20 @@ type vertex struct {
 	grp   int     // innermost group, -1 for none
 	w, h  float64 // size in the top-to-bottom frame
 	rank  int
-	up    []int // neighbours in the layer above
-	down  []int // and below
-	edge  int   // dummies and labels: the edge
-	extra float64
+	up    []int   // neighbours in the layer above
+	down  []int   // and below
+	edge  int     // dummies and labels: the edge
+	extra float64 // room on the right, for loops and their labels
+	band  float64 // least height of its layer, for its loops' labels
+	loops int     // self-loops so far
 }
 
 type ledge struct {
 	from, to int  // vertices, the edge's way (a group's end: its stand-in)
 	self     bool // from == to
 	rev      bool // laid out to -> from
+	loop     int  // a self-loop's place among its vertex's
+	label    Box  // a self-loop's label, beside the vertex's centre right
 	chain    []int
 	downIdx  int // the chain's first link in its upper end's down links
 	upIdx    int // and its last in its lower end's up links
@@ -372,7 +376,19 @@ func (l *layers) split() {
 	for i := range l.edges {
 		e := &l.edges[i]
 		if e.self {
-			l.vs[e.from].extra = selfLoop + 4
+			// Loops nest on the right, their labels stacked beyond them.
+			v := &l.vs[e.from]
+			e.loop = v.loops
+			v.loops++
+			lb := l.edgeLabel(l.g.Edges[i])
+			if lb != (Point{}) {
+				e.label = Box{0, v.band, lb.X, lb.Y} // offsets, fixed in route
+				v.band += lb.Y
+			}
+			v.extra = math.Max(v.extra, float64(v.loops)*selfLoop+4)
+			if lb != (Point{}) {
+				v.extra = math.Max(v.extra, float64(v.loops)*selfLoop+8+lb.X)
+			}
 			continue
 		}
 		a, b := e.dag()

@@ -1,21 +1,23 @@
 // Package layout places a diagram's nodes and groups in layers along its
-// direction (Graphviz's dot, run as WebAssembly), giving each node and
-// group a box in Excalidraw scene coordinates and each edge dot's route.
+// direction, giving each node and group a box in Excalidraw scene
+// coordinates and each edge a route. It is dsh's own layered (Sugiyama)
+// layout, in Go (Layered); Graphviz's dot, which it replaced, is kept in
+// the tests only, as the yardstick its crossings and speed are measured
+// against (go-graphviz runs dot as WebAssembly: its package init compiles
+// the module in every process that links it and caches it outside the
+// data directory, one instance serves the process one call at a time,
+// calls cannot be stopped, and its memory is never given back).
 //
 // Sizes come from the caller, who measures labels: a node's box is
 // exactly the size it asked for, a group's box encloses its nodes and
 // nested groups with Options.GroupPadding and room for its label, and an
-// edge label given a size gets room of its own. Routes are dot's splines,
-// kept for reference (the router draws the real arrows).
-//
-// One dot runs in the process (go-graphviz keeps one WebAssembly
-// instance per process and it is not safe for concurrent calls), so calls
-// to Layout take turns.
+// edge label given a size gets room of its own. Routes are polylines
+// through the layers, kept for reference (the router draws the real
+// arrows).
 package layout
 
 import (
 	"context"
-	"fmt"
 	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
@@ -93,18 +95,19 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Route is one edge as dot drew it.
+// Route is one edge as the layout drew it.
 type Route struct {
 	// Edge is the edge's index in Graph.Edges.
 	Edge int
-	// Points is the route as a polyline from the edge's From to its To,
-	// dot's spline flattened; its ends lie on the boxes' borders.
+	// Points is the route as a polyline from the edge's From to its To;
+	// its ends lie on the boxes' borders.
 	Points []Point
-	// Spline is dot's B-spline as it gave it: a start point, then three
-	// points (two controls and an end) per cubic piece, From to To.
+	// Spline is the route as a B-spline: a start point, then three points
+	// (two controls and an end) per cubic piece, From to To (Layered's
+	// pieces are straight: Points again; dot's are curves).
 	Spline []Point
-	// Label is the box dot kept for the edge's label; zero when the edge
-	// has none (no Options.EdgeLabel, or a zero size).
+	// Label is the box kept for the edge's label; zero when the edge has
+	// none (no Options.EdgeLabel, or a zero size).
 	Label Box
 }
 
@@ -125,54 +128,21 @@ type Result struct {
 	Edges []Route
 }
 
-// Layout lays g out along its direction. size gives each node's width
-// and height (from 1 to 65535 each is used). The graph must pass
-// diagram.Graph.Check. ctx can stop a call that is waiting for its turn,
-// not one that dot has started.
+// Layout lays g out along its direction, by Layered. size gives each
+// node's width and height (from 1 to 65535 each is used). The graph must
+// pass diagram.Graph.Check. ctx stops a call between its steps.
 //
 // A group whose own Direction differs from the flow around it is laid
 // out in its direction when no edge links what it holds to what it does
-// not (Mermaid's rule; edges to the group itself may): dot keeps one
-// direction for a whole graph, so such a group is laid out on its own
-// and placed as one box. Otherwise its Direction is not used.
+// not (Mermaid's rule; edges to the group itself may): such a group is
+// laid out on its own and placed as one box. Otherwise its Direction is
+// not used.
 func Layout(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
-	if err := g.Check(); err != nil {
-		return nil, fmt.Errorf("layout: %w", err)
-	}
-	if size == nil {
-		return nil, fmt.Errorf("layout: no node sizes")
-	}
-	return layout(ctx, g, size, o.withDefaults())
+	return Layered(ctx, g, size, o)
 }
 
 func newResult() *Result {
 	return &Result{Nodes: map[string]Box{}, Groups: map[string]Box{}, GroupLabels: map[string]Box{}, Edges: []Route{}}
-}
-
-// layout is Layout on a checked graph: the groups laid out in their own
-// direction first, each then a box in the rest.
-func layout(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
-	if blocks := turnedGroups(g); len(blocks) > 0 {
-		return layoutBlocks(ctx, g, blocks, size, o, layout)
-	}
-	return layoutDot(ctx, g, size, o)
-}
-
-// layoutDot is one graph laid out by one dot call.
-func layoutDot(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
-	res := newResult()
-	if len(g.Nodes) == 0 && len(g.Groups) == 0 {
-		return res, nil
-	}
-	in := build(g, size, o)
-	out, err := run(ctx, in.dot)
-	if err != nil {
-		return nil, err
-	}
-	if err := in.read(out, res); err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // maxSize is the largest size taken, for a node or a label: Graphviz
@@ -190,3 +160,5 @@ func sane(v, lo float64) float64 {
 	}
 	return v
 }
+
+func lerp(a, b Point, t float64) Point { return Point{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t} }

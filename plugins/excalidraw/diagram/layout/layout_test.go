@@ -26,7 +26,7 @@ type layoutEngine struct {
 	run  func(context.Context, *diagram.Graph, func(diagram.Node) (float64, float64), Options) (*Result, error)
 }
 
-var engines = []layoutEngine{{"dot", Layout}, {"layered", Layered}}
+var engines = []layoutEngine{{"dot", dotLayout}, {"layered", Layout}}
 
 func (en layoutEngine) lay(t testing.TB, g *diagram.Graph, o Options) *Result {
 	t.Helper()
@@ -391,19 +391,19 @@ func TestBadInput(t *testing.T) {
 	})
 }
 
-// A call waiting for its turn gives up when its context ends; one that
-// ended before starting does not start.
+// A dot call waiting for its turn gives up when its context ends; one
+// that ended before starting does not start.
 func TestContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Layout(ctx, architecture(), size, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := dotLayout(ctx, architecture(), size, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 	engine.turn <- struct{}{} // someone else's turn
 	ctx, cancel = context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		_, err := Layout(ctx, architecture(), size, Options{})
+		_, err := dotLayout(ctx, architecture(), size, Options{})
 		done <- err
 	}()
 	cancel()
@@ -414,7 +414,7 @@ func TestContext(t *testing.T) {
 	}
 }
 
-// Calls from many goroutines take turns and each gets its own answer.
+// dot calls from many goroutines take turns and each gets its own answer.
 func TestConcurrent(t *testing.T) {
 	graphs := []*diagram.Graph{architecture(), system(), cicd(), random(30, 45, 4, true)}
 	want := make([]*Result, len(graphs))
@@ -428,7 +428,7 @@ func TestConcurrent(t *testing.T) {
 			defer wg.Done()
 			for k := 0; k < 3; k++ {
 				i := (w + k) % len(graphs)
-				res, err := Layout(context.Background(), graphs[i], size, labelled())
+				res, err := dotLayout(context.Background(), graphs[i], size, labelled())
 				if err != nil {
 					t.Error(err)
 					return

@@ -405,7 +405,7 @@ func (l *layers) placeY(deepestFirst []int) {
 	l.hgt = make([]float64, nr)
 	for r, layer := range l.layers {
 		for _, v := range layer {
-			l.hgt[r] = math.Max(l.hgt[r], l.vs[v].h)
+			l.hgt[r] = math.Max(l.hgt[r], math.Max(l.vs[v].h, l.vs[v].band))
 		}
 	}
 	l.topExt, l.botExt, l.deficit = make([]float64, ng), make([]float64, ng), make([]float64, ng)
@@ -506,11 +506,17 @@ func (l *layers) result() *Result {
 	labels := make([]Box, len(g.Edges))
 	for i, e := range l.edges {
 		routes[i] = l.route(i, nodes, groups)
-		if !e.self {
-			for _, v := range e.chain {
-				if l.vs[v].kind == kLabel {
-					labels[i] = l.box(v)
-				}
+		if e.self {
+			if e.label != (Box{}) {
+				vx := &l.vs[e.from]
+				b := l.box(e.from)
+				labels[i] = Box{b.Right() + float64(vx.loops)*selfLoop + 4, b.Y + b.H/2 - vx.band/2 + e.label.Y, e.label.W, e.label.H}
+			}
+			continue
+		}
+		for _, v := range e.chain {
+			if l.vs[v].kind == kLabel {
+				labels[i] = l.box(v)
 			}
 		}
 	}
@@ -601,7 +607,8 @@ func (l *layers) route(i int, nodes, groups []Box) []Point {
 	if e.self {
 		b := l.box(e.from)
 		r, cy, d := b.Right(), b.Y+b.H/2, b.H/4
-		return []Point{{r, cy - d}, {r + selfLoop, cy - d}, {r + selfLoop, cy + d}, {r, cy + d}}
+		reach := r + float64(e.loop+1)*selfLoop
+		return []Point{{r, cy - d}, {reach, cy - d}, {reach, cy + d}, {r, cy + d}}
 	}
 	// Out of the bottom of the upper end and into the top of the lower,
 	// at ports spread along the side in the order of the other ends, and

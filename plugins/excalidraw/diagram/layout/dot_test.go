@@ -15,6 +15,48 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
 )
 
+// dotLayout is how Layout worked before Layered: the graph laid out by
+// Graphviz's dot, kept here, in the tests only, as the yardstick Layered
+// is measured against (TestCompareCrossings, BenchmarkLayout). dot keeps
+// one direction for a whole graph (a subgraph's rankdir is ignored), so
+// groups in their own direction are laid out on their own as Layered
+// does. ctx can stop a call waiting for its turn, not one dot started.
+func dotLayout(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+	if err := g.Check(); err != nil {
+		return nil, fmt.Errorf("layout: %w", err)
+	}
+	if size == nil {
+		return nil, fmt.Errorf("layout: no node sizes")
+	}
+	return layoutByDot(ctx, g, size, o.withDefaults())
+}
+
+// layoutByDot is dotLayout on a checked graph: the groups laid out in their own
+// direction first, each then a box in the rest.
+func layoutByDot(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+	if blocks := turnedGroups(g); len(blocks) > 0 {
+		return layoutBlocks(ctx, g, blocks, size, o, layoutByDot)
+	}
+	return layoutDot(ctx, g, size, o)
+}
+
+// layoutDot is one graph laid out by one dot call.
+func layoutDot(ctx context.Context, g *diagram.Graph, size func(diagram.Node) (w, h float64), o Options) (*Result, error) {
+	res := newResult()
+	if len(g.Nodes) == 0 && len(g.Groups) == 0 {
+		return res, nil
+	}
+	in := build(g, size, o)
+	out, err := run(ctx, in.dot)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.read(out, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
 // engine is the process's one dot. What go-graphviz v0.2.10 does, as
 // measured here:
 //   - Its package init compiles and instantiates the WebAssembly module,
@@ -483,8 +525,6 @@ func parseSpline(s string) ([]Point, error) {
 	}
 	return pts, nil
 }
-
-func lerp(a, b Point, t float64) Point { return Point{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t} }
 
 // flatten turns a cubic B-spline (p0, then c1 c2 p per piece) into a
 // polyline of steps segments per piece.
