@@ -1,0 +1,247 @@
+package route
+
+import (
+	"container/heap"
+	"math"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
+)
+
+// port is a place a route may leave or enter a box: a point on a side,
+// and the end of its stub (the point the clearance out from it, a graph
+// vertex), with what using it costs.
+type port struct {
+	side Side
+	at   geom.Vec
+	stub geom.Vec
+	v    int32
+	pen  float64
+}
+
+// stubOrient is the orientation of a route's first segment at a side: 1
+// (vertical) at the top and bottom.
+func stubOrient(s Side) int {
+	if s.horizontal() {
+		return 1
+	}
+	return 0
+}
+
+// search is A* over the states of a graph: a vertex and the direction
+// the path arrived in (so a bend is a change of direction, and a path
+// never turns back on itself).
+type search struct {
+	g          *graph
+	o          Options
+	cost       []float64
+	prev       []int32
+	seen, done []uint32
+	gen        uint32
+	h          items
+	// hcnt and vcnt count the routes that pass straight through a vertex
+	// horizontally and vertically: a path passing straight through it the
+	// other way crosses them.
+	hcnt, vcnt []int32
+}
+
+func newSearch(g *graph, o Options) *search {
+	n := 4 * len(g.pos)
+	return &search{
+		g: g, o: o,
+		cost: make([]float64, n), prev: make([]int32, n),
+		seen: make([]uint32, n), done: make([]uint32, n),
+		hcnt: make([]int32, len(g.pos)), vcnt: make([]int32, len(g.pos)),
+	}
+}
+
+type item struct {
+	f, g float64
+	s    int32
+}
+
+type items []item
+
+func (h items) Len() int { return len(h) }
+func (h items) Less(i, j int) bool {
+	if h[i].f != h[j].f {
+		return h[i].f < h[j].f
+	}
+	if h[i].g != h[j].g {
+		return h[i].g > h[j].g
+	}
+	return h[i].s < h[j].s
+}
+func (h items) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *items) Push(x any)   { *h = append(*h, x.(item)) }
+func (h *items) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
+// crossCost is what reaching v in orientation o costs: a crossing of each
+// route that passes straight through v the other way.
+func (s *search) crossCost(v int32, o int) float64 {
+	var n int32
+	if o == 0 {
+		n = s.vcnt[v]
+	} else {
+		n = s.hcnt[v]
+	}
+	return float64(n) * s.o.CrossingPenalty
+}
+
+// find is the cheapest path from one of src to one of dst: its vertices,
+// the ports it uses and its cost.
+func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64, ok bool) {
+	s.gen++
+	if s.gen == 0 { // wrapped: clear the marks
+		clear(s.seen)
+		clear(s.done)
+		s.gen = 1
+	}
+	s.h = s.h[:0]
+	pos := s.g.pos
+	hcost := func(v int32) float64 {
+		best := math.Inf(1)
+		p := pos[v]
+		for _, d := range dst {
+			if d.v < 0 {
+				continue
+			}
+			if m := math.Abs(p.X-d.stub.X) + math.Abs(p.Y-d.stub.Y); m < best {
+				best = m
+			}
+		}
+		return best
+	}
+	startPort := make(map[int32]int)
+	relax := func(st int32, c float64, from int32) {
+		if s.seen[st] == s.gen && s.cost[st] <= c {
+			return
+		}
+		s.seen[st] = s.gen
+		s.cost[st] = c
+		s.prev[st] = from
+		heap.Push(&s.h, item{f: c + hcost(st>>2), g: c, s: st})
+	}
+	for i, p := range src {
+		if p.v < 0 {
+			continue
+		}
+		nx, ny := p.side.normal()
+		st := p.v*4 + int32(dirOf(geom.V(0, 0), geom.V(nx, ny)))
+		if s.seen[st] == s.gen && s.cost[st] <= p.pen {
+			continue
+		}
+		relax(st, p.pen, -1)
+		startPort[st] = i
+	}
+	best, bestState, bestDst := math.Inf(1), int32(-1), -1
+	for s.h.Len() > 0 {
+		it := heap.Pop(&s.h).(item)
+		if it.f >= best {
+			break
+		}
+		if s.done[it.s] == s.gen || it.g > s.cost[it.s] {
+			continue
+		}
+		s.done[it.s] = s.gen
+		v, in := it.s>>2, int(it.s&3)
+		o := in & 1
+		for k, d := range dst {
+			if d.v != v {
+				continue
+			}
+			c := it.g + d.pen
+			if o != stubOrient(d.side) {
+				c += s.o.BendPenalty
+			}
+			if c < best {
+				best, bestState, bestDst = c, it.s, k
+			}
+		}
+		pv := pos[v]
+		for dir := 0; dir < 4; dir++ {
+			w := s.g.nb[v][dir]
+			if w < 0 || dir == opposite(in) {
+				continue
+			}
+			pw := pos[w]
+			c := it.g + math.Abs(pw.X-pv.X) + math.Abs(pw.Y-pv.Y)
+			if dir != in {
+				c += s.o.BendPenalty
+			}
+			// Reaching a vertex that a route passes straight through the
+			// other way crosses it, or joins it only to leave it on one
+			// side or the other, which mostly crosses it too.
+			c += s.crossCost(w, dir&1)
+			relax(w*4+int32(dir), c, it.s)
+		}
+	}
+	if bestState < 0 {
+		return nil, 0, 0, 0, false
+	}
+	st := bestState
+	for {
+		verts = append(verts, st>>2)
+		if s.prev[st] < 0 {
+			break
+		}
+		st = s.prev[st]
+	}
+	for i, j := 0, len(verts)-1; i < j; i, j = i+1, j-1 {
+		verts[i], verts[j] = verts[j], verts[i]
+	}
+	return verts, startPort[st], bestDst, best, true
+}
+
+// pass is a vertex a route goes straight through, and which way.
+type pass struct {
+	v int32
+	o int
+}
+
+// passes are the vertices verts goes straight through, the stubs at its
+// ends (leaving by side a, entering by side b) included.
+func (s *search) passes(verts []int32, a, b Side) []pass {
+	var out []pass
+	for k, v := range verts {
+		in, outo := stubOrient(a), stubOrient(b)
+		if k > 0 {
+			in = dirOf(s.g.pos[verts[k-1]], s.g.pos[v]) & 1
+		}
+		if k < len(verts)-1 {
+			outo = dirOf(s.g.pos[v], s.g.pos[verts[k+1]]) & 1
+		}
+		if in == outo {
+			out = append(out, pass{v, in})
+		}
+	}
+	return out
+}
+
+// occupy adds (d = 1) or removes (d = -1) a route's passes.
+func (s *search) occupy(ps []pass, d int32) {
+	for _, p := range ps {
+		if p.o == 0 {
+			s.hcnt[p.v] += d
+		} else {
+			s.vcnt[p.v] += d
+		}
+	}
+}
+
+// crossings is how many routes the passes cross.
+func (s *search) crossings(ps []pass) int {
+	n := 0
+	for _, p := range ps {
+		if p.o == 0 {
+			n += int(s.vcnt[p.v])
+		} else {
+			n += int(s.hcnt[p.v])
+		}
+	}
+	return n
+}
