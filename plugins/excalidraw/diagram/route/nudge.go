@@ -25,20 +25,28 @@ type nseg struct {
 	rank     int
 }
 
-// across and along are a point's coordinates across and along the
-// segments of a pass.
-func across(p geom.Vec, vert bool) float64 {
+// acrossV and alongV are a point's coordinates across and along the
+// segments of a pass (vertical ones if vert).
+func acrossV(p geom.Vec, vert bool) float64 {
 	if vert {
 		return p.X
 	}
 	return p.Y
 }
 
-func along(p geom.Vec, vert bool) float64 {
+func alongV(p geom.Vec, vert bool) float64 {
 	if vert {
 		return p.Y
 	}
 	return p.X
+}
+
+// across is p's coordinate across direction d.
+func across(p geom.Vec, d int) float64 {
+	if d&1 == 1 {
+		return p.X
+	}
+	return p.Y
 }
 
 // nudgeAxis moves the segments of one orientation (vertical if vert).
@@ -51,11 +59,11 @@ func (r *router) nudgeAxis(vert bool) {
 		last := len(rt.pts) - 2
 		for k := 0; k <= last; k++ {
 			a, b := rt.pts[k], rt.pts[k+1]
-			if across(a, vert) != across(b, vert) {
+			if acrossV(a, vert) != acrossV(b, vert) {
 				continue
 			}
-			s := nseg{r: ri, k: k, pos: across(a, vert)}
-			s.lo, s.hi = along(a, vert), along(b, vert)
+			s := nseg{r: ri, k: k, pos: acrossV(a, vert)}
+			s.lo, s.hi = alongV(a, vert), alongV(b, vert)
 			if s.lo > s.hi {
 				s.lo, s.hi = s.hi, s.lo
 			}

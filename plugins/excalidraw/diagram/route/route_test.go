@@ -44,6 +44,8 @@ func TestPlacements(t *testing.T) {
 		{"grid 8x8", gridPlacement(8, 8, 2)},
 		{"layered 30 roomy", layeredPlacement(30, 60, 70, 3)},
 		{"layered 100 roomy", layeredPlacement(100, 60, 70, 4)},
+		{"layered 100 dot gaps", layeredPlacement(100, 40, 60, 8)},
+		{"layered 300 dot gaps", layeredPlacement(300, 40, 60, 9)},
 		{"random 40", randomPlacement(40, 60, 60, 5)},
 		{"random 100", randomPlacement(100, 150, 60, 6)},
 	} {
@@ -101,4 +103,158 @@ func TestErrors(t *testing.T) {
 			t.Errorf("got %v, want an error with %q", err, tc.want)
 		}
 	}
+}
+
+// TestChecker makes sure the checks catch each broken promise.
+func TestChecker(t *testing.T) {
+	boxes := map[string]geom.Rect{
+		"a": geom.R(0, 0, 100, 40), "b": geom.R(0, 200, 100, 240), "c": geom.R(300, 200, 400, 240), "x": geom.R(150, 80, 250, 120),
+	}
+	edges := []Edge{{ID: "ab", From: "a", To: "b"}, {ID: "ac", From: "a", To: "c"}}
+	good := []Path{
+		{ID: "ab", Points: pts(40, 40, 40, 200), FromSide: Bottom, ToSide: Top, FromAt: 0.4, ToAt: 0.4, Clearance: 16},
+		{ID: "ac", Points: pts(60, 40, 60, 160, 350, 160, 350, 200), FromSide: Bottom, ToSide: Top, FromAt: 0.6, ToAt: 0.5, Clearance: 16},
+	}
+	if probs := check(boxes, edges, good); len(probs) > 0 {
+		t.Fatalf("good paths: %v", probs)
+	}
+	for _, tc := range []struct {
+		name   string
+		break_ func(ps []Path)
+		want   string
+	}{
+		{"diagonal", func(ps []Path) { ps[1].Points[1].X = 61 }, "not orthogonal"},
+		{"off its side", func(ps []Path) { ps[0].Points[0].Y = 41; ps[0].Points[1].X = 40 }, "not on the bottom side"},
+		{"wrong fraction", func(ps []Path) { ps[0].FromAt = 0.9 }, "not the point"},
+		{"along its side", func(ps []Path) {
+			ps[1].Points = pts(100, 20, 350, 20, 350, 200)
+			ps[1].FromSide, ps[1].FromAt = Right, 0.5
+			ps[1].Points = pts(100, 20, 100, 10, 350, 10, 350, 200)
+		}, "not perpendicular"},
+		{"through a box", func(ps []Path) {
+			ps[1].Points = pts(60, 40, 60, 100, 350, 100, 350, 200)
+		}, "from box x"},
+		{"too close to a box", func(ps []Path) {
+			ps[1].Points = pts(60, 40, 60, 130, 350, 130, 350, 200)
+		}, "from box x"},
+		{"into its own box", func(ps []Path) {
+			ps[0].Points = pts(40, 40, 40, 220, 60, 220, 60, 200)
+			ps[0].ToAt = 0.6
+		}, "enters its own box"},
+		{"one point", func(ps []Path) {
+			ps[1].Points[0].X, ps[1].Points[1].X, ps[1].FromAt = 40, 40, 0.4
+		}, "end at one point"},
+		{"collinear overlap", func(ps []Path) {
+			ps[1].Points = pts(60, 40, 60, 160, 40, 160, 40, 180, 350, 180, 350, 200)
+		}, "overlap on a line"},
+	} {
+		ps := make([]Path, len(good))
+		for i, p := range good {
+			ps[i] = p
+			ps[i].Points = append([]geom.Vec(nil), p.Points...)
+		}
+		tc.break_(ps)
+		probs := check(boxes, edges, ps)
+		if !strings.Contains(strings.Join(probs, "\n"), tc.want) {
+			t.Errorf("%s: got %q, want a problem with %q", tc.name, probs, tc.want)
+		}
+	}
+}
+
+func TestFanOut(t *testing.T) {
+	boxes := map[string]geom.Rect{"s": geom.R(200, 0, 320, 40)}
+	var edges []Edge
+	for i := 0; i < 6; i++ {
+		id := name(i)
+		x := float64(i) * 110
+		boxes[id] = geom.R(x, 160, x+80, 200)
+		edges = append(edges, Edge{ID: id, From: "s", To: id, FromSide: Bottom, ToSide: Top})
+	}
+	paths := routeOK(t, placement{boxes, edges}, Options{})
+	st := measure(paths)
+	if st.crossings != 0 {
+		t.Errorf("%d crossings, want 0", st.crossings)
+	}
+	for i := 1; i < len(paths); i++ {
+		if paths[i].FromSide != Bottom || paths[i].FromAt <= paths[i-1].FromAt {
+			t.Errorf("ends on s: %v at %v after %v at %v, want them in the targets' order along the bottom", paths[i].FromSide, paths[i].FromAt, paths[i-1].FromSide, paths[i-1].FromAt)
+		}
+	}
+	t.Log(st)
+}
+
+func TestParallelAndLoops(t *testing.T) {
+	boxes := map[string]geom.Rect{"a": geom.R(0, 0, 120, 50), "b": geom.R(300, 0, 420, 50)}
+	edges := []Edge{
+		{ID: "1", From: "a", To: "b", FromSide: Right, ToSide: Left},
+		{ID: "2", From: "a", To: "b", FromSide: Right, ToSide: Left},
+		{ID: "3", From: "b", To: "a", FromSide: Right, ToSide: Left},
+		{ID: "4", From: "a", To: "a"},
+		{ID: "5", From: "b", To: "b", FromSide: Bottom, ToSide: Bottom},
+	}
+	paths := routeOK(t, placement{boxes, edges}, Options{})
+	wantFullClearance(t, paths, Options{})
+	if p := paths[4]; p.FromSide != Bottom || p.ToSide != Left {
+		t.Errorf("loop asking bottom to bottom goes %v to %v, want bottom to left", p.FromSide, p.ToSide)
+	}
+	if p := paths[3]; p.FromSide == p.ToSide {
+		t.Errorf("loop leaves and enters by the %v side", p.FromSide)
+	}
+	t.Log(measure(paths))
+}
+
+// TestTight has a box walled in 20 apart from its neighbours: routes to
+// it keep less than the clearance, and say so.
+func TestTight(t *testing.T) {
+	boxes := map[string]geom.Rect{
+		"d":     geom.R(0, 0, 100, 40),
+		"left":  geom.R(-120, -100, -20, 140),
+		"right": geom.R(120, -100, 220, 140),
+		"lid":   geom.R(0, -100, 100, -20),
+		"floor": geom.R(0, 60, 100, 140),
+		"a":     geom.R(-100, -300, 0, -260),
+		"c":     geom.R(400, 0, 500, 40),
+	}
+	edges := []Edge{{ID: "ad", From: "a", To: "d"}, {ID: "ac", From: "a", To: "c"}}
+	paths := routeOK(t, placement{boxes, edges}, Options{Clearance: 16})
+	for _, p := range paths {
+		if p.Blocked {
+			t.Errorf("%s blocked", p.ID)
+		}
+	}
+	if paths[0].Clearance != 8 {
+		t.Errorf("ad keeps %v, want 8 between boxes 20 apart", paths[0].Clearance)
+	}
+	if paths[1].Clearance != 16 {
+		t.Errorf("ac keeps %v, want 16", paths[1].Clearance)
+	}
+}
+
+// TestBlocked has an end inside another box: no clear route exists.
+func TestBlocked(t *testing.T) {
+	boxes := map[string]geom.Rect{"a": geom.R(0, 0, 100, 40), "frame": geom.R(-50, -50, 150, 90), "b": geom.R(300, 0, 400, 40)}
+	edges := []Edge{{ID: "ab", From: "a", To: "b"}}
+	paths := routeOK(t, placement{boxes, edges}, Options{})
+	if !paths[0].Blocked {
+		t.Errorf("got %+v, want it blocked", paths[0])
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	paths, err := Route(nil, nil, Options{})
+	if err != nil || len(paths) != 0 {
+		t.Fatalf("got %v, %v", paths, err)
+	}
+	// A zero-size box is a point.
+	paths = routeOK(t, placement{map[string]geom.Rect{"p": geom.R(0, 0, 0, 0), "q": geom.R(100, 100, 100, 100)}, []Edge{{ID: "pq", From: "p", To: "q"}}}, Options{})
+	t.Log(paths[0].Points)
+}
+
+// pts is the points (x0, y0, x1, y1, ...).
+func pts(xy ...float64) []geom.Vec {
+	out := make([]geom.Vec, 0, len(xy)/2)
+	for i := 0; i+1 < len(xy); i += 2 {
+		out = append(out, geom.V(xy[i], xy[i+1]))
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package route
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
@@ -59,10 +58,11 @@ type item struct {
 	s    int32
 }
 
+// items is a binary heap of items, cheapest first: lowest f, then
+// highest g (the deeper of two ties), then lowest state.
 type items []item
 
-func (h items) Len() int { return len(h) }
-func (h items) Less(i, j int) bool {
+func (h items) less(i, j int) bool {
 	if h[i].f != h[j].f {
 		return h[i].f < h[j].f
 	}
@@ -71,12 +71,41 @@ func (h items) Less(i, j int) bool {
 	}
 	return h[i].s < h[j].s
 }
-func (h items) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *items) Push(x any)   { *h = append(*h, x.(item)) }
-func (h *items) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
+
+func (h *items) push(it item) {
+	*h = append(*h, it)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s.less(i, p) {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *items) pop() item {
+	s := *h
+	it := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && s.less(l, m) {
+			m = l
+		}
+		if r < n && s.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
 	return it
 }
 
@@ -103,15 +132,27 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 	}
 	s.h = s.h[:0]
 	pos := s.g.pos
-	hcost := func(v int32) float64 {
+	// hcost is a lower bound of the cost on from state st: the distance
+	// and the fewest bends to a target port, and its side's penalty.
+	type target struct {
+		at  geom.Vec
+		in  int
+		pen float64
+	}
+	ts := make([]target, 0, len(dst))
+	for _, t := range dst {
+		if t.v >= 0 {
+			ts = append(ts, target{t.stub, opposite(outward(t.side)), t.pen})
+		}
+	}
+	hcost := func(st int32) float64 {
 		best := math.Inf(1)
-		p := pos[v]
-		for _, d := range dst {
-			if d.v < 0 {
-				continue
-			}
-			if m := math.Abs(p.X-d.stub.X) + math.Abs(p.Y-d.stub.Y); m < best {
-				best = m
+		p, d := pos[st>>2], int(st&3)
+		for _, t := range ts {
+			c := math.Abs(p.X-t.at.X) + math.Abs(p.Y-t.at.Y) + t.pen +
+				float64(fewestBends(p, d, t.at, t.in))*s.o.BendPenalty
+			if c < best {
+				best = c
 			}
 		}
 		return best
@@ -124,14 +165,13 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 		s.seen[st] = s.gen
 		s.cost[st] = c
 		s.prev[st] = from
-		heap.Push(&s.h, item{f: c + hcost(st>>2), g: c, s: st})
+		s.h.push(item{f: c + hcost(st), g: c, s: st})
 	}
 	for i, p := range src {
 		if p.v < 0 {
 			continue
 		}
-		nx, ny := p.side.normal()
-		st := p.v*4 + int32(dirOf(geom.V(0, 0), geom.V(nx, ny)))
+		st := p.v*4 + int32(outward(p.side))
 		if s.seen[st] == s.gen && s.cost[st] <= p.pen {
 			continue
 		}
@@ -139,8 +179,8 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 		startPort[st] = i
 	}
 	best, bestState, bestDst := math.Inf(1), int32(-1), -1
-	for s.h.Len() > 0 {
-		it := heap.Pop(&s.h).(item)
+	for len(s.h) > 0 {
+		it := s.h.pop()
 		if it.f >= best {
 			break
 		}
@@ -244,4 +284,37 @@ func (s *search) crossings(ps []pass) int {
 		}
 	}
 	return n
+}
+
+// fewestBends is the fewest bends an orthogonal path needs from p heading
+// d to q arriving heading a, obstacles aside.
+func fewestBends(p geom.Vec, d int, q geom.Vec, a int) int {
+	switch {
+	case d == a:
+		if across(p, d) == across(q, d) && proj(q, d) >= proj(p, d) {
+			return 0
+		}
+		return 2
+	case d == opposite(a):
+		return 2
+	}
+	// One turn, where q's line along a meets p's along d, if that corner
+	// is ahead of p and before q.
+	if proj(q, d) >= proj(p, d) && proj(p, a) <= proj(q, a) {
+		return 1
+	}
+	return 3
+}
+
+// outward is the direction out of a box through side s.
+func outward(s Side) int {
+	switch s {
+	case Top:
+		return north
+	case Right:
+		return east
+	case Bottom:
+		return south
+	}
+	return west
 }
