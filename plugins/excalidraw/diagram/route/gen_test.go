@@ -97,23 +97,30 @@ func layeredPlacement(nodes int, nodeGap, rankGap float64, seed int64) placement
 	add := func(a, b int) {
 		p.edges = append(p.edges, Edge{ID: fmt.Sprintf("e%d", len(p.edges)), From: name(a), To: name(b), FromSide: Bottom, ToSide: Top})
 	}
+	// near is a node of layer l near where index i of a layer of n
+	// nodes stands, give or take one (a layout keeps edges short).
+	near := func(l []int, i, n int) int {
+		j := int(float64(i)+0.5)*len(l)/n + rnd.Intn(3) - 1
+		return l[max(0, min(len(l)-1, j))]
+	}
 	for li := 0; li+1 < len(layers); li++ {
-		next := layers[li+1]
-		for _, a := range layers[li] {
+		cur, next := layers[li], layers[li+1]
+		for i, a := range cur {
 			for k := 1 + rnd.Intn(2); k > 0; k-- {
-				add(a, next[rnd.Intn(len(next))])
+				add(a, near(next, i, len(cur)))
 			}
 		}
 		if li+2 < len(layers) && rnd.Intn(2) == 0 {
-			l2 := layers[li+2]
-			add(layers[li][rnd.Intn(len(layers[li]))], l2[rnd.Intn(len(l2))])
+			i := rnd.Intn(len(cur))
+			add(cur[i], near(layers[li+2], i, len(cur)))
 		}
 		if li+3 < len(layers) && rnd.Intn(3) == 0 {
-			l3 := layers[li+3]
-			add(layers[li][rnd.Intn(len(layers[li]))], l3[rnd.Intn(len(l3))])
+			i := rnd.Intn(len(cur))
+			add(cur[i], near(layers[li+3], i, len(cur)))
 		}
 		if rnd.Intn(3) == 0 {
-			add(next[rnd.Intn(len(next))], layers[li][rnd.Intn(len(layers[li]))])
+			i := rnd.Intn(len(next))
+			add(next[i], near(cur, i, len(next)))
 		}
 	}
 	return p

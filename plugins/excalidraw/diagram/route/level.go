@@ -152,6 +152,7 @@ func (r *router) routeLevel(pending []int, cl float64, first bool) (failed []int
 			continue
 		}
 		r.routes[i] = rt
+		r.use(i, rt, 1)
 		lv.s.occupy(ps, 1)
 		routed = append(routed, done{k, ps})
 	}
@@ -169,10 +170,12 @@ func (r *router) routeLevel(pending []int, cl float64, first bool) (failed []int
 			d := &routed[w.at]
 			i := pending[d.k]
 			lv.s.occupy(d.passes, -1)
+			r.use(i, r.routes[i], -1)
 			if rt, ps, ok := lv.find(i, eps[d.k].src, eps[d.k].dst); ok {
 				r.routes[i] = rt
 				d.passes = ps
 			}
+			r.use(i, r.routes[i], 1)
 			lv.s.occupy(d.passes, 1)
 		}
 	}
@@ -215,6 +218,7 @@ func (lv *level) stubFree(own int, a, b geom.Vec) bool {
 // find routes edge i between the given ports.
 func (lv *level) find(i int, src, dst []port) (*route, []pass, bool) {
 	e := lv.r.edges[i]
+	src, dst = lv.r.crowded(e.from, src), lv.r.crowded(e.to, dst)
 	var (
 		verts  []int32
 		sp, dp port
@@ -252,4 +256,35 @@ func (lv *level) find(i int, src, dst []port) (*route, []pass, bool) {
 	pts = append(pts, dp.at)
 	rt := &route{pts: simplify(pts), from: sp.side, to: dp.side, cl: lv.cl}
 	return rt, lv.s.passes(verts, sp.side, dp.side), true
+}
+
+// crowded is ports of box b with what their side's crowding costs added:
+// a bend for each end beyond what the side holds at Options.Spacing.
+func (r *router) crowded(b int, ps []port) []port {
+	out := make([]port, len(ps))
+	rect := r.rects[b]
+	for i, p := range ps {
+		length := rect.H()
+		if p.side.horizontal() {
+			length = rect.W()
+		}
+		fits := 1 + int(math.Floor((length-2*r.margin(length))/r.o.Spacing))
+		if n := r.sideUse[sideKey{b, p.side}] + 1; n > fits {
+			p.pen += float64(n-fits) * r.o.BendPenalty
+		}
+		out[i] = p
+	}
+	return out
+}
+
+type sideKey struct {
+	box  int
+	side Side
+}
+
+// use counts (d = 1) or uncounts (d = -1) a route's ends on its sides.
+func (r *router) use(i int, rt *route, d int) {
+	e := r.edges[i]
+	r.sideUse[sideKey{e.from, rt.from}] += d
+	r.sideUse[sideKey{e.to, rt.to}] += d
 }

@@ -49,6 +49,10 @@ func across(p geom.Vec, d int) float64 {
 	return p.Y
 }
 
+// centreWithin is the widest channel, in clearances, whose segments are
+// drawn to its middle.
+const centreWithin = 8
+
 // nudgeAxis moves the segments of one orientation (vertical if vert).
 func (r *router) nudgeAxis(vert bool) {
 	var segs []nseg
@@ -149,6 +153,13 @@ func (r *router) nudgeAxis(vert bool) {
 	hi := make([]float64, len(segs))
 	for i, s := range segs {
 		des[i], lo[i], hi[i] = s.pos, s.min, s.max
+		// A segment between two boxes would rather run down the middle
+		// of the gap than along one of them (an end segment stays where
+		// its port is).
+		rt := r.routes[s.r]
+		if s.k > 0 && s.k < len(rt.pts)-2 && s.max-s.min <= centreWithin*r.o.Clearance {
+			des[i] = (s.min + s.max) / 2
+		}
 	}
 	x := place(des, lo, hi, cons)
 	for i, s := range segs {

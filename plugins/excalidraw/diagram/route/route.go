@@ -216,7 +216,7 @@ func Route(boxes map[string]geom.Rect, edges []Edge, o Options) ([]Path, error) 
 	}
 	sort.Strings(ids)
 	index := make(map[string]int, len(ids))
-	r := &router{o: o, rects: make([]geom.Rect, len(ids))}
+	r := &router{o: o, rects: make([]geom.Rect, len(ids)), sideUse: map[sideKey]int{}}
 	for i, id := range ids {
 		index[id] = i
 		r.rects[i] = boxes[id]
@@ -283,10 +283,11 @@ type route struct {
 }
 
 type router struct {
-	o      Options
-	rects  []geom.Rect
-	edges  []edgeEnds
-	routes []*route
+	o       Options
+	rects   []geom.Rect
+	edges   []edgeEnds
+	routes  []*route
+	sideUse map[sideKey]int // routes ending on each side of each box
 }
 
 // run routes every edge, then nudges the routes apart.
