@@ -24,7 +24,7 @@ const (
 type graph struct {
 	pos []geom.Vec
 	nb  [][4]int32
-	at  map[geom.Vec]int32
+	at  map[geom.Vec]int32 // the vertex at each point the graph was built through
 }
 
 // span is a free stretch [lo, hi] of the line at c.
@@ -35,7 +35,7 @@ type span struct {
 
 // buildGraph makes the graph of obstacles (grown boxes) and the points
 // that must be vertices (corners and ports).
-func buildGraph(obs []geom.Rect, points []geom.Vec) *graph {
+func buildGraph(obs []geom.Rect, ix *index, points []geom.Vec) *graph {
 	g := &graph{at: make(map[geom.Vec]int32)}
 	if len(points) == 0 {
 		return g
@@ -46,8 +46,8 @@ func buildGraph(obs []geom.Rect, points []geom.Vec) *graph {
 	}
 	lim = lim.Expand(1)
 
-	hs := freeSpans(obs, points, lim, false)
-	vs := freeSpans(obs, points, lim, true)
+	hs := freeSpans(obs, ix, points, lim, false)
+	vs := freeSpans(obs, ix, points, lim, true)
 
 	// Group the vertical spans by line for lookup.
 	type line struct {
@@ -72,14 +72,10 @@ func buildGraph(obs []geom.Rect, points []geom.Vec) *graph {
 			if j == len(ln) || vs[ln[j]].lo > h.c {
 				continue
 			}
-			p := geom.V(lines[k].x, h.c)
-			id, ok := g.at[p]
-			if !ok {
-				id = int32(len(g.pos))
-				g.pos = append(g.pos, p)
-				g.nb = append(g.nb, [4]int32{-1, -1, -1, -1})
-				g.at[p] = id
-			}
+			// Spans on a line are disjoint, so each crossing is met once.
+			id := int32(len(g.pos))
+			g.pos = append(g.pos, geom.V(lines[k].x, h.c))
+			g.nb = append(g.nb, [4]int32{-1, -1, -1, -1})
 			h.vs = append(h.vs, id)
 			vs[ln[j]].vs = append(vs[ln[j]].vs, id)
 		}
@@ -97,6 +93,20 @@ func buildGraph(obs []geom.Rect, points []geom.Vec) *graph {
 			g.nb[a][south], g.nb[b][north] = b, a
 		}
 	}
+	// The points' vertices: on the horizontal span that holds them.
+	for _, p := range points {
+		k := sort.Search(len(hs), func(k int) bool {
+			return hs[k].c > p.Y || (hs[k].c == p.Y && hs[k].hi >= p.X)
+		})
+		if k == len(hs) || hs[k].c != p.Y || hs[k].lo > p.X {
+			continue
+		}
+		vs := hs[k].vs
+		j := sort.Search(len(vs), func(j int) bool { return g.pos[vs[j]].X >= p.X })
+		if j < len(vs) && g.pos[vs[j]].X == p.X {
+			g.at[p] = vs[j]
+		}
+	}
 	return g
 }
 
@@ -104,7 +114,7 @@ func buildGraph(obs []geom.Rect, points []geom.Vec) *graph {
 // the free stretch that holds the point: the line up to the interiors of
 // the obstacles on either side, or to lim. Spans come sorted by line,
 // then by lo, without repeats.
-func freeSpans(obs []geom.Rect, points []geom.Vec, lim geom.Rect, vert bool) []span {
+func freeSpans(obs []geom.Rect, ix *index, points []geom.Vec, lim geom.Rect, vert bool) []span {
 	type pt struct{ c, t float64 } // c: the line's coordinate; t: along it
 	ps := make([]pt, len(points))
 	for i, p := range points {
@@ -120,18 +130,9 @@ func freeSpans(obs []geom.Rect, points []geom.Vec, lim geom.Rect, vert bool) []s
 		}
 		return ps[a].t < ps[b].t
 	})
-	// Obstacles as [across lo, across hi] × [along lo, along hi], sorted by
-	// their along lo.
+	// An obstacle as [across lo, across hi] × [along lo, along hi].
 	type ob struct{ alo, ahi, lo, hi float64 }
-	os := make([]ob, len(obs))
-	for i, o := range obs {
-		if vert {
-			os[i] = ob{o.MinX, o.MaxX, o.MinY, o.MaxY}
-		} else {
-			os[i] = ob{o.MinY, o.MaxY, o.MinX, o.MaxX}
-		}
-	}
-	sort.Slice(os, func(a, b int) bool { return os[a].lo < os[b].lo })
+	var os []ob
 	tmin, tmax := lim.MinX, lim.MaxX
 	if vert {
 		tmin, tmax = lim.MinY, lim.MaxY
@@ -146,6 +147,25 @@ func freeSpans(obs []geom.Rect, points []geom.Vec, lim geom.Rect, vert bool) []s
 		}
 		// Blocked open intervals on this line, merged.
 		blocked = blocked[:0]
+		line := geom.R(lim.MinX, c, lim.MaxX, c)
+		if vert {
+			line = geom.R(c, lim.MinY, c, lim.MaxY)
+		}
+		os = os[:0]
+		for _, k := range ix.near(line) {
+			o := obs[k]
+			if vert {
+				os = append(os, ob{o.MinX, o.MaxX, o.MinY, o.MaxY})
+			} else {
+				os = append(os, ob{o.MinY, o.MaxY, o.MinX, o.MaxX})
+			}
+		}
+		sort.Slice(os, func(a, b int) bool {
+			if os[a].lo != os[b].lo {
+				return os[a].lo < os[b].lo
+			}
+			return os[a].hi < os[b].hi
+		})
 		for _, o := range os {
 			if o.alo < c && c < o.ahi && o.lo < o.hi {
 				if n := len(blocked); n > 0 && o.lo < blocked[n-1][1] {

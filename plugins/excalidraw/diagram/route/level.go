@@ -12,6 +12,7 @@ type level struct {
 	r   *router
 	cl  float64
 	obs []geom.Rect
+	ix  *index // of obs
 	g   *graph
 	s   *search
 	// stubs caches whether a port's stub is free: its vertex, or -1.
@@ -134,7 +135,8 @@ func (r *router) routeLevel(pending []int, cl float64, first bool) (failed []int
 			points = append(points, p.stub)
 		}
 	}
-	lv.g = buildGraph(lv.obs, points)
+	lv.ix = newIndex(lv.obs)
+	lv.g = buildGraph(lv.obs, lv.ix, points)
 	lv.s = newSearch(lv.g, r.o)
 	for k := range eps {
 		lv.bind(r.edges[pending[k]].from, eps[k].src)
@@ -203,10 +205,11 @@ func (lv *level) bind(box int, ps []port) {
 // every other obstacle's interior.
 func (lv *level) stubFree(own int, a, b geom.Vec) bool {
 	lo, hi := geom.V(math.Min(a.X, b.X), math.Min(a.Y, b.Y)), geom.V(math.Max(a.X, b.X), math.Max(a.Y, b.Y))
-	for i, o := range lv.obs {
-		if i == own {
+	for _, i := range lv.ix.near(geom.R(lo.X, lo.Y, hi.X, hi.Y)) {
+		if int(i) == own {
 			continue
 		}
+		o := lv.obs[i]
 		// The closed stub against the open interior.
 		if o.MinX < hi.X && lo.X < o.MaxX && o.MinY < hi.Y && lo.Y < o.MaxY {
 			return false

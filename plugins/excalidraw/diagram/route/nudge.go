@@ -49,6 +49,17 @@ func across(p geom.Vec, d int) float64 {
 	return p.Y
 }
 
+// channelReach is how far, in spacings, a segment may move either way.
+const channelReach = 50
+
+// index is the router's index of its boxes.
+func (r *router) index() *index {
+	if r.ix == nil {
+		r.ix = newIndex(r.rects)
+	}
+	return r.ix
+}
+
 // centreWithin is the widest channel, in clearances, whose segments are
 // drawn to its middle.
 const centreWithin = 8
@@ -196,11 +207,17 @@ func (r *router) channel(ri, k int, pos, lo, hi float64, vert bool) (min, max fl
 	if last {
 		side(r.rects[e.to])
 	}
-	for bi, b := range r.rects {
-		if (first && bi == e.from) || (last && bi == e.to) {
+	// Look as far as reach either way; beyond, the channel is open.
+	reach := channelReach * r.o.Spacing
+	band := geom.R(pos-reach, lo, pos+reach, hi)
+	if !vert {
+		band = geom.R(lo, pos-reach, hi, pos+reach)
+	}
+	for _, bi := range r.index().near(band.Expand(rt.cl)) {
+		if (first && int(bi) == e.from) || (last && int(bi) == e.to) {
 			continue
 		}
-		o := b.Expand(rt.cl)
+		o := r.rects[bi].Expand(rt.cl)
 		alo, ahi, clo, chi := o.MinY, o.MaxY, o.MinX, o.MaxX
 		if !vert {
 			alo, ahi, clo, chi = o.MinX, o.MaxX, o.MinY, o.MaxY
@@ -217,6 +234,7 @@ func (r *router) channel(ri, k int, pos, lo, hi float64, vert bool) (min, max fl
 			min, max = math.Max(min, pos), math.Min(max, pos)
 		}
 	}
+	min, max = math.Max(min, pos-reach), math.Min(max, pos+reach)
 	min, max = math.Min(min, pos), math.Max(max, pos)
 	return min, max
 }

@@ -288,6 +288,7 @@ type router struct {
 	edges   []edgeEnds
 	routes  []*route
 	sideUse map[sideKey]int // routes ending on each side of each box
+	ix      *index          // of rects
 }
 
 // run routes every edge, then nudges the routes apart.
