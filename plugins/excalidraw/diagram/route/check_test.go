@@ -171,12 +171,13 @@ func check(boxes map[string]geom.Rect, edges []Edge, paths []Path) []string {
 // stats are figures to compare routings by.
 type stats struct {
 	bends, crossings int
+	jogs             int // inner segments shorter than 12
 	length           float64
 	minGap           float64 // nearest two parallel segments of different paths that face each other
 }
 
 func (s stats) String() string {
-	return fmt.Sprintf("%d bends, %d crossings, length %.0f, closest parallels %.1f", s.bends, s.crossings, s.length, s.minGap)
+	return fmt.Sprintf("%d bends, %d crossings, %d jogs, length %.0f, closest parallels %.1f", s.bends, s.crossings, s.jogs, s.length, s.minGap)
 }
 
 func measure(paths []Path) stats {
@@ -184,7 +185,11 @@ func measure(paths []Path) stats {
 	for _, p := range paths {
 		st.bends += len(p.Points) - 2
 		for k := 0; k+1 < len(p.Points); k++ {
-			st.length += p.Points[k].Dist(p.Points[k+1])
+			l := p.Points[k].Dist(p.Points[k+1])
+			st.length += l
+			if k > 0 && k+2 < len(p.Points) && l < 12 {
+				st.jogs++
+			}
 		}
 	}
 	segs := segmentsOf(paths)

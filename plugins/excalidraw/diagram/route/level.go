@@ -159,11 +159,12 @@ func (r *router) routeLevel(pending []int, cl float64, first bool) (failed []int
 		routed = append(routed, done{k, ps})
 	}
 	if first {
-		// Route again, worst first, each edge that crosses others.
+		// Route again, worst first, each edge that crosses others, and
+		// keep the new route if it crosses fewer.
 		type worst struct{ at, n int }
 		var ws []worst
 		for at, d := range routed {
-			if n := lv.s.crossings(d.passes); n > 0 {
+			if n := r.routeCrossings(pending[d.k]); n > 0 {
 				ws = append(ws, worst{at, n})
 			}
 		}
@@ -171,11 +172,20 @@ func (r *router) routeLevel(pending []int, cl float64, first bool) (failed []int
 		for _, w := range ws {
 			d := &routed[w.at]
 			i := pending[d.k]
+			old := r.routes[i]
+			before := r.routeCrossings(i)
+			if before == 0 {
+				continue
+			}
 			lv.s.occupy(d.passes, -1)
-			r.use(i, r.routes[i], -1)
+			r.use(i, old, -1)
 			if rt, ps, ok := lv.find(i, eps[d.k].src, eps[d.k].dst); ok {
 				r.routes[i] = rt
-				d.passes = ps
+				if r.routeCrossings(i) < before {
+					d.passes = ps
+				} else {
+					r.routes[i] = old
+				}
 			}
 			r.use(i, r.routes[i], 1)
 			lv.s.occupy(d.passes, 1)
@@ -257,7 +267,8 @@ func (lv *level) find(i int, src, dst []port) (*route, []pass, bool) {
 		pts = append(pts, lv.g.pos[v])
 	}
 	pts = append(pts, dp.at)
-	rt := &route{pts: simplify(pts), from: sp.side, to: dp.side, cl: lv.cl}
+	pts = simplify(pts)
+	rt := &route{pts: pts, box: geom.BoundsOf(pts), from: sp.side, to: dp.side, cl: lv.cl}
 	return rt, lv.s.passes(verts, sp.side, dp.side), true
 }
 

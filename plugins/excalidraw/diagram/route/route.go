@@ -277,6 +277,7 @@ type edgeEnds struct {
 // route is an edge's route as the router works on it.
 type route struct {
 	pts      []geom.Vec
+	box      geom.Rect // of pts
 	from, to Side
 	cl       float64
 	blocked  bool
@@ -377,7 +378,8 @@ func (r *router) direct(i int) *route {
 		}
 		fixed = append(fixed, pt)
 	}
-	return &route{pts: simplify(fixed), from: fs, to: ts, blocked: true}
+	pts = simplify(fixed)
+	return &route{pts: pts, box: geom.BoundsOf(pts), from: fs, to: ts, blocked: true}
 }
 
 // simplify drops repeated points and the middle one of three in a line.

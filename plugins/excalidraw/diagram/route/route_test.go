@@ -258,3 +258,29 @@ func pts(xy ...float64) []geom.Vec {
 	}
 	return out
 }
+
+func TestCrossings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p, q []geom.Vec
+		want int
+	}{
+		{"through", pts(0, 50, 100, 50), pts(50, 0, 50, 100), 1},
+		{"apart", pts(0, 50, 100, 50), pts(0, 60, 100, 60), 0},
+		{"corners touch", pts(50, 0, 50, 50, 100, 50), pts(0, 50, 50, 50, 50, 100), 0},
+		{"merge onto one line", pts(0, 0, 50, 0, 50, 100, 80, 100), pts(0, 200, 50, 200, 50, 100, 80, 100), 0},
+		// Run together down x=50 from y=0 to 100; part to the sides they came from.
+		{"bundle, same sides", pts(0, 0, 50, 0, 50, 100, 0, 100), pts(100, 0, 50, 0, 50, 100, 100, 100), 0},
+		{"bundle, other sides", pts(0, 0, 50, 0, 50, 100, 100, 100), pts(100, 0, 50, 0, 50, 100, 0, 100), 1},
+		{"bundle, one goes on", pts(0, 0, 50, 0, 50, 200), pts(100, 0, 50, 0, 50, 100, 0, 100), 1},
+		{"bundle, the other way", pts(0, 0, 50, 0, 50, 100, 100, 100), pts(0, 100, 50, 100, 50, 0, 100, 0), 1},
+		{"turn into a passing route", pts(0, 0, 50, 0, 50, 100), pts(50, 50, 50, 150), 0},
+	} {
+		if got := crossings(tc.p, tc.q); got != tc.want {
+			t.Errorf("%s: %d crossings, want %d", tc.name, got, tc.want)
+		}
+		if got := crossings(tc.q, tc.p); got != tc.want {
+			t.Errorf("%s, swapped: %d crossings, want %d", tc.name, got, tc.want)
+		}
+	}
+}
