@@ -37,10 +37,9 @@ type search struct {
 	seen, done []uint32
 	gen        uint32
 	h          items
-	// hcnt and vcnt count the routes that pass straight through a vertex
-	// horizontally and vertically: a path passing straight through it the
-	// other way crosses them.
-	hcnt, vcnt []int32
+	// arms counts, at each vertex, the routes through it by the pair of
+	// directions they leave it by (see armPair).
+	arms [][6]int32
 }
 
 func newSearch(g *graph, o Options) *search {
@@ -49,7 +48,7 @@ func newSearch(g *graph, o Options) *search {
 		g: g, o: o,
 		cost: make([]float64, n), prev: make([]int32, n),
 		seen: make([]uint32, n), done: make([]uint32, n),
-		hcnt: make([]int32, len(g.pos)), vcnt: make([]int32, len(g.pos)),
+		arms: make([][6]int32, len(g.pos)),
 	}
 }
 
@@ -107,18 +106,6 @@ func (h *items) pop() item {
 	}
 	*h = s
 	return it
-}
-
-// crossCost is what reaching v in orientation o costs: a crossing of each
-// route that passes straight through v the other way.
-func (s *search) crossCost(v int32, o int) float64 {
-	var n int32
-	if o == 0 {
-		n = s.vcnt[v]
-	} else {
-		n = s.hcnt[v]
-	}
-	return float64(n) * s.o.CrossingPenalty
 }
 
 // find is the cheapest path from one of src to one of dst: its vertices,
@@ -216,7 +203,7 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 			// Reaching a vertex that a route passes straight through the
 			// other way crosses it, or joins it only to leave it on one
 			// side or the other, which mostly crosses it too.
-			c += s.crossCost(w, dir&1)
+			c += s.crossCost(w, dir)
 			relax(w*4+int32(dir), c, it.s)
 		}
 	}
@@ -237,27 +224,53 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 	return verts, startPort[st], bestDst, best, true
 }
 
-// pass is a vertex a route goes straight through, and which way.
+// pass is a vertex a route goes through and the two directions it leaves
+// it by (its arms there).
 type pass struct {
-	v int32
-	o int
+	v    int32
+	a, b int
 }
 
-// passes are the vertices verts goes straight through, the stubs at its
-// ends (leaving by side a, entering by side b) included.
+// armPair numbers the six pairs of directions.
+func armPair(a, b int) int {
+	if a > b {
+		a, b = b, a
+	}
+	return [4][4]int{{-1, 0, 1, 2}, {0, -1, 3, 4}, {1, 3, -1, 5}, {2, 4, 5, -1}}[a][b]
+}
+
+// crossCost is what reaching vertex w heading dir costs: a crossing for
+// each route through w with an arm across the way in and not leaving by
+// the way in (with which the path would already run). A route straight
+// across crosses the path here; one that turns at w either crosses it or
+// runs with it a while and, more often than not, parts on the other side.
+func (s *search) crossCost(w int32, dir int) float64 {
+	in := opposite(dir)
+	var n int32
+	for a := 0; a < 4; a++ {
+		for b := a + 1; b < 4; b++ {
+			if a == in || b == in || (a&1 == dir&1 && b&1 == dir&1) {
+				continue
+			}
+			n += s.arms[w][armPair(a, b)]
+		}
+	}
+	return float64(n) * s.o.CrossingPenalty
+}
+
+// passes are the vertices of a path, leaving by side a and entering by
+// side b, with its arms at each.
 func (s *search) passes(verts []int32, a, b Side) []pass {
-	var out []pass
+	out := make([]pass, 0, len(verts))
 	for k, v := range verts {
-		in, outo := stubOrient(a), stubOrient(b)
+		in, o := outward(a), opposite(outward(b))
 		if k > 0 {
-			in = dirOf(s.g.pos[verts[k-1]], s.g.pos[v]) & 1
+			in = dirOf(s.g.pos[verts[k-1]], s.g.pos[v])
 		}
 		if k < len(verts)-1 {
-			outo = dirOf(s.g.pos[v], s.g.pos[verts[k+1]]) & 1
+			o = dirOf(s.g.pos[v], s.g.pos[verts[k+1]])
 		}
-		if in == outo {
-			out = append(out, pass{v, in})
-		}
+		out = append(out, pass{v, opposite(in), o})
 	}
 	return out
 }
@@ -265,25 +278,8 @@ func (s *search) passes(verts []int32, a, b Side) []pass {
 // occupy adds (d = 1) or removes (d = -1) a route's passes.
 func (s *search) occupy(ps []pass, d int32) {
 	for _, p := range ps {
-		if p.o == 0 {
-			s.hcnt[p.v] += d
-		} else {
-			s.vcnt[p.v] += d
-		}
+		s.arms[p.v][armPair(p.a, p.b)] += d
 	}
-}
-
-// crossings is how many routes the passes cross.
-func (s *search) crossings(ps []pass) int {
-	n := 0
-	for _, p := range ps {
-		if p.o == 0 {
-			n += int(s.vcnt[p.v])
-		} else {
-			n += int(s.hcnt[p.v])
-		}
-	}
-	return n
 }
 
 // fewestBends is the fewest bends an orthogonal path needs from p heading
