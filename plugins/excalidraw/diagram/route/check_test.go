@@ -139,29 +139,50 @@ func check(boxes map[string]geom.Rect, edges []Edge, paths []Path) []string {
 			}
 		}
 	}
-	// Collinear overlaps.
-	segs := segmentsOf(paths)
-	for i := range segs {
-		for j := i + 1; j < len(segs); j++ {
-			a, b := segs[i], segs[j]
-			if a.path == b.path || paths[a.path].Blocked || paths[b.path].Blocked {
-				continue
-			}
-			if a.vertical() != b.vertical() {
-				continue
-			}
-			ra, rb := a.bounds(), b.bounds()
-			var same bool
-			var ov float64
-			if a.vertical() {
-				same = math.Abs(a.a.X-b.a.X) < tol
-				ov = math.Min(ra.MaxY, rb.MaxY) - math.Max(ra.MinY, rb.MinY)
-			} else {
-				same = math.Abs(a.a.Y-b.a.Y) < tol
-				ov = math.Min(ra.MaxX, rb.MaxX) - math.Max(ra.MinX, rb.MinX)
-			}
-			if same && ov > tol {
-				bad("paths %s and %s overlap on a line: segments %d %v→%v and %d %v→%v", paths[a.path].ID, paths[b.path].ID, a.k, a.a, a.b, b.k, b.a, b.b)
+	// Collinear overlaps, among the segments on each line.
+	type line struct {
+		vert bool
+		c    float64
+	}
+	lines := map[line][]seg2{}
+	for _, sg := range segmentsOf(paths) {
+		if paths[sg.path].Blocked {
+			continue
+		}
+		c := sg.a.Y
+		if sg.vertical() {
+			c = sg.a.X
+		}
+		// Round to the tolerance so near-equal lines meet.
+		k := line{sg.vertical(), math.Round(c / tol)}
+		lines[k] = append(lines[k], sg)
+	}
+	keys := make([]line, 0, len(lines))
+	for k := range lines {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].vert != keys[j].vert {
+			return keys[i].vert
+		}
+		return keys[i].c < keys[j].c
+	})
+	for _, k := range keys {
+		segs := lines[k]
+		for i := range segs {
+			for j := i + 1; j < len(segs); j++ {
+				a, b := segs[i], segs[j]
+				if a.path == b.path {
+					continue
+				}
+				ra, rb := a.bounds(), b.bounds()
+				ov := math.Min(ra.MaxX, rb.MaxX) - math.Max(ra.MinX, rb.MinX)
+				if a.vertical() {
+					ov = math.Min(ra.MaxY, rb.MaxY) - math.Max(ra.MinY, rb.MinY)
+				}
+				if ov > tol {
+					bad("paths %s and %s overlap on a line: segments %d %v→%v and %d %v→%v", paths[a.path].ID, paths[b.path].ID, a.k, a.a, a.b, b.k, b.a, b.b)
+				}
 			}
 		}
 	}

@@ -284,3 +284,18 @@ func TestCrossings(t *testing.T) {
 		}
 	}
 }
+
+// TestLarge routes a thousand boxes laid out in layers and checks every
+// promise there too.
+func TestLarge(t *testing.T) {
+	p := cut(layeredPlacement(1000, 40, 60, 12), 1500)
+	paths := routeOK(t, p, Options{})
+	bends, relaxed := 0, 0
+	for _, q := range paths {
+		bends += len(q.Points) - 2
+		if q.Clearance < DefaultClearance || q.Blocked {
+			relaxed++
+		}
+	}
+	t.Logf("%d boxes, %d edges: %d bends, %d with less clearance", len(p.boxes), len(p.edges), bends, relaxed)
+}
