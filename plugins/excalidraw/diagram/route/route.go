@@ -6,21 +6,32 @@
 // It works as libavoid and yFiles do for orthogonal routing. The boxes,
 // grown by the clearance, are obstacles; lines through their grown edges
 // and through the ports (the middle of each side, and a point facing the
-// other end where two boxes overlap in x or y) make an orthogonal
-// visibility graph, and each edge is a cheapest path through it by A*,
-// where a path costs its length, a penalty per bend and a penalty per
-// crossing of an edge already routed. Edges are routed shortest first and
-// those that cross others are routed once more with all the rest in place.
-// Then a nudging pass, one axis at a time, moves each segment within the
-// free channel it lies in so that segments sharing a line are spaced
-// apart, in an order that follows where their routes come from and go to
-// (so bundles do not cross themselves); a segment that ends on a box moves
-// along its side, which is how the ends of a side's arrows spread. The
-// positions come from a separation-constraint solver (VPSC's satisfy
-// step) with each channel as bounds; where a channel is too narrow for
-// Options.Spacing the gaps in it shrink.
+// other end where two boxes face each other across a gap) make an
+// orthogonal visibility graph, and each edge is a cheapest path through it
+// by A*, where a path costs its length, a penalty per bend, a penalty per
+// route already drawn that it crosses (or meets, at a vertex, coming across
+// it), a penalty for a side the edge would rather not use and one for a
+// side already holding all the ends it has room for. Edges are routed
+// shortest first; then each that crosses others is routed once more with
+// all the rest in place, and keeps the new route if it crosses fewer.
 //
-// Everything is deterministic: the same input gives the same routes.
+// Then a nudging pass, one axis at a time, moves each segment within the
+// free channel it lies in so that segments on one line are spaced apart,
+// in an order that follows where their routes come from and go to (so a
+// bundle parts without crossing itself where it can), and a segment alone
+// between two boxes runs down the middle of the gap. A segment that ends
+// on a box moves along its side, which is how the ends on a side spread
+// and keep the order of where their routes go. The positions come from a
+// separation-constraint solver (VPSC's satisfy step) with the channels as
+// bounds; where a channel is too narrow for Options.Spacing, the gaps
+// along it shrink until it fits.
+//
+// Everything is deterministic: the same input gives the same routes. Time
+// grows a little faster than the number of edges for a diagram laid out in
+// layers (about 8 ms for 100 boxes and 150 edges, 100 ms for 1,000 and
+// 1,500 on one core), mostly in the search; long edges across a crowded
+// plane cost more, as the search looks further for a way with fewer
+// crossings.
 package route
 
 import (

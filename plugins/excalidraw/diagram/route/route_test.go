@@ -299,3 +299,30 @@ func TestLarge(t *testing.T) {
 	}
 	t.Logf("%d boxes, %d edges: %d bends, %d with less clearance", len(p.boxes), len(p.edges), bends, relaxed)
 }
+
+func TestAlongAndFixedPoint(t *testing.T) {
+	b := geom.R(10, 20, 110, 60)
+	for _, tc := range []struct {
+		s    Side
+		at   float64
+		want geom.Vec
+		fp   [2]float64
+	}{
+		{Top, 0.25, geom.V(35, 20), [2]float64{0.25, 0}},
+		{Bottom, 0.5, geom.V(60, 60), [2]float64{0.5, 1}},
+		{Left, 0.75, geom.V(10, 50), [2]float64{0, 0.75}},
+		{Right, 0, geom.V(110, 20), [2]float64{1, 0}},
+	} {
+		if got := Along(b, tc.s, tc.at); !got.Equal(tc.want) {
+			t.Errorf("Along(%v, %v) = %v, want %v", tc.s, tc.at, got, tc.want)
+		}
+		fp := tc.s.FixedPoint(tc.at)
+		if fp != tc.fp {
+			t.Errorf("%v.FixedPoint(%v) = %v, want %v", tc.s, tc.at, fp, tc.fp)
+		}
+		// The fixed point is the same place, as fractions of the box.
+		if p := geom.V(b.MinX+fp[0]*b.W(), b.MinY+fp[1]*b.H()); !p.Equal(tc.want) {
+			t.Errorf("%v.FixedPoint(%v) is %v, want %v", tc.s, tc.at, p, tc.want)
+		}
+	}
+}
