@@ -208,6 +208,10 @@ type Path struct {
 // Route routes edges between boxes: boxes are every obstacle by id (the
 // nodes, and any label boxes to keep clear of), and each edge's ends name
 // two of them. Paths come back in the order of edges.
+//
+// Boxes should not overlap: a box that holds others (a group's frame) is
+// no obstacle and should be left out, and an edge with a box over one of
+// its ends may come back Blocked.
 func Route(boxes map[string]geom.Rect, edges []Edge, o Options) ([]Path, error) {
 	o, err := o.resolve()
 	if err != nil {
