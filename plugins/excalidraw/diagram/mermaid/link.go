@@ -49,20 +49,6 @@ func scanLink(s string) (linkToken, bool) {
 	case t.start == 0 && strings.HasPrefix(s, "~~~"):
 		t.line, t.n = diagram.Invisible, run('~', 0)
 		return t, true
-	case i < len(s) && s[i] == '=':
-		t.line = diagram.Thick
-		j := run('=', i)
-		switch n := j - i; {
-		case n >= 2 && j < len(s) && isEndHead(s[j]):
-			t.end, t.n = s[j], j+1
-		case n >= 3:
-			t.n = j
-		case n == 2:
-			t.withText, t.n = true, j
-		default:
-			return t, false
-		}
-		return t, true
 	case i+1 < len(s) && s[i] == '-' && s[i+1] == '.':
 		t.line = diagram.Dashed
 		j := run('.', i+1)
@@ -77,9 +63,15 @@ func scanLink(s string) (linkToken, bool) {
 		}
 		t.withText, t.n = true, j
 		return t, true
-	case i < len(s) && s[i] == '-':
+	case i < len(s) && (s[i] == '-' || s[i] == '='):
+		// Solid (---) and thick (===) links read alike: two of the
+		// character and text follows, three or more, or two or more
+		// and a head.
 		t.line = diagram.Solid
-		j := run('-', i)
+		if s[i] == '=' {
+			t.line = diagram.Thick
+		}
+		j := run(s[i], i)
 		switch n := j - i; {
 		case n >= 2 && j < len(s) && isEndHead(s[j]):
 			t.end, t.n = s[j], j+1
