@@ -2,13 +2,8 @@ package layout
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"regexp"
 	"runtime"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
 )
@@ -58,84 +53,4 @@ func BenchmarkLayout(b *testing.B) {
 			b.Run(tc.name+"/"+en.name, func(b *testing.B) { benchLayout(b, en, g) })
 		}
 	}
-}
-
-// What a process pays before its layouts cost what BenchmarkLayout says.
-// Importing go-graphviz compiles and instantiates its WebAssembly module
-// in the package's init, with wazero's compilation cache in
-// $TMPDIR/go-graphviz: cold has an empty cache each time (a new machine),
-// warm the cache of the runs before. The first Layout then starts the
-// graphviz context (once: go-graphviz fails to make another after a
-// render, so there is one for the process). Each op runs this test
-// binary to lay out the architecture diagram twice and exit:
-// wasm-init-ms is the init as GODEBUG=inittrace reports it,
-// first-layout-ms and second-layout-ms the two layouts, process-ms the
-// whole run.
-func BenchmarkProcessStart(b *testing.B) {
-	warm := b.TempDir()
-	for _, tc := range []struct {
-		name string
-		tmp  func() string
-	}{
-		{"cold", func() string { return b.TempDir() }},
-		{"warm", func() string { return warm }},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			if tc.name == "warm" {
-				startHelper(b, warm) // fill the cache
-			}
-			var sum [3]float64
-			start := time.Now()
-			for i := 0; i < b.N; i++ {
-				for k, v := range startHelper(b, tc.tmp()) {
-					sum[k] += v
-				}
-			}
-			n := float64(b.N)
-			b.ReportMetric(sum[0]/n, "wasm-init-ms")
-			b.ReportMetric(sum[1]/n, "first-layout-ms")
-			b.ReportMetric(sum[2]/n, "second-layout-ms")
-			b.ReportMetric(float64(time.Since(start).Milliseconds())/n, "process-ms")
-		})
-	}
-}
-
-var (
-	wasmInit   = regexp.MustCompile(`init github\.com/goccy/go-graphviz/internal/wasm @[^,]*, ([0-9.]+) ms clock`)
-	layoutTime = regexp.MustCompile(`layouts: ([0-9.]+) ms, ([0-9.]+) ms`)
-)
-
-// startHelper runs TestHelperProcess in a new process with tmp as its
-// TMPDIR and returns its WebAssembly init time and its two layouts' in ms.
-func startHelper(b *testing.B, tmp string) [3]float64 {
-	b.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "LAYOUT_HELPER_PROCESS=1", "TMPDIR="+tmp, "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		b.Fatalf("%v: %s", err, out)
-	}
-	m, l := wasmInit.FindSubmatch(out), layoutTime.FindSubmatch(out)
-	if m == nil || l == nil {
-		b.Fatalf("no init trace for the wasm module or no layout times in: %.2000s", out)
-	}
-	var ms [3]float64
-	for k, v := range [][]byte{m[1], l[1], l[2]} {
-		ms[k], _ = strconv.ParseFloat(string(v), 64)
-	}
-	return ms
-}
-
-// TestHelperProcess is BenchmarkProcessStart's process: two layouts.
-func TestHelperProcess(t *testing.T) {
-	if os.Getenv("LAYOUT_HELPER_PROCESS") != "1" {
-		t.Skip("run by BenchmarkProcessStart")
-	}
-	var ms [2]float64
-	for k := range ms {
-		start := time.Now()
-		lay(t, architecture(), labelled())
-		ms[k] = float64(time.Since(start).Microseconds()) / 1000
-	}
-	t.Logf("layouts: %g ms, %g ms", ms[0], ms[1])
 }
