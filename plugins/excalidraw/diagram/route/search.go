@@ -36,7 +36,7 @@ type search struct {
 	prev       []int32
 	seen, done []uint32
 	gen        uint32
-	h          items
+	h          heap[item]
 	// arms counts, at each vertex, the routes through it by the pair of
 	// directions they leave it by (see armPair).
 	arms [][6]int32
@@ -57,55 +57,16 @@ type item struct {
 	s    int32
 }
 
-// items is a binary heap of items, cheapest first: lowest f, then
+// before orders the search's heap, cheapest first: lowest f, then
 // highest g (the deeper of two ties), then lowest state.
-type items []item
-
-func (h items) less(i, j int) bool {
-	if h[i].f != h[j].f {
-		return h[i].f < h[j].f
+func (a item) before(b item) bool {
+	if a.f != b.f {
+		return a.f < b.f
 	}
-	if h[i].g != h[j].g {
-		return h[i].g > h[j].g
+	if a.g != b.g {
+		return a.g > b.g
 	}
-	return h[i].s < h[j].s
-}
-
-func (h *items) push(it item) {
-	*h = append(*h, it)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !s.less(i, p) {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-}
-
-func (h *items) pop() item {
-	s := *h
-	it := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && s.less(l, m) {
-			m = l
-		}
-		if r < n && s.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return it
+	return a.s < b.s
 }
 
 // find is the cheapest path from one of src to one of dst: its vertices,

@@ -85,19 +85,19 @@ func topo(n int, cs []con) (order []int32, in, out [][]int32) {
 		indeg[c.r]++
 	}
 	order = make([]int32, 0, n)
-	ready := &minHeap{}
+	ready := &heap[varIndex]{}
 	for i := 0; i < n; i++ {
 		if indeg[i] == 0 {
-			ready.push(int32(i))
+			ready.push(varIndex(i))
 		}
 	}
 	for ready.len() > 0 {
-		i := ready.pop()
+		i := int32(ready.pop())
 		order = append(order, i)
 		for _, k := range out[i] {
 			r := cs[k].r
 			if indeg[r]--; indeg[r] == 0 {
-				ready.push(r)
+				ready.push(varIndex(r))
 			}
 		}
 	}
@@ -229,44 +229,7 @@ func (v *vpsc) merge(a, b int32, d float64) {
 	B.vars = nil
 }
 
-// minHeap is a heap of indices, smallest first.
-type minHeap []int32
+// varIndex is a variable's index, in a heap smallest first.
+type varIndex int32
 
-func (h *minHeap) len() int { return len(*h) }
-
-func (h *minHeap) push(x int32) {
-	*h = append(*h, x)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if s[p] <= s[i] {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-}
-
-func (h *minHeap) pop() int32 {
-	s := *h
-	x := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && s[l] < s[m] {
-			m = l
-		}
-		if r < n && s[r] < s[m] {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return x
-}
+func (a varIndex) before(b varIndex) bool { return a < b }
