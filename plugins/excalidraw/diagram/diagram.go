@@ -8,6 +8,7 @@ package diagram
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -64,13 +65,30 @@ const (
 // Arrowhead is an edge end's mark ("" is none).
 type Arrowhead string
 
-// The arrowheads (Mermaid: -->, --o, --x).
+// The arrowheads: Mermaid flowchart's (-->, --o, --x) and the marks
+// class and ER diagrams need, each drawn with Excalidraw's head of that
+// name (a cross with its bar).
 const (
-	NoHead     Arrowhead = ""
-	ArrowHead  Arrowhead = "arrow"
-	CircleHead Arrowhead = "circle"
-	CrossHead  Arrowhead = "cross"
+	NoHead                Arrowhead = ""
+	ArrowHead             Arrowhead = "arrow"
+	CircleHead            Arrowhead = "circle"
+	CrossHead             Arrowhead = "cross"
+	BarHead               Arrowhead = "bar"
+	DotHead               Arrowhead = "dot"
+	CircleOutlineHead     Arrowhead = "circle_outline"
+	TriangleHead          Arrowhead = "triangle"
+	TriangleOutlineHead   Arrowhead = "triangle_outline"
+	DiamondHead           Arrowhead = "diamond"
+	DiamondOutlineHead    Arrowhead = "diamond_outline"
+	CrowfootOneHead       Arrowhead = "crowfoot_one"
+	CrowfootManyHead      Arrowhead = "crowfoot_many"
+	CrowfootOneOrManyHead Arrowhead = "crowfoot_one_or_many"
 )
+
+// Arrowheads are every arrowhead but NoHead, in the order above.
+var Arrowheads = []Arrowhead{ArrowHead, CircleHead, CrossHead, BarHead, DotHead, CircleOutlineHead,
+	TriangleHead, TriangleOutlineHead, DiamondHead, DiamondOutlineHead,
+	CrowfootOneHead, CrowfootManyHead, CrowfootOneOrManyHead}
 
 // Style is a node's or group's own colours and stroke, over its role's.
 // Colours are CSS colours as Excalidraw takes them ("#1e1e1e").
@@ -233,9 +251,9 @@ func (g *Graph) Check() error {
 		case !validLine(e.Line):
 			return Problem{at + "/line", fmt.Sprintf("line %q is not one of solid, dashed, thick, invisible", e.Line)}
 		case !validHead(e.Start):
-			return Problem{at + "/start", fmt.Sprintf("arrowhead %q is not one of arrow, circle, cross", e.Start)}
+			return Problem{at + "/start", fmt.Sprintf("arrowhead %q is not one of %s", e.Start, headList())}
 		case !validHead(e.End):
-			return Problem{at + "/end", fmt.Sprintf("arrowhead %q is not one of arrow, circle, cross", e.End)}
+			return Problem{at + "/end", fmt.Sprintf("arrowhead %q is not one of %s", e.End, headList())}
 		}
 	}
 	return nil
@@ -280,9 +298,13 @@ func validLine(l Line) bool {
 }
 
 func validHead(h Arrowhead) bool {
-	switch h {
-	case NoHead, ArrowHead, CircleHead, CrossHead:
-		return true
+	return h == NoHead || slices.Contains(Arrowheads, h)
+}
+
+func headList() string {
+	names := make([]string, len(Arrowheads))
+	for i, h := range Arrowheads {
+		names[i] = string(h)
 	}
-	return false
+	return strings.Join(names, ", ")
 }

@@ -37,7 +37,7 @@ func TestCheck(t *testing.T) {
 		{"an edge's start", func(g *Graph) { g.Edges[0].From = "app" }, "/edges/0/from"},
 		{"an edge's end", func(g *Graph) { g.Edges[1].To = "cache" }, "/edges/1/to"},
 		{"a line", func(g *Graph) { g.Edges[1].Line = "dotted" }, "/edges/1/line"},
-		{"an arrowhead", func(g *Graph) { g.Edges[0].End = "diamond" }, "/edges/0/end"},
+		{"an arrowhead", func(g *Graph) { g.Edges[0].End = "harpoon" }, "/edges/0/end"},
 		{"the direction", func(g *Graph) { g.Direction = "up" }, "/direction"},
 		{"a group's parent", func(g *Graph) { g.Groups[1].Parent = "nowhere" }, "/groups/1/parent"},
 		{"a group in itself", func(g *Graph) { g.Groups[0].Parent = "data" }, "/groups/0/parent"},
