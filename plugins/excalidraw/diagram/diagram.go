@@ -114,6 +114,9 @@ type Node struct {
 	// Group is the innermost group holding the node ("" none).
 	Group string `json:"group,omitempty"`
 	Style Style  `json:"style,omitzero"`
+	// Fields are lines shown under the label, below a rule: a class's
+	// members, an entity's attributes.
+	Fields []string `json:"fields,omitempty"`
 }
 
 // Text is what the node shows: its label, or its id.
@@ -141,6 +144,10 @@ type Edge struct {
 	// colour (Mermaid's linkStyle); Fill is unused, and a dashed edge
 	// says so with Line.
 	Style Style `json:"style,omitzero"`
+	// StartLabel and EndLabel are short texts by the From and To ends (a
+	// class relation's multiplicities, "1" and "*").
+	StartLabel string `json:"startLabel,omitempty"`
+	EndLabel   string `json:"endLabel,omitempty"`
 }
 
 // Head is the mark at To: End, an arrow by default, none with EndNone.

@@ -35,6 +35,7 @@ type input struct {
 	EndArrowhead     json.RawMessage `json:"endArrowhead"`
 	StartElementID   *string         `json:"startElementId"`
 	EndElementID     *string         `json:"endElementId"`
+	Elbowed          *bool           `json:"elbowed"`
 	Pressures        []float64       `json:"pressures"`
 	SimulatePressure *bool           `json:"simulatePressure"`
 	FileID           *string         `json:"fileId"`

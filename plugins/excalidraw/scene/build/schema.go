@@ -198,7 +198,7 @@ func fieldsFor(t string) []string {
 		f = append(f, "text", "fontSize", "fontFamily", "textAlign", "verticalAlign", "width", "angle")
 	case t == "arrow":
 		f = append(f, "points", "width", "height", "startElementId", "endElementId",
-			"startArrowhead", "endArrowhead", "roundness", "label")
+			"startArrowhead", "endArrowhead", "roundness", "label", "elbowed")
 	case t == "line":
 		f = append(f, "points", "width", "height", "startArrowhead", "endArrowhead", "roundness")
 	case t == "freedraw":

@@ -53,6 +53,8 @@ func fieldSchema(name string) *ojson.Object {
 		return typed("array").Set("items", numRange(0, 1)).Set("maxItems", maxPoints)
 	case "simulatePressure", "locked":
 		return typed("boolean")
+	case "elbowed":
+		return typed("boolean").Set("description", "Orthogonal segments, routed around shapes; the editor keeps them so.")
 	case "fileId":
 		return defRef(DefRef)
 	case "scale":
