@@ -24,9 +24,15 @@ type stubKey struct {
 	at  geom.Vec
 }
 
-// margin is how far from a side's ends its ports stay.
-func (r *router) margin(length float64) float64 {
-	return math.Min(r.o.Spacing, length/4)
+// margin is how far from the ends of a side of box b, length long, its
+// ports stay: a spacing (a quarter of a short side), and past a rounded
+// corner (Options.Corners) while the side's middle half is left.
+func (r *router) margin(b int, length float64) float64 {
+	m := math.Min(r.o.Spacing, length/4)
+	if c := r.corners[b]; c > m {
+		m = math.Min(c, length/4)
+	}
+	return m
 }
 
 // portsOf are the ports of box b for an edge whose other end is box
@@ -65,21 +71,21 @@ func (r *router) portsOf(b int, pref Side, other int, cl float64) []port {
 		o := r.rects[other]
 		switch {
 		case o.MinY >= rect.MaxY:
-			if x, ok := r.facing(rect.MinX, rect.MaxX, o.MinX, o.MaxX); ok {
+			if x, ok := r.facing(b, other, rect.MinX, rect.MaxX, o.MinX, o.MaxX); ok {
 				add(Bottom, geom.V(x, rect.MaxY))
 			}
 		case o.MaxY <= rect.MinY:
-			if x, ok := r.facing(rect.MinX, rect.MaxX, o.MinX, o.MaxX); ok {
+			if x, ok := r.facing(b, other, rect.MinX, rect.MaxX, o.MinX, o.MaxX); ok {
 				add(Top, geom.V(x, rect.MinY))
 			}
 		}
 		switch {
 		case o.MinX >= rect.MaxX:
-			if y, ok := r.facing(rect.MinY, rect.MaxY, o.MinY, o.MaxY); ok {
+			if y, ok := r.facing(b, other, rect.MinY, rect.MaxY, o.MinY, o.MaxY); ok {
 				add(Right, geom.V(rect.MaxX, y))
 			}
 		case o.MaxX <= rect.MinX:
-			if y, ok := r.facing(rect.MinY, rect.MaxY, o.MinY, o.MaxY); ok {
+			if y, ok := r.facing(b, other, rect.MinY, rect.MaxY, o.MinY, o.MaxY); ok {
 				add(Left, geom.V(rect.MinX, y))
 			}
 		}
@@ -92,8 +98,8 @@ func (r *router) portsOf(b int, pref Side, other int, cl float64) []port {
 // the margin, at the middle of the narrower box if that is possible, else
 // of the wider, else of the stretch they share. It is the same seen from
 // either box.
-func (r *router) facing(a0, a1, b0, b1 float64) (float64, bool) {
-	ma, mb := r.margin(a1-a0), r.margin(b1-b0)
+func (r *router) facing(a, b int, a0, a1, b0, b1 float64) (float64, bool) {
+	ma, mb := r.margin(a, a1-a0), r.margin(b, b1-b0)
 	lo, hi := math.Max(a0+ma, b0+mb), math.Min(a1-ma, b1-mb)
 	if lo > hi {
 		return 0, false
@@ -282,7 +288,7 @@ func (r *router) crowded(b int, ps []port) []port {
 		if p.side.horizontal() {
 			length = rect.W()
 		}
-		fits := 1 + int(math.Floor((length-2*r.margin(length))/r.o.Spacing))
+		fits := 1 + int(math.Floor((length-2*r.margin(b, length))/r.o.Spacing))
 		if n := r.sideUse[sideKey{b, p.side}] + 1; n > fits {
 			p.pen += float64(n-fits) * r.o.BendPenalty
 		}

@@ -193,19 +193,20 @@ func (r *router) channel(ri, k int, pos, lo, hi float64, vert bool) (min, max fl
 	e := r.edges[ri]
 	min, max = math.Inf(-1), math.Inf(1)
 	first, last := k == 0, k == len(rt.pts)-2
-	side := func(b geom.Rect) {
+	side := func(i int) {
+		b := r.rects[i]
 		a0, a1 := b.MinX, b.MaxX
 		if !vert {
 			a0, a1 = b.MinY, b.MaxY
 		}
-		m := r.margin(a1 - a0)
+		m := r.margin(i, a1-a0)
 		min, max = math.Max(min, a0+m), math.Min(max, a1-m)
 	}
 	if first {
-		side(r.rects[e.from])
+		side(e.from)
 	}
 	if last {
-		side(r.rects[e.to])
+		side(e.to)
 	}
 	// Look as far as reach either way; beyond, the channel is open.
 	reach := channelReach * r.o.Spacing

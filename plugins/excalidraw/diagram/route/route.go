@@ -147,6 +147,10 @@ type Options struct {
 	// SidePenalty is what leaving or entering a box by another side than
 	// the edge's preferred one costs (default 100).
 	SidePenalty float64
+	// Corners are the radii of boxes' rounded corners, by box id: ends on
+	// such a box stay on the straight part of its sides (up to a quarter
+	// of a side from each end), where the outline is the box's own.
+	Corners map[string]float64
 }
 
 // The defaults.
@@ -231,10 +235,13 @@ func Route(boxes map[string]geom.Rect, edges []Edge, o Options) ([]Path, error) 
 	}
 	sort.Strings(ids)
 	index := make(map[string]int, len(ids))
-	r := &router{o: o, rects: make([]geom.Rect, len(ids)), sideUse: map[sideKey]int{}}
+	r := &router{o: o, rects: make([]geom.Rect, len(ids)), corners: make([]float64, len(ids)), sideUse: map[sideKey]int{}}
 	for i, id := range ids {
 		index[id] = i
 		r.rects[i] = boxes[id]
+		if c := o.Corners[id]; c > 0 && !math.IsInf(c, 0) {
+			r.corners[i] = c
+		}
 	}
 	r.edges = make([]edgeEnds, len(edges))
 	for i, e := range edges {
@@ -301,6 +308,7 @@ type route struct {
 type router struct {
 	o       Options
 	rects   []geom.Rect
+	corners []float64 // by box, Options.Corners
 	edges   []edgeEnds
 	routes  []*route
 	sideUse map[sideKey]int // routes ending on each side of each box

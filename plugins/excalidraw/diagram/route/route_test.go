@@ -326,3 +326,49 @@ func TestAlongAndFixedPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestCorners: ends on a box with rounded corners stay on the straight
+// part of its sides (within the quarter-side cap), so Excalidraw's
+// outline there is the box's own, and the routes stay sound.
+func TestCorners(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    placement
+	}{
+		{"layered 30", layeredPlacement(30, 60, 70, 3)},
+		{"grid 4x5", gridPlacement(4, 5, 1)},
+		{"random 40", randomPlacement(40, 60, 60, 5)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			corners := map[string]float64{}
+			for id, b := range tc.p.boxes {
+				corners[id] = min(32, 0.25*min(b.W(), b.H()))
+			}
+			o := Options{Corners: corners}
+			paths := routeOK(t, tc.p, o)
+			ends := 0
+			for i, p := range paths {
+				e := tc.p.edges[i]
+				for _, end := range []struct {
+					box  string
+					side Side
+					at   geom.Vec
+				}{{e.From, p.FromSide, p.Points[0]}, {e.To, p.ToSide, p.Points[len(p.Points)-1]}} {
+					b := tc.p.boxes[end.box]
+					lo, hi, v := b.MinY, b.MaxY, end.at.Y
+					if end.side.horizontal() {
+						lo, hi, v = b.MinX, b.MaxX, end.at.X
+					}
+					want := min(corners[end.box], (hi-lo)/4)
+					if v < lo+want-1e-6 || v > hi-want+1e-6 {
+						t.Errorf("path %s: end at %v on %s of %s is within %v of a corner", p.ID, end.at, end.side, end.box, want)
+					}
+					ends++
+				}
+			}
+			if ends == 0 {
+				t.Fatal("no ends checked")
+			}
+		})
+	}
+}
