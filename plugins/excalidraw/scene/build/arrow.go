@@ -98,12 +98,43 @@ func (b *builder) buildArrow(m *made) error {
 	if m.end != "" {
 		te = b.target(m.end)
 	}
-	p, startB, endB, err := routeArrow(m.input, ts, te)
-	if err != nil {
-		return badInput(m.index, "/endElementId", "%v", err)
+	elbowed := orBool(m.Elbowed, false)
+	var (
+		p            path
+		startB, endB any
+	)
+	if elbowed {
+		in := inputPath(m.input)
+		if m.route != nil {
+			in = path{origin: m.route[0], rel: make([]geom.Vec, len(m.route))}
+			for i, q := range m.route {
+				in.rel[i] = q.Sub(m.route[0])
+			}
+		}
+		var at, msg string
+		if p, at, msg = elbowPath(in, ts, te); msg != "" {
+			return badInput(m.index, at, "%s", msg)
+		}
+		if ts != nil {
+			startB = ts.elbowBinding(p.global(0))
+		}
+		if te != nil {
+			endB = te.elbowBinding(p.global(len(p.rel) - 1))
+		}
+		if m.Roundness == nil {
+			m.style.roundness = 0
+		}
+	} else {
+		var err error
+		if p, startB, endB, err = routeArrow(m.input, ts, te); err != nil {
+			return badInput(m.index, "/endElementId", "%v", err)
+		}
 	}
 	m.el = baseElement(m.id, "arrow", p.box(), m.style, b.stamp())
 	linearFields(m.el, p, startB, endB, arrowhead(m.StartArrowhead, nil), arrowhead(m.EndArrowhead, "arrow"), false)
+	if elbowed {
+		elbowFields(m.el, p)
+	}
 	if ts != nil {
 		addBound(ts.el, "arrow", m.id)
 	}

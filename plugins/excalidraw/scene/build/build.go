@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
@@ -43,6 +44,9 @@ func Build(inputs []json.RawMessage, ctx Context) (*Result, error) {
 			b.buildStatic(m)
 		}
 	}
+	if err := b.routeElbows(); err != nil {
+		return nil, err
+	}
 	for _, m := range b.made {
 		if m.Type == "arrow" {
 			if err := b.buildArrow(m); err != nil {
@@ -72,7 +76,8 @@ type made struct {
 	id, labelID string
 	style       style
 	el, label   *ojson.Object
-	start, end  string // resolved arrow targets
+	start, end  string     // resolved arrow targets
+	route       []geom.Vec // an elbow arrow's route, when the builder routed it
 }
 
 func newBuilder(ctx Context, sc scene) *builder {

@@ -85,6 +85,10 @@ func fidelityScene(t *testing.T) []*ojson.Object {
 		`{"type":"rectangle","id":"r7","x":300,"y":1000,"width":160,"height":80,"label":{"text":"שלום עולם"}}`,
 		`{"type":"image","id":"img","x":900,"y":-200,"width":120,"height":80,"fileId":"file-1","scale":[-1,1]}`,
 		`{"type":"ellipse","id":"grouped","x":900,"y":100,"width":80,"height":80,"groupIds":["g1"],"label":{"text":"in a group"}}`,
+		// Elbow arrows: routed around the shapes, and along given points.
+		`{"type":"arrow","id":"a7","elbowed":true,"startElementId":"sharp","endElementId":"r7","label":{"text":"elbow"}}`,
+		`{"type":"arrow","id":"a8","elbowed":true,"x":820,"y":330,"points":[[0,0],[60,0],[60,-250],[120,-250],[120,-220]],"startElementId":"sharp","endElementId":"grouped"}`,
+		`{"type":"arrow","id":"a9","elbowed":true,"x":-300,"y":700,"points":[[0,0],[100,0.4],[100,50]]}`,
 	)
 	scene := append([]*ojson.Object{}, first.Elements...)
 	for i, el := range scene {
