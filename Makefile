@@ -29,7 +29,18 @@ $(OAUTHCHECK)/node_modules/.installed: $(OAUTHCHECK)/package-lock.json
 	bash $(OAUTHCHECK)/setup.sh
 	touch $@
 
-node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.installed $(OAUTHCHECK)/node_modules/.installed
+# The official Mermaid-to-Excalidraw converter (@excalidraw/mermaid-to-excalidraw
+# 3.6.0), bundled for headless Chromium, which the Mermaid parser is
+# compared with (diagram/mermaid/compare_test.go).
+M2E := plugins/excalidraw/diagram/mermaid/testdata/m2e
+$(M2E)/node_modules/.installed: $(M2E)/package-lock.json
+	bash $(M2E)/setup.sh
+	touch $@
+$(M2E)/dist/m2e.js: $(M2E)/node_modules/.installed $(M2E)/entry.js $(M2E)/build.mjs
+	cd $(M2E) && npm run build --silent
+
+node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.installed $(OAUTHCHECK)/node_modules/.installed \
+  $(M2E)/dist/m2e.js
 
 # The browser editor: React + Vite + Excalidraw 0.18.1 from the npm registry,
 # built into plugins/excalidraw/editor/dist/app, which dsh embeds.
