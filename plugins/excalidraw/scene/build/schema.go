@@ -142,7 +142,10 @@ func branchBody(t string) *ojson.Object {
 		props.Set("width", positive)
 	case t == "arrow":
 		// An arrow's label sits on its middle: no vertical alignment.
-		props.Set("label", ojson.New().Set("properties", ojson.New().Set("verticalAlign", false)))
+		props.Set("label", labelClosure(false))
+	}
+	if isShape(t) {
+		props.Set("label", labelClosure(true))
 	}
 	required := []any{}
 	for _, name := range requiredFor(t) {
@@ -153,6 +156,21 @@ func branchBody(t string) *ojson.Object {
 		b.Set("description", d)
 	}
 	return b.Set("properties", props).Set("required", required)
+}
+
+// labelClosure closes a branch's label: its fields, with verticalAlign
+// or without it (an arrow's), and nothing else. The value schemas are
+// $defs/fields' label's; the closure is the branch's, so that a field a
+// type's label lacks is left out rather than given the schema false,
+// which some strict clients refuse as a property's schema.
+func labelClosure(verticalAlign bool) *ojson.Object {
+	props := ojson.New()
+	for _, f := range labelFields {
+		if f != "verticalAlign" || verticalAlign {
+			props.Set(f, ojson.New())
+		}
+	}
+	return ojson.New().Set("properties", props).Set("additionalProperties", false)
 }
 
 // typeDescriptions explain a branch where its fields do not.

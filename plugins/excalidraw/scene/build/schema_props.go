@@ -22,15 +22,10 @@ func fieldSchema(name string) *ojson.Object {
 	case "roundness":
 		return enumOf(roundnessKinds)
 	case "label":
-		props := ojson.New()
-		for _, f := range labelFields {
-			props.Set(f, ojson.New())
-		}
+		// Closed by the branch of each type that takes one (labelClosure).
 		return typed("object").Set("description", "Text centred in the shape or on the arrow.").
 			Set("$ref", "#/$defs/text").
-			Set("properties", props).
-			Set("required", []any{"text"}).
-			Set("additionalProperties", false)
+			Set("required", []any{"text"})
 	case "text":
 		return str(1, 0)
 	case "fontSize":
