@@ -1,26 +1,21 @@
 package agenttools
 
 // The descriptions are what a model reads to choose a tool and build its
-// call, so they state when to use each tool and the rules that otherwise
-// only show up as errors (revisions, atomicity, retries). They are kept
-// short for the tools/list budget (see TestToolsListBudget); the detail
-// is the agent guide's (docs/agent-guide-draft.md).
+// call: each says in a sentence what the tool does and when to use it,
+// with the rule that otherwise only shows up as an error (apply's
+// revision fence). They are kept short for the tools/list budget (see
+// TestToolsListBudget); the detail (results, error codes, retries,
+// limits) is read_me's (guide.md).
 
 const listDescription = `Scenes you reach: name, revision, elementCount, updatedAt, valid (an unreadable one is listed; problem says why).`
 
-const readDescription = `Read one scene with its revision. ` +
-	`include "summary" (id, type, geometry, text per element) is far cheaper than "full" (the whole document): prefer it. ` +
-	`excalidraw_scene_apply needs this revision as expected_revision.`
+const readDescription = `Read one scene with its revision, which excalidraw_scene_apply needs; include "summary" is far cheaper than "full": prefer it.`
 
-const createDescription = `Create a scene at revision 1 (a taken name: already_exists, or name_unavailable). ` +
-	`Elements come out complete: labels fitted, arrows bound to ids given in the same call (startElementId/endElementId), omitted styles at Excalidraw's defaults. ` +
-	`Returns save evidence (revision, sha256, verified, summary); request_id makes retries safe.`
+const createDescription = `Create a new scene from element inputs, complete: labels fitted, arrows bound to ids of the same call, omitted styles at Excalidraw's defaults.`
 
 const applyDescription = `Edit a scene with 1-500 operations, all-or-nothing: ` +
-	`{"op":"add","element":{...}} (an element as in excalidraw_scene_create), {"op":"update","id":"...","patch":{...}}, {"op":"delete","id":"..."}; adds run first. ` +
-	`expected_revision must be the revision of your last read, list or write, else revision_conflict: read again and redo. ` +
-	`request_id makes a retry safe (duplicate:true); unchanged:true: nothing written. ` +
-	`Over a limit: too_many_elements or too_large, details {limit, max, actual}.`
+	`{"op":"add","element":{...}} (as in excalidraw_scene_create), {"op":"update","id":"...","patch":{...}}, {"op":"delete","id":"..."}. ` +
+	`expected_revision is your last read's, list's or write's revision; else revision_conflict: read again, redo.`
 
 const validateDescription = `Check a .excalidraw document without saving it: valid, diagnostics (code, severity, pointer, message), stats.`
 

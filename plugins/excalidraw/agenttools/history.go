@@ -17,13 +17,13 @@ const (
 func historyTools(svc *service.Service) []tools.Tool {
 	h := historyHandlers{svc: svc}
 	return []tools.Tool{
-		{Name: LogTool, Description: "A scene's history, newest first: each commit's who (actor, name, bot, person), via (tool), note, summary, ids; filter by actor, element, since/until, min/max_revision; page with cursor.",
+		{Name: LogTool, Description: "A scene's history, newest first: who changed what, through which tool, with their note; filter by actor, element, time or revision.",
 			InputSchema: schema([]string{"name"}, sName, `"actor":{"type":"string","maxLength":128}`, `"element":{"type":"string","maxLength":256}`,
 				`"since":{"type":"string","maxLength":40}`, `"until":{"type":"string","maxLength":40}`,
 				`"min_revision":{"type":"integer","minimum":0}`, `"max_revision":{"type":"integer","minimum":0}`,
 				`"limit":{"type":"integer","minimum":1,"maximum":200}`, `"cursor":{"type":"string","maxLength":512}`, `"ids":{"enum":["some","all","none"]}`),
 			Annotations: tools.Annotations{Title: "Scene history", ReadOnly: true, Idempotent: true}, Handler: tools.Typed(h.log)},
-		{Name: RestoreTool, Description: "Undo a commit (board_log's) as a new commit: revert (default) undoes only its changes, leaving ones changed since (collateral); restore puts its elements back. ids limits it.",
+		{Name: RestoreTool, Description: "Take back a commit from board_log as a new commit: revert undoes only its changes, restore puts its elements back as they were.",
 			InputSchema: writeSchema([]string{"from"}, `"from":{"type":"string","maxLength":64}`, `"mode":{"enum":["revert","restore"]}`, sIDs),
 			Annotations: tools.Annotations{Title: "Restore or revert a commit", Destructive: true}, Handler: tools.Typed(h.restore)},
 	}

@@ -16,12 +16,9 @@ const (
 	ExportTool = "export"
 )
 
-const exportDescription = "Write a scene's picture (png, svg) or file (excalidraw) to exports/ and return an expiring signed link, not bytes. " +
-	"Same selection as render (ids, target, region) at scale 1 by default; a PNG over 32 Mpx comes as 4096 px tiles with an index."
+const exportDescription = "Write a scene's picture (png, svg) or file (excalidraw), or a part selected as for render, and return an expiring link to hand a person."
 
-const renderDescription = "A PNG of the scene as the editor draws it: whole, a region, a target (e.g. frame_name) or ids. " +
-	"Numbered badges mark elements; legend maps number → [n, id, type, label]. Pixel → scene: x = origin[0] + px/scale. " +
-	"Default ≈1.5k image tokens; raise max_pixels or scale for detail."
+const renderDescription = "Look at a scene, or part of it, as the editor draws it: a PNG whose numbered badges the legend maps to element ids."
 
 // renderTools are the tools that draw scenes.
 func renderTools(svc *service.Service, baseURL string) []tools.Tool {

@@ -146,20 +146,17 @@ func str(desc string) *ojson.Object { return typed("string").Set("description", 
 
 // nameSchema deliberately has no pattern: the service checks names and
 // answers invalid_name, on this surface and on HTTP alike.
-func nameSchema() *ojson.Object {
-	return str(`Scene name, e.g. "flow".`)
-}
+func nameSchema() *ojson.Object { return typed("string") }
 
-func requestIDSchema() *ojson.Object {
-	return str("Idempotency key for safe retries.")
-}
+func requestIDSchema() *ojson.Object { return str("Idempotency key.") }
 
-func appStateSchema(desc string) *ojson.Object {
+// appStateSchema is the canvas settings; apply merges them over the
+// stored ones (read_me says so).
+func appStateSchema() *ojson.Object {
 	return object(nil, ojson.New().
 		Set("viewBackgroundColor", typed("string")).
 		Set("gridSize", ojson.New().Set("type", []any{"number", "null"})).
-		Set("gridModeEnabled", typed("boolean"))).
-		Set("description", desc)
+		Set("gridModeEnabled", typed("boolean")))
 }
 
 func filesSchema() *ojson.Object {
@@ -179,15 +176,14 @@ func readSchema() *ojson.Object {
 		Set("name", nameSchema()).
 		Set("include", typed("string").Set("enum", []any{service.IncludeFull, service.IncludeSummary}).
 			Set("default", service.IncludeFull)).
-		Set("element_type", str(`Summary only: just this type, e.g. "arrow".`)))
+		Set("element_type", str(`Summary only: just this type.`)))
 }
 
 func createSchema() *ojson.Object {
 	return object([]any{"name"}, ojson.New().
 		Set("name", nameSchema()).
-		Set("elements", typed("array").Set("items", ojson.New().Set("$ref", "#/$defs/element")).
-			Set("description", "In drawing order.")).
-		Set("app_state", appStateSchema("Canvas settings.")).
+		Set("elements", typed("array").Set("items", ojson.New().Set("$ref", "#/$defs/element"))).
+		Set("app_state", appStateSchema()).
 		Set("files", filesSchema()).
 		Set("request_id", requestIDSchema())).
 		Set("$defs", elementDefs())
@@ -197,11 +193,10 @@ func applySchema() *ojson.Object {
 	op, defs := operationSchema()
 	return object([]any{"name", "expected_revision", "operations"}, ojson.New().
 		Set("name", nameSchema()).
-		Set("expected_revision", typed("integer").Set("minimum", 0).
-			Set("description", "The revision of your last read, list or write.")).
+		Set("expected_revision", typed("integer").Set("minimum", 0)).
 		Set("operations", typed("array").Set("minItems", 1).Set("maxItems", service.MaxOperations).
 			Set("items", op)).
-		Set("app_state", appStateSchema("Merged over the stored canvas settings.")).
+		Set("app_state", appStateSchema()).
 		Set("request_id", requestIDSchema())).
 		Set("$defs", defs)
 }

@@ -59,9 +59,17 @@ func TestDescriptionsMentionWhatAgentsNeed(t *testing.T) {
 			t.Errorf("%s: description too thin", tool.Name)
 		}
 	}
-	for _, s := range []string{"expected_revision", "all-or-nothing", "request_id", `"op":"add"`, `"op":"update"`, `"op":"delete"`, "unchanged", "details {limit, max, actual}"} {
+	for _, s := range []string{"expected_revision", "all-or-nothing", `"op":"add"`, `"op":"update"`, `"op":"delete"`} {
 		if !strings.Contains(applyDescription, s) {
 			t.Errorf("apply description does not mention %s", s)
+		}
+	}
+	// The rest of what an apply answers is read_me's (the tools/list
+	// budget).
+	_, apply, _ := strings.Cut(Guide(), "\n## "+ApplyTool+"\n")
+	for _, s := range []string{"request_id", "duplicate:true", "unchanged:true", "revision_conflict", "details {limit, max, actual}"} {
+		if !strings.Contains(apply, s) {
+			t.Errorf("read_me's %s section does not mention %s", ApplyTool, s)
 		}
 	}
 	if !strings.Contains(readDescription, "cheaper") {

@@ -82,7 +82,6 @@ func patchSchema() *ojson.Object {
 		props.Set(k, ojson.New())
 	}
 	return ojson.New().Set("type", "object").Set("minProperties", 1).
-		Set("description", "The fields to set; bound arrows and the label follow.").
 		Set("$ref", "#/$defs/"+build.DefFields).
 		Set("properties", props).Set("additionalProperties", false)
 }

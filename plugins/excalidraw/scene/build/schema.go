@@ -158,11 +158,11 @@ func branchBody(t string) *ojson.Object {
 	return b.Set("properties", props).Set("required", required)
 }
 
-// labelClosure closes a branch's label: its fields, with verticalAlign
-// or without it (an arrow's), and nothing else. The value schemas are
-// $defs/fields' label's; the closure is the branch's, so that a field a
-// type's label lacks is left out rather than given the schema false,
-// which some strict clients refuse as a property's schema.
+// labelClosure is a branch's label: an object of its fields, with
+// verticalAlign or without it (an arrow's), and nothing else. The value
+// schemas are $defs/fields' label's; the closure is the branch's, so
+// that a field a type's label lacks is left out rather than given the
+// schema false, which some strict clients refuse as a property's schema.
 func labelClosure(verticalAlign bool) *ojson.Object {
 	props := ojson.New()
 	for _, f := range labelFields {
@@ -170,14 +170,13 @@ func labelClosure(verticalAlign bool) *ojson.Object {
 			props.Set(f, ojson.New())
 		}
 	}
-	return ojson.New().Set("properties", props).Set("additionalProperties", false)
+	return typed("object").Set("properties", props).Set("additionalProperties", false)
 }
 
 // typeDescriptions explain a branch where its fields do not.
 var typeDescriptions = map[string]string{
-	"shape": "Default size 100x100; a label grows it to fit.",
 	"text":  "x/y is the anchor textAlign and verticalAlign name.",
-	"arrow": "Give points, width/height, or both bound ends (then x/y may be omitted).",
+	"arrow": "Give points, width/height, or two bound ends (x/y then optional).",
 }
 
 // allFields lists every field some type accepts, but "type", in schema

@@ -12,20 +12,19 @@ func fieldSchema(name string) *ojson.Object {
 	switch name {
 	case "id":
 		// The pattern bounds the length too.
-		return typed("string").Set("description", "Lets arrows in this call bind to it.").Set("pattern", idPattern)
+		return typed("string").Set("pattern", idPattern)
 	case "x", "y", "height":
 		return defRef("coord")
 	case "width":
-		return defRef("coord").Set("description", "Lines and arrows: with height, the points [[0,0],[width,height]].")
+		return defRef("coord").Set("description", "Lines, arrows: with height, points [[0,0],[width,height]].")
 	case "angle":
 		return typed("number").Set("description", "Radians, clockwise.")
 	case "roundness":
 		return enumOf(roundnessKinds)
 	case "label":
-		// Closed by the branch of each type that takes one (labelClosure).
-		return typed("object").Set("description", "Text centred in the shape or on the arrow.").
-			Set("$ref", "#/$defs/text").
-			Set("required", []any{"text"})
+		// The values; the type that takes a label closes it, with the
+		// fields its labels have (labelClosure).
+		return defRef("text").Set("required", []any{"text"})
 	case "text":
 		return str(1, 0)
 	case "fontSize":
@@ -43,13 +42,13 @@ func fieldSchema(name string) *ojson.Object {
 	case "startArrowhead", "endArrowhead":
 		return defRef("arrowhead")
 	case "startElementId", "endElementId":
-		return defRef(DefRef).Set("description", "Element to bind to, from this call or existing.")
+		return defRef(DefRef)
 	case "pressures":
 		return typed("array").Set("items", numRange(0, 1)).Set("maxItems", maxPoints)
 	case "simulatePressure", "locked":
 		return typed("boolean")
 	case "elbowed":
-		return typed("boolean").Set("description", "Orthogonal segments, routed around shapes; the editor keeps them so.")
+		return typed("boolean").Set("description", "Orthogonal segments routed around shapes.")
 	case "fileId":
 		return defRef(DefRef)
 	case "scale":
