@@ -129,6 +129,12 @@ func (r *router) routeLevel(pending []int, cl float64, first bool) (failed []int
 		lv.obs[i] = o
 		points = append(points, geom.V(o.MinX, o.MinY), geom.V(o.MaxX, o.MinY), geom.V(o.MinX, o.MaxY), geom.V(o.MaxX, o.MaxY))
 	}
+	// Lines round each region, the clearance outside it, so that routes
+	// have a way round.
+	for _, g := range r.regions {
+		o := g.Expand(cl)
+		points = append(points, geom.V(o.MinX, o.MinY), geom.V(o.MaxX, o.MinY), geom.V(o.MinX, o.MaxY), geom.V(o.MaxX, o.MaxY))
+	}
 	type ends struct{ src, dst []port }
 	eps := make([]ends, len(pending))
 	for k, i := range pending {
@@ -237,6 +243,7 @@ func (lv *level) stubFree(own int, a, b geom.Vec) bool {
 // find routes edge i between the given ports.
 func (lv *level) find(i int, src, dst []port) (*route, []pass, bool) {
 	e := lv.r.edges[i]
+	lv.s.foreign = e.foreign
 	src, dst = lv.r.crowded(e.from, src), lv.r.crowded(e.to, dst)
 	var (
 		verts  []int32

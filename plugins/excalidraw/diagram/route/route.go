@@ -127,6 +127,9 @@ type Edge struct {
 	// A loop that asks for one side at both ends gets the next side
 	// clockwise for its end.
 	FromSide, ToSide Side
+	// Within are the Options.Regions the route may enter freely (those
+	// holding its ends).
+	Within []string
 }
 
 // Options tune the router, in scene units; zero takes the default.
@@ -147,6 +150,13 @@ type Options struct {
 	// SidePenalty is what leaving or entering a box by another side than
 	// the edge's preferred one costs (default 100).
 	SidePenalty float64
+	// Regions are areas routes keep out of unless their edge is Within
+	// them (a diagram's groups: an edge between two nodes outside a group
+	// goes round it): entering one costs RegionPenalty. A region is no
+	// obstacle, and may hold boxes.
+	Regions map[string]geom.Rect
+	// RegionPenalty is what entering a region costs (default 1000).
+	RegionPenalty float64
 	// Corners are the radii of boxes' rounded corners, by box id: ends on
 	// such a box stay on the straight part of its sides (up to a quarter
 	// of a side from each end), where the outline is the box's own.
@@ -160,6 +170,7 @@ const (
 	DefaultBendPenalty     = 40
 	DefaultCrossingPenalty = 200
 	DefaultSidePenalty     = 100
+	DefaultRegionPenalty   = 1000
 )
 
 func (o Options) resolve() (Options, error) {
@@ -173,6 +184,7 @@ func (o Options) resolve() (Options, error) {
 		{"BendPenalty", &o.BendPenalty, DefaultBendPenalty},
 		{"CrossingPenalty", &o.CrossingPenalty, DefaultCrossingPenalty},
 		{"SidePenalty", &o.SidePenalty, DefaultSidePenalty},
+		{"RegionPenalty", &o.RegionPenalty, DefaultRegionPenalty},
 	} {
 		if math.IsNaN(*f.v) || math.IsInf(*f.v, 0) || *f.v < 0 {
 			return o, fmt.Errorf("route: Options.%s is %v, want a finite number ≥ 0", f.name, *f.v)
@@ -244,6 +256,17 @@ func Route(boxes map[string]geom.Rect, edges []Edge, o Options) ([]Path, error) 
 		}
 	}
 	r.edges = make([]edgeEnds, len(edges))
+	regionIDs := make([]string, 0, len(o.Regions))
+	for id, g := range o.Regions {
+		if math.IsNaN(g.MinX+g.MinY+g.MaxX+g.MaxY) || math.IsInf(g.MinX+g.MinY+g.MaxX+g.MaxY, 0) {
+			return nil, fmt.Errorf("route: region %q is not finite", id)
+		}
+		regionIDs = append(regionIDs, id)
+	}
+	sort.Strings(regionIDs)
+	for _, id := range regionIDs {
+		r.regions = append(r.regions, o.Regions[id])
+	}
 	for i, e := range edges {
 		from, ok := index[e.From]
 		if !ok {
@@ -261,6 +284,17 @@ func Route(boxes map[string]geom.Rect, edges []Edge, o Options) ([]Path, error) 
 			ts = fs%4 + 1
 		}
 		r.edges[i] = edgeEnds{from: from, to: to, fromSide: fs, toSide: ts}
+		if len(o.Regions) > 0 {
+			within := map[string]bool{}
+			for _, id := range e.Within {
+				within[id] = true
+			}
+			for _, id := range regionIDs {
+				if !within[id] {
+					r.edges[i].foreign = append(r.edges[i].foreign, o.Regions[id])
+				}
+			}
+		}
 	}
 	r.run()
 	out := make([]Path, len(edges))
@@ -294,6 +328,7 @@ func sideFraction(b geom.Rect, s Side, p geom.Vec) float64 {
 type edgeEnds struct {
 	from, to         int
 	fromSide, toSide Side
+	foreign          []geom.Rect // regions it pays to enter
 }
 
 // route is an edge's route as the router works on it.
@@ -308,7 +343,8 @@ type route struct {
 type router struct {
 	o       Options
 	rects   []geom.Rect
-	corners []float64 // by box, Options.Corners
+	corners []float64   // by box, Options.Corners
+	regions []geom.Rect // Options.Regions
 	edges   []edgeEnds
 	routes  []*route
 	sideUse map[sideKey]int // routes ending on each side of each box

@@ -1,6 +1,7 @@
 package route
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -370,5 +371,47 @@ func TestCorners(t *testing.T) {
 				t.Fatal("no ends checked")
 			}
 		})
+	}
+}
+
+// TestRegions: a route keeps out of a region it is not within (a group
+// between its ends), and goes through one it is within.
+func TestRegions(t *testing.T) {
+	boxes := map[string]geom.Rect{
+		"a": geom.R(0, 0, 100, 50), "b": geom.R(0, 200, 100, 250), "c": geom.R(0, 400, 100, 450),
+	}
+	group := geom.R(-20, 180, 300, 270) // holds b, wide to the right
+	edges := []Edge{{ID: "ac", From: "a", To: "c", FromSide: Bottom, ToSide: Top, Within: nil}}
+	enters := func(pts []geom.Vec) bool {
+		for _, p := range pts {
+			if inside(group, p) {
+				return true
+			}
+		}
+		for k := 1; k < len(pts); k++ {
+			lo, hi := geom.V(min(pts[k-1].X, pts[k].X), min(pts[k-1].Y, pts[k].Y)), geom.V(max(pts[k-1].X, pts[k].X), max(pts[k-1].Y, pts[k].Y))
+			if lo.X < group.MaxX && hi.X > group.MinX && lo.Y < group.MaxY && hi.Y > group.MinY {
+				return true
+			}
+		}
+		return false
+	}
+	paths, err := Route(boxes, edges, Options{Regions: map[string]geom.Rect{"g": group}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enters(paths[0].Points) {
+		t.Errorf("a→c enters the group it is not within: %v", paths[0].Points)
+	}
+	edges[0].Within = []string{"g"}
+	paths, err = Route(boxes, edges, Options{Regions: map[string]geom.Rect{"g": group}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !enters(paths[0].Points) {
+		t.Errorf("a→c within the group goes round it: %v", paths[0].Points)
+	}
+	if _, err := Route(boxes, edges, Options{Regions: map[string]geom.Rect{"g": geom.R(0, 0, math.NaN(), 1)}}); err == nil {
+		t.Error("a region that is not finite is taken")
 	}
 }

@@ -40,6 +40,25 @@ type search struct {
 	// arms counts, at each vertex, the routes through it by the pair of
 	// directions they leave it by (see armPair).
 	arms [][6]int32
+	// foreign are the regions the edge being routed pays to enter.
+	foreign []geom.Rect
+}
+
+// entering is what moving from p to q costs in regions entered: those
+// the segment reaches into from outside.
+func (s *search) entering(p, q geom.Vec) float64 {
+	c := 0.0
+	for _, r := range s.foreign {
+		if !inside(r, p) && min(p.X, q.X) < r.MaxX && max(p.X, q.X) > r.MinX && min(p.Y, q.Y) < r.MaxY && max(p.Y, q.Y) > r.MinY {
+			c += s.o.RegionPenalty
+		}
+	}
+	return c
+}
+
+// inside reports whether p lies in r's interior.
+func inside(r geom.Rect, p geom.Vec) bool {
+	return p.X > r.MinX && p.X < r.MaxX && p.Y > r.MinY && p.Y < r.MaxY
 }
 
 func newSearch(g *graph, o Options) *search {
@@ -165,6 +184,9 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 			// other way crosses it, or joins it only to leave it on one
 			// side or the other, which mostly crosses it too.
 			c += s.crossCost(w, dir)
+			if len(s.foreign) > 0 {
+				c += s.entering(pv, pw)
+			}
 			relax(w*4+int32(dir), c, it.s)
 		}
 	}

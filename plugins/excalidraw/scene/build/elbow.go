@@ -29,8 +29,8 @@ const elbowGap = 5
 const skewTolerance = 1
 
 // elbowPath checks and tidies an elbow arrow's path: each segment
-// straightened (within skewTolerance), zero-length segments and points in
-// a line dropped, and each bound end moved along its last segment to
+// straightened (within skewTolerance), zero-length segments dropped, and
+// each bound end moved along its last segment to
 // elbowGap from its target's outline. It returns the path and the
 // pointer of the mistake when the path cannot be an elbow arrow.
 func elbowPath(p path, ts, te *bindTarget) (path, string, string) {
@@ -96,20 +96,14 @@ func elbowEnd(t *bindTarget, end, adjacent geom.Vec) (geom.Vec, bool) {
 	return p, true
 }
 
-// simplifyOrthogonal drops repeated points and the middle of three points
-// in a horizontal or vertical line.
+// simplifyOrthogonal drops repeated points. Points in a line are kept:
+// they set where Excalidraw puts the arrow's label (on its middle point),
+// which a drawing uses.
 func simplifyOrthogonal(g []geom.Vec) []geom.Vec {
 	out := make([]geom.Vec, 0, len(g))
 	for _, q := range g {
 		if n := len(out); n > 0 && out[n-1].Equal(q) {
 			continue
-		}
-		if n := len(out); n >= 2 {
-			a, b := out[n-2], out[n-1]
-			if (a.X == b.X && b.X == q.X) || (a.Y == b.Y && b.Y == q.Y) {
-				out[n-1] = q
-				continue
-			}
 		}
 		out = append(out, q)
 	}

@@ -163,7 +163,7 @@ func TestElbowAlongPoints(t *testing.T) {
 		// Ends given inside the shapes and a segment 0.4 px off: the ends
 		// are moved out to the gap, the segment straightened.
 		`{"type":"arrow","id":"ab","elbowed":true,"x":50,"y":25,"points":[[0,0],[150,0.4],[150,200],[300,200]],"startElementId":"a","endElementId":"b"}`,
-		// Unbound: kept as given, points in a line merged.
+		// Unbound: kept as given, points in a line too (they place the label).
 		`{"type":"arrow","id":"free","elbowed":true,"x":0,"y":400,"points":[[0,0],[50,0],[100,0],[100,80]]}`,
 	)
 	pts := checkElbow(t, res.Elements, byID(t, res.Elements, "ab"))
@@ -177,7 +177,7 @@ func TestElbowAlongPoints(t *testing.T) {
 		}
 	}
 	free := elbowPoints(t, byID(t, res.Elements, "free"))
-	if len(free) != 3 || free[2] != geom.V(100, 480) {
+	if len(free) != 4 || free[3] != geom.V(100, 480) {
 		t.Errorf("free: %v", free)
 	}
 }

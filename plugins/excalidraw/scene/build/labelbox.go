@@ -3,6 +3,7 @@ package build
 import (
 	"strings"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
 
@@ -33,4 +34,14 @@ func LabelBox(typ, text string, fontFamily int, fontSize, maxWidth, minW, minH f
 	_, th := ts.measure(ts.wrap(text, textmetrics.BoundTextMaxWidth(typ, w, fontSize)))
 	h = max(minH, containerDimensionForText(th, typ))
 	return w, h
+}
+
+// ArrowLabelBox is where a label, text in fontFamily at fontSize, sits on
+// an arrow through points (scene coordinates), as the builder and
+// Excalidraw put it: wrapped to the arrow's label width and centred on
+// its middle point, or on the middle of its middle segment.
+func ArrowLabelBox(points []geom.Vec, text string, fontFamily int, fontSize float64) geom.Rect {
+	ts := textStyle{fontSize: fontSize, fontFamily: fontFamily, textAlign: "center", verticalAlign: "middle"}
+	_, b := arrowLabel(points, geom.BoundsOf(points).W(), textmetrics.NormalizeText(text), ts)
+	return geom.R(b.X, b.Y, b.X+b.W, b.Y+b.H)
 }
