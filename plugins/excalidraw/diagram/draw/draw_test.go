@@ -122,4 +122,3 @@ func TestDrawArchitecture(t *testing.T) {
 	t.Logf("%d elements, %d reading findings", len(els), len(readingFindings(els)))
 	_ = fmt.Sprint
 }
-
