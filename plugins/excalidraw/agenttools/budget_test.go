@@ -18,16 +18,23 @@ import (
 // tool the host registers, is held to 48 KB by the whole-list budget
 // test, which will cover all tools; this test keeps the five Excalidraw
 // tools within their share of it.
+//
+// The shares are ratchets at today's sizes (issue 26: 46,606 bytes for
+// the whole list, from 48,142): the goal is 40,000 for today's tools, so
+// that the diagram tools (about 5 KB) and more fit in 48 KB. What is
+// left is no longer descriptions but rules: the target selector (about
+// 770 bytes) and the options (about 310) once in each tool that takes
+// them, and the element input in create and apply (about 4.5 KB each).
 const (
-	fiveToolsBudget = 14_000
-	oneToolBudget   = 6_000
+	fiveToolsBudget = 12_000
+	oneToolBudget   = 5_500
 	// allToolsBudget is the Excalidraw plugin's share of the host's
 	// 48 KB tools/list (the root's whole-list test adds the host's own
 	// tools).
-	allToolsBudget = 46_000
+	allToolsBudget = 43_300
 	// boardToolsBudget is the board and folder tools' (boards.go),
-	// counted apart: with them the plugin's tools are over 48 KB.
-	boardToolsBudget = 4_000
+	// counted apart.
+	boardToolsBudget = 3_300
 )
 
 // TestToolsListBudget lists the five tools through the MCP bridge, as
