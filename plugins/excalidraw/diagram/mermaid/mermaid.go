@@ -1,6 +1,7 @@
-// Package mermaid parses Mermaid flowchart text into a diagram.Graph, in Go
-// and without a browser, naming the line and column of anything it does
-// not take.
+// Package mermaid parses Mermaid text into a diagram.Graph, in Go and
+// without a browser, naming the line and column of anything it does not
+// take: flowcharts (Parse), and through Read, which picks the parser by
+// the header, class, state and ER diagrams too.
 //
 // What it takes is Mermaid's documented flowchart syntax: the flowchart
 // or graph header and its direction, every classic node shape (and the
@@ -14,7 +15,24 @@
 // read and dropped. Parsing is linear in the text (an & list on both
 // sides of a link makes every pair an edge, as in Mermaid).
 //
-// Choices where Mermaid's output has no exact counterpart in the model:
+// Class diagrams (classDiagram, classDiagram-v2) take classes with
+// members, generics (~T~, shown <T>), annotations (shown «interface»
+// above the name), labels and `names`; every relation, at either end or
+// both, with multiplicities and a label; namespaces (groups), notes,
+// direction, and styles as in flowcharts (classDef, cssClass, :::,
+// style). State diagrams (stateDiagram, stateDiagram-v2) take states,
+// names and descriptions, [*], transitions, composite states (groups,
+// nested), <<choice>>, <<fork>>, <<join>>, concurrent regions, notes,
+// direction and styles (classDef, class, :::, style). ER diagrams
+// (erDiagram) take entities, aliases, attributes with keys and comments,
+// relationships with marks or words, direction and styles. In each,
+// front matter, comments, accTitle and accDescr, click (and class
+// diagrams' link and callback, state diagrams' hide and scale) are read
+// and dropped. What each becomes in the model is written on parseClass,
+// parseState and parseER.
+//
+// Choices where Mermaid's flowchart output has no exact counterpart in
+// the model:
 //
 //   - An edge to or from a subgraph keeps the subgraph's id as its From or
 //     To (diagram.Edge allows a group there): it is drawn to the group's

@@ -12,10 +12,12 @@ import (
 //
 //	dir LR
 //	group id "label" in parent dir TB {style}
-//	node id shape "label" in group {style}
-//	edge from -> to line start>end "label" {style}
+//	node id shape "label" role R in group {style}
+//	  field "text"
+//	edge from -> to line start>end "label" ends "start"/"end" {style}
 //
-// Empty parts are left out; a head is "-" when there is none.
+// Empty parts are left out (a flowchart has no roles, fields or end
+// labels); a head is "-" when there is none.
 func summary(g *diagram.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "dir %s\n", g.Direction)
@@ -35,16 +37,25 @@ func summary(g *diagram.Graph) string {
 		if n.Label != "" {
 			fmt.Fprintf(&b, " %q", n.Label)
 		}
+		if n.Role != "" {
+			fmt.Fprintf(&b, " role %s", n.Role)
+		}
 		if n.Group != "" {
 			fmt.Fprintf(&b, " in %s", n.Group)
 		}
 		b.WriteString(styleSummary(n.Style))
 		b.WriteByte('\n')
+		for _, f := range n.Fields {
+			fmt.Fprintf(&b, "  field %q\n", f)
+		}
 	}
 	for _, e := range g.Edges {
 		fmt.Fprintf(&b, "edge %s -> %s %s %s/%s", e.From, e.To, e.Line, head(e.Start), head(e.Head()))
 		if e.Label != "" {
 			fmt.Fprintf(&b, " %q", e.Label)
+		}
+		if e.StartLabel != "" || e.EndLabel != "" {
+			fmt.Fprintf(&b, " ends %q/%q", e.StartLabel, e.EndLabel)
 		}
 		b.WriteString(styleSummary(e.Style))
 		b.WriteByte('\n')
