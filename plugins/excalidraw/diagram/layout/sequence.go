@@ -97,6 +97,7 @@ type SequenceBox struct {
 	ID, Label, Color string
 	Box              Box
 	LabelBox         Box // zero when Label is ""
+	// Box and LabelBox are zero for a box without participants.
 }
 
 // SequenceMessage is a message's arrow and label.
@@ -575,8 +576,15 @@ func (l *seqLayout) place() {
 				c.Top = c.Head.Bottom()
 				takeAll(c.Head.X, c.Head.Right())
 			}
+			// A bar starts at the line, or under a head created there.
+			barY := func(i int, y float64) float64 {
+				if i == r.created {
+					return max(y, res.Participants[i].Top)
+				}
+				return y
+			}
 			if m.Activate && !sm.Self {
-				startBar(r.to, y)
+				startBar(r.to, barY(r.to, y))
 			}
 			if sm.Self {
 				i := r.from
@@ -591,7 +599,7 @@ func (l *seqLayout) place() {
 					endBar(i, y)
 				}
 				if m.Activate {
-					startBar(i, y2)
+					startBar(i, barY(i, y2))
 				}
 				sm.Points = []Point{{sx, y}, {loopX, y}, {loopX, y2}, {ex, y2}}
 				if r.text != "" {
@@ -741,6 +749,11 @@ func (l *seqLayout) place() {
 	}
 	bottom := cursor
 	for i := range stacks {
+		for _, k := range stacks[i] {
+			bottom = max(bottom, res.Activations[k].Box.Y+o.RowGap+o.RowGap/2)
+		}
+	}
+	for i := range stacks {
 		for len(stacks[i]) > 0 {
 			endBar(i, bottom-o.RowGap/2)
 		}
@@ -753,9 +766,10 @@ func (l *seqLayout) place() {
 		p.Bottom = bottom
 		p.Foot = Box{p.Head.X, bottom, p.Head.W, l.headH}
 	}
-	// Bars keep a visible height.
+	// Bars keep a visible height, within their lifelines.
 	for i := range res.Activations {
-		res.Activations[i].Box.H = max(res.Activations[i].Box.H, o.LabelGap)
+		a := &res.Activations[i]
+		a.Box.H = max(a.Box.H, min(o.LabelGap, res.Participants[l.idx[a.Participant]].Bottom-a.Box.Y))
 	}
 	// Participant boxes.
 	for _, b := range l.s.Boxes {

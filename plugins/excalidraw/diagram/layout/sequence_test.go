@@ -190,6 +190,23 @@ var seqDiagrams = map[string]string{
     U->>S: one<br/>two<br/>three lines
     S-->>U: ok
 `,
+	"create and destroy, odd cases": `sequenceDiagram
+    participant A
+    create participant B
+    B->>B: born talking to itself
+    A->>+B: wake
+    destroy B
+    B-->>-A: gone
+    create participant C as A much longer name
+    A->>+C: hello there
+    Note right of C: new
+    destroy C
+    C-xA: bye
+    create participant D
+    D->>A: from the new one
+    destroy A
+    D->>+A: the end
+`,
 	"one participant": `sequenceDiagram
     participant Solo
 `,
@@ -451,7 +468,7 @@ func checkSeq(t *testing.T, s *diagram.Sequence, res *SequenceResult) {
 		bars[a.Participant] = append(bars[a.Participant], a)
 		p := byID[a.Participant]
 		inside("bar", a.Box)
-		if a.Box.H <= 0 || a.Box.Y < p.Top-eps || a.Box.Bottom() > p.Bottom+eps || math.Abs(a.Box.X-(p.X-o.ActivationWidth/2+float64(a.Depth)*o.ActivationWidth/2)) > eps {
+		if a.Box.H < 0 || a.Box.Y < p.Top-eps || a.Box.Bottom() > p.Bottom+eps || math.Abs(a.Box.X-(p.X-o.ActivationWidth/2+float64(a.Depth)*o.ActivationWidth/2)) > eps {
 			fail("bar %+v off %s's lifeline (x %v, %v to %v)", a, p.ID, p.X, p.Top, p.Bottom)
 		}
 	}
@@ -560,6 +577,12 @@ func checkSeq(t *testing.T, s *diagram.Sequence, res *SequenceResult) {
 	}
 	for i, b := range res.Boxes {
 		what := fmt.Sprintf("box %s", b.ID)
+		if b.Box == (Box{}) {
+			if b.LabelBox != (Box{}) {
+				t.Errorf("%s: a label but no box", what)
+			}
+			continue // no participants
+		}
 		inside(what, b.Box)
 		if b.Label != "" {
 			exact(what+" label", b.Label, b.LabelBox)
@@ -756,4 +779,25 @@ func TestSequenceLarge(t *testing.T) {
 		t.Fatalf("%d messages", len(res.Messages))
 	}
 	checkSeq(t, s, res)
+}
+
+// FuzzSequenceLayout: whatever Mermaid text reads as a sequence lays out
+// soundly.
+func FuzzSequenceLayout(f *testing.F) {
+	for _, src := range seqDiagrams {
+		f.Add(src)
+	}
+	f.Add("sequenceDiagram\nACtivAte 0")
+	f.Add("sequenceDiagram\nBoX 0\nend")
+	f.Fuzz(func(t *testing.T, src string) {
+		d, err := mermaid.Read(src)
+		if err != nil || d.Sequence == nil {
+			return
+		}
+		res, err := Sequence(d.Sequence, measureText, SequenceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSeq(t, d.Sequence, res)
+	})
 }
