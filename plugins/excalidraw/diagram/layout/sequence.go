@@ -82,8 +82,9 @@ type SequenceParticipant struct {
 	// Head is the box at the top, or where the participant is created;
 	// Foot the same box at the bottom (zero when it is destroyed).
 	Head, Foot Box
-	// Label is the text's box, centred in Head (and, moved, in Foot).
-	Label Box
+	// Label and FootLabel are the text's box, centred in Head and in
+	// Foot (FootLabel zero when Foot is).
+	Label, FootLabel Box
 	// X is the lifeline's x; it runs from Top (Head's bottom) to Bottom
 	// (Foot's top, or the message that destroys it).
 	X, Top, Bottom float64
@@ -765,6 +766,7 @@ func (l *seqLayout) place() {
 		}
 		p.Bottom = bottom
 		p.Foot = Box{p.Head.X, bottom, p.Head.W, l.headH}
+		p.FootLabel = Box{p.Label.X, p.Label.Y + bottom - p.Head.Y, p.Label.W, p.Label.H}
 	}
 	// Bars keep a visible height, within their lifelines.
 	for i := range res.Activations {
@@ -861,6 +863,7 @@ func (l *seqLayout) arrange() {
 		mv(&p.Head)
 		mv(&p.Foot)
 		mv(&p.Label)
+		mv(&p.FootLabel)
 		p.X += dx
 	}
 	for i := range res.Boxes {

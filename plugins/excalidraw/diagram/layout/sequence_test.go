@@ -453,6 +453,10 @@ func checkSeq(t *testing.T, s *diagram.Sequence, res *SequenceResult) {
 		}
 		if !p.Destroyed {
 			solid = append(solid, seqItem{"foot " + p.ID, p.Foot})
+			exact("foot label", p.Text, p.FootLabel)
+			if !p.Foot.Contains(p.FootLabel, eps) {
+				fail("%s: label %+v outside foot %+v", p.ID, p.FootLabel, p.Foot)
+			}
 			if math.Abs(p.Foot.Y-p.Bottom) > eps || p.Foot.W != p.Head.W || p.Foot.H != p.Head.H {
 				fail("%s: foot %+v does not mirror head %+v at %v", p.ID, p.Foot, p.Head, p.Bottom)
 			}
