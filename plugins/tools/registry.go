@@ -67,6 +67,14 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("tools: register %q: %w", t.Name, err)
 	}
+	listed := cs.raw
+	if len(t.ListedSchema) > 0 {
+		ls, err := compileSchema(t.Name, t.ListedSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tools: register %q: listed schema: %w", t.Name, err)
+		}
+		listed = ls.raw
+	}
 	limits, err := compileLimits(t.ArgumentLimits)
 	if err != nil {
 		return nil, fmt.Errorf("tools: register %q: %w", t.Name, err)
@@ -79,7 +87,7 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 		desc: Descriptor{
 			Name:        t.Name,
 			Description: t.Description,
-			InputSchema: cs.raw,
+			InputSchema: listed,
 			Annotations: t.Annotations,
 		},
 		schema:      cs.schema,

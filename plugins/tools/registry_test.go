@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -165,5 +166,33 @@ func TestConcurrentRegisterCallUnregister(t *testing.T) {
 	wg.Wait()
 	if r.Len() != 0 {
 		t.Fatalf("Len = %d", r.Len())
+	}
+}
+
+// TestListedSchema: a tool's ListedSchema is what List shows; calls are
+// still checked against its InputSchema, and a listed schema that breaks
+// the rules is refused.
+func TestListedSchema(t *testing.T) {
+	r := NewRegistry(nil)
+	tool := Tool{Name: "listed", Description: "Echo a bounded text.",
+		InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","maxLength":3}}}`),
+		ListedSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","description":"at most 3 characters"}}}`),
+		Handler:      func(context.Context, json.RawMessage) (any, error) { return map[string]any{}, nil }}
+	mustRegister(t, r, tool)
+	d, _ := r.Lookup("listed")
+	if !strings.Contains(string(d.InputSchema), "at most 3 characters") || strings.Contains(string(d.InputSchema), "maxLength") {
+		t.Errorf("listed %s, want the listed schema", d.InputSchema)
+	}
+	if res := r.Call(context.Background(), "listed", json.RawMessage(`{"text":"abcd"}`)); res.OK {
+		t.Errorf("a call the input schema refuses passed: %s", res.JSON)
+	}
+	if res := r.Call(context.Background(), "listed", json.RawMessage(`{"text":"abc"}`)); !res.OK {
+		t.Errorf("a good call failed: %s", res.JSON)
+	}
+	bad := tool
+	bad.Name = "bad"
+	bad.ListedSchema = json.RawMessage(`{"type":"object"}`)
+	if _, err := r.Register(bad); err == nil {
+		t.Error("a listed schema without additionalProperties:false was taken")
 	}
 }

@@ -44,8 +44,16 @@ type Tool struct {
 	// "additionalProperties": false} so that typos in argument names are
 	// rejected instead of silently ignored.
 	InputSchema json.RawMessage
-	Annotations Annotations
-	Handler     Handler
+	// ListedSchema, if set, is the schema clients are shown instead of
+	// InputSchema, which still checks every call: a shorter one, where a
+	// member's full rules are told elsewhere (a guide tool) and listing
+	// them with every tool would cost each client's context more than
+	// they help. It is held to InputSchema's rules (object-rooted,
+	// additionalProperties false) and should admit every call InputSchema
+	// admits.
+	ListedSchema json.RawMessage
+	Annotations  Annotations
+	Handler      Handler
 	// InvalidArgumentsCode is the error code used when arguments fail the
 	// schema; it defaults to "invalid_arguments".
 	InvalidArgumentsCode string
@@ -57,8 +65,9 @@ type Tool struct {
 }
 
 // Descriptor is the public, handler-free view of a registered tool.
-// InputSchema is a whitespace-free copy of the registered schema with the
-// author's key order preserved.
+// InputSchema is a whitespace-free copy of the schema it lists (the
+// tool's ListedSchema, else its InputSchema) with the author's key order
+// preserved.
 type Descriptor struct {
 	Name        string
 	Description string

@@ -1,6 +1,7 @@
 package agenttools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -45,32 +46,27 @@ const (
 // (additionalProperties:false); values the engine checks itself (patches,
 // element inputs) are left open here and refused there with a pointer.
 const (
-	sName     = `"name":{"type":"string","maxLength":128}`
-	sRev      = `"expected_revision":{"type":"integer","minimum":0}`
-	sReq      = `"request_id":{"type":"string","minLength":1,"maxLength":128}`
-	sOptions  = `"options":{"type":"object","additionalProperties":false,"properties":{"dryRun":{"type":"boolean"},"strict":{"type":"boolean"},"lint":{"enum":["off","touched","all"]},"expect":{"type":"object"},"snap":{"type":"number","minimum":0,"maximum":1000},"verify":{"type":"boolean"},"note":{"type":"string","maxLength":2000}}}`
-	sIDs      = `"ids":{"type":"array","items":{"type":"string","maxLength":256},"minItems":1,"maxItems":10000}`
-	sTarget   = `"target":{"$ref":"#/$defs/target"}`
-	sTargetDf = `"target":{"type":"object","additionalProperties":false,"properties":{"ids":{"type":"array","items":{"type":"string"}},"frame_ids":{"type":"array","items":{"type":"string"}},"frame_name":{"type":"string"},"group_id":{"type":"string"},"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":{"type":"number"},"y":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"mode":{"enum":["intersects","contains"]}}},"types":{"type":"array","items":{"type":"string"}},"role":{"enum":["container","label","connector","standalone","frame"]},"text_contains":{"type":"string","maxLength":1000},"text_regex":{"type":"string","maxLength":256},"has_link":{"type":"boolean"},"include_deleted":{"type":"boolean"}}}`
-	sNum      = `{"type":"number","minimum":-1000000,"maximum":1000000}`
+	sName    = `"name":{"type":"string","maxLength":128}`
+	sRev     = `"expected_revision":{"type":"integer","minimum":0}`
+	sReq     = `"request_id":{"type":"string","minLength":1,"maxLength":128}`
+	sOptions = `"options":{"type":"object","additionalProperties":false,"properties":{"dryRun":{"type":"boolean"},"strict":{"type":"boolean"},"lint":{"enum":["off","touched","all"]},"expect":{"type":"object"},"snap":{"type":"number","minimum":0,"maximum":1000},"verify":{"type":"boolean"},"note":{"type":"string","maxLength":2000}}}`
+	// sOptionsListed is sOptions as tools/list shows it: the names, with
+	// their rules in read_me ("Writes: options and the envelope"); calls
+	// are checked against sOptions.
+	sOptionsListed = `"options":{"type":"object","description":"dryRun, strict, lint: off|touched|all, expect, snap, verify, note: see read_me"}`
+	sIDs           = `"ids":{"type":"array","items":{"type":"string","maxLength":256},"minItems":1,"maxItems":10000}`
+	sTarget        = `"target":{"type":"object","additionalProperties":false,"properties":{"ids":{"type":"array","items":{"type":"string"}},"frame_ids":{"type":"array","items":{"type":"string"}},"frame_name":{"type":"string"},"group_id":{"type":"string"},"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":{"type":"number"},"y":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"mode":{"enum":["intersects","contains"]}}},"types":{"type":"array","items":{"type":"string"}},"role":{"enum":["container","label","connector","standalone","frame"]},"text_contains":{"type":"string","maxLength":1000},"text_regex":{"type":"string","maxLength":256},"has_link":{"type":"boolean"},"include_deleted":{"type":"boolean"}}}`
+	sNum           = `{"type":"number","minimum":-1000000,"maximum":1000000}`
 )
 
-// schema builds a closed object schema from member snippets, with the
-// target definition when one of them uses it.
+// schema builds a closed object schema from member snippets.
 func schema(required []string, members ...string) json.RawMessage {
 	var b strings.Builder
 	b.WriteString(`{"type":"object","additionalProperties":false`)
 	if len(required) > 0 {
 		b.WriteString(`,"required":["` + strings.Join(required, `","`) + `"]`)
 	}
-	b.WriteString(`,"properties":{` + strings.Join(members, ",") + `}`)
-	for _, m := range members {
-		if strings.Contains(m, `"#/$defs/target"`) {
-			b.WriteString(`,"$defs":{` + sTargetDf + `}`)
-			break
-		}
-	}
-	b.WriteString("}")
+	b.WriteString(`,"properties":{` + strings.Join(members, ",") + `}}`)
 	return json.RawMessage(b.String())
 }
 
@@ -238,4 +234,15 @@ func envelope(env *service.Envelope, err error) (any, error) {
 		return nil, toolError(err)
 	}
 	return env, nil
+}
+
+// listOptionsShort gives each tool taking sOptions a ListedSchema with
+// sOptionsListed instead: the options' rules are the same in every write
+// tool and told once in read_me.
+func listOptionsShort(ts []tools.Tool) {
+	for i := range ts {
+		if bytes.Contains(ts[i].InputSchema, []byte(sOptions)) {
+			ts[i].ListedSchema = bytes.Replace(ts[i].InputSchema, []byte(sOptions), []byte(sOptionsListed), 1)
+		}
+	}
 }

@@ -79,8 +79,11 @@ func (tx *Txn) Result() Result {
 func (tx *Txn) Add(inputs []json.RawMessage, pointer string) ([]string, error) {
 	var ids []string
 	err := tx.do(func() (err error) {
-		ids, err = tx.add(inputs, func(i int) string { return pointer + "/" + strconv.Itoa(i) })
-		return err
+		if ids, err = tx.add(inputs, func(i int) string { return pointer + "/" + strconv.Itoa(i) }); err != nil {
+			return err
+		}
+		tx.index() // later edits of this Txn find the new elements
+		return nil
 	})
 	if err != nil {
 		return nil, err

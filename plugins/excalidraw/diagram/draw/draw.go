@@ -72,6 +72,7 @@ type Plan struct {
 	groupLabels   map[string]layout.Box
 	paths         []*route.Path // by edge; nil for an invisible edge
 	labels        []geom.Rect   // by edge, where its label goes
+	placedEnds    []geom.Rect   // end labels written so far
 	o             Options
 }
 

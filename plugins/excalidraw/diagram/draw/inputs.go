@@ -135,7 +135,7 @@ func (p *Plan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 				continue
 			}
 			s := textmetrics.Measure(end.text, textmetrics.FontFamily(fam), size-4)
-			pos := endLabelAt(end.at, end.next, s.Width, s.Height)
+			pos := p.endLabelAt(i, end.at, end.next, s.Width, s.Height)
 			lx, ly := at(pos.X, pos.Y)
 			add(Part{Kind: "edge", Key: key, Piece: end.piece},
 				map[string]any{"type": "text", "x": lx, "y": ly, "text": end.text, "fontFamily": fam, "fontSize": size - 4})
@@ -170,24 +170,6 @@ func (p *Plan) fieldsNode(n diagram.Node, x, y, w, h float64, add func(Part, map
 		"strokeWidth": 1, "roundness": "sharp", "groupIds": group})
 	add(Part{Kind: "node", Key: n.ID, Piece: "fields"}, map[string]any{"type": "text", "x": round2(x + padding), "y": round2(ruleY + padding/2),
 		"text": strings.Join(n.Fields, "\n"), "fontFamily": fam, "fontSize": size - 2, "groupIds": group})
-}
-
-// endLabelAt is where a w×h label goes by an arrow's end at, whose
-// segment runs on to next: beside the segment, clear of the box.
-func endLabelAt(at, next geom.Vec, w, h float64) geom.Vec {
-	const off = 6
-	d := next.Sub(at).Unit()
-	base := at.Add(d.Scale(off + 4))
-	if d.X == 0 { // vertical segment: the label to its right
-		if d.Y < 0 {
-			return geom.V(base.X+off, base.Y-h)
-		}
-		return geom.V(base.X+off, base.Y)
-	}
-	if d.X < 0 { // horizontal: the label above it
-		return geom.V(base.X-w, base.Y-h-off)
-	}
-	return geom.V(base.X, base.Y-h-off)
 }
 
 // groupsOuterFirst are the groups, parents before children.

@@ -171,3 +171,57 @@ func onSegment(a, b, c geom.Vec) bool {
 		c.Y >= min(a.Y, b.Y)-eps && c.Y <= max(a.Y, b.Y)+eps &&
 		(math.Abs(a.X-b.X) < eps && math.Abs(c.X-a.X) < eps || math.Abs(a.Y-b.Y) < eps && math.Abs(c.Y-a.Y) < eps)
 }
+
+// endLabelAt is where a w×h label goes by the end at of edge i's route,
+// whose segment runs on to next: beside the segment, on whichever side
+// covers nothing (no node, route, edge label or end label placed before
+// it), else the side covering least.
+func (p *Plan) endLabelAt(i int, at, next geom.Vec, w, h float64) geom.Vec {
+	const off = 6
+	d := next.Sub(at).Unit()
+	base := at.Add(d.Scale(off + 4))
+	var tries []geom.Vec
+	if d.X == 0 { // a vertical segment: right or left of it
+		y := base.Y
+		if d.Y < 0 {
+			y -= h
+		}
+		tries = []geom.Vec{geom.V(base.X+off, y), geom.V(base.X-off-w, y)}
+	} else { // horizontal: above or below it
+		x := base.X
+		if d.X < 0 {
+			x -= w
+		}
+		tries = []geom.Vec{geom.V(x, base.Y-h-off), geom.V(x, base.Y+off)}
+	}
+	best, bestCost := tries[0], math.Inf(1)
+	for _, q := range tries {
+		r := geom.R(q.X, q.Y, q.X+w, q.Y+h).Expand(2)
+		cost := 0.0
+		for _, b := range p.nodes {
+			if overlaps(r, rectOf(b)) {
+				cost++
+			}
+		}
+		for j, q := range p.paths {
+			if q != nil && crosses(q.Points, r) && j != i {
+				cost++
+			}
+		}
+		for _, l := range p.placedEnds {
+			if overlaps(r, l) {
+				cost++
+			}
+		}
+		for _, l := range p.labels {
+			if l.W() > 0 && overlaps(r, l) {
+				cost++
+			}
+		}
+		if cost < bestCost {
+			best, bestCost = q, cost
+		}
+	}
+	p.placedEnds = append(p.placedEnds, geom.R(best.X, best.Y, best.X+w, best.Y+h))
+	return best
+}

@@ -1,0 +1,98 @@
+package excalidraw_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCreateDiagramOverMCP draws diagrams through a real MCP client, as
+// an agent would: from nodes and edges, then from Mermaid beside the
+// first, and reads back what was drawn; bad descriptions are refused at
+// their place and change nothing.
+func TestCreateDiagramOverMCP(t *testing.T) {
+	s, closeMCP := elementHost(t)
+	defer closeMCP()
+	okCall(t, s, "excalidraw_scene_create", `{"name":"board","elements":[]}`)
+
+	out := okCall(t, s, "create_diagram", `{"name":"board","direction":"LR",
+		"nodes":[{"id":"web","label":"Web app","role":"user"},{"id":"api","label":"API","group":"core"},
+		         {"id":"db","label":"Orders DB","shape":"cylinder","role":"database","group":"core"},
+		         {"id":"q","label":"Queue","role":"queue"}],
+		"edges":[{"from":"web","to":"api","label":"HTTPS"},{"from":"api","to":"db","line":"dashed"},
+		         {"from":"api","to":"q","end":"none","startLabel":"1","endLabel":"*"}],
+		"groups":[{"id":"core","label":"Core"}]}`)
+	nodes, _ := out["nodes"].(map[string]any)
+	if len(nodes) != 4 || out["diagram"] == nil {
+		t.Fatalf("create_diagram answered %v", out)
+	}
+	if lint, _ := out["lint"].(map[string]any); lint != nil {
+		for _, f := range asList(lint["new"]) {
+			if f.(map[string]any)["code"] != "arrow_crossing" {
+				t.Errorf("lint.new has %v", f)
+			}
+		}
+	}
+	raw, _ := json.Marshal(out)
+	if len(raw) > 1500 {
+		t.Errorf("the answer is %d bytes: %s", len(raw), raw)
+	}
+
+	doc := okCall(t, s, "excalidraw_scene_read", `{"name":"board","include":"full"}`)
+	els := asList(doc["scene"].(map[string]any)["elements"])
+	arrows, tagged := 0, 0
+	for _, e := range els {
+		el := e.(map[string]any)
+		if cd, _ := el["customData"].(map[string]any); cd != nil && cd["dshDiagram"] != nil {
+			tagged++
+		} else if el["containerId"] == nil {
+			t.Errorf("%v %v is not tagged with its part", el["type"], el["id"])
+		}
+		if el["type"] == "arrow" {
+			arrows++
+			if el["elbowed"] != true || el["startBinding"] == nil || el["endBinding"] == nil {
+				t.Errorf("arrow %v is not a bound elbow arrow", el["id"])
+			}
+		}
+	}
+	if arrows != 3 || tagged < 10 {
+		t.Errorf("%d arrows, %d of %d elements tagged", arrows, tagged, len(els))
+	}
+
+	// Mermaid, beside the first drawing (no overlap).
+	out = okCall(t, s, "create_diagram", `{"name":"board","mermaid":"flowchart TB\n  A[Start] --> B{Ok?}\n  B -->|yes| C[Ship]\n  B -->|no| A"}`)
+	box := out["box"].(map[string]any)
+	if box["x"].(float64) < 100 {
+		t.Errorf("the second diagram is at %v, over the first", box)
+	}
+
+	failCall(t, s, "create_diagram", `{"name":"board","nodes":[{"id":"a"}],"edges":[{"from":"a","to":"ghost"}]}`, "invalid_operation", "/edges/0/to")
+	failCall(t, s, "create_diagram", `{"name":"board","nodes":[{"id":"a"},{"id":"a"}]}`, "invalid_operation", "/nodes/1/id")
+	failCall(t, s, "create_diagram", `{"name":"board","mermaid":"flowchart TB\n  A --> B\n  A -=> C"}`, "invalid_operation", "/mermaid")
+	failCall(t, s, "create_diagram", `{"name":"board","mermaid":"graph TD\n A-->B","nodes":[{"id":"x"}]}`, "invalid_operation", "/mermaid")
+	failCall(t, s, "create_diagram", `{"name":"board"}`, "invalid_operation", "/nodes")
+	failCall(t, s, "create_diagram", `{"name":"board","nodes":[{"id":"a","shape":"star"}]}`, "invalid_operation", "/nodes/0/shape")
+	after := okCall(t, s, "excalidraw_scene_read", `{"name":"board","include":"full"}`)
+	if after["revision"] != out["revision"] {
+		t.Errorf("a refused call changed the scene: revision %v, was %v", after["revision"], out["revision"])
+	}
+}
+
+// TestCreateDiagramMermaidError: a Mermaid mistake names its line and
+// column, in words a model can act on.
+func TestCreateDiagramMermaidError(t *testing.T) {
+	s, closeMCP := elementHost(t)
+	defer closeMCP()
+	okCall(t, s, "excalidraw_scene_create", `{"name":"board","elements":[]}`)
+	out, _ := rawCall(t, s, "create_diagram", `{"name":"board","mermaid":"flowchart TB\n  A --> B\n  A -=> C"}`)
+	e := out["error"].(map[string]any)
+	d := e["details"].(map[string]any)
+	if d["line"] != float64(3) || d["column"] == nil || !strings.Contains(e["message"].(string), "mermaid:3:") {
+		t.Errorf("error %v does not point at line 3", e)
+	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
