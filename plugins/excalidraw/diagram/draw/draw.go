@@ -31,7 +31,8 @@ import (
 
 // Options tune a drawing; zero takes the default.
 type Options struct {
-	// NodeGap and RankGap are the layout's spacing (layout.Options).
+	// NodeGap and RankGap are the layout's spacing (layout.Options;
+	// default 60 and 80, room for the routes between the boxes).
 	NodeGap, RankGap float64
 	// FontFamily is Excalidraw's font number for every text (default 5,
 	// Excalifont); FontSize the nodes' (default 16), edge labels a size
@@ -41,6 +42,12 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
+	if o.NodeGap == 0 {
+		o.NodeGap = 60
+	}
+	if o.RankGap == 0 {
+		o.RankGap = 80
+	}
 	if o.FontFamily == 0 {
 		o.FontFamily = 5
 	}
@@ -70,9 +77,12 @@ type Plan struct {
 	nodes         map[string]layout.Box
 	groups        map[string]layout.Box
 	groupLabels   map[string]layout.Box
-	paths         []*route.Path // by edge; nil for an invisible edge
-	labels        []geom.Rect   // by edge, where its label goes
-	placedEnds    []geom.Rect   // end labels written so far
+	paths         []*route.Path    // by edge; nil for an invisible edge
+	labels        []geom.Rect      // by edge, where its label goes
+	labelCrowded  []bool           // by edge: its label found no free place
+	reserved      []geom.Rect      // by edge, the room the layout kept for its label
+	forced        map[int]geom.Vec // edges routed through their label's room: its centre
+	placedEnds    []geom.Rect      // end labels written so far
 	o             Options
 }
 
@@ -82,6 +92,30 @@ func Lay(ctx context.Context, g *diagram.Graph, o Options) (*Plan, error) {
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
+	size, lo := Sizes(g, o)
+	res, err := layout.Layout(ctx, g, size, lo)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Graph: g, Width: res.Width, Height: res.Height, nodes: res.Nodes, groups: res.Groups, groupLabels: res.GroupLabels, o: o}
+	p.reserved = make([]geom.Rect, len(g.Edges))
+	for i, r := range res.Edges {
+		if i < len(p.reserved) && r.Label.W > 0 {
+			p.reserved[i] = rectOf(r.Label)
+		}
+	}
+	p.snapCentres()
+	if err := p.route(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Sizes are what Lay lays g out with: each node's size, and the layout's
+// options (spacing, and the room kept for group and edge labels). Another
+// layout given these places the same boxes (a yardstick's, say).
+func Sizes(g *diagram.Graph, o Options) (func(diagram.Node) (float64, float64), layout.Options) {
+	o = o.withDefaults()
 	lo := layout.Options{
 		NodeGap: o.NodeGap, RankGap: o.RankGap,
 		GroupLabel: func(gr diagram.Group) (float64, float64) {
@@ -99,16 +133,7 @@ func Lay(ctx context.Context, g *diagram.Graph, o Options) (*Plan, error) {
 			return s.Width + 10, s.Height + 6
 		},
 	}
-	res, err := layout.Layout(ctx, g, func(n diagram.Node) (float64, float64) { return nodeSize(n, g.Flow(), o) }, lo)
-	if err != nil {
-		return nil, err
-	}
-	p := &Plan{Graph: g, Width: res.Width, Height: res.Height, nodes: res.Nodes, groups: res.Groups, groupLabels: res.GroupLabels, o: o}
-	p.snapCentres()
-	if err := p.route(); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return func(n diagram.Node) (float64, float64) { return nodeSize(n, g.Flow(), o) }, lo
 }
 
 // nodeSize is a node's box: its label's container (build.LabelBox, so the
@@ -210,7 +235,129 @@ func (p *Plan) route() error {
 		p.paths[i] = &paths[k]
 	}
 	p.placeLabels()
+	if crowded := p.crowdedLabels(boxes); len(crowded) > 0 {
+		p.routeThroughLabels(boxes, edges, which, crowded, o)
+	}
 	return nil
+}
+
+// crowdedLabels are the labelled edges whose label found no free place on
+// their route (placeLabels) and whose room the layout kept (beside the
+// edge, between the layers) is free of every box: the way through it.
+func (p *Plan) crowdedLabels(boxes map[string]geom.Rect) map[int]geom.Rect {
+	out := map[int]geom.Rect{}
+	for i, e := range p.Graph.Edges {
+		if e.Label == "" || p.paths[i] == nil || !p.labelCrowded[i] {
+			continue
+		}
+		r := p.reserved[i]
+		if r.W() <= 0 {
+			continue
+		}
+		free := true
+		for _, b := range boxes {
+			if overlaps(r, b) {
+				free = false
+				break
+			}
+		}
+		if free {
+			out[i] = r
+		}
+	}
+	return out
+}
+
+// routeThroughLabels routes every edge again, each crowded one in two
+// legs through the room kept for its label (an obstacle to the others),
+// and puts its label there; the other labels are placed again.
+func (p *Plan) routeThroughLabels(boxes map[string]geom.Rect, edges []route.Edge, which []int, crowded map[int]geom.Rect, o route.Options) {
+	all := make(map[string]geom.Rect, len(boxes)+len(crowded))
+	for id, b := range boxes {
+		all[id] = b
+	}
+	enter, leave := sides(p.Graph.Flow())
+	enter, leave = leave, enter // a room is entered from before it, left after
+	var legs []route.Edge
+	for k, e := range edges {
+		r, ok := crowded[which[k]]
+		if !ok {
+			legs = append(legs, e)
+			continue
+		}
+		w := "w:" + e.ID
+		all[w] = r
+		in, out := enter, leave
+		if e.FromSide == route.Auto {
+			in, out = route.Auto, route.Auto
+		}
+		legs = append(legs,
+			route.Edge{ID: e.ID + ">", From: e.From, To: w, FromSide: e.FromSide, ToSide: in, Within: e.Within},
+			route.Edge{ID: e.ID + "<", From: w, To: e.To, FromSide: out, ToSide: e.ToSide, Within: e.Within})
+	}
+	paths, err := route.Route(all, legs, o)
+	if err != nil {
+		return // keep the first routes
+	}
+	byID := make(map[string]*route.Path, len(paths))
+	for k := range paths {
+		byID[paths[k].ID] = &paths[k]
+	}
+	p.forced = map[int]geom.Vec{}
+	for k, e := range edges {
+		i := which[k]
+		r, ok := crowded[i]
+		if !ok {
+			p.paths[i] = byID[e.ID]
+			continue
+		}
+		a, b := byID[e.ID+">"], byID[e.ID+"<"]
+		joined := *a
+		joined.ID = e.ID
+		joined.Points = joinThrough(a.Points, b.Points, r.Center())
+		joined.ToSide, joined.ToAt = b.ToSide, b.ToAt
+		joined.Blocked = a.Blocked || b.Blocked
+		p.paths[i] = &joined
+		p.forced[i] = r.Center()
+	}
+	p.placeLabels()
+}
+
+// joinThrough joins a route ending on a room's border and one leaving it
+// through the room's centre c, orthogonally: each end goes straight into
+// the room up to c's line, then over to c.
+func joinThrough(a, b []geom.Vec, c geom.Vec) []geom.Vec {
+	e1, e2 := a[len(a)-1], b[0]
+	into := func(e, prev geom.Vec) geom.Vec { // straight on from prev through e to c's line
+		if prev.X == e.X {
+			return geom.V(e.X, c.Y)
+		}
+		return geom.V(c.X, e.Y)
+	}
+	q1 := into(e1, a[len(a)-2])
+	q2 := into(e2, b[1])
+	pts := append(append([]geom.Vec{}, a...), q1, c, q2)
+	pts = append(pts, b...)
+	return simplify(pts)
+}
+
+// simplify drops repeated points and the middle of three in a line.
+func simplify(pts []geom.Vec) []geom.Vec {
+	out := make([]geom.Vec, 0, len(pts))
+	for _, q := range pts {
+		if n := len(out); n > 0 && out[n-1].Equal(q) {
+			continue
+		}
+		if n := len(out); n >= 2 {
+			a, b := out[n-2], out[n-1]
+			if (a.X == b.X && b.X == q.X) || (a.Y == b.Y && b.Y == q.Y) {
+				out[n-1] = q
+				continue
+			}
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 // endBox is the router's box id for an edge end: a node's, or a group's.
@@ -302,9 +449,9 @@ const snapTolerance = 5
 
 // snapCentres puts nodes whose centres across the flow (x in a
 // top-to-bottom diagram) differ by less than snapTolerance on one line,
-// the first node's of each run. Nodes of one layer are far apart across
+// the first node's of each run (nodes of one layer are far apart across
 // the flow, so only nodes of different layers move, by a few pixels,
-// within their groups' padding.
+// within their groups' padding), then every box on a grid.
 func (p *Plan) snapCentres() {
 	across := func(b layout.Box) float64 { return b.X + b.W/2 }
 	set := func(b *layout.Box, c float64) { b.X = c - b.W/2 }
@@ -333,5 +480,25 @@ func (p *Plan) snapCentres() {
 			j++
 		}
 		i = j
+	}
+	// Every box on a grid of half sizeGrid: node sizes are whole grids, so
+	// any two edges or centres are equal or at least half a grid apart,
+	// never the few pixels that read as a near miss. Groups grow to whole
+	// grids around what they hold (by at most a grid, within their
+	// padding), their labels moving with their top-left corners.
+	const half = sizeGrid / 2
+	snap := func(v float64) float64 { return math.Round(v/half) * half }
+	for id, b := range p.nodes {
+		b.X, b.Y = snap(b.X), snap(b.Y)
+		p.nodes[id] = b
+	}
+	for id, b := range p.groups {
+		x, y := math.Floor(b.X/half)*half, math.Floor(b.Y/half)*half
+		nb := layout.Box{X: x, Y: y, W: grid(b.X + b.W - x), H: grid(b.Y + b.H - y)}
+		p.groups[id] = nb
+		if lb, ok := p.groupLabels[id]; ok {
+			lb.X, lb.Y = lb.X+nb.X-b.X, lb.Y+nb.Y-b.Y
+			p.groupLabels[id] = lb
+		}
 	}
 }

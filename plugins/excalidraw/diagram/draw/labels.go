@@ -24,7 +24,15 @@ const labelMargin = 4
 // middle point (withMiddle).
 func (p *Plan) placeLabels() {
 	p.labels = make([]geom.Rect, len(p.Graph.Edges))
+	p.labelCrowded = make([]bool, len(p.Graph.Edges))
 	var placed []geom.Rect
+	// Labels put in their room go first: the others keep clear of them.
+	for i, c := range p.forced {
+		mid := build.ArrowLabelBox(p.paths[i].Points, p.Graph.Edges[i].Label, p.o.FontFamily, p.o.FontSize-2)
+		w, h := mid.W(), mid.H()
+		p.labels[i] = geom.R(c.X-w/2, c.Y-h/2, c.X+w/2, c.Y+h/2)
+		placed = append(placed, p.labels[i].Expand(labelMargin))
+	}
 	var nodes []geom.Rect
 	for _, b := range p.nodes {
 		nodes = append(nodes, rectOf(b))
@@ -35,6 +43,9 @@ func (p *Plan) placeLabels() {
 	for i, e := range p.Graph.Edges {
 		path := p.paths[i]
 		if path == nil || e.Label == "" {
+			continue
+		}
+		if _, done := p.forced[i]; done {
 			continue
 		}
 		mid := build.ArrowLabelBox(path.Points, e.Label, p.o.FontFamily, p.o.FontSize-2)
@@ -64,6 +75,7 @@ func (p *Plan) placeLabels() {
 			}
 		}
 		p.labels[i] = best
+		p.labelCrowded[i] = bestCost >= 100
 		placed = append(placed, best.Expand(labelMargin))
 	}
 }

@@ -155,7 +155,8 @@ type Options struct {
 	// goes round it): entering one costs RegionPenalty. A region is no
 	// obstacle, and may hold boxes.
 	Regions map[string]geom.Rect
-	// RegionPenalty is what entering a region costs (default 1000).
+	// RegionPenalty is what entering a region costs (default 4000: a
+	// long way round rather than through a group).
 	RegionPenalty float64
 	// Corners are the radii of boxes' rounded corners, by box id: ends on
 	// such a box stay on the straight part of its sides (up to a quarter
@@ -170,7 +171,7 @@ const (
 	DefaultBendPenalty     = 40
 	DefaultCrossingPenalty = 200
 	DefaultSidePenalty     = 100
-	DefaultRegionPenalty   = 1000
+	DefaultRegionPenalty   = 4000
 )
 
 func (o Options) resolve() (Options, error) {
