@@ -66,6 +66,15 @@ func TestCreateDiagramOverMCP(t *testing.T) {
 		t.Errorf("the second diagram is at %v, over the first", box)
 	}
 
+	// A sequence diagram: participants, lifelines and messages.
+	out = okCall(t, s, "create_diagram", `{"name":"board","mermaid":"sequenceDiagram\n  Alice->>+Bob: Hello\n  Bob-->>-Alice: Hi\n  Note over Alice,Bob: greeting"}`)
+	if ps, _ := out["nodes"].(map[string]any); len(ps) != 2 {
+		t.Errorf("the sequence's participants: %v", out["nodes"])
+	}
+	if lint, _ := out["lint"].(map[string]any); lint != nil && len(asList(lint["new"])) > 0 {
+		t.Errorf("the sequence has lint findings: %v", lint["new"])
+	}
+
 	failCall(t, s, "create_diagram", `{"name":"board","nodes":[{"id":"a"}],"edges":[{"from":"a","to":"ghost"}]}`, "invalid_operation", "/edges/0/to")
 	failCall(t, s, "create_diagram", `{"name":"board","nodes":[{"id":"a"},{"id":"a"}]}`, "invalid_operation", "/nodes/1/id")
 	failCall(t, s, "create_diagram", `{"name":"board","mermaid":"flowchart TB\n  A --> B\n  A -=> C"}`, "invalid_operation", "/mermaid")

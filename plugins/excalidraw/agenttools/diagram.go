@@ -35,7 +35,7 @@ func diagramMembers() []string {
 	str := `{"type":"string"}`
 	head := `{"enum":["` + strings.Join(heads, `","`) + `"]}`
 	return []string{
-		`"mermaid":{"type":"string","maxLength":200000,"description":"flowchart, classDiagram, stateDiagram or erDiagram text, instead of nodes/edges/groups"}`,
+		`"mermaid":{"type":"string","maxLength":200000,"description":"flowchart, sequenceDiagram, classDiagram, stateDiagram or erDiagram text, instead of nodes/edges/groups"}`,
 		`"direction":{"enum":["TB","LR","BT","RL"]}`,
 		`"nodes":{"type":"array","maxItems":` + strconv.Itoa(maxDiagramNodes) + `,"items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":` + str +
 			`,"label":` + str + `,"shape":{"enum":["` + strings.Join(shapes, `","`) + `"]},"role":{"type":"string","description":"primary, service, database, queue, external, user, note, warning…"},"group":` + str +

@@ -46,14 +46,21 @@ func (e CreateDiagram) Named() []string { return nil }
 
 func (e CreateDiagram) Plan(at string) Plan {
 	return func(tx *engine.Txn, doc *scene.Document) (PlanResult, error) {
-		g, err := e.graph(at)
+		g, seq, err := e.graph(at)
 		if err != nil {
 			return PlanResult{}, err
 		}
-		p, err := draw.Lay(context.Background(), g, draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap})
+		opts := draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap}
+		var p draw.Drawable
+		if seq != nil {
+			p, err = draw.LaySequence(seq, opts)
+		} else {
+			p, err = draw.Lay(context.Background(), g, opts)
+		}
 		if err != nil {
 			return PlanResult{}, opError(at, "%v", err)
 		}
+		width, height := p.Size()
 		origin := besideContent(doc)
 		if e.At != nil {
 			origin = geom.V(e.At.X, e.At.Y)
@@ -74,7 +81,7 @@ func (e CreateDiagram) Plan(at string) Plan {
 			if err := tx.SetCustom(ids[i], DiagramKey, rec, at); err != nil {
 				return PlanResult{}, err
 			}
-			if part.Kind == "node" && part.Piece == "" {
+			if (part.Kind == "node" || part.Kind == "participant") && part.Piece == "" {
 				nodes[part.Key] = ids[i]
 				targets = append(targets, ids[i])
 			}
@@ -82,38 +89,39 @@ func (e CreateDiagram) Plan(at string) Plan {
 		return PlanResult{Targets: targets, Extra: map[string]any{
 			"diagram": did,
 			"nodes":   nodes,
-			"box":     map[string]float64{"x": origin.X, "y": origin.Y, "width": math.Round(p.Width), "height": math.Round(p.Height)},
+			"box":     map[string]float64{"x": origin.X, "y": origin.Y, "width": math.Round(width), "height": math.Round(height)},
 		}}, nil
 	}
 }
 
-// graph is the diagram described: parsed from Mermaid, or the nodes,
-// edges and groups given, checked (errors located under at).
-func (e CreateDiagram) graph(at string) (*diagram.Graph, error) {
+// graph is the diagram described: parsed from Mermaid (a graph, or a
+// sequence), or the nodes, edges and groups given, checked (errors
+// located under at).
+func (e CreateDiagram) graph(at string) (*diagram.Graph, *diagram.Sequence, error) {
 	if e.Mermaid != "" {
 		if len(e.Nodes)+len(e.Edges)+len(e.Groups) > 0 {
-			return nil, opError(at+"/mermaid", "give mermaid, or nodes, edges and groups, not both")
+			return nil, nil, opError(at+"/mermaid", "give mermaid, or nodes, edges and groups, not both")
 		}
 		d, err := mermaid.Read(e.Mermaid)
 		if err != nil {
 			var me *mermaid.Error
 			if errors.As(err, &me) {
-				return nil, sceneerr.New(sceneerr.InvalidOperation, "%v", err).
+				return nil, nil, sceneerr.New(sceneerr.InvalidOperation, "%v", err).
 					With("pointer", at+"/mermaid").With("line", me.Line).With("column", me.Column)
 			}
-			return nil, opError(at+"/mermaid", "%v", err)
+			return nil, nil, opError(at+"/mermaid", "%v", err)
 		}
-		if d.Graph == nil {
-			return nil, opError(at+"/mermaid", "%s diagrams are read but not drawn yet; draw it as a flowchart, or give nodes and edges", d.Kind)
+		if d.Sequence != nil {
+			return nil, d.Sequence, nil
 		}
 		g := d.Graph
 		if e.Direction != "" {
 			g.Direction = e.Direction
 		}
-		return g, nil
+		return g, nil, nil
 	}
 	if len(e.Nodes) == 0 {
-		return nil, opError(at+"/nodes", "give nodes (and edges and groups), or mermaid")
+		return nil, nil, opError(at+"/nodes", "give nodes (and edges and groups), or mermaid")
 	}
 	g := &diagram.Graph{Direction: e.Direction, Nodes: e.Nodes, Edges: make([]diagram.Edge, len(e.Edges)), Groups: e.Groups}
 	for i, ed := range e.Edges {
@@ -128,11 +136,11 @@ func (e CreateDiagram) graph(at string) (*diagram.Graph, error) {
 	if err := g.Check(); err != nil {
 		var pr diagram.Problem
 		if errors.As(err, &pr) {
-			return nil, opError(at+pr.Pointer, "%s", pr.Message)
+			return nil, nil, opError(at+pr.Pointer, "%s", pr.Message)
 		}
-		return nil, opError(at, "%v", err)
+		return nil, nil, opError(at, "%v", err)
 	}
-	return g, nil
+	return g, nil, nil
 }
 
 // besideContent is where a diagram goes when no point is given: to the

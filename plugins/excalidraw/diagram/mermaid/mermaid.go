@@ -1,7 +1,8 @@
-// Package mermaid parses Mermaid text into a diagram.Graph, in Go and
+// Package mermaid parses Mermaid text into the diagram model, in Go and
 // without a browser, naming the line and column of anything it does not
-// take: flowcharts (Parse), and through Read, which picks the parser by
-// the header, class, state and ER diagrams too.
+// take: flowcharts (Parse) into a diagram.Graph, and through Read, which
+// picks the parser by the header, class, state and ER diagrams into a
+// Graph too and sequence diagrams into a diagram.Sequence.
 //
 // What it takes is Mermaid's documented flowchart syntax: the flowchart
 // or graph header and its direction, every classic node shape (and the
@@ -25,7 +26,12 @@
 // nested), <<choice>>, <<fork>>, <<join>>, concurrent regions, notes,
 // direction and styles (classDef, class, :::, style). ER diagrams
 // (erDiagram) take entities, aliases, attributes with keys and comments,
-// relationships with marks or words, direction and styles. In each,
+// relationships with marks or words, direction and styles. Sequence
+// diagrams (sequenceDiagram) take participants and actors (and their
+// other kinds), boxes, messages of every arrow with activation marks,
+// activate/deactivate, notes, loop, alt/else, opt, par/and,
+// critical/option, break and rect blocks, autonumber, and create and
+// destroy (parseSequence says what each becomes). In each,
 // front matter, comments, accTitle and accDescr, click (and class
 // diagrams' link and callback, state diagrams' hide and scale) are read
 // and dropped. What each becomes in the model is written on parseClass,
