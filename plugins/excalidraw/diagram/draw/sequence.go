@@ -128,10 +128,7 @@ func (sp *SequencePlan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 		}
 		text(Part{Kind: "block", Key: key, Piece: "title"}, bl.TitleBox, bl.Title, "#495057")
 		text(Part{Kind: "block", Key: key, Piece: "label"}, bl.LabelBox, bl.Label, "#495057")
-		for k, sec := range bl.Sections {
-			if k == 0 {
-				continue
-			}
+		for k, sec := range bl.Sections { // the dividers before the second and later sections
 			line(Part{Kind: "block", Key: key, Piece: fmt.Sprintf("section%d", k)},
 				[]layout.Point{{X: bl.Box.X, Y: sec.Y}, {X: bl.Box.X + bl.Box.W, Y: sec.Y}},
 				map[string]any{"strokeStyle": "dashed", "strokeColor": "#868e96", "strokeWidth": 1})

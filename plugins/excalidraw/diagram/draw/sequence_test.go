@@ -64,6 +64,15 @@ func TestDrawSequence(t *testing.T) {
 	if kinds["participant"] != 5 || kinds["message"] != 12 || kinds["note"] != 1 || kinds["block"] != 2 {
 		t.Errorf("parts drawn: %v", kinds)
 	}
+	pieces := map[string]bool{}
+	for _, p := range dr.Parts {
+		pieces[p.Kind+"/"+p.Piece] = true
+	}
+	for _, want := range []string{"block/section0", "block/section0-label", "block/title", "participant/lifeline", "participant/foot", "message/label"} {
+		if !pieces[want] {
+			t.Errorf("no %s drawn", want)
+		}
+	}
 	for _, f := range lint.Run(res.Elements, lint.Options{}) {
 		t.Errorf("lint: %s %s", f.Code, f.Message)
 	}
