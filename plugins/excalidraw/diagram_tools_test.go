@@ -59,6 +59,20 @@ func TestCreateDiagramOverMCP(t *testing.T) {
 		t.Errorf("%d arrows, %d of %d elements tagged", arrows, tagged, len(els))
 	}
 
+	// A person's kind of edit through an agent: moving a node routes the
+	// elbow arrows bound to it again, and the envelope says which.
+	moved := okCall(t, s, "move_elements", `{"name":"board","ids":["`+nodes["db"].(string)+`"],"dx":0,"dy":260}`)
+	if r := asList(moved["rerouted"]); len(r) != 1 {
+		t.Errorf("move_elements rerouted %v, want the one arrow to db", moved["rerouted"])
+	}
+	if lint, _ := moved["lint"].(map[string]any); lint != nil {
+		for _, f := range asList(lint["new"]) {
+			if c := f.(map[string]any)["code"]; c != "arrow_crossing" {
+				t.Errorf("after the move lint.new has %v", f)
+			}
+		}
+	}
+
 	// Mermaid, beside the first drawing (no overlap).
 	out = okCall(t, s, "create_diagram", `{"name":"board","mermaid":"flowchart TB\n  A[Start] --> B{Ok?}\n  B -->|yes| C[Ship]\n  B -->|no| A"}`)
 	box := out["box"].(map[string]any)

@@ -164,7 +164,7 @@ func elementTools(svc *service.Service, lim limitsFunc) []tools.Tool {
 		{Name: UpdateTool, Description: "Change elements' fields: each {id, patch} as in excalidraw_scene_apply; labels re-wrap, bound arrows follow.",
 			InputSchema: writeSchema([]string{"updates"}, `"updates":{"type":"array","minItems":1,"maxItems":500,"items":{"type":"object","additionalProperties":false,"required":["id","patch"],"properties":{"id":{"type":"string"},"patch":{"type":"object"}}}}`),
 			Annotations: rw("Update elements", false), Handler: edit[service.UpdateElements](h)},
-		{Name: MoveTool, Description: "Move elements by dx/dy or their box's top-left to {x,y}; labels and frame children come along, arrows follow.",
+		{Name: MoveTool, Description: "Move elements by dx/dy or their box's top-left to {x,y}; labels and frame children come along, arrows follow (elbow arrows re-route).",
 			InputSchema: writeSchema(nil, append(sel, `"dx":`+sNum, `"dy":`+sNum, `"to":{"type":"object","additionalProperties":false,"required":["x","y"],"properties":{"x":`+sNum+`,"y":`+sNum+`}}`)...),
 			Annotations: rw("Move elements", false), Handler: edit[service.MoveElements](h)},
 		{Name: DeleteTool, Description: "Delete elements (ids or a target) with their labels; arrows bound to them are unbound.",

@@ -37,9 +37,9 @@ func (tx *Txn) follow(before, el *ojson.Object) {
 //   - an elbow arrow's end moves with the shape when it only moved, and
 //     otherwise is snapped along its end segment, whose neighbour moves
 //     with it so that every segment stays axis-aligned; its fixedPoint
-//     (where 0.18.1 puts an elbow end) follows the end. The route is kept,
-//     not re-routed: the editor re-routes elbow arrows itself when their
-//     shapes next move, and a route of our own would not survive that.
+//     (where 0.18.1 puts an elbow end) follows the end. The route is kept
+//     here; a move then routes it again around every shape
+//     (rerouteFollowers), where an update's change of size leaves it.
 //
 // The arrows' labels are laid out again on their new points.
 func (tx *Txn) followArrows(before, target *ojson.Object) {

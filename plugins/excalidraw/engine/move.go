@@ -2,9 +2,11 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/query"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -29,7 +31,9 @@ type Unbound struct {
 //     whole, keeping its route and bindings;
 //   - a moved arrow keeps the bindings of its ends whose elements move
 //     with it; an end bound to an element that stays is unbound (the end
-//     left it), and reported.
+//     left it), and reported;
+//   - an elbow arrow that follows (one end moved, the other stayed) is
+//     routed again around every shape, and reported by Rerouted.
 //
 // Every element that changes is bumped once. pointer locates the ids
 // array in the caller's request: an unknown or deleted id is not_found at
@@ -114,8 +118,57 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 		}
 		unbound = append(unbound, tx.unbindLeft(a, in)...)
 	}
+	if err := tx.rerouteFollowers(moved, whole); err != nil {
+		return nil, err
+	}
 	return unbound, nil
 }
+
+// rerouteFollowers routes again, around every shape, the elbow arrows
+// bound to the moved elements that did not move whole (one end moved,
+// the other stayed): following alone keeps their route, which may now
+// cross the boxes or each other (build.Reroute). They are bumped, their
+// labels laid out again, and their ids kept for Rerouted.
+func (tx *Txn) rerouteFollowers(moved, whole []*ojson.Object) error {
+	skip := map[*ojson.Object]bool{}
+	for _, a := range whole {
+		skip[a] = true
+	}
+	var arrows []*ojson.Object
+	for _, el := range moved {
+		for _, id := range boundArrowIDs(el) {
+			a := tx.byID[id]
+			if a == nil || skip[a] || scene.IsDeleted(a) {
+				continue
+			}
+			if e, _ := a.Bool("elbowed"); e {
+				skip[a] = true
+				arrows = append(arrows, a)
+			}
+		}
+	}
+	if len(arrows) == 0 {
+		return nil
+	}
+	ids, err := build.Reroute(tx.doc.Elements(), arrows)
+	if err != nil {
+		return opError("", "%v", err)
+	}
+	for _, id := range ids {
+		a := tx.byID[id]
+		tx.bump(a)
+		if l := tx.labelOf(a); l != nil {
+			layoutLabel(a, l)
+			tx.bump(l)
+		}
+		tx.rerouted = append(tx.rerouted, id)
+	}
+	return nil
+}
+
+// Rerouted are the ids of the elbow arrows this Txn's moves routed again
+// around the shapes, in order.
+func (tx *Txn) Rerouted() []string { return slices.Clone(tx.rerouted) }
 
 // wholeArrows are the live arrows and lines that move whole with the
 // block: those in it, and arrows bound at both ends to elements in it

@@ -196,3 +196,56 @@ func TestMoveOneBoundEndFollows(t *testing.T) {
 	}
 	checkOnOutline(t, "bound end", now[1], element(t, doc, "a"))
 }
+
+// TestMoveReroutesElbowArrows: moving a box routes the elbow arrows bound
+// to it again around every shape (following alone would have kept a route
+// that now runs through the box in the way), reports them in Rerouted,
+// and keeps them bound and orthogonal, one version step each.
+func TestMoveReroutesElbowArrows(t *testing.T) {
+	s := newStored(t)
+	s.create(
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60}`,
+		`{"type":"rectangle","id":"b","x":300,"y":0,"width":100,"height":60}`,
+		`{"type":"rectangle","id":"wall","x":120,"y":150,"width":160,"height":60}`,
+		`{"type":"arrow","id":"ab","elbowed":true,"startElementId":"a","endElementId":"b","label":{"text":"calls"}}`,
+	)
+	before := element(t, s.doc(), "ab")
+	v0, _ := before.Number("version")
+	// b goes below the wall: a straight route from a's bottom to b would
+	// now pass through it.
+	tx := s.mustEdit(func(tx *Txn) error {
+		_, err := tx.Move([]string{"b"}, -150, 300, "/ids")
+		return err
+	})
+	if r := tx.Rerouted(); len(r) != 1 || r[0] != "ab" {
+		t.Fatalf("Rerouted %v, want [ab]", r)
+	}
+	ab := element(t, s.doc(), "ab")
+	if v, _ := ab.Number("version"); v != v0+1 {
+		t.Errorf("version %v after one move, was %v", v, v0)
+	}
+	pts := globalPoints(ab)
+	wall := [4]float64{120, 150, 280, 210}
+	for k := 1; k < len(pts); k++ {
+		a, b := pts[k-1], pts[k]
+		if a[0] != b[0] && a[1] != b[1] {
+			t.Errorf("segment %d is diagonal: %v", k, pts)
+		}
+		if math.Min(a[0], b[0]) < wall[2] && math.Max(a[0], b[0]) > wall[0] && math.Min(a[1], b[1]) < wall[3] && math.Max(a[1], b[1]) > wall[1] {
+			t.Errorf("segment %d runs through the wall: %v", k, pts)
+		}
+	}
+	for _, k := range []string{"startBinding", "endBinding"} {
+		if _, ok := ab.Object(k); !ok {
+			t.Errorf("%s lost", k)
+		}
+	}
+	// Moving both ends together moves the arrow whole: nothing rerouted.
+	tx = s.mustEdit(func(tx *Txn) error {
+		_, err := tx.Move([]string{"a", "b"}, 0, 500, "/ids")
+		return err
+	})
+	if r := tx.Rerouted(); len(r) != 0 {
+		t.Errorf("a whole move rerouted %v", r)
+	}
+}

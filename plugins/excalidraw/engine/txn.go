@@ -39,7 +39,9 @@ type Txn struct {
 	now    int64
 	result Result
 	bumped map[*ojson.Object]bool
-	err    error // the first failure; the Txn is spent
+	// rerouted are the elbow arrows moves routed again (Rerouted).
+	rerouted []string
+	err      error // the first failure; the Txn is spent
 }
 
 // Result counts what a Txn's operations did; IDs are the elements they

@@ -97,9 +97,12 @@ func (e MoveElements) Plan(at string) Plan {
 		if err != nil {
 			return PlanResult{}, err
 		}
-		pr := PlanResult{Targets: ids}
+		pr := PlanResult{Targets: ids, Extra: map[string]any{}}
 		if len(unbound) > 0 {
-			pr.Extra = map[string]any{"unbound": unbound}
+			pr.Extra["unbound"] = unbound
+		}
+		if r := tx.Rerouted(); len(r) > 0 {
+			pr.Extra["rerouted"] = r
 		}
 		return pr, nil
 	})

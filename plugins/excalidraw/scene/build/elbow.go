@@ -160,41 +160,145 @@ func elbowFields(el *ojson.Object, p path) {
 	el.Set("startIsSpecial", false).Set("endIsSpecial", false)
 }
 
-// Obstacles are the boxes elbow arrows are routed around: every shape,
+// obstacles are the boxes elbow arrows are routed around: every shape,
 // free text, image and embed of the scene and of this call but frames
 // (which hold others), by id.
 func (b *builder) obstacles() map[string]geom.Rect {
 	out := map[string]geom.Rect{}
-	add := func(el *ojson.Object) {
-		if el == nil {
-			return
-		}
-		if deleted, _ := el.Bool("isDeleted"); deleted {
-			return
-		}
-		t, _ := el.String("type")
-		switch t {
-		case "rectangle", "ellipse", "diamond", "image", "embeddable", "iframe":
-		case "text":
-			if c, ok := el.String("containerId"); ok && c != "" {
-				return
-			}
-		default:
-			return
-		}
-		s, _ := shapeOf(el)
-		id, _ := el.String("id")
-		out[id] = geom.BoundsOf(s.Outline())
-	}
 	for _, el := range b.sc.byID {
-		add(el)
+		addObstacle(out, el)
 	}
 	for _, m := range b.made {
 		if m.Type != "arrow" {
-			add(m.el)
+			addObstacle(out, m.el)
 		}
 	}
 	return out
+}
+
+// addObstacle adds el's box to out when el is a live shape, free text,
+// image or embed.
+func addObstacle(out map[string]geom.Rect, el *ojson.Object) {
+	if el == nil {
+		return
+	}
+	if deleted, _ := el.Bool("isDeleted"); deleted {
+		return
+	}
+	t, _ := el.String("type")
+	switch t {
+	case "rectangle", "ellipse", "diamond", "image", "embeddable", "iframe":
+	case "text":
+		if c, ok := el.String("containerId"); ok && c != "" {
+			return
+		}
+	default:
+		return
+	}
+	s, _ := shapeOf(el)
+	id, _ := el.String("id")
+	out[id] = geom.BoundsOf(s.Outline())
+}
+
+// Reroute routes the elbow arrows again between the elements their ends
+// are bound to, around every other shape of elements (the whole scene,
+// arrows included), as Build routes a new one, and writes each one's
+// points, size, bindings and fixed segments in place. An arrow not bound
+// at both ends to live elements of the scene is left as it is. It
+// returns the ids of the arrows it routed, in order; the caller bumps
+// them and lays their labels out again.
+func Reroute(elements []*ojson.Object, arrows []*ojson.Object) ([]string, error) {
+	byID := make(map[string]*ojson.Object, len(elements))
+	boxes := map[string]geom.Rect{}
+	for _, el := range elements {
+		id, _ := el.String("id")
+		if _, dup := byID[id]; !dup {
+			byID[id] = el
+		}
+		addObstacle(boxes, el)
+	}
+	type job struct {
+		a          *ojson.Object
+		id, s, e   string
+		start, end *bindTarget
+	}
+	var jobs []job
+	ends := map[string]bool{}
+	for _, a := range arrows {
+		s, e := boundID(a, "startBinding"), boundID(a, "endBinding")
+		if s == "" || e == "" || byID[s] == nil || byID[e] == nil {
+			continue
+		}
+		if _, ok := boxes[s]; !ok {
+			continue
+		}
+		if _, ok := boxes[e]; !ok {
+			continue
+		}
+		id, _ := a.String("id")
+		target := func(tid string) *bindTarget {
+			el := byID[tid]
+			sh, sw := shapeOf(el)
+			return newBindTarget(tid, sh, sw, el)
+		}
+		jobs = append(jobs, job{a: a, id: id, s: s, e: e, start: target(s), end: target(e)})
+		ends[s], ends[e] = true, true
+	}
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	for id, r := range boxes {
+		if ends[id] {
+			continue
+		}
+		for e := range ends {
+			if overlaps(r, boxes[e]) {
+				delete(boxes, id)
+				break
+			}
+		}
+	}
+	corners := map[string]float64{}
+	edges := make([]route.Edge, len(jobs))
+	for i, j := range jobs {
+		corners[j.s], corners[j.e] = cornerOf(byID[j.s]), cornerOf(byID[j.e])
+		edges[i] = route.Edge{ID: j.id, From: j.s, To: j.e}
+	}
+	paths, err := route.Route(boxes, edges, route.Options{Corners: corners})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(jobs))
+	for i, j := range jobs {
+		pts := paths[i].Points
+		in := path{origin: pts[0], rel: make([]geom.Vec, len(pts))}
+		for k, q := range pts {
+			in.rel[k] = q.Sub(pts[0])
+		}
+		p, _, msg := elbowPath(in, j.start, j.end)
+		if msg != "" {
+			continue // a route the ends cannot take: the arrow stays as it is
+		}
+		w, h := p.size()
+		j.a.Set("x", jsNum(p.origin.X)).Set("y", jsNum(p.origin.Y)).
+			Set("width", jsNum(w)).Set("height", jsNum(h)).
+			Set("points", p.pointsValue()).
+			Set("startBinding", j.start.elbowBinding(p.global(0))).
+			Set("endBinding", j.end.elbowBinding(p.global(len(p.rel)-1)))
+		elbowFields(j.a, p)
+		out = append(out, j.id)
+	}
+	return out, nil
+}
+
+// boundID is the elementId of an arrow's binding key, "" when unbound.
+func boundID(a *ojson.Object, key string) string {
+	b, ok := a.Object(key)
+	if !ok {
+		return ""
+	}
+	id, _ := b.String("elementId")
+	return id
 }
 
 // cornerOf is the radius of a shape's rounded corners (0 sharp), for the
