@@ -249,3 +249,48 @@ func TestMoveReroutesElbowArrows(t *testing.T) {
 		t.Errorf("a whole move rerouted %v", r)
 	}
 }
+
+// TestUpdateElbowed: update_elements' elbowed turns a bound arrow into an
+// elbow arrow routed around the shapes, a free one into three
+// axis-aligned segments, and back.
+func TestUpdateElbowed(t *testing.T) {
+	s := newStored(t)
+	s.create(
+		`{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60}`,
+		`{"type":"rectangle","id":"b","x":300,"y":200,"width":100,"height":60}`,
+		`{"type":"arrow","id":"ab","startElementId":"a","endElementId":"b"}`,
+		`{"type":"arrow","id":"free","x":0,"y":400,"points":[[0,0],[200,90]]}`,
+	)
+	if _, err := s.apply(`{"op":"update","id":"ab","patch":{"elbowed":true}}`, `{"op":"update","id":"free","patch":{"elbowed":true}}`); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ab", "free"} {
+		el := element(t, s.doc(), id)
+		if e, _ := el.Bool("elbowed"); !e {
+			t.Fatalf("%s not elbowed", id)
+		}
+		pts := globalPoints(el)
+		for k := 1; k < len(pts); k++ {
+			if pts[k][0] != pts[k-1][0] && pts[k][1] != pts[k-1][1] {
+				t.Errorf("%s: segment %d diagonal: %v", id, k, pts)
+			}
+		}
+	}
+	ab := element(t, s.doc(), "ab")
+	sb, _ := ab.Object("startBinding")
+	if fp, ok := sb.Array("fixedPoint"); !ok || len(fp) != 2 {
+		t.Errorf("ab's start binding has no fixedPoint: %v", sb)
+	}
+	if free := globalPoints(element(t, s.doc(), "free")); free[0] != (point{0, 400}) || free[len(free)-1] != (point{200, 490}) {
+		t.Errorf("free's ends moved: %v", free)
+	}
+	if _, err := s.apply(`{"op":"update","id":"ab","patch":{"elbowed":false}}`); err != nil {
+		t.Fatal(err)
+	}
+	if ab := element(t, s.doc(), "ab"); ab.Has("fixedSegments") {
+		t.Errorf("a plain arrow kept fixedSegments")
+	}
+	if _, err := s.apply(`{"op":"update","id":"a","patch":{"elbowed":true}}`); err == nil {
+		t.Error("elbowed on a rectangle was taken")
+	}
+}

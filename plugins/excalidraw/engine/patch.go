@@ -52,6 +52,25 @@ var patchFields = map[string]patchField{
 	"startArrowhead":  arrowheadField("startArrowhead"),
 	"endArrowhead":    arrowheadField("endArrowhead"),
 	"points":          pointsField,
+	"elbowed":         elbowedField,
+}
+
+// elbowedField turns an arrow into an elbow arrow or back (see
+// Txn.elbow): only arrows have it.
+func elbowedField(p *patcher, v any) string {
+	if p.typ != "arrow" {
+		return "elbowed applies to arrows only"
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return "elbowed must be true or false"
+	}
+	was, _ := p.el.Bool("elbowed")
+	if was != b {
+		p.el.Set("elbowed", b)
+		p.elbowChanged = true
+	}
+	return ""
 }
 
 // arrowheads are Excalidraw 0.18's arrowhead values (null is none).

@@ -16,6 +16,7 @@ type patcher struct {
 	label         *ojson.Object // the live bound text of a container, if any
 	textChanged   bool          // a text field changed the text element's text or typography
 	pointsChanged bool          // an arrow's or line's points changed
+	elbowChanged  bool          // an arrow became an elbow arrow, or stopped being one
 }
 
 // textStyleFields are the fields that, on a container, apply to its label.
@@ -79,6 +80,12 @@ func (tx *Txn) update(op Op) error {
 		}
 	}
 	tx.bump(el)
+	if p.elbowChanged {
+		if err := tx.elbow(el); err != nil {
+			return err
+		}
+		p.pointsChanged = true
+	}
 	tx.relayout(p, was)
 	tx.follow(was, el)
 	if container != nil {
