@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestCreateDiagramOverMCP draws diagrams through a real MCP client, as
@@ -118,4 +120,92 @@ func TestCreateDiagramMermaidError(t *testing.T) {
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// TestUpdateDiagramOverMCP re-plans a drawn diagram through a real MCP
+// client: a node a person moved stays where they put it, the untouched
+// ones stay put, a new node and its edges are added beside them without
+// overlapping anything, a node left out goes with its arrows, and the
+// node elements kept keep their ids.
+func TestUpdateDiagramOverMCP(t *testing.T) {
+	s, closeMCP := elementHost(t)
+	defer closeMCP()
+	okCall(t, s, "excalidraw_scene_create", `{"name":"board","elements":[]}`)
+	out := okCall(t, s, "create_diagram", `{"name":"board","direction":"LR",
+		"nodes":[{"id":"a","label":"Client"},{"id":"b","label":"API"},{"id":"c","label":"Database","role":"database"},{"id":"x","label":"Legacy"}],
+		"edges":[{"from":"a","to":"b"},{"from":"b","to":"c","label":"SQL"},{"from":"b","to":"x"}]}`)
+	did := out["diagram"].(string)
+	nodes := out["nodes"].(map[string]any)
+	// A person drags the database box down (here through move_elements).
+	okCall(t, s, "move_elements", `{"name":"board","ids":["`+nodes["c"].(string)+`"],"dx":40,"dy":200}`)
+	before := sceneElements(t, s)
+	upd := okCall(t, s, "update_diagram", `{"name":"board","diagram":"`+did+`","direction":"LR",
+		"nodes":[{"id":"a","label":"Web client"},{"id":"b","label":"API"},{"id":"c","label":"Database","role":"database"},{"id":"q","label":"Queue","role":"queue"}],
+		"edges":[{"from":"a","to":"b"},{"from":"b","to":"c","label":"SQL"},{"from":"b","to":"q","label":"events"}]}`)
+	after := sceneElements(t, s)
+	got := upd["nodes"].(map[string]any)
+	for _, k := range []string{"a", "b", "c"} {
+		if got[k] != nodes[k] {
+			t.Errorf("node %s was %v, is %v: a kept node keeps its element", k, nodes[k], got[k])
+		}
+	}
+	if upd["kept"] != float64(3) || len(asList(upd["removed"])) != 1 {
+		t.Errorf("kept %v, removed %v", upd["kept"], upd["removed"])
+	}
+	for _, k := range []string{"b", "c"} {
+		id := nodes[k].(string)
+		if before[id]["x"] != after[id]["x"] || before[id]["y"] != after[id]["y"] {
+			t.Errorf("node %s moved from %v,%v to %v,%v", k, before[id]["x"], before[id]["y"], after[id]["x"], after[id]["y"])
+		}
+	}
+	if _, ok := after[nodes["x"].(string)]; ok {
+		t.Error("the node left out is still there")
+	}
+	q := after[got["q"].(string)]
+	if q == nil {
+		t.Fatal("the new node was not drawn")
+	}
+	// The new node overlaps no other box.
+	qx, qy, qw, qh := q["x"].(float64), q["y"].(float64), q["width"].(float64), q["height"].(float64)
+	for id, el := range after {
+		if id == got["q"] || el["type"] != "rectangle" && el["type"] != "ellipse" {
+			continue
+		}
+		x, y, w, h := el["x"].(float64), el["y"].(float64), el["width"].(float64), el["height"].(float64)
+		if qx < x+w && x < qx+qw && qy < y+h && y < qy+qh {
+			t.Errorf("the new node overlaps %v", id)
+		}
+	}
+	if lint, _ := upd["lint"].(map[string]any); lint != nil {
+		for _, f := range asList(lint["new"]) {
+			if c := f.(map[string]any)["code"]; c != "arrow_crossing" {
+				t.Errorf("after the update lint.new has %v", f)
+			}
+		}
+	}
+	arrows := 0
+	for _, el := range after {
+		if el["type"] == "arrow" {
+			arrows++
+		}
+	}
+	if arrows != 3 {
+		t.Errorf("%d arrows after the update, want 3", arrows)
+	}
+	failCall(t, s, "update_diagram", `{"name":"board","diagram":"nope","nodes":[{"id":"a"}]}`, "not_found", "/diagram")
+}
+
+// sceneElements reads the live elements by id.
+func sceneElements(t *testing.T, s *mcp.ClientSession) map[string]map[string]any {
+	t.Helper()
+	doc := okCall(t, s, "excalidraw_scene_read", `{"name":"board","include":"full"}`)
+	out := map[string]map[string]any{}
+	for _, e := range asList(doc["scene"].(map[string]any)["elements"]) {
+		el := e.(map[string]any)
+		if el["isDeleted"] == true {
+			continue
+		}
+		out[el["id"].(string)] = el
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 // The diagram planners' names.
 const (
 	CreateDiagramTool = "create_diagram"
+	UpdateDiagramTool = "update_diagram"
 )
 
 // Bounds of a described diagram: nodes and edges in one call.
@@ -57,5 +58,24 @@ func diagramTools(svc *service.Service) []tools.Tool {
 			InputSchema: writeSchema(nil, diagramMembers()...),
 			Annotations: tools.Annotations{Title: "Create a diagram"}, Handler: edit[service.CreateDiagram](h),
 			InvalidArgumentsCode: invalidArguments},
+		{Name: UpdateDiagramTool, Description: "Re-plan a diagram create_diagram drew (diagram: its id) to a new description, given whole as to create_diagram: drawn nodes stay put (moved ones too), new ones are placed beside them, edges re-routed.",
+			InputSchema:  writeSchema([]string{"diagram"}, append([]string{`"diagram":{"type":"string","maxLength":64}`}, updateMembers()...)...),
+			ListedSchema: writeSchema([]string{"diagram"}, `"diagram":{"type":"string"}`, `"mermaid":{"type":"string"}`, `"direction":{"enum":["TB","LR","BT","RL"]}`,
+				`"nodes":{"type":"array","description":"as in create_diagram"}`, `"edges":{"type":"array","description":"as in create_diagram"}`, `"groups":{"type":"array","description":"as in create_diagram"}`,
+				`"nodeGap":{"type":"number"}`, `"rankGap":{"type":"number"}`),
+			Annotations: tools.Annotations{Title: "Update a diagram", Destructive: true}, Handler: edit[service.UpdateDiagram](h),
+			InvalidArgumentsCode: invalidArguments},
 	}
+}
+
+// updateMembers are create_diagram's members but its place: a diagram
+// re-planned stays where it is.
+func updateMembers() []string {
+	var out []string
+	for _, m := range diagramMembers() {
+		if !strings.HasPrefix(m, `"at":`) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -241,8 +241,12 @@ func envelope(env *service.Envelope, err error) (any, error) {
 // tool and told once in read_me.
 func listOptionsShort(ts []tools.Tool) {
 	for i := range ts {
-		if bytes.Contains(ts[i].InputSchema, []byte(sOptions)) {
-			ts[i].ListedSchema = bytes.Replace(ts[i].InputSchema, []byte(sOptions), []byte(sOptionsListed), 1)
+		listed := ts[i].ListedSchema
+		if listed == nil {
+			listed = ts[i].InputSchema
+		}
+		if bytes.Contains(listed, []byte(sOptions)) {
+			ts[i].ListedSchema = bytes.Replace(listed, []byte(sOptions), []byte(sOptionsListed), 1)
 		}
 	}
 }

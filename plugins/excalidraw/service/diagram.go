@@ -2,10 +2,12 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
@@ -228,4 +230,228 @@ func tidyKey(k string) string {
 		s += fmt.Sprintf("_%x", h)
 	}
 	return s
+}
+
+// UpdateDiagram re-plans a drawn diagram (Diagram, the id create_diagram
+// answered) to a new description: what it should show now, given as to
+// create_diagram. Nodes already drawn stay where they are (those a
+// person moved too), new ones are placed by the layout beside them,
+// nodes left out are deleted, and every edge and group is drawn again.
+type UpdateDiagram struct {
+	Diagram string `json:"diagram"`
+	CreateDiagram
+}
+
+func (e UpdateDiagram) Named() []string { return nil }
+
+func (e UpdateDiagram) Plan(at string) Plan {
+	return func(tx *engine.Txn, doc *scene.Document) (PlanResult, error) {
+		old := diagramElements(doc, e.Diagram)
+		if len(old) == 0 {
+			return PlanResult{}, sceneerr.New(sceneerr.NotFound, "no diagram %q in this scene; create_diagram answers its id", e.Diagram).
+				With("pointer", at+"/diagram")
+		}
+		g, seq, err := e.graph(at)
+		if err != nil {
+			return PlanResult{}, err
+		}
+		if seq != nil {
+			return PlanResult{}, opError(at+"/mermaid", "a sequence diagram is redrawn whole: delete it and call create_diagram")
+		}
+		// What is drawn now: each node's box, by key.
+		kept := map[string]geom.Rect{}
+		oldNode := map[string]*ojson.Object{}
+		hasFields := map[string]bool{}
+		var box geom.Rect
+		for i, el := range old {
+			b, _ := scene.ElementBounds(el.el)
+			if i == 0 {
+				box = b
+			} else {
+				box = box.Union(b)
+			}
+			if el.part.Kind != "node" {
+				continue
+			}
+			if el.part.Piece != "" {
+				hasFields[el.part.Key] = true
+				continue
+			}
+			oldNode[el.part.Key] = el.el
+			x, y := scene.NumberOf(el.el, "x"), scene.NumberOf(el.el, "y")
+			kept[el.part.Key] = geom.R(x, y, x+scene.NumberOf(el.el, "width"), y+scene.NumberOf(el.el, "height"))
+		}
+		inNew := map[string]bool{}
+		for _, n := range g.Nodes {
+			inNew[n.ID] = true
+		}
+		for k := range kept {
+			if !inNew[k] {
+				delete(kept, k)
+			}
+		}
+		p, err := draw.Relay(context.Background(), g, draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap}, kept, geom.V(box.MinX, box.MinY))
+		if err != nil {
+			return PlanResult{}, opError(at, "%v", err)
+		}
+		taken := map[string]bool{}
+		for _, el := range doc.Elements() {
+			taken[scene.StringOf(el, "id")] = true
+		}
+		newID := func(part draw.Part) string {
+			base := elementID(e.Diagram, part)
+			id := base
+			for n := 2; taken[id]; n++ {
+				id = fmt.Sprintf("%s-%d", base, n)
+			}
+			taken[id] = true
+			return id
+		}
+		// A node keeps its element when it is still a plain box of the same
+		// type; every other element of the diagram is drawn anew.
+		reuse := map[string]string{}
+		ids := map[draw.Part]string{}
+		d := p.Inputs(geom.V(0, 0), func(part draw.Part) string {
+			if id, ok := ids[part]; ok {
+				return id
+			}
+			id := ""
+			_, stays := kept[part.Key]
+			if el := oldNode[part.Key]; el != nil && part.Kind == "node" && part.Piece == "" && stays && !hasFields[part.Key] {
+				id = scene.StringOf(el, "id")
+				reuse[part.Key] = id
+			} else {
+				id = newID(part)
+			}
+			ids[part] = id
+			return id
+		})
+		var updates []engine.Update
+		var inputs []json.RawMessage
+		var parts []draw.Part
+		reused := map[string]bool{}
+		for i, part := range d.Parts {
+			id := d.IDs[i]
+			if part.Kind == "node" && part.Piece == "" && reuse[part.Key] == id {
+				in := map[string]any{}
+				if err := json.Unmarshal(d.Inputs[i], &in); err != nil {
+					return PlanResult{}, err
+				}
+				if in["type"] == scene.StringOf(oldNode[part.Key], "type") {
+					updates = append(updates, engine.Update{ID: id, Patch: nodePatch(in)})
+					reused[id] = true
+					continue
+				}
+				// Another shape: the old box goes, a new one comes.
+				id = newID(part)
+				in["id"] = id
+				raw, _ := json.Marshal(in)
+				d.Inputs[i], d.IDs[i] = raw, id
+			}
+			inputs = append(inputs, d.Inputs[i])
+			parts = append(parts, part)
+		}
+		var gone []string
+		for _, el := range old {
+			id := scene.StringOf(el.el, "id")
+			if !reused[id] && scene.StringOf(el.el, "containerId") == "" {
+				gone = append(gone, id)
+			}
+		}
+		if len(gone) > 0 {
+			if err := tx.Delete(gone, at+"/diagram"); err != nil {
+				return PlanResult{}, err
+			}
+		}
+		if len(updates) > 0 {
+			if err := tx.Update(updates, at+"/diagram"); err != nil {
+				return PlanResult{}, err
+			}
+		}
+		added, err := tx.Add(inputs, at+"/diagram")
+		if err != nil {
+			return PlanResult{}, err
+		}
+		nodes := map[string]string{}
+		var targets []string
+		tag := func(id string, part draw.Part) error {
+			rec := ojson.New().Set("diagram", e.Diagram).Set("kind", part.Kind).Set("key", part.Key)
+			if part.Piece != "" {
+				rec.Set("piece", part.Piece)
+			}
+			if part.Kind == "node" && part.Piece == "" {
+				nodes[part.Key] = id
+				targets = append(targets, id)
+			}
+			return tx.SetCustom(id, DiagramKey, rec, at)
+		}
+		for i, id := range added {
+			if err := tag(id, parts[i]); err != nil {
+				return PlanResult{}, err
+			}
+		}
+		for key, id := range reuse {
+			if reused[id] {
+				nodes[key] = id
+				targets = append(targets, id)
+			}
+		}
+		var removed []string
+		for k := range oldNode {
+			if !inNew[k] {
+				removed = append(removed, k)
+			}
+		}
+		sort.Strings(removed)
+		return PlanResult{Targets: targets, Extra: map[string]any{
+			"diagram": e.Diagram, "nodes": nodes, "kept": len(reused), "removed": removed,
+		}}, nil
+	}
+}
+
+// diagramPart is an element of a drawn diagram and the part it draws.
+type diagramPart struct {
+	el   *ojson.Object
+	part draw.Part
+}
+
+// diagramElements are the live elements tagged as parts of diagram id,
+// in scene order.
+func diagramElements(doc *scene.Document, id string) []diagramPart {
+	var out []diagramPart
+	for _, el := range doc.Elements() {
+		if scene.IsDeleted(el) {
+			continue
+		}
+		cd, ok := el.Object("customData")
+		if !ok {
+			continue
+		}
+		rec, ok := cd.Object(DiagramKey)
+		if !ok || scene.StringOf(rec, "diagram") != id {
+			continue
+		}
+		out = append(out, diagramPart{el: el, part: draw.Part{Kind: scene.StringOf(rec, "kind"), Key: scene.StringOf(rec, "key"), Piece: scene.StringOf(rec, "piece")}})
+	}
+	return out
+}
+
+// nodePatch is the update that makes a drawn node's box what input in
+// says: its place and size, its label's text, and its colours (a field
+// the input leaves out goes back to Excalidraw's default).
+func nodePatch(in map[string]any) json.RawMessage {
+	patch := map[string]any{
+		"x": in["x"], "y": in["y"], "width": in["width"], "height": in["height"],
+		"backgroundColor": "transparent", "strokeColor": "#1e1e1e", "fillStyle": "solid", "strokeStyle": "solid",
+	}
+	for _, k := range []string{"backgroundColor", "strokeColor", "fillStyle", "strokeStyle", "roundness", "strokeWidth"} {
+		if v, ok := in[k]; ok {
+			patch[k] = v
+		}
+	}
+	if l, ok := in["label"].(map[string]any); ok {
+		patch["text"] = l["text"]
+	}
+	raw, _ := json.Marshal(patch)
+	return raw
 }

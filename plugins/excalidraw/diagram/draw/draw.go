@@ -88,6 +88,18 @@ type Plan struct {
 
 // Lay sizes, lays out and routes g (which must pass Check).
 func Lay(ctx context.Context, g *diagram.Graph, o Options) (*Plan, error) {
+	p, err := laidOut(ctx, g, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.route(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// laidOut is Lay without the routes: the layout's boxes, snapped.
+func laidOut(ctx context.Context, g *diagram.Graph, o Options) (*Plan, error) {
 	o = o.withDefaults()
 	if err := g.Check(); err != nil {
 		return nil, err
@@ -105,9 +117,6 @@ func Lay(ctx context.Context, g *diagram.Graph, o Options) (*Plan, error) {
 		}
 	}
 	p.snapCentres()
-	if err := p.route(); err != nil {
-		return nil, err
-	}
 	return p, nil
 }
 
