@@ -59,7 +59,7 @@ func diagramTools(svc *service.Service) []tools.Tool {
 			Annotations: tools.Annotations{Title: "Create a diagram"}, Handler: edit[service.CreateDiagram](h),
 			InvalidArgumentsCode: invalidArguments},
 		{Name: UpdateDiagramTool, Description: "Re-plan a diagram create_diagram drew (diagram: its id) to a new description, given whole as to create_diagram: drawn nodes stay put (moved ones too), new ones are placed beside them, edges re-routed.",
-			InputSchema:  writeSchema([]string{"diagram"}, append([]string{`"diagram":{"type":"string","maxLength":64}`}, updateMembers()...)...),
+			InputSchema: writeSchema([]string{"diagram"}, append([]string{`"diagram":{"type":"string","maxLength":64}`}, updateMembers()...)...),
 			ListedSchema: writeSchema([]string{"diagram"}, `"diagram":{"type":"string"}`, `"mermaid":{"type":"string"}`, `"direction":{"enum":["TB","LR","BT","RL"]}`,
 				`"nodes":{"type":"array","description":"as in create_diagram"}`, `"edges":{"type":"array","description":"as in create_diagram"}`, `"groups":{"type":"array","description":"as in create_diagram"}`,
 				`"nodeGap":{"type":"number"}`, `"rankGap":{"type":"number"}`),
