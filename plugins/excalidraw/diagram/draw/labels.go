@@ -40,6 +40,13 @@ func (p *Plan) placeLabels() {
 	for _, b := range p.groupLabels {
 		nodes = append(nodes, rectOf(b))
 	}
+	// Each route's box, to pass over the routes far from a place quickly.
+	boxes := make([]geom.Rect, len(p.paths))
+	for j, q := range p.paths {
+		if q != nil {
+			boxes[j] = geom.BoundsOf(q.Points).Expand(1)
+		}
+	}
 	for i, e := range p.Graph.Edges {
 		path := p.paths[i]
 		if path == nil || e.Label == "" {
@@ -65,7 +72,7 @@ func (p *Plan) placeLabels() {
 				}
 			}
 			for j, q := range p.paths {
-				if j != i && q != nil && crosses(q.Points, r) {
+				if j != i && q != nil && overlaps(boxes[j], r) && crosses(q.Points, r) {
 					cost += 100
 				}
 			}

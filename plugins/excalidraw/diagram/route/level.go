@@ -24,6 +24,14 @@ type stubKey struct {
 	at  geom.Vec
 }
 
+// regionBudget is how many states a search that pays for regions may
+// take before it gives them up.
+const regionBudget = 5000
+
+// regionReach is the least distance round the box of an edge's ends
+// within which the regions it pays to enter are looked for.
+const regionReach = 400
+
 // margin is how far from the ends of a side of box b, length long, its
 // ports stay: a spacing (a quarter of a short side), and past a rounded
 // corner (Options.Corners) while the side's middle half is left.
@@ -243,8 +251,49 @@ func (lv *level) stubFree(own int, a, b geom.Vec) bool {
 // find routes edge i between the given ports.
 func (lv *level) find(i int, src, dst []port) (*route, []pass, bool) {
 	e := lv.r.edges[i]
-	lv.s.foreign = e.foreign
+	lv.s.foreign = lv.s.foreign[:0]
+	if len(e.foreign) > 0 {
+		// Only the regions near the way between the ends: a route that
+		// strays further pays for its length already.
+		a, b := lv.r.rects[e.from], lv.r.rects[e.to]
+		reach := a.Union(b)
+		reach = reach.Expand(math.Max(regionReach, 0.5*math.Max(reach.W(), reach.H())))
+		for _, g := range e.foreign {
+			if g.Intersects(reach) {
+				lv.s.foreign = append(lv.s.foreign, g)
+			}
+		}
+	}
 	src, dst = lv.r.crowded(e.from, src), lv.r.crowded(e.to, dst)
+	// Penalties the distance does not foresee (regions, crossings) make a
+	// search look far for a way round. Past a budget it gives up the
+	// regions and takes the way through; past another, the crossings too,
+	// and takes the shortest way with fewest bends, which it finds at
+	// once: the time an edge takes stays bounded in a crowded drawing.
+	defer func() { lv.s.budget, lv.s.noCross = 0, false }()
+	lv.s.budget = searchBudget
+	if len(lv.s.foreign) > 0 {
+		lv.s.budget = regionBudget
+	}
+	rt, ps, ok := lv.findPorts(e, src, dst)
+	if !ok && lv.s.exhausted && len(lv.s.foreign) > 0 {
+		lv.s.foreign, lv.s.budget = lv.s.foreign[:0], searchBudget
+		rt, ps, ok = lv.findPorts(e, src, dst)
+	}
+	if !ok && lv.s.exhausted {
+		lv.s.budget, lv.s.noCross = 0, true
+		rt, ps, ok = lv.findPorts(e, src, dst)
+	}
+	return rt, ps, ok
+}
+
+// searchBudget is how many states a search may take before it stops
+// paying for crossings.
+const searchBudget = 20000
+
+// findPorts is find's search between the ports, with the search's
+// regions and budget as they are.
+func (lv *level) findPorts(e edgeEnds, src, dst []port) (*route, []pass, bool) {
 	var (
 		verts  []int32
 		sp, dp port

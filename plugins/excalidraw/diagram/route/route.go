@@ -26,6 +26,11 @@
 // bounds; where a channel is too narrow for Options.Spacing, the gaps
 // along it shrink until it fits.
 //
+// A search that takes more than a budget of states (penalties the
+// distance does not foresee make it look far) gives up the regions, then
+// the crossings, and takes the shortest way with fewest bends, so one
+// edge's time stays bounded in a crowded drawing.
+//
 // Everything is deterministic: the same input gives the same routes. Time
 // grows a little faster than the number of edges for a diagram laid out in
 // layers (about 15 ms for 100 boxes and 150 edges, 130 ms for 1,000 and
@@ -158,6 +163,9 @@ type Options struct {
 	// RegionPenalty is what entering a region costs (default 4000: a
 	// long way round rather than through a group).
 	RegionPenalty float64
+	// Once skips routing again the edges that cross others (faster,
+	// more crossings).
+	Once bool
 	// Corners are the radii of boxes' rounded corners, by box id: ends on
 	// such a box stay on the straight part of its sides (up to a quarter
 	// of a side from each end), where the outline is the box's own.
@@ -375,7 +383,7 @@ func (r *router) run() {
 		if li > 0 && cl >= levels[li-1] {
 			continue
 		}
-		pending = r.routeLevel(pending, cl, li == 0)
+		pending = r.routeLevel(pending, cl, li == 0 && !r.o.Once)
 	}
 	for _, i := range pending {
 		r.routes[i] = r.direct(i)

@@ -42,6 +42,12 @@ type search struct {
 	arms [][6]int32
 	// foreign are the regions the edge being routed pays to enter.
 	foreign []geom.Rect
+	// budget bounds the states a search takes from its heap (0: none);
+	// exhausted says the last search stopped at it.
+	budget    int
+	exhausted bool
+	// noCross, when set, has the search pay nothing for crossings.
+	noCross bool
 }
 
 // entering is what moving from p to q costs in regions entered: those
@@ -146,7 +152,13 @@ func (s *search) find(src, dst []port) (verts []int32, si, di int, cost float64,
 		startPort[st] = i
 	}
 	best, bestState, bestDst := math.Inf(1), int32(-1), -1
+	s.exhausted = false
+	pops := 0
 	for len(s.h) > 0 {
+		if pops++; s.budget > 0 && pops > s.budget {
+			s.exhausted = true
+			return nil, 0, 0, 0, false
+		}
 		it := s.h.pop()
 		if it.f >= best {
 			break
@@ -228,6 +240,9 @@ func armPair(a, b int) int {
 // across crosses the path here; one that turns at w either crosses it or
 // runs with it a while and, more often than not, parts on the other side.
 func (s *search) crossCost(w int32, dir int) float64 {
+	if s.noCross {
+		return 0
+	}
 	in := opposite(dir)
 	var n int32
 	for a := 0; a < 4; a++ {
