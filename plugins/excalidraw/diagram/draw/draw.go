@@ -198,11 +198,18 @@ func elementType(s diagram.Shape) (string, string) {
 func (p *Plan) route() error {
 	boxes := map[string]geom.Rect{}
 	corners := map[string]float64{}
+	tips := map[string]bool{}
 	for id, b := range p.nodes {
 		boxes["n:"+id] = rectOf(b)
 		n := p.node(id)
-		if typ, round := elementType(n.Shape); typ == "rectangle" && round == "round" && len(n.Fields) == 0 && n.Role == "" {
+		switch typ, round := elementType(n.Shape); {
+		case len(n.Fields) > 0 || n.Role == "start" || n.Role == "end" || n.Role == "bar":
+		case typ == "rectangle" && round == "round":
 			corners["n:"+id] = geom.CornerRadius(math.Min(b.W, b.H), geom.RoundnessAdaptive)
+		case typ == "diamond" || typ == "ellipse":
+			// Ends at the tips, where the editor, re-routing an end, keeps
+			// its heading (elsewhere, inside the box, it may turn it).
+			tips["n:"+id] = true
 		}
 	}
 	for id, b := range p.groupLabels {
@@ -237,7 +244,7 @@ func (p *Plan) route() error {
 	// Once: the routes are drawn a second time through the labels' rooms
 	// when labels crowd, and once each is enough for as few crossings as
 	// dot's (the goal figures), at two thirds of the time.
-	o := route.Options{Corners: corners, Regions: regions, Once: true}
+	o := route.Options{Corners: corners, Tips: tips, Regions: regions, Once: true}
 	paths, err := route.Route(boxes, edges, o)
 	if err != nil {
 		return err

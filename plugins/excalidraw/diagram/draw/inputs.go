@@ -95,8 +95,11 @@ func (p *Plan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 		}
 		pts := path.Points
 		if e.Label != "" {
-			c := p.labels[i].Center()
-			pts = withMiddle(pts, c)
+			// Points in a line only where the label is not on the route's
+			// own middle already: an edit in the editor can fold them.
+			if c := p.labels[i].Center(); c.Dist(routeMiddle(pts)) > 1e-6 {
+				pts = withMiddle(pts, c)
+			}
 		}
 		x, y := at(pts[0].X, pts[0].Y)
 		rel := make([][2]float64, len(pts))

@@ -244,3 +244,13 @@ func (p *Plan) endLabelAt(i int, at, next geom.Vec, w, h float64) geom.Vec {
 	p.placedEnds = append(p.placedEnds, geom.R(best.X, best.Y, best.X+w, best.Y+h))
 	return best
 }
+
+// routeMiddle is where Excalidraw centres an arrow's label on points: the
+// middle point of an odd number, else the middle of the middle segment.
+func routeMiddle(pts []geom.Vec) geom.Vec {
+	n := len(pts)
+	if n%2 == 1 {
+		return pts[n/2]
+	}
+	return pts[n/2-1].Lerp(pts[n/2], 0.5)
+}

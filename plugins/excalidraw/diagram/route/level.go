@@ -34,10 +34,14 @@ const regionReach = 400
 
 // margin is how far from the ends of a side of box b, length long, its
 // ports stay: a spacing (a quarter of a short side), and past a rounded
-// corner (Options.Corners) while the side's middle half is left.
+// corner (Options.Corners) while the side's middle half is left; half
+// the side, its middle, for a box of Options.Tips.
 func (r *router) margin(b int, length float64) float64 {
 	m := math.Min(r.o.Spacing, length/4)
-	if c := r.corners[b]; c > m {
+	switch c := r.corners[b]; {
+	case math.IsInf(c, 1): // Options.Tips: the middle only
+		return length / 2
+	case c > m:
 		m = math.Min(c, length/4)
 	}
 	return m

@@ -163,6 +163,10 @@ type Options struct {
 	// RegionPenalty is what entering a region costs (default 4000: a
 	// long way round rather than through a group).
 	RegionPenalty float64
+	// Tips are boxes whose routes end only at the middle of a side (the
+	// tips of a diamond, the ends of an ellipse's axes), by box id: where
+	// such an outline meets its box, so an end there faces straight out.
+	Tips map[string]bool
 	// Once skips routing again the edges that cross others (faster,
 	// more crossings).
 	Once bool
@@ -262,6 +266,9 @@ func Route(boxes map[string]geom.Rect, edges []Edge, o Options) ([]Path, error) 
 		r.rects[i] = boxes[id]
 		if c := o.Corners[id]; c > 0 && !math.IsInf(c, 0) {
 			r.corners[i] = c
+		}
+		if o.Tips[id] {
+			r.corners[i] = math.Inf(1)
 		}
 	}
 	r.edges = make([]edgeEnds, len(edges))

@@ -415,3 +415,31 @@ func TestRegions(t *testing.T) {
 		t.Error("a region that is not finite is taken")
 	}
 }
+
+// TestTips: every end on a box of Options.Tips is at the middle of a
+// side, however many edges meet it.
+func TestTips(t *testing.T) {
+	p := layeredPlacement(30, 60, 70, 3)
+	tips := map[string]bool{}
+	for id := range p.boxes {
+		tips[id] = true
+	}
+	paths, err := Route(p.boxes, p.edges, Options{Tips: tips})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range check(p.boxes, p.edges, paths) {
+		// Ends may share a tip, a box has four, and then their last
+		// stretches run together into it.
+		if !strings.Contains(pr, "end at one point") && !strings.Contains(pr, "overlap on a line") {
+			t.Error(pr)
+		}
+	}
+	for _, path := range paths {
+		for _, at := range []float64{path.FromAt, path.ToAt} {
+			if math.Abs(at-0.5) > 1e-9 {
+				t.Errorf("path %s ends at %v along a side, not its middle", path.ID, at)
+			}
+		}
+	}
+}

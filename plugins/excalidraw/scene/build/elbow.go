@@ -258,13 +258,14 @@ func Reroute(elements []*ojson.Object, arrows []*ojson.Object) ([]string, error)
 			}
 		}
 	}
-	corners := map[string]float64{}
+	corners, tips := map[string]float64{}, map[string]bool{}
 	edges := make([]route.Edge, len(jobs))
 	for i, j := range jobs {
 		corners[j.s], corners[j.e] = cornerOf(byID[j.s]), cornerOf(byID[j.e])
+		tips[j.s], tips[j.e] = tipsOnly(byID[j.s]), tipsOnly(byID[j.e])
 		edges[i] = route.Edge{ID: j.id, From: j.s, To: j.e}
 	}
-	paths, err := route.Route(boxes, edges, route.Options{Corners: corners})
+	paths, err := route.Route(boxes, edges, route.Options{Corners: corners, Tips: tips})
 	if err != nil {
 		return nil, err
 	}
@@ -299,6 +300,14 @@ func boundID(a *ojson.Object, key string) string {
 	}
 	id, _ := b.String("elementId")
 	return id
+}
+
+// tipsOnly reports whether routes should end at the middle of el's sides
+// (a diamond's tips, an ellipse's axis ends), where the editor keeps an
+// elbow end's heading when it re-routes it.
+func tipsOnly(el *ojson.Object) bool {
+	t, _ := el.String("type")
+	return t == "diamond" || t == "ellipse"
 }
 
 // cornerOf is the radius of a shape's rounded corners (0 sharp), for the
@@ -343,7 +352,7 @@ func (b *builder) routeElbows() error {
 			}
 		}
 	}
-	corners := map[string]float64{}
+	corners, tips := map[string]float64{}, map[string]bool{}
 	edges := make([]route.Edge, 0, len(todo))
 	for _, m := range todo {
 		for _, id := range []string{m.start, m.end} {
@@ -351,11 +360,11 @@ func (b *builder) routeElbows() error {
 				s, _ := shapeOf(b.target(id).el)
 				boxes[id] = geom.BoundsOf(s.Outline())
 			}
-			corners[id] = cornerOf(b.target(id).el)
+			corners[id], tips[id] = cornerOf(b.target(id).el), tipsOnly(b.target(id).el)
 		}
 		edges = append(edges, route.Edge{ID: m.id, From: m.start, To: m.end})
 	}
-	paths, err := route.Route(boxes, edges, route.Options{Corners: corners})
+	paths, err := route.Route(boxes, edges, route.Options{Corners: corners, Tips: tips})
 	if err != nil {
 		return badInput(todo[0].index, "", "%v", err)
 	}
