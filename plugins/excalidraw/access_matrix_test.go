@@ -160,7 +160,7 @@ func verdict(w who, o op) string {
 }
 
 // toolCase is one tool call; args may use {{rev}} (alpha's revision),
-// {{revB}}, {{commit}} (alpha's first commit) and {{n}} (a fresh number).
+// {{revB}}, {{commit}} (alpha's first commit), {{diagram}} (the diagram drawn in alpha) and {{n}} (a fresh number).
 type toolCase struct {
 	tool, args string
 	op         op
@@ -193,6 +193,8 @@ var toolCases = []toolCase{
 	{"create_frame", `{"name":"alpha","ids":["seed"],"frame_name":"F{{n}}"}`, writeA},
 	{"frame_add_children", `{"name":"alpha","frame_id":"{{frame}}","ids":["seed2"]}`, writeA},
 	{"replace_text", `{"name":"alpha","find":"hello","replace":"hi"}`, writeA},
+	{"create_diagram", `{"name":"alpha","nodes":[{"id":"x","label":"X {{n}}"},{"id":"y"}],"edges":[{"from":"x","to":"y"}]}`, writeA},
+	{"update_diagram", `{"name":"alpha","diagram":"{{diagram}}","nodes":[{"id":"a"},{"id":"b"},{"id":"c{{n}}"}],"edges":[{"from":"a","to":"b"}]}`, writeA},
 	{"repair_scene", `{"name":"alpha"}`, writeA},
 	{"restore", `{"name":"alpha","from":"{{commit}}"}`, writeA},
 	{"rename_board", `{"name":"alpha","title":"Alpha {{n}}"}`, manageA},
@@ -262,6 +264,7 @@ type matrix struct {
 	baseB    string
 	commit   string // alpha's first commit
 	frame    string // the frame in alpha
+	diagram  string // the diagram drawn in alpha
 	n        int
 	resets   int
 	callers  map[who]*matrixCaller
@@ -413,6 +416,15 @@ func newMatrix(t *testing.T) *matrix {
 	if res, err := hostMCP.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "group_elements", Arguments: json.RawMessage(`{"name":"alpha","ids":["seed","seed2"]}`)}); err != nil || res.IsError {
 		t.Fatalf("group_elements: %v %+v", err, res)
 	}
+	res, err = hostMCP.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "create_diagram", Arguments: json.RawMessage(`{"name":"alpha","nodes":[{"id":"a"},{"id":"b"}],"edges":[{"from":"a","to":"b"}]}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("create_diagram: %v %+v", err, res)
+	}
+	var drawn struct {
+		Diagram string `json:"diagram"`
+	}
+	_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &drawn)
+	m.diagram = drawn.Diagram
 	m.must(hostAuth, "POST", api+"/scenes", `{"name":"beta"}`, 201)
 	m.must(hostAuth, "PUT", api+"/boards/alpha/members/erin", `{"role":"editor"}`, 200)
 	m.must(hostAuth, "PUT", api+"/boards/alpha/members/vic", `{"role":"viewer"}`, 200)
@@ -618,7 +630,7 @@ func (m *matrix) fill(s string) string {
 		_ = json.Unmarshal(m.must(hostAuth, "GET", api+"/scenes/"+name, "", 200), &head)
 		return fmt.Sprint(head.Revision)
 	}
-	r := strings.NewReplacer("{{n}}", fmt.Sprint(m.n), "{{commit}}", m.commit, "{{baseline}}", m.baseline, "{{baselineB}}", m.baseB, "{{frame}}", m.frame)
+	r := strings.NewReplacer("{{n}}", fmt.Sprint(m.n), "{{commit}}", m.commit, "{{baseline}}", m.baseline, "{{baselineB}}", m.baseB, "{{frame}}", m.frame, "{{diagram}}", m.diagram)
 	s = r.Replace(s)
 	if strings.Contains(s, "{{rev}}") {
 		s = strings.ReplaceAll(s, "{{rev}}", rev("alpha"))

@@ -19,19 +19,21 @@ import (
 // test, which will cover all tools; this test keeps the five Excalidraw
 // tools within their share of it.
 //
-// The shares are ratchets at today's sizes (issue 26: 46,606 bytes for
-// the whole list, from 48,142): the goal is 40,000 for today's tools, so
-// that the diagram tools (about 5 KB) and more fit in 48 KB. What is
-// left is no longer descriptions but rules: the target selector (about
-// 770 bytes) and the options (about 310) once in each tool that takes
-// them, and the element input in create and apply (about 4.5 KB each).
+// The shares are ratchets at today's sizes (issue 26: 47,039 bytes for
+// the whole list with create_diagram and update_diagram, from 48,142
+// without them): the write options are listed by name, their rules told
+// once in read_me (Tool.ListedSchema), the target selector is inline,
+// and update_diagram lists its items as create_diagram's. What is left
+// is rules: the target selector (about 770 bytes) in each tool that
+// takes it, and the element input in create and apply (about 4.5 KB
+// each).
 const (
 	fiveToolsBudget = 12_000
 	oneToolBudget   = 5_500
 	// allToolsBudget is the Excalidraw plugin's share of the host's
 	// 48 KB tools/list (the root's whole-list test adds the host's own
 	// tools).
-	allToolsBudget = 43_300
+	allToolsBudget = 43_500
 	// boardToolsBudget is the board and folder tools' (boards.go),
 	// counted apart.
 	boardToolsBudget = 3_300
