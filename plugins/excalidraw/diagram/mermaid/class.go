@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
@@ -85,6 +86,12 @@ func newSketch(src string) *sketch {
 // autoPrefix starts the ids the parsers make (start and end states,
 // notes, regions) until finish names them: no id in the text has it.
 const autoPrefix = "\x00"
+
+// hasControl reports whether s holds a control character, which no name
+// of a diagram may (the ids the parsers make start with one).
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
+}
 
 // auto returns a new made id; finish names it base, or base_ and more
 // _ when the text uses that id.
@@ -527,6 +534,9 @@ func (c *classParser) classRef() (*box, *failure) {
 		c.i += end + 2
 		if id == "" {
 			return nil, fail(at, "expected a class name between the backticks")
+		}
+		if hasControl(id) {
+			return nil, fail(at, "a class name may not hold control characters")
 		}
 	} else {
 		id = c.ident()

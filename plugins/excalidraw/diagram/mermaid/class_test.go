@@ -338,6 +338,7 @@ edge note -> link solid -/arrow
 
 func TestClassErrors(t *testing.T) {
 	testErrors(t, []errorCase{
+		{"a control character in a backticked name", "classDiagram\n    class `a\x01b`\n", "mermaid:2:11: a class name may not hold control characters"},
 		{"an unknown relation", "classDiagram\n    A <|-> B\n", `mermaid:2:7: unexpected "<|->"; expected a relation (<|--, *--, o--, -->, --, ..>, ..|>, ..), ": member" or a new line`},
 		{"two names side by side", "classDiagram\n    A \"1\" B\n", `mermaid:2:11: unexpected "B"; expected a relation (<|--, *--, o--, -->, --, ..>, ..|>, ..), ": member" or a new line`},
 		{"an unclosed body", "classDiagram\n    class A {\n      +x\n", "mermaid:2:13: expected } to close the body of class A"},

@@ -96,6 +96,9 @@ func (p *erParser) entity() (*box, *failure) {
 		if id == "" || strings.ContainsAny(id, "\r\n") {
 			return nil, fail(at, "expected an entity name in the quotes, on one line")
 		}
+		if hasControl(id) {
+			return nil, fail(at, "an entity name may not hold control characters")
+		}
 	} else {
 		id = p.ident()
 	}

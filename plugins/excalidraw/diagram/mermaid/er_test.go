@@ -198,6 +198,7 @@ edge style -> class solid crowfoot_one/crowfoot_many "has"
 
 func TestERErrors(t *testing.T) {
 	testErrors(t, []errorCase{
+		{"a control character in a quoted name", "erDiagram\n\"\x00\"", "mermaid:2:1: an entity name may not hold control characters"},
 		{"no label", "erDiagram\n    A ||--o{ B\n", `mermaid:2:15: expected ":" and the relationship's label, got the end of the line`},
 		{"no second cardinality", "erDiagram\n    A ||-- B : x\n", `mermaid:2:12: unexpected "B"; expected a cardinality (||, |o, o|, }o, o{, }|, |{ or words such as zero or more)`},
 		{"an unknown mark", "erDiagram\n    A |x--o{ B : x\n", `mermaid:2:7: unexpected "|"; expected "{" and attributes, a relationship such as ||--o{, or a new line`},
