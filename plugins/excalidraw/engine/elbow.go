@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -36,7 +38,7 @@ func (tx *Txn) elbow(a *ojson.Object) error {
 	}
 	s, e := pts[0], pts[len(pts)-1]
 	var route []point
-	if abs(e[0]-s[0]) >= abs(e[1]-s[1]) {
+	if math.Abs(e[0]-s[0]) >= math.Abs(e[1]-s[1]) {
 		mx := (s[0] + e[0]) / 2
 		route = []point{s, {mx, s[1]}, {mx, e[1]}, e}
 	} else {
@@ -46,13 +48,6 @@ func (tx *Txn) elbow(a *ojson.Object) error {
 	setGlobalPoints(a, dedupe(route))
 	a.Set("fixedSegments", nil).Set("startIsSpecial", nil).Set("endIsSpecial", nil)
 	return nil
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // dedupe drops points equal to the one before.

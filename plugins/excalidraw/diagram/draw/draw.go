@@ -275,7 +275,7 @@ func (p *Plan) crowdedLabels(boxes map[string]geom.Rect) map[int]geom.Rect {
 		}
 		free := true
 		for _, b := range boxes {
-			if overlaps(r, b) {
+			if r.Overlaps(b) {
 				free = false
 				break
 			}
@@ -357,26 +357,7 @@ func joinThrough(a, b []geom.Vec, c geom.Vec) []geom.Vec {
 	q2 := into(e2, b[1])
 	pts := append(append([]geom.Vec{}, a...), q1, c, q2)
 	pts = append(pts, b...)
-	return simplify(pts)
-}
-
-// simplify drops repeated points and the middle of three in a line.
-func simplify(pts []geom.Vec) []geom.Vec {
-	out := make([]geom.Vec, 0, len(pts))
-	for _, q := range pts {
-		if n := len(out); n > 0 && out[n-1].Equal(q) {
-			continue
-		}
-		if n := len(out); n >= 2 {
-			a, b := out[n-2], out[n-1]
-			if (a.X == b.X && b.X == q.X) || (a.Y == b.Y && b.Y == q.Y) {
-				out[n-1] = q
-				continue
-			}
-		}
-		out = append(out, q)
-	}
-	return out
+	return route.Simplify(pts)
 }
 
 // endBox is the router's box id for an edge end: a node's, or a group's.

@@ -3,6 +3,7 @@ package draw
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
@@ -239,17 +240,8 @@ func applyStyle(in map[string]any, s diagram.Style) {
 	}
 }
 
-func round2(v float64) float64 {
-	r := float64(int64(v*100+copysignHalf(v))) / 100
-	return r
-}
-
-func copysignHalf(v float64) float64 {
-	if v < 0 {
-		return -0.5
-	}
-	return 0.5
-}
+// round2 rounds to hundredths, as a drawing's coordinates are written.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // sanitize makes s fit in an Excalidraw group id.
 func sanitize(s string) string {

@@ -62,17 +62,17 @@ func (p *Plan) placeLabels() {
 			cost := 0.0
 			r := c.box.Expand(labelMargin)
 			for _, n := range nodes {
-				if overlaps(r, n) {
+				if r.Overlaps(n) {
 					cost += 100
 				}
 			}
 			for _, l := range placed {
-				if overlaps(r, l) {
+				if r.Overlaps(l) {
 					cost += 100
 				}
 			}
 			for j, q := range p.paths {
-				if j != i && q != nil && overlaps(boxes[j], r) && crosses(q.Points, r) {
+				if j != i && q != nil && boxes[j].Overlaps(r) && crosses(q.Points, r) {
 					cost += 100
 				}
 			}
@@ -127,10 +127,6 @@ func crosses(pts []geom.Vec, r geom.Rect) bool {
 		}
 	}
 	return false
-}
-
-func overlaps(a, b geom.Rect) bool {
-	return a.MinX < b.MaxX && b.MinX < a.MaxX && a.MinY < b.MaxY && b.MinY < a.MaxY
 }
 
 // withMiddle is pts with c, a point on one of its segments, made the
@@ -218,7 +214,7 @@ func (p *Plan) endLabelAt(i int, at, next geom.Vec, w, h float64) geom.Vec {
 		r := geom.R(q.X, q.Y, q.X+w, q.Y+h).Expand(2)
 		cost := 0.0
 		for _, b := range p.nodes {
-			if overlaps(r, rectOf(b)) {
+			if r.Overlaps(rectOf(b)) {
 				cost++
 			}
 		}
@@ -228,12 +224,12 @@ func (p *Plan) endLabelAt(i int, at, next geom.Vec, w, h float64) geom.Vec {
 			}
 		}
 		for _, l := range p.placedEnds {
-			if overlaps(r, l) {
+			if r.Overlaps(l) {
 				cost++
 			}
 		}
 		for _, l := range p.labels {
-			if l.W() > 0 && overlaps(r, l) {
+			if l.W() > 0 && r.Overlaps(l) {
 				cost++
 			}
 		}

@@ -68,7 +68,7 @@ func Relay(ctx context.Context, g *diagram.Graph, o Options, kept map[string]geo
 		b := p.nodes[id]
 		for range pushLimit {
 			r := rectOf(b).Expand(room)
-			if !slices.ContainsFunc(placed, func(q geom.Rect) bool { return overlaps(r, q) }) {
+			if !slices.ContainsFunc(placed, func(q geom.Rect) bool { return r.Overlaps(q) }) {
 				break
 			}
 			b.X, b.Y = b.X+step.X, b.Y+step.Y

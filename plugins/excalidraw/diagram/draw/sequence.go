@@ -2,6 +2,7 @@ package draw
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram"
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram/layout"
@@ -113,8 +114,8 @@ func (sp *SequencePlan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 		rect(Part{Kind: "box", Key: b.ID}, b.Box, map[string]any{"backgroundColor": fill, "fillStyle": "solid", "strokeColor": "#868e96", "strokeWidth": 1})
 		text(Part{Kind: "box", Key: b.ID, Piece: "label"}, b.LabelBox, b.Label, "#495057")
 	}
-	for _, bl := range res.Blocks {
-		key := fmt.Sprintf("%d", blockIndex(res, bl))
+	for k, bl := range res.Blocks {
+		key := fmt.Sprintf("%d", k)
 		extra := map[string]any{"strokeColor": "#868e96", "strokeWidth": 1}
 		if bl.Kind == diagram.Rect {
 			extra["backgroundColor"], extra["fillStyle"] = orColour(bl.Color, "#f1f3f5"), "solid"
@@ -211,16 +212,6 @@ func (sp *SequencePlan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 	return d
 }
 
-// blockIndex is bl's index among the result's blocks.
-func blockIndex(res *layout.SequenceResult, bl layout.SequenceBlock) int {
-	for i := range res.Blocks {
-		if res.Blocks[i].Box == bl.Box && res.Blocks[i].Depth == bl.Depth {
-			return i
-		}
-	}
-	return 0
-}
-
 func orColour(c, def string) string {
 	if c == "" || c == "transparent" {
 		return def
@@ -233,17 +224,10 @@ func (sp *SequencePlan) barAt(p layout.Point) (int, bool) {
 	found, at := false, 0
 	for k, a := range sp.res.Activations {
 		b := a.Box
-		onSide := (abs(p.X-b.X) < 0.5 || abs(p.X-(b.X+b.W)) < 0.5) && p.Y >= b.Y-0.5 && p.Y <= b.Y+b.H+0.5
+		onSide := (math.Abs(p.X-b.X) < 0.5 || math.Abs(p.X-(b.X+b.W)) < 0.5) && p.Y >= b.Y-0.5 && p.Y <= b.Y+b.H+0.5
 		if onSide {
 			found, at = true, k
 		}
 	}
 	return at, found
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

@@ -333,7 +333,7 @@ func (lv *level) findPorts(e edgeEnds, src, dst []port) (*route, []pass, bool) {
 		pts = append(pts, lv.g.pos[v])
 	}
 	pts = append(pts, dp.at)
-	pts = simplify(pts)
+	pts = Simplify(pts)
 	rt := &route{pts: pts, box: geom.BoundsOf(pts), from: sp.side, to: dp.side, cl: lv.cl}
 	return rt, lv.s.passes(verts, sp.side, dp.side), true
 }

@@ -453,12 +453,13 @@ func (r *router) direct(i int) *route {
 		}
 		fixed = append(fixed, pt)
 	}
-	pts = simplify(fixed)
+	pts = Simplify(fixed)
 	return &route{pts: pts, box: geom.BoundsOf(pts), from: fs, to: ts, blocked: true}
 }
 
-// simplify drops repeated points and the middle one of three in a line.
-func simplify(ps []geom.Vec) []geom.Vec {
+// Simplify drops repeated points and the middle one of three in a line:
+// an orthogonal route's points as Path gives them.
+func Simplify(ps []geom.Vec) []geom.Vec {
 	out := make([]geom.Vec, 0, len(ps))
 	for _, p := range ps {
 		if n := len(out); n > 0 && out[n-1].Equal(p) {

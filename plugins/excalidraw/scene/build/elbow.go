@@ -252,7 +252,7 @@ func Reroute(elements []*ojson.Object, arrows []*ojson.Object) ([]string, error)
 			continue
 		}
 		for e := range ends {
-			if overlaps(r, boxes[e]) {
+			if r.Overlaps(boxes[e]) {
 				delete(boxes, id)
 				break
 			}
@@ -346,7 +346,7 @@ func (b *builder) routeElbows() error {
 			continue
 		}
 		for e := range ends {
-			if er, ok := boxes[e]; ok && overlaps(r, er) {
+			if er, ok := boxes[e]; ok && r.Overlaps(er) {
 				delete(boxes, id)
 				break
 			}
@@ -374,6 +374,3 @@ func (b *builder) routeElbows() error {
 	return nil
 }
 
-func overlaps(a, b geom.Rect) bool {
-	return a.MinX < b.MaxX && b.MinX < a.MaxX && a.MinY < b.MaxY && b.MinY < a.MaxY
-}

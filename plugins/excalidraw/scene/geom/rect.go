@@ -49,6 +49,12 @@ func (r Rect) Intersects(o Rect) bool {
 	return r.MinX <= o.MaxX && o.MinX <= r.MaxX && r.MinY <= o.MaxY && o.MinY <= r.MaxY
 }
 
+// Overlaps reports whether the boxes' insides meet (touching does not
+// count).
+func (r Rect) Overlaps(o Rect) bool {
+	return r.MinX < o.MaxX && o.MinX < r.MaxX && r.MinY < o.MaxY && o.MinY < r.MaxY
+}
+
 // Contains reports whether o lies within r (edges included).
 func (r Rect) Contains(o Rect) bool {
 	return o.MinX >= r.MinX && o.MaxX <= r.MaxX && o.MinY >= r.MinY && o.MaxY <= r.MaxY

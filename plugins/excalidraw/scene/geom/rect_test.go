@@ -13,6 +13,9 @@ func TestRect(t *testing.T) {
 	if !a.Intersects(b) || a.Intersects(b.Expand(-0.5)) || a.Gap(b) != 0 || a.Gap(R(13, 8, 20, 20)) != 5 {
 		t.Fatal("touching boxes intersect, apart ones have a gap")
 	}
+	if a.Overlaps(b) || !a.Overlaps(b.Expand(0.5)) || !a.Overlaps(a) {
+		t.Fatal("touching boxes do not overlap, boxes sharing area do")
+	}
 	if a.Intersection(b) != R(10, 2, 10, 4) || a.Union(b) != R(0, 0, 14, 8) || !a.Union(b).Contains(a) || a.Contains(b) {
 		t.Fatal("intersection, union, contains")
 	}
