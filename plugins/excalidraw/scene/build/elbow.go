@@ -373,4 +373,3 @@ func (b *builder) routeElbows() error {
 	}
 	return nil
 }
-
