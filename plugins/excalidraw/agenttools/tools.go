@@ -61,7 +61,7 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	h := handlers{svc: svc}
 	lim := func() scene.Limits { return o.limits().Effective() }
 	ts := append(append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...), renderTools(svc, o.baseURL)...)
-	ts = append(append(ts, diagramTools(svc)...), boardTools(svc)...)
+	ts = append(append(append(ts, diagramTools(svc)...), craftTools(svc)...), boardTools(svc)...)
 	listOptionsShort(ts)
 	return ts
 }

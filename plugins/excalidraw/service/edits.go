@@ -25,6 +25,10 @@ type Edit interface {
 
 // Edit runs e as one write (see Write).
 func (s *Service) Edit(ctx context.Context, r WriteRequest, e Edit) (*Envelope, error) {
+	e, err := s.profiled(ctx, r.Name, e)
+	if err != nil {
+		return nil, err
+	}
 	r.Named = slices.Concat(r.Named, e.Named())
 	return s.Write(ctx, r, e.Plan(""))
 }

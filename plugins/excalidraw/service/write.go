@@ -107,6 +107,10 @@ type PlanResult struct {
 	// what the diff finds: a revert's elements that later commits changed
 	// again, left alone.
 	Collateral []string
+	// Relaid are the elements the engine's keepers laid out again after
+	// the plan (engine.Txn.Keep: a table's grid, a stack's gaps): they
+	// are reported as relaidOut, not collateral. The write fills it.
+	Relaid []string
 }
 
 // IgnoredField is a field a plan did not apply, and why.
@@ -312,6 +316,9 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 		if _, err := s.editSeeded(after, sd, func(tx *engine.Txn) error {
 			var err error
 			pr, err = plan(tx, after)
+			if err == nil {
+				pr.Relaid, err = tx.Keep()
+			}
 			touched = map[string]bool{}
 			for _, id := range tx.Touched() {
 				touched[id] = true
@@ -352,7 +359,7 @@ func (s *Service) report(env *Envelope, o WriteOptions, before, after *scene.Doc
 	env.Changed = ch
 	env.IgnoredFields = pr.Ignored
 	env.Extra = pr.Extra
-	classify(env, before, after, pr.Targets, changedIDs, touched)
+	classify(env, before, after, pr.Targets, pr.Relaid, changedIDs, touched)
 	if pr.Collateral != nil {
 		env.Collateral = pr.Collateral
 	}
@@ -484,10 +491,14 @@ func diff(before, after *scene.Document) (Changes, []string) {
 // counted in env.Normalized when finishing changed them. An arrow is
 // rerouted when its geometry changed, a text relaid out when its text or
 // box did.
-func classify(env *Envelope, before, after *scene.Document, targets, changed []string, touched map[string]bool) {
+func classify(env *Envelope, before, after *scene.Document, targets, kept, changed []string, touched map[string]bool) {
 	named := map[string]bool{}
 	for _, id := range targets {
 		named[id] = true
+	}
+	relaid := map[string]bool{}
+	for _, id := range kept {
+		relaid[id] = true
 	}
 	for _, id := range env.Changed.Created {
 		named[id] = true
@@ -537,6 +548,10 @@ func classify(env *Envelope, before, after *scene.Document, targets, changed []s
 			if old != nil && textMoved(old, el) {
 				env.RelaidOut = append(env.RelaidOut, id)
 			}
+			continue
+		}
+		if relaid[id] {
+			env.RelaidOut = append(env.RelaidOut, id)
 			continue
 		}
 		switch {

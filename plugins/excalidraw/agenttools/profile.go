@@ -1,0 +1,8 @@
+package agenttools
+
+import (
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/tools"
+)
+
+func profileTools(svc *service.Service) []tools.Tool { return nil }
