@@ -96,10 +96,10 @@ func grids(tb testing.TB) ([]*ojson.Object, []*ojson.Object) {
 }
 
 // readingRules are the reading rules (arrow_over_text, text_overlap,
-// collinear_arrows, mid_word_break, arrow_crossing): the benchmarks run
+// collinear_arrows, label_broken_mid_word, arrow_crossing): the benchmarks run
 // with and without them, so one run gives their cost as a ratio.
 var readingRules = map[string]bool{CodeArrowOverText: true, CodeTextOverlap: true, CodeCollinearArrows: true,
-	CodeMidWordBreak: true, CodeArrowCrossing: true}
+	CodeLabelBrokenMidWord: true, CodeArrowCrossing: true}
 
 // rulesets are the benchmarks' variants: every rule, and every rule but
 // the reading ones.

@@ -49,7 +49,7 @@
 //	                        smaller font size (near duplicates excepted)
 //	collinear_arrows        two arrows with segments within 4 px of one line (at most 2° apart) for more
 //	                        than 10 px: they read as one
-//	mid_word_break          a text's stored text has a line break, not in originalText, between two
+//	label_broken_mid_word   a text's stored text has a line break, not in originalText, between two
 //	                        letters or digits of a word (scripts without spaces excepted)
 //
 // Hints (info):

@@ -236,12 +236,12 @@ func TestCollinearArrows(t *testing.T) {
 	}
 }
 
-func TestMidWordBreak(t *testing.T) {
+func TestLabelBrokenMidWord(t *testing.T) {
 	// The builder's layout of a long word in a narrow box breaks it.
 	c := rectangle("c", 0, 0, 60, 120)
 	l := label(c, "l", "Authentication service")
 	fs := Run(list(c, l), Options{})
-	f := expect(t, fs, CodeMidWordBreak, "c", "l")
+	f := expect(t, fs, CodeLabelBrokenMidWord, "c", "l")
 	if f.Severity != Warning || !strings.Contains(f.Message, `"Authentication", "service"`) {
 		t.Errorf("finding %+v", f)
 	}
@@ -256,14 +256,14 @@ func TestMidWordBreak(t *testing.T) {
 	c.Set("width", need)
 	lay := build.LayoutLabel(c, l)
 	l.Set("text", lay.Text)
-	none(t, Run(list(c, l), Options{}), CodeMidWordBreak)
+	none(t, Run(list(c, l), Options{}), CodeLabelBrokenMidWord)
 	c.Set("width", need-2)
 	l.Set("text", build.LayoutLabel(c, l).Text)
-	expect(t, Run(list(c, l), Options{}), CodeMidWordBreak, "c", "l")
+	expect(t, Run(list(c, l), Options{}), CodeLabelBrokenMidWord, "c", "l")
 
 	// A fixed-width free text.
 	ft := text("ft", 0, 0, "x", kv{"text": "Observ\nability", "originalText": "Observability", "autoResize": false, "width": 70.0})
-	if f := expect(t, Run(list(ft), Options{}), CodeMidWordBreak, "ft"); !strings.Contains(f.Message, `"Observability"`) {
+	if f := expect(t, Run(list(ft), Options{}), CodeLabelBrokenMidWord, "ft"); !strings.Contains(f.Message, `"Observability"`) {
 		t.Errorf("message %q", f.Message)
 	}
 
@@ -321,7 +321,7 @@ func readingScene(t *testing.T) []*ojson.Object {
 func TestReadingRulesScoped(t *testing.T) {
 	els := readingScene(t)
 	all := Run(els, Options{})
-	for _, code := range []string{CodeArrowCrossing, CodeArrowOverText, CodeTextOverlap, CodeCollinearArrows, CodeMidWordBreak} {
+	for _, code := range []string{CodeArrowCrossing, CodeArrowOverText, CodeTextOverlap, CodeCollinearArrows, CodeLabelBrokenMidWord} {
 		if len(find(all, code)) == 0 {
 			t.Errorf("no %s:\n%s", code, dump(all))
 		}

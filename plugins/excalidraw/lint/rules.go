@@ -49,7 +49,7 @@ const (
 	CodeArrowOverText       = "arrow_over_text"
 	CodeTextOverlap         = "text_overlap"
 	CodeCollinearArrows     = "collinear_arrows"
-	CodeMidWordBreak        = "mid_word_break"
+	CodeLabelBrokenMidWord  = "label_broken_mid_word"
 	CodeArrowCrossing       = "arrow_crossing"
 )
 
@@ -93,7 +93,7 @@ var rules = []Rule{
 		"two texts (free texts, shape or arrow labels) whose letters overlap by more than a tenth of the smaller font size", (*scene).textsOverlap},
 	{CodeCollinearArrows, Warning, Visual,
 		"two arrows with segments on one line (within 4 px) for more than 10 px, which read as one arrow", (*scene).collinearArrows},
-	{CodeMidWordBreak, Warning, Visual,
+	{CodeLabelBrokenMidWord, Warning, Visual,
 		"a text's stored lines break a word between two letters (a line break its originalText does not have): its box is narrower than the word", (*scene).midWordBreaks},
 	{CodeAlignmentNearMiss, Info, Hint,
 		"two shapes in one row or column whose edges or centres differ by more than 0 and at most 4 px", (*scene).alignment},

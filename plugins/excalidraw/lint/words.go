@@ -32,12 +32,12 @@ func (s *scene) midWordBreaks() {
 		}
 		broken := strings.Join(capList(quoted), ", ")
 		if c := s.containerOf(e); c != nil {
-			s.report(CodeMidWordBreak, []string{e.id, c.id}, nil,
+			s.report(CodeLabelBrokenMidWord, []string{e.id, c.id}, nil,
 				"the label of %s breaks %s across lines; make %q at least %g px wide, or shorten the word or the font size",
 				s.name(c), broken, c.id, containerWidthFor(c.typ, widest, fs))
 			continue
 		}
-		s.report(CodeMidWordBreak, []string{e.id}, nil,
+		s.report(CodeLabelBrokenMidWord, []string{e.id}, nil,
 			"%s breaks %s across lines; make it at least %g px wide, or shorten the word or the font size",
 			s.name(e), broken, math.Ceil(widest))
 	}
