@@ -102,6 +102,15 @@ type MCPConfig struct {
 	// behind a round-robin load balancer answers any request), or "auto":
 	// none with a postgres store, keep otherwise.
 	Sessions string `json:"sessions"`
+	// Tools, when set, are the only tools agents see and may call over
+	// MCP: tool names or patterns with * and ? ("excalidraw_scene_*").
+	// A smaller set costs each agent's context less. Empty offers every
+	// tool the plugins register.
+	Tools []string `json:"tools,omitempty"`
+	// Instructions is the operator's text for the MCP initialize
+	// result, before what the plugins say there (each a pointer at its
+	// guide).
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // Stateless reports whether MCP runs without sessions under store.
@@ -219,6 +228,9 @@ func decodeHost(raw map[string]any, configPath string) (HostConfig, error) {
 	c := DefaultHostConfig()
 	if err := app.Config(raw).Decode(&c); err != nil {
 		return c, fmt.Errorf("host config: %w", err)
+	}
+	if err := mcpserve.ValidToolPatterns(c.MCP.Tools); err != nil {
+		return c, fmt.Errorf("host config: mcp.tools: %w", err)
 	}
 	if !filepath.IsAbs(c.DataDir) {
 		base := "."

@@ -267,7 +267,9 @@ var ToolsModule = fx.Module("tools",
 			// answered in JSON); the SDK's own cap must not be smaller.
 			MaxRequestBodyBytes: c.Host.HTTP.MaxBodyBytes,
 			// Several nodes behind one address: no sessions to pin.
-			Stateless: c.Host.MCP.Stateless(c.Host.Store),
+			Stateless:    c.Host.MCP.Stateless(c.Host.Store),
+			Tools:        c.Host.MCP.Tools,
+			Instructions: c.Host.MCP.Instructions,
 		})
 		lc.Append(fx.StopHook(m.Close))
 		return m

@@ -284,6 +284,9 @@ func apply(ctx *app.Context, raw app.Config) error {
 			return err
 		}
 	}
+	if err := tools.UseInstructions(ctx, agenttools.Instructions); err != nil {
+		return err
+	}
 	evidence := httpapi.NewEvidence()
 	_, err = ctx.Inject([]app.Dep{app.Need(webserver.ServiceName)}, func(web *app.Context) error {
 		stop := make(chan struct{})

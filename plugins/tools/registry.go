@@ -30,6 +30,9 @@ type Registry struct {
 
 	mu    sync.RWMutex
 	tools map[string]*entry
+	// instructions are the plugins' texts for MCP's initialize
+	// (AddInstructions), in order.
+	instructions []*instruction
 
 	maxArgBytes atomic.Int64 // see SetMaxArgumentBytes
 

@@ -54,9 +54,12 @@ const (
 	// their rules in read_me ("Writes: options and the envelope"); calls
 	// are checked against sOptions.
 	sOptionsListed = `"options":{"type":"object","description":"dryRun, strict, lint: off|touched|all, expect, snap, verify, note: see read_me"}`
-	sIDs           = `"ids":{"type":"array","items":{"type":"string","maxLength":256},"minItems":1,"maxItems":10000}`
-	sTarget        = `"target":{"type":"object","additionalProperties":false,"properties":{"ids":{"type":"array","items":{"type":"string"}},"frame_ids":{"type":"array","items":{"type":"string"}},"frame_name":{"type":"string"},"group_id":{"type":"string"},"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":{"type":"number"},"y":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"mode":{"enum":["intersects","contains"]}}},"types":{"type":"array","items":{"type":"string"}},"role":{"enum":["container","label","connector","standalone","frame"]},"text_contains":{"type":"string","maxLength":1000},"text_regex":{"type":"string","maxLength":256},"has_link":{"type":"boolean"},"include_deleted":{"type":"boolean"}}}`
-	sNum           = `{"type":"number","minimum":-1000000,"maximum":1000000}`
+	// sTargetListed is sTarget as tools/list shows it, its keys named
+	// and its rules in read_me ("The target selector").
+	sTargetListed = `"target":{"type":"object","description":"selector: ids, types, role, kind, slot, frame_ids, frame_name, group_id, region, text_contains, text_regex, has_link, after: see read_me"}`
+	sIDs          = `"ids":{"type":"array","items":{"type":"string","maxLength":256},"minItems":1,"maxItems":10000}`
+	sTarget       = `"target":{"type":"object","additionalProperties":false,"properties":{"ids":{"type":"array","items":{"type":"string"}},"frame_ids":{"type":"array","items":{"type":"string"}},"frame_name":{"type":"string"},"group_id":{"type":"string"},"region":{"type":"object","additionalProperties":false,"required":["x","y","width","height"],"properties":{"x":{"type":"number"},"y":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"mode":{"enum":["intersects","contains"]}}},"types":{"type":"array","items":{"type":"string"}},"role":{"enum":["container","label","connector","standalone","frame"]},"text_contains":{"type":"string","maxLength":1000},"text_regex":{"type":"string","maxLength":256},"has_link":{"type":"boolean"},"include_deleted":{"type":"boolean"}}}`
+	sNum          = `{"type":"number","minimum":-1000000,"maximum":1000000}`
 )
 
 // schema builds a closed object schema from member snippets.
@@ -236,17 +239,21 @@ func envelope(env *service.Envelope, err error) (any, error) {
 	return env, nil
 }
 
-// listOptionsShort gives each tool taking sOptions a ListedSchema with
-// sOptionsListed instead: the options' rules are the same in every write
-// tool and told once in read_me.
+// listOptionsShort gives each tool taking sOptions or sTarget a
+// ListedSchema with sOptionsListed and sTargetListed instead: the
+// options' and the selector's rules are the same in every tool that
+// takes them and told once in read_me, where tools/list would repeat
+// them in a dozen tools. Calls are still checked against the full rules.
 func listOptionsShort(ts []tools.Tool) {
 	for i := range ts {
 		listed := ts[i].ListedSchema
 		if listed == nil {
 			listed = ts[i].InputSchema
 		}
-		if bytes.Contains(listed, []byte(sOptions)) {
-			ts[i].ListedSchema = bytes.Replace(listed, []byte(sOptions), []byte(sOptionsListed), 1)
+		short := bytes.Replace(listed, []byte(sOptions), []byte(sOptionsListed), 1)
+		short = bytes.Replace(short, []byte(sTarget), []byte(sTargetListed), 1)
+		if !bytes.Equal(short, listed) {
+			ts[i].ListedSchema = short
 		}
 	}
 }

@@ -13,3 +13,11 @@ var guide string
 
 // Guide is the agent guide, Markdown.
 func Guide() string { return guide }
+
+// Instructions is what an MCP client is told when it connects
+// (initialize's instructions): where to start. It is short, because it
+// sits in every session's context; read_me holds the rest.
+const Instructions = "Excalidraw boards: call read_me once first: which tool for what, the target selector, " +
+	"write options and the answer, lint codes, errors. Describe diagrams, tables, stacks and slides " +
+	"(create_diagram, set_table, create_stack, layout_frames) rather than placing shapes; " +
+	"read lint.new in each answer and render to look at the result."

@@ -26,8 +26,14 @@ type Options struct {
 	// Name and Version identify the server in the MCP handshake; they
 	// default to "dsh-tools" and "0.0.0-dev".
 	Name, Version string
-	// Instructions are sent to clients during initialization.
+	// Instructions are sent to clients during initialization, before the
+	// plugins' own (tools.Registry.AddInstructions).
 	Instructions string
+	// Tools, when not empty, are the only tools offered: names or
+	// path.Match patterns ("excalidraw_scene_*"). Every other tool of the
+	// registry is neither listed nor callable over MCP. A malformed
+	// pattern matches nothing (ValidToolPatterns checks them first).
+	Tools []string
 	// Logger receives the bridge's and the SDK's diagnostics; nil is silent.
 	Logger *zap.Logger
 	// SessionTimeout closes HTTP sessions that received no request for
@@ -82,6 +88,8 @@ type Server struct {
 
 	syncMu sync.Mutex
 	synced map[string]tools.Descriptor // what the mcp.Server currently offers
+	// offered is Options.Tools: the registry's tools the server offers.
+	offered toolSet
 
 	lifeMu   sync.Mutex
 	closed   bool
@@ -92,6 +100,7 @@ type Server struct {
 // registry is what the bridge uses of a *tools.Registry (tests wrap one).
 type registry interface {
 	List() []tools.Descriptor
+	Instructions() string
 	Subscribe(fn func()) (cancel func())
 	Call(ctx context.Context, name string, args json.RawMessage) tools.Result
 }
@@ -133,6 +142,7 @@ func newServer(reg registry, opts Options) *Server {
 		stateless: opts.Stateless,
 
 		idleTimeout: opts.SessionTimeout,
+		offered:     toolSet(opts.Tools),
 	}
 	m.base, m.cancelBase = context.WithCancel(context.Background())
 	m.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
@@ -145,6 +155,7 @@ func newServer(reg registry, opts Options) *Server {
 		// which this server does not implement.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
+	m.server.AddReceivingMiddleware(m.instructionsMiddleware(opts.Instructions))
 	m.http = newStreamableHandler(m.server, opts.SessionTimeout, opts.MaxRequestBodyBytes, opts.Stateless, sdkLog)
 
 	// Subscribe before the first sync so no change can slip in between.

@@ -3,13 +3,15 @@ package mcpserve
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/plugins/tools"
 )
 
-// sync makes the mcp.Server offer exactly the registry's tools. It is the
+// sync makes the mcp.Server offer exactly the registry's tools (those
+// Options.Tools chooses, when it chooses). It is the
 // registry subscription callback. Because notifications carry no payload
 // and may arrive out of order, it always diffs against a fresh listing;
 // whichever call runs last leaves the correct state.
@@ -20,7 +22,7 @@ func (m *Server) sync() {
 		return // closed; a notification raced with Close
 	}
 
-	current := m.reg.List()
+	current := slices.DeleteFunc(m.reg.List(), func(d tools.Descriptor) bool { return !m.offered.offers(d.Name) })
 	want := make(map[string]bool, len(current))
 	for _, e := range current {
 		want[e.Name] = true
