@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/internal/statefile"
+	"github.com/dshgo/dsh/plugins/excalidraw/profile"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"go.uber.org/zap"
 )
@@ -67,6 +68,9 @@ type Board struct {
 	// put it there, for display.
 	TrashedAt *time.Time `json:"trashedAt,omitempty"`
 	TrashedBy string     `json:"trashedBy,omitempty"`
+	// Profile is the board's own style contract (set_board_profile); its
+	// folder's profile is under it, field by field (profile.Over).
+	Profile profile.Profile `json:"profile,omitzero"`
 }
 
 // Folder groups one person's boards. It carries no access of its own:
@@ -80,17 +84,31 @@ type Folder struct {
 	// Owner is the person id the folder belongs to.
 	Owner     string    `json:"owner"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Profile is the style contract of the boards filed in the folder,
+	// under each board's own; nil for none. (A pointer keeps Folder
+	// comparable.)
+	Profile *profile.Profile `json:"profile,omitempty"`
 }
 
-// clone is b with its own Members map and TrashedAt, so a caller cannot
-// change the store's cached index through it.
+// clone is b with its own Members map, TrashedAt and Profile, so a
+// caller cannot change the store's cached index through it.
 func (b Board) clone() Board {
 	b.Members = maps.Clone(b.Members)
+	b.Profile = b.Profile.Clone()
 	if b.TrashedAt != nil {
 		t := *b.TrashedAt
 		b.TrashedAt = &t
 	}
 	return b
+}
+
+// clone is f with a Profile of its own.
+func (f Folder) clone() Folder {
+	if f.Profile != nil {
+		p := f.Profile.Clone()
+		f.Profile = &p
+	}
+	return f
 }
 
 // Options configure a Store; the zero value is ready to use.
@@ -208,7 +226,7 @@ func (s *Store) Folders(ctx context.Context, owner string) ([]Folder, error) {
 	}
 	for _, f := range idx.file.Folders {
 		if owner == "" || f.Owner == owner {
-			out = append(out, f)
+			out = append(out, f.clone())
 		}
 	}
 	return out, nil
@@ -224,5 +242,5 @@ func (s *Store) Folder(ctx context.Context, id string) (f Folder, ok bool, err e
 	if !ok {
 		return Folder{}, false, nil
 	}
-	return idx.file.Folders[i], true, nil
+	return idx.file.Folders[i].clone(), true, nil
 }
