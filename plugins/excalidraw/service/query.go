@@ -242,17 +242,22 @@ func (s *Service) ValidateScene(ctx context.Context, r ValidateStoredRequest) (*
 	if err != nil {
 		return out, nil // not a scene: the report says why
 	}
-	bg := ""
-	if a := doc.AppState(); a != nil {
-		bg, _ = a.String("viewBackgroundColor")
-	}
-	f := lint.Run(doc.Elements(), lint.Options{ViewBackgroundColor: bg})
+	f := lintScene(doc)
 	out.LintCount = len(f)
 	if len(f) > maxLintFindings {
 		f = f[:maxLintFindings]
 	}
 	out.Lint = f
 	return out, nil
+}
+
+// lintScene is validate_scene's lint of a whole scene.
+func lintScene(doc *scene.Document) []lint.Finding {
+	bg := ""
+	if a := doc.AppState(); a != nil {
+		bg, _ = a.String("viewBackgroundColor")
+	}
+	return lint.Run(doc.Elements(), lint.Options{ViewBackgroundColor: bg})
 }
 
 // joinRaw is a JSON array of already-encoded items.
