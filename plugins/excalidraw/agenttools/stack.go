@@ -5,4 +5,21 @@ import (
 	"github.com/dshgo/dsh/plugins/tools"
 )
 
-func stackTools(svc *service.Service) []tools.Tool { return nil }
+// CreateStackTool is the stack planner's name.
+const CreateStackTool = "create_stack"
+
+// stackTools is create_stack: a column or row that keeps its gaps.
+func stackTools(svc *service.Service) []tools.Tool {
+	h := elementHandlers{svc: svc}
+	point := `{"type":"object","additionalProperties":false,"required":["x","y"],"properties":{"x":` + sNum + `,"y":` + sNum + `}}`
+	return []tools.Tool{
+		{Name: CreateStackTool, Description: "Stack elements (ids/target, or new elements) in a column or row gap apart; the stack keeps its gaps when items grow, shrink, come or go. Answers stack; stack:<id> adds to one.",
+			InputSchema: writeSchema(nil, sIDs, sTarget,
+				`"elements":{"type":"array","minItems":1,"maxItems":1000,"items":{"type":"object"}}`,
+				`"stack":{"type":"string","maxLength":64}`,
+				`"direction":{"enum":["column","row"]}`, `"align":{"enum":["start","center","end"]}`,
+				`"gap":{"type":"number","minimum":0,"maximum":10000}`, `"at":`+point),
+			Annotations: tools.Annotations{Title: "Create a stack"}, Handler: edit[service.CreateStack](h),
+			InvalidArgumentsCode: invalidArguments},
+	}
+}

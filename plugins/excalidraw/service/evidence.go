@@ -47,6 +47,11 @@ type WriteResult struct {
 	// absent when nothing was repaired, and on a duplicate (nothing ran).
 	Repairs        []scene.Repair `json:"repairs,omitempty"`
 	RepairsOmitted int            `json:"repairsOmitted,omitempty"`
+	// RelaidOut are the elements of a full-scene save that the engine's
+	// keepers laid out again (a stack's items after one grew): what was
+	// stored differs from what was sent there, and the editor reads it
+	// back. Absent when they moved nothing.
+	RelaidOut []string `json:"relaidOut,omitempty"`
 }
 
 // maxRepairsShown bounds WriteResult.Repairs: enough to see what happened

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -36,7 +37,10 @@ type SaveRequest struct {
 // file opened and saved back) is stored as version 2. If the normalized
 // bytes are the stored ones, nothing is written and the result is the
 // current revision with unchanged:true; that holds for a forced save and
-// for a stale expected revision too (nothing can be lost).
+// for a stale expected revision too (nothing can be lost). Before it is
+// normalized, the engine's keepers run on it (engine.Txn.Keep), and the
+// result's relaidOut lists what they moved: the editor, which sent
+// something else, reads the stored scene back.
 func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)
@@ -50,6 +54,16 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	}
 	if d, bad := scene.CheckAppState(doc.AppState()); bad {
 		return nil, d.Err()
+	}
+	// The structures a person's edit changed are kept as a write keeps
+	// them (a stack item made taller moves the items after it): the
+	// stored scene is then not the one sent, and relaidOut says so.
+	var relaid []string
+	if _, err := s.edit(doc, func(tx *engine.Txn) (err error) {
+		relaid, err = tx.Keep()
+		return err
+	}); err != nil {
+		return nil, err
 	}
 	data, repaired, err := s.finishReporting(doc)
 	if err != nil {
@@ -66,6 +80,7 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	wr := writeResult(res)
 	if !res.Duplicate {
 		wr.setRepairs(repaired)
+		wr.RelaidOut = relaid
 	}
 	return wr, nil
 }
