@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -39,6 +40,9 @@ func mergeAppState(doc *scene.Document, raw json.RawMessage, pointer string) err
 	if d, bad := scene.CheckAppState(obj); bad {
 		// d.Pointer is /appState/<member>: the same member under pointer.
 		return opError(pointer+strings.TrimPrefix(d.Pointer, "/appState"), "%s", d.Message)
+	}
+	if c, ok := obj.String("viewBackgroundColor"); ok && !build.ValidColor(c) {
+		return opError(pointer+"/viewBackgroundColor", "%s", build.ColorProblem(c))
 	}
 	for _, k := range obj.Keys() {
 		v, _ := obj.Get(k)

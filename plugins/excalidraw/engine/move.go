@@ -77,10 +77,22 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 	if math.IsNaN(dx) || math.IsNaN(dy) || math.IsInf(dx, 0) || math.IsInf(dy, 0) {
 		return nil, opError(pointer, "the offset must be finite")
 	}
+	for _, el := range named {
+		tx.note(scene.StringOf(el, "id"))
+	}
+	tx.result.Updated += len(named)
 	in := map[string]bool{}
 	for _, el := range moved {
 		in[scene.StringOf(el, "id")] = true
 	}
+	return tx.shift(moved, in, dx, dy, pointer)
+}
+
+// shift moves the elements moved by dx, dy, as move does once it knows
+// them (in: their ids, and any element already moved with them, such as
+// the frame whose children they are), and returns the arrow ends it
+// unbound.
+func (tx *Txn) shift(moved []*ojson.Object, in map[string]bool, dx, dy float64, pointer string) ([]Unbound, error) {
 	whole := tx.wholeArrows(moved, in)
 	for _, el := range append(moved, whole...) {
 		x, y := scene.NumberOf(el, "x")+dx, scene.NumberOf(el, "y")+dy
@@ -89,10 +101,6 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 				fmtNum(dx), fmtNum(dy), scene.StringOf(el, "id"), fmtNum(x), fmtNum(y))
 		}
 	}
-	for _, el := range named {
-		tx.note(scene.StringOf(el, "id"))
-	}
-	tx.result.Updated += len(named)
 	if dx == 0 && dy == 0 {
 		return []Unbound{}, nil
 	}
@@ -122,6 +130,31 @@ func (tx *Txn) move(ids []string, pointer string, by func([]*ojson.Object) (floa
 		return nil, err
 	}
 	return unbound, nil
+}
+
+// carryChildren moves the children of frame f, which an update moved by
+// dx, dy, by as much, as move_elements moves a frame's: labels, arrows
+// and elbow routes as move does. A child the same call places itself
+// (an x or y of its own) is left to that patch. pointer locates the
+// frame's x/y for an error.
+func (tx *Txn) carryChildren(f *ojson.Object, dx, dy float64, pointer string) error {
+	id := scene.StringOf(f, "id")
+	var children []*ojson.Object
+	for _, el := range tx.doc.Elements() {
+		if el != nil && !scene.IsDeleted(el) && scene.StringOf(el, "frameId") == id {
+			children = append(children, el)
+		}
+	}
+	in := map[string]bool{id: true}
+	var moved []*ojson.Object
+	for _, el := range tx.block(children) {
+		if eid := scene.StringOf(el, "id"); !tx.placed[eid] && el != f {
+			moved = append(moved, el)
+			in[eid] = true
+		}
+	}
+	_, err := tx.shift(moved, in, dx, dy, pointer)
+	return err
 }
 
 // rerouteFollowers routes again, around every shape, the elbow arrows

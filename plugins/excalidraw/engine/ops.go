@@ -31,6 +31,9 @@ type Op struct {
 	element json.RawMessage
 	patch   *ojson.Object
 	pointer string // where the operation is in the request
+	// alone moves a frame without its children: a mover's own update,
+	// which moves them itself (movePatch).
+	alone bool
 }
 
 // opMembers are the members each kind allows.

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
@@ -33,8 +35,8 @@ var patchFields = map[string]patchField{
 	"width":           numberField("width", 0, maxCoord, boxed),
 	"height":          numberField("height", 0, maxCoord, boxed),
 	"angle":           numberField("angle", -2*math.Pi, 2*math.Pi, anyType),
-	"strokeColor":     stringField("strokeColor", maxColorLength, nil, anyType),
-	"backgroundColor": stringField("backgroundColor", maxColorLength, nil, anyType),
+	"strokeColor":     colorField("strokeColor"),
+	"backgroundColor": colorField("backgroundColor"),
 	"fillStyle":       stringField("fillStyle", 0, []string{"hachure", "cross-hatch", "solid", "zigzag"}, anyType),
 	"strokeWidth":     numberField("strokeWidth", 0.1, 100, anyType),
 	"strokeStyle":     stringField("strokeStyle", 0, []string{"solid", "dashed", "dotted"}, anyType),
@@ -117,6 +119,19 @@ func stringField(k string, maxLen int, enum []string, ok appliesTo) patchField {
 			return k + " must be a non-empty string of at most " + fmtNum(float64(maxLen)) + " bytes"
 		}
 		p.target(k).Set(k, s)
+		return ""
+	}
+}
+
+// colorField is a colour the editor draws (build.ValidColor): another
+// string would leave the element, or its label, invisible.
+func colorField(k string) patchField {
+	return func(p *patcher, v any) string {
+		s, ok := v.(string)
+		if !ok || len(s) > maxColorLength || !build.ValidColor(s) {
+			return k + ": " + build.ColorProblem(fmt.Sprint(v))
+		}
+		p.el.Set(k, s)
 		return ""
 	}
 }

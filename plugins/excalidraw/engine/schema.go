@@ -2,8 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"maps"
-	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -78,7 +76,7 @@ func deleteSchema() *ojson.Object {
 // check.
 func patchSchema() *ojson.Object {
 	props := ojson.New()
-	for _, k := range slices.Sorted(maps.Keys(patchFields)) {
+	for _, k := range patchKeys() {
 		props.Set(k, ojson.New())
 	}
 	return ojson.New().Set("type", "object").Set("minProperties", 1).

@@ -146,7 +146,8 @@ func (tx *Txn) takenIDs() map[string]bool {
 
 // movePatch moves el to x, y through the update path (update), so that
 // its label comes along and the arrows bound to it follow, and it is
-// bumped once. ptr locates the request's mention of el for an error.
+// bumped once; a frame moves alone (its mover moves its children). ptr
+// locates the request's mention of el for an error.
 func (tx *Txn) movePatch(el *ojson.Object, x, y float64, ptr string) error {
-	return tx.update(Op{kind: opUpdate, id: scene.StringOf(el, "id"), patch: ojson.New().Set("x", x).Set("y", y), pointer: ptr})
+	return tx.update(Op{kind: opUpdate, id: scene.StringOf(el, "id"), patch: ojson.New().Set("x", x).Set("y", y), pointer: ptr, alone: true})
 }

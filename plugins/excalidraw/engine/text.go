@@ -54,11 +54,12 @@ func remeasureText(t *ojson.Object) {
 }
 
 // layoutLabel lays out the label t of container c as the builder lays out
-// a new label (build.LayoutLabel): wrapped to the container, the
-// container grown if the text does not fit, placed by its alignment (an
-// arrow's label centred on the arrow's middle), rotated with it.
+// a new label (build.FitLabel): wrapped to the container, the container
+// grown if the text does not fit (wider for a word that would break), placed
+// by its alignment (an arrow's label centred on the arrow's middle, broken
+// between words only), rotated with it.
 func layoutLabel(c, t *ojson.Object) {
-	lay := build.LayoutLabel(c, t)
+	lay := build.FitLabel(c, t)
 	t.Set("text", lay.Text)
 	t.Set("x", lay.X)
 	t.Set("y", lay.Y)

@@ -41,7 +41,10 @@ type Txn struct {
 	bumped map[*ojson.Object]bool
 	// rerouted are the elbow arrows moves routed again (Rerouted).
 	rerouted []string
-	err      error // the first failure; the Txn is spent
+	// placed are the elements the running Apply's updates give an x or
+	// y: a frame an update moves leaves them to their own patch.
+	placed map[string]bool
+	err    error // the first failure; the Txn is spent
 }
 
 // Result counts what a Txn's operations did; IDs are the elements they
@@ -119,6 +122,12 @@ func (tx *Txn) do(edit func() error) error {
 
 // run applies the operations: adds together first, then the rest in order.
 func (tx *Txn) run(ops []Op) error {
+	tx.placed = map[string]bool{}
+	for _, op := range ops {
+		if op.kind == opUpdate && (op.patch.Has("x") || op.patch.Has("y")) {
+			tx.placed[op.id] = true
+		}
+	}
 	added, err := tx.addAll(ops)
 	if err != nil {
 		return err

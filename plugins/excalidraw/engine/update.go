@@ -70,11 +70,17 @@ func (tx *Txn) update(op Op) error {
 	}
 	for _, k := range op.patch.Keys() {
 		ptr := op.pointer + "/patch/" + jsonpointer.Escape(k)
+		v, _ := op.patch.Get(k)
+		if k == "label" {
+			if err := tx.patchLabel(p, v, ptr); err != nil {
+				return err
+			}
+			continue
+		}
 		f := patchFields[k]
 		if f == nil {
-			return opError(ptr, "%q cannot be patched; allowed: %s", k, listOf(slices.Sorted(maps.Keys(patchFields))))
+			return opError(ptr, "%q cannot be patched; allowed: %s", k, listOf(patchKeys()))
 		}
-		v, _ := op.patch.Get(k)
 		if msg := f(p, v); msg != "" {
 			return opError(ptr, "%s", msg)
 		}
@@ -91,7 +97,21 @@ func (tx *Txn) update(op Op) error {
 	if container != nil {
 		tx.follow(containerWas, container)
 	}
+	if isFrameType(p.typ) && !op.alone {
+		dx, dy := scene.NumberOf(el, "x")-scene.NumberOf(was, "x"), scene.NumberOf(el, "y")-scene.NumberOf(was, "y")
+		if dx != 0 || dy != 0 {
+			return tx.carryChildren(el, dx, dy, op.pointer+"/patch")
+		}
+	}
 	return nil
+}
+
+// patchKeys are the members a patch may hold: patchFields' and "label"
+// (patchLabel), sorted.
+func patchKeys() []string {
+	keys := append(slices.Collect(maps.Keys(patchFields)), "label")
+	slices.Sort(keys)
+	return keys
 }
 
 // versionFields are what bump sets.

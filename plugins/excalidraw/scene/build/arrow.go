@@ -144,7 +144,7 @@ func (b *builder) buildArrow(m *made) error {
 	if m.Label != nil {
 		lts := labelStyle(m.Label, m.labelFamily)
 		original := textmetrics.NormalizeText(m.Label.Text)
-		text, tb := arrowLabel(p.globals(), p.box().W, original, lts)
+		text, tb := arrowLabel(p.globals(), p.box().W, original, lts, true)
 		m.label = labelElement(m.labelID, m.id, text, original, tb, lts, labelElementStyle(m.style, m.Label), b.stamp())
 		addBound(m.el, "text", m.labelID)
 	}

@@ -22,6 +22,9 @@ type checked struct {
 // frames.
 func checkInput(index int, in *input, ctx Context, sc scene) (*checked, error) {
 	c := &checked{input: in, index: index}
+	if err := checkColors(index, in); err != nil {
+		return nil, err
+	}
 	var err error
 	if c.link, err = normalizeLink(in.Link); err != nil {
 		return nil, badInput(index, "/link", "%v", err)
@@ -52,6 +55,21 @@ func checkInput(index int, in *input, ctx Context, sc scene) (*checked, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkColors refuses a colour the editor would not draw (ValidColor),
+// which would leave the element or its label invisible.
+func checkColors(index int, in *input) error {
+	colors := map[string]*string{"/strokeColor": in.StrokeColor, "/backgroundColor": in.BackgroundColor}
+	if in.Label != nil {
+		colors["/label/strokeColor"] = in.Label.StrokeColor
+	}
+	for _, p := range []string{"/strokeColor", "/backgroundColor", "/label/strokeColor"} {
+		if v := colors[p]; v != nil && !ValidColor(*v) {
+			return badInput(index, p, "%s", ColorProblem(*v))
+		}
+	}
+	return nil
 }
 
 // checkTextLength enforces the context's text limit, in characters.

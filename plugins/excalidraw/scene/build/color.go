@@ -1,6 +1,9 @@
 package build
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // ValidColor reports whether s is a colour Excalidraw draws: a hex colour
 // (#rgb, #rgba, #rrggbb or #rrggbbaa), a CSS Color 4 named colour, or
@@ -23,6 +26,12 @@ func ValidColor(s string) bool {
 	}
 	_, ok := cssColorNames[strings.ToLower(s)]
 	return ok
+}
+
+// ColorProblem says why s is not a colour (ValidColor), in the words an
+// agent's error carries.
+func ColorProblem(s string) string {
+	return fmt.Sprintf("%q is not a colour; use #rgb, #rrggbb (or with alpha), a CSS name, or transparent", s)
 }
 
 func isHex(c byte) bool {

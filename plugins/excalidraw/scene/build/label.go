@@ -138,8 +138,16 @@ func containerInnerOffset(typ string, w, h float64) (float64, float64) {
 // Excalidraw measures that middle on the curve; the builder uses the
 // straight segment, and the editor re-centres the label on the first
 // edit.)
-func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textStyle) (string, geom.Shape) {
-	text := ts.wrap(original, textmetrics.BoundTextMaxWidth("arrow", arrowWidth, ts.fontSize))
+//
+// With whole, as the builder fits a label, the label wraps only between
+// words: to the widest word when that is wider (the label may then be
+// wider than the arrow, which lint's label_wider_than_arrow tells).
+func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textStyle, whole bool) (string, geom.Shape) {
+	limit := textmetrics.BoundTextMaxWidth("arrow", arrowWidth, ts.fontSize)
+	if whole {
+		limit = max(limit, ts.widestWord(original))
+	}
+	text := ts.wrap(original, limit)
 	tw, th := ts.measure(text)
 	n := len(global)
 	mid := global[n/2]
@@ -147,6 +155,22 @@ func arrowLabel(global []geom.Vec, arrowWidth float64, original string, ts textS
 		mid = global[n/2-1].Lerp(global[n/2], 0.5)
 	}
 	return text, geom.Shape{X: mid.X - tw/2, Y: mid.Y - th/2, W: tw, H: th}
+}
+
+// wordsFit is the width w of a container of type typ, widened if need be
+// so that the widest word of its label fits on a line: Excalidraw breaks
+// a word wider than the label may be by characters ("Authenticatio/n"),
+// which no agent means. A wide enough w is kept.
+func wordsFit(typ string, w float64, original string, ts textStyle) float64 {
+	word := ts.widestWord(original)
+	if textmetrics.BoundTextMaxWidth(typ, w, ts.fontSize) >= word {
+		return w
+	}
+	w = max(w, containerDimensionForText(word, typ))
+	for textmetrics.BoundTextMaxWidth(typ, w, ts.fontSize) < word {
+		w = math.Floor(w) + 1 // rounding in the ellipse's inner box
+	}
+	return w
 }
 
 // labelElement makes the bound text element.

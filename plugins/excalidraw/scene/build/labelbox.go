@@ -42,6 +42,6 @@ func LabelBox(typ, text string, fontFamily int, fontSize, maxWidth, minW, minH f
 // its middle point, or on the middle of its middle segment.
 func ArrowLabelBox(points []geom.Vec, text string, fontFamily int, fontSize float64) geom.Rect {
 	ts := textStyle{fontSize: fontSize, fontFamily: fontFamily, textAlign: "center", verticalAlign: "middle"}
-	_, b := arrowLabel(points, geom.BoundsOf(points).W(), textmetrics.NormalizeText(text), ts)
+	_, b := arrowLabel(points, geom.BoundsOf(points).W(), textmetrics.NormalizeText(text), ts, true)
 	return geom.R(b.X, b.Y, b.X+b.W, b.Y+b.H)
 }

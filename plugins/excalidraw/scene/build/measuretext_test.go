@@ -11,11 +11,11 @@ import (
 // is the builder's.
 func TestMeasureTextMatchesTheBuilder(t *testing.T) {
 	for _, typ := range []string{"rectangle", "ellipse", "diamond"} {
-		fit := MeasureText("Payment service with a longer name", 5, 20, 0, typ, 160, 0)
-		if fit.Container == nil || fit.Container.Width != 160 {
+		fit := MeasureText("Payment service with a longer name", 5, 20, 0, typ, 220, 0)
+		if fit.Container == nil || fit.Container.Width != 220 {
 			t.Fatalf("%s: container %+v", typ, fit.Container)
 		}
-		res := mustBuild(t, testContext(), `{"type":"`+typ+`","id":"c","x":0,"y":0,"width":160,"height":10,"label":{"text":"Payment service with a longer name"}}`)
+		res := mustBuild(t, testContext(), `{"type":"`+typ+`","id":"c","x":0,"y":0,"width":220,"height":10,"label":{"text":"Payment service with a longer name"}}`)
 		c := byID(t, res.Elements, "c")
 		if h := numberOf(t, c, "height"); h != fit.Container.Height {
 			t.Errorf("%s: builder's height %v, MeasureText %v", typ, h, fit.Container.Height)

@@ -33,8 +33,19 @@ type TextLayout struct {
 // placed by textAlign and verticalAlign (layoutShapeLabel); for an arrow,
 // wrapped to the arrow's label width and centred on its middle point
 // (arrowLabel). The text laid out is t's originalText (its text when it
-// has none); the elements are not modified.
-func LayoutLabel(c, t *ojson.Object) TextLayout {
+// has none); the elements are not modified. It is the editor's layout,
+// which breaks a word wider than the label may be by characters: what
+// lint predicts the editor shows. Edits fit labels with FitLabel.
+func LayoutLabel(c, t *ojson.Object) TextLayout { return layoutLabel(c, t, false) }
+
+// FitLabel is LayoutLabel as the builder fits a new label, so that no word
+// breaks: a box shape is first widened to the label's widest word
+// (wordsFit; ContainerWidth says how wide), an arrow's label wraps only
+// between words. What an edit (the engine's relayout) lays labels out
+// with.
+func FitLabel(c, t *ojson.Object) TextLayout { return layoutLabel(c, t, true) }
+
+func layoutLabel(c, t *ojson.Object, whole bool) TextLayout {
 	ts := textStyleOf(t)
 	original := OriginalText(t)
 	typ, _ := c.String("type")
@@ -43,10 +54,13 @@ func LayoutLabel(c, t *ojson.Object) TextLayout {
 		if len(pts) == 0 {
 			pts = []geom.Vec{geom.V(model.NumberOf(c, "x"), model.NumberOf(c, "y"))}
 		}
-		text, b := arrowLabel(pts, model.NumberOf(c, "width"), original, ts)
+		text, b := arrowLabel(pts, model.NumberOf(c, "width"), original, ts, whole)
 		return textLayout(text, b, geom.Shape{W: model.NumberOf(c, "width"), H: model.NumberOf(c, "height")})
 	}
 	cb := geom.Shape{X: model.NumberOf(c, "x"), Y: model.NumberOf(c, "y"), W: model.NumberOf(c, "width"), H: model.NumberOf(c, "height"), Angle: model.NumberOf(c, "angle")}
+	if whole {
+		cb.W = wordsFit(typ, cb.W, original, ts)
+	}
 	lay := layoutShapeLabel(typ, cb, original, ts)
 	return textLayout(lay.text, lay.box, lay.container)
 }
@@ -203,7 +217,7 @@ type ContainerFit struct {
 // positive, with the builder's own rules; with a container type
 // (rectangle, ellipse, diamond) it also sizes a container for it as a
 // label — containerWidth fixes the container's width (0: as narrow as the
-// text allows). lineHeight is an existing element's own (unitless); 0
+// text allows), widened only as far as its widest word needs. lineHeight is an existing element's own (unitless); 0
 // measures as a new text, with the font's.
 func MeasureText(text string, family int, fontSize, maxWidth float64, container string, containerWidth, lineHeight float64) TextFit {
 	fam := textmetrics.FontFamily(family)
@@ -232,7 +246,7 @@ func MeasureText(text string, family int, fontSize, maxWidth float64, container 
 			_, ow, _ := fitText(original, ts, nil)
 			cw = containerDimensionForText(ow, container)
 		}
-		lay := layoutShapeLabel(container, geom.Shape{W: cw, H: 0}, original, ts)
+		lay := layoutShapeLabel(container, geom.Shape{W: wordsFit(container, cw, original, ts), H: 0}, original, ts)
 		fit.Container = &ContainerFit{Type: container, Width: jsNum(lay.container.W), Height: jsNum(lay.container.H), Text: lay.text}
 	}
 	return fit

@@ -29,6 +29,13 @@ func (ts textStyle) measure(text string) (w, h float64) {
 	return s.Width, s.Height
 }
 
+// widestWord is the width of the widest word of text (already
+// normalised) in this style: what a line must hold for the text to break
+// only between words (textmetrics.WidestWord).
+func (ts textStyle) widestWord(text string) float64 {
+	return textmetrics.WidestWord(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize)
+}
+
 // wrap breaks text to maxWidth as Excalidraw's wrapText does.
 func (ts textStyle) wrap(text string, maxWidth float64) string {
 	return textmetrics.Wrap(text, textmetrics.FontFamily(ts.fontFamily), ts.fontSize, maxWidth)
@@ -64,14 +71,19 @@ func freeTextStyle(in *input, family int) textStyle {
 }
 
 // buildText makes a free text element. Without a width the box fits the
-// text (autoResize); with one the text wraps to it, as the editor's
-// fixed-width text does. x/y anchor the box the way newTextElement
-// anchors it: by the left edge, centre or right edge for textAlign, and
+// text (autoResize); with one (widened to the widest word, which would
+// break otherwise) the text wraps to it, as the editor's fixed-width
+// text does. x/y anchor the box the way newTextElement anchors it: by the left edge, centre or right edge for textAlign, and
 // by the top or middle for verticalAlign (and, here, the bottom for
 // "bottom").
 func buildText(id string, in *input, ts textStyle, s style, st stamp) *ojson.Object {
 	original := textmetrics.NormalizeText(*in.Text)
-	text, w, h := fitText(original, ts, in.Width)
+	width := in.Width
+	if width != nil {
+		// A width narrower than a word would break it: the word wins.
+		width = new(max(*width, ts.widestWord(original)))
+	}
+	text, w, h := fitText(original, ts, width)
 	autoResize := in.Width == nil
 	b := geom.Shape{X: *in.X, Y: *in.Y, W: w, H: h, Angle: normalizeAngle(orFloat(in.Angle, 0))}
 	switch ts.textAlign {
