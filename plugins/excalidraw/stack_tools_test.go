@@ -125,7 +125,10 @@ func TestCreateStackOverMCP(t *testing.T) {
 	// joins the stack.
 	cp := okCall(t, s, "copy_elements", `{"name":"board","ids":["a"],"dx":10,"dy":10}`)
 	want("a copied", 30, 30, 30)
-	_ = cp
+	if c, _ := cp["copies"].(map[string]any); c["a"] == nil {
+		t.Errorf("copy_elements answered %v", cp)
+	}
+	renderPNG(t, s, "board", "stack.png")
 
 	failCall(t, s, "create_stack", `{"name":"board"}`, "invalid_operation", "/ids")
 	failCall(t, s, "create_stack", `{"name":"board","stack":"stk_nope","ids":["a"]}`, "not_found", "/stack")
@@ -159,4 +162,5 @@ func TestCreateStackOfNewElementsOverMCP(t *testing.T) {
 		}
 		x += el["width"].(float64) + 20
 	}
+	renderPNG(t, s, "row", "stack-row.png")
 }
