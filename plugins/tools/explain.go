@@ -106,16 +106,19 @@ func isUnevaluated(e *jsonschema.ValidationError) bool {
 func (x *explainer) unevaluated(leaves []*jsonschema.ValidationError, afterFailure bool) []ArgumentProblem {
 	type object struct{ at, keyword string }
 	names := map[object][]string{}
+	known := map[object][]string{} // what the object's schema declares
 	var order []object
 	for _, l := range leaves {
 		at, tok := splitLast(l.InstanceLocation)
 		name := unescapeToken(tok)
-		if afterFailure && declares(x.schemaOf(l, "unevaluatedProperties"), name) {
+		s := x.schemaOf(l, "unevaluatedProperties")
+		if afterFailure && declares(s, name) {
 			continue
 		}
 		o := object{at, l.KeywordLocation}
 		if names[o] == nil {
 			order = append(order, o)
+			known[o] = declaredNames(s)
 		}
 		names[o] = append(names[o], name)
 	}
@@ -126,7 +129,7 @@ func (x *explainer) unevaluated(leaves []*jsonschema.ValidationError, afterFailu
 		out = append(out, ArgumentProblem{
 			Pointer: rfc6901(o.at),
 			Keyword: rfc6901(o.keyword),
-			Message: clip("unknown "+plural(len(ns), "property", "properties")+" "+listNames(ns), maxProblemMessageBytes),
+			Message: clip("unknown "+plural(len(ns), "property", "properties")+" "+listUnknown(ns, known[o]), maxProblemMessageBytes),
 		})
 	}
 	return out

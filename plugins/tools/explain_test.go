@@ -69,7 +69,7 @@ func TestRefWrongTypeIsOneProblem(t *testing.T) {
 func TestUnevaluatedPropertyIsUnknownAtItsObject(t *testing.T) {
 	r := refRegistry(t)
 	eo, ps := callUnion(t, r, `{"items":[{"kind":"dot","n":1,"colour":"red","shade":1}]}`)
-	wantOneProblem(t, eo, ps, "/items/0", `unknown properties "colour", "shade"`)
+	wantOneProblem(t, eo, ps, "/items/0", `unknown properties "colour" (did you mean "color"?), "shade"`)
 	if k, _ := ps[0]["keyword"].(string); !strings.HasSuffix(k, "/oneOf/0/unevaluatedProperties") {
 		t.Errorf("keyword = %v", k)
 	}

@@ -48,7 +48,7 @@ func (x *explainer) words(e *jsonschema.ValidationError) string {
 		}
 	case "additionalProperties":
 		if names := x.unknownProperties(e); len(names) > 0 {
-			return "unknown " + plural(len(names), "property", "properties") + " " + listNames(names)
+			return "unknown " + plural(len(names), "property", "properties") + " " + listUnknown(names, declaredNames(x.schemaOf(e, kw)))
 		}
 	}
 	if x.refusesAll(e) {

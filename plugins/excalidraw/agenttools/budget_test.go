@@ -19,14 +19,12 @@ import (
 // test, which will cover all tools; this test keeps the five Excalidraw
 // tools within their share of it.
 //
-// The shares are ratchets at today's sizes (issue 26: 47,039 bytes for
-// the whole list with create_diagram and update_diagram, from 48,142
-// without them): the write options are listed by name, their rules told
-// once in read_me (Tool.ListedSchema), the target selector is inline,
-// and update_diagram lists its items as create_diagram's. What is left
-// is rules: the target selector (about 770 bytes) in each tool that
-// takes it, and the element input in create and apply (about 4.5 KB
-// each).
+// The shares are ratchets (issue 27): the write options and the target
+// selector are listed by their names, their rules told once in read_me
+// (Tool.ListedSchema); excalidraw_scene_apply lists its operations'
+// shapes and refers to excalidraw_scene_create for the element input,
+// which tools/list carries once (about 4.5 KB); update_diagram lists its
+// items as create_diagram's. Calls are checked against the full rules.
 const (
 	fiveToolsBudget = 12_000
 	oneToolBudget   = 5_500

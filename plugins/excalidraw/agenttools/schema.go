@@ -201,6 +201,30 @@ func applySchema() *ojson.Object {
 		Set("$defs", defs)
 }
 
+// applyListedSchema is apply's schema as tools/list shows it: the
+// operations' shapes, with the element input and the patch told by
+// reference to excalidraw_scene_create's element input, which
+// tools/list carries once (a second copy here would cost every session
+// about 4 KB). Calls are checked against applySchema.
+func applyListedSchema() *ojson.Object {
+	elem := typed("object").Set("description", "an element input, as in "+CreateTool)
+	patch := typed("object").Set("minProperties", 1).Set("description", "fields to set, as in "+CreateTool+"'s element input")
+	id := typed("string")
+	op := func(name string) *ojson.Object { return ojson.New().Set("op", ojson.New().Set("const", name)) }
+	ops := ojson.New().Set("oneOf", []any{
+		object([]any{"op", "element"}, op("add").Set("element", elem)),
+		object([]any{"op", "id", "patch"}, op("update").Set("id", id).Set("patch", patch)),
+		object([]any{"op", "id"}, op("delete").Set("id", id)),
+	})
+	return object([]any{"name", "expected_revision", "operations"}, ojson.New().
+		Set("name", nameSchema()).
+		Set("expected_revision", typed("integer").Set("minimum", 0)).
+		Set("operations", typed("array").Set("minItems", 1).Set("maxItems", service.MaxOperations).
+			Set("items", ops)).
+		Set("app_state", appStateSchema()).
+		Set("request_id", requestIDSchema()))
+}
+
 func validateSchema() *ojson.Object {
 	return object([]any{"scene"}, ojson.New().
 		Set("scene", typed("object").Set("description", "A complete .excalidraw document.")))

@@ -92,6 +92,7 @@ func contractTools(h handlers, lim limitsFunc) []tools.Tool {
 			// idempotent only when the caller supplies request_id, which
 			// an annotation cannot express, so it says false.
 			Name: ApplyTool, Description: applyDescription, InputSchema: marshal(applySchema()),
+			ListedSchema: marshal(applyListedSchema()),
 			Annotations: tools.Annotations{Title: "Edit a scene", Destructive: true},
 			Handler:     tools.Typed(h.apply), InvalidArgumentsCode: invalidArguments,
 			ArgumentLimits: applyLimits(),

@@ -41,6 +41,16 @@ func (tx *Txn) Resolve(s Selection, required bool) ([]string, error) {
 	return ids, nil
 }
 
+// Targets are the selectors s holds (none, or its target), for a caller
+// to resolve what a target takes from outside the scene (query.Target's
+// After) before the plan runs.
+func (s Selection) Targets() []*query.Target {
+	if s.Target == nil {
+		return nil
+	}
+	return []*query.Target{s.Target}
+}
+
 // Pointer is where errors about the ids s resolves to point: the ids
 // array, or the target.
 func (s Selection) Pointer() string {

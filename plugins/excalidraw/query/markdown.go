@@ -25,12 +25,12 @@ func Markdown(els, all []*ojson.Object, fields []string) (string, error) {
 	var present fieldSet
 	for _, r := range rows {
 		for _, k := range r.Keys() {
-			present[fieldPos[k]] = true
+			present.on[fieldPos[k]] = true
 		}
 	}
 	var cols []string
 	for i, f := range allFields {
-		if present[i] {
+		if present.on[i] {
 			cols = append(cols, f)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 const (
 	// MaxRowText bounds a row's "text", in characters: longer texts end
 	// with "…". The whole text is one full read away.
-	MaxRowText = 60
+	MaxRowText = 48
 	// maxEndText bounds the label naming an arrow's end in "ends" and a
 	// node in a graph.
 	maxEndText = 24
@@ -74,21 +74,29 @@ var styleFields = []string{
 	FieldOpacity, FieldFontSize, FieldFontFamily,
 }
 
-// defaultFields are the fields of a row when none are asked for.
+// defaultFields are the fields of a row when none are asked for. The
+// fill stays (diagrams mark roles by it); strokeColor is one of "style".
+// They keep a read within the agent-surface budget of 120 bytes per
+// element on every scene of the corpus (TestCorpusRowBudget).
 var defaultFields = []string{
 	FieldID, FieldType, FieldX, FieldY, FieldW, FieldH, FieldAngle, FieldText, FieldEnds, FieldIn,
-	FieldLink, FieldLocked, FieldStrokeColor, FieldBackgroundColor,
+	FieldLink, FieldLocked, FieldBackgroundColor,
 }
 
 // DefaultFields lists the fields of a row when none are asked for: id,
-// type, geometry, text, ends, in, link, locked and the two colours.
+// type, geometry, text, ends, in, link, locked and the fill.
 func DefaultFields() []string { return append([]string{}, defaultFields...) }
 
 // Fields lists every field name and set name Rows accepts.
 func Fields() []string { return append(append([]string{}, allFields...), SetStyle, SetAll) }
 
-// fieldSet is a parsed fields list: which fields a row shows.
-type fieldSet [27]bool
+// fieldSet is a parsed fields list: which fields a row shows, and
+// whether it was the default list (then labels fold into their
+// containers' rows).
+type fieldSet struct {
+	on       [27]bool
+	defaults bool
+}
 
 var fieldPos = func() map[string]int {
 	m := make(map[string]int, len(allFields))
@@ -98,7 +106,7 @@ var fieldPos = func() map[string]int {
 	return m
 }()
 
-func (s *fieldSet) has(f string) bool { return s[fieldPos[f]] }
+func (s *fieldSet) has(f string) bool { return s.on[fieldPos[f]] }
 
 // parseFields checks the names; nil or empty means the default fields. The id
 // (and for a tombstone, deleted) is always shown.
@@ -106,16 +114,17 @@ func parseFields(fields []string) (*fieldSet, error) {
 	var s fieldSet
 	if len(fields) == 0 {
 		fields = defaultFields
+		s.defaults = true
 	}
 	for i, f := range fields {
 		switch f {
 		case SetAll:
-			for j := range s {
-				s[j] = true
+			for j := range s.on {
+				s.on[j] = true
 			}
 		case SetStyle:
 			for _, g := range styleFields {
-				s[fieldPos[g]] = true
+				s.on[fieldPos[g]] = true
 			}
 		default:
 			p, ok := fieldPos[f]
@@ -123,11 +132,11 @@ func parseFields(fields []string) (*fieldSet, error) {
 				return nil, invalid("/fields/"+strconv.Itoa(i), "unknown row field %q; the fields are %s, or %q or %q",
 					f, strings.Join(allFields, ", "), SetStyle, SetAll)
 			}
-			s[p] = true
+			s.on[p] = true
 		}
 	}
-	s[fieldPos[FieldID]] = true
-	s[fieldPos[FieldDeleted]] = true
+	s.on[fieldPos[FieldID]] = true
+	s.on[fieldPos[FieldDeleted]] = true
 	return &s, nil
 }
 
@@ -165,6 +174,8 @@ func parseFields(fields []string) (*fieldSet, error) {
 //   - in: for a label, its container's id. When the container is among
 //     els, the label's row is only {id, type, in}: the container already
 //     shows its text and the label's geometry follows the container's.
+//     With the default fields such a label has no row at all (ask for
+//     fields naming "in" or "labelId" to list it).
 //   - labelId: a container's label's id; only when asked.
 //   - frameId, groupIds, link, locked: membership, when set (locked
 //     only when true); groupIds innermost first, as Excalidraw stores them.
@@ -193,9 +204,15 @@ func Rows(els, all []*ojson.Object, fields []string) ([]*ojson.Object, error) {
 	}
 	rows := make([]*ojson.Object, 0, len(els))
 	for _, el := range els {
-		if el != nil {
-			rows = append(rows, ix.row(el, fs, selected))
+		if el == nil {
+			continue
 		}
+		if fs.defaults && !scene.IsDeleted(el) {
+			if c := ix.containerOf(el); c != nil && selected[c] {
+				continue // folded into its container's row
+			}
+		}
+		rows = append(rows, ix.row(el, fs, selected))
 	}
 	return rows, nil
 }

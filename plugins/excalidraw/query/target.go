@@ -97,13 +97,32 @@ type Target struct {
 	TextRegex string `json:"text_regex,omitempty"`
 	// HasLink: the element has a non-empty link (true) or none (false).
 	HasLink *bool `json:"has_link,omitempty"`
-	// ChangedIDs, filled by the caller (for example with the ids changed
-	// after a revision): the element's id is a key set to true. Nil means
-	// not used; an empty map selects nothing.
+	// Kind: the element belongs to a structure of this kind (one of
+	// Kinds): a diagram create_diagram drew (customData.dshDiagram), or
+	// a table, stack, slide or legend a planner drew (customData.dsh's
+	// "kind"). A label belongs to its container's structure.
+	Kind string `json:"kind,omitempty"`
+	// Slot: the element is this part of its structure: customData.dsh's
+	// "slot" ("header", "cell", "item", "frame", "title", "swatch",
+	// "label", "box"), or a diagram's part kind ("node", "edge",
+	// "group", "participant", "message"...). Any string; one no element
+	// has selects nothing.
+	Slot string `json:"slot,omitempty"`
+	// After: the element was changed by a commit after this revision of
+	// the scene. The caller resolves it from the scene's history into
+	// ChangedIDs before selecting (Select refuses it unresolved).
+	After *int64 `json:"after,omitempty"`
+	// ChangedIDs, filled by the caller (the ids changed after the
+	// revision After names): the element's id is a key set to true. Nil
+	// means not used; an empty map selects nothing.
 	ChangedIDs map[string]bool `json:"-"`
 	// IncludeDeleted: also select deleted elements (tombstones), which
 	// are otherwise left out.
 	IncludeDeleted bool `json:"include_deleted,omitempty"`
+
+	// twice is the alias given beside its canonical spelling (see
+	// UnmarshalJSON), refused by Check.
+	twice string
 }
 
 // compiled is a checked Target, ready to test elements against.
@@ -120,7 +139,7 @@ type compiled struct {
 func (t Target) IsZero() bool {
 	return len(t.IDs) == 0 && len(t.FrameIDs) == 0 && t.FrameName == "" && t.GroupID == "" && t.Region == nil &&
 		len(t.Types) == 0 && t.Role == "" && t.TextContains == "" && t.TextRegex == "" && t.HasLink == nil &&
-		t.ChangedIDs == nil && !t.IncludeDeleted
+		t.Kind == "" && t.Slot == "" && t.After == nil && t.ChangedIDs == nil && !t.IncludeDeleted && t.twice == ""
 }
 
 // Check reports whether the target is well formed: known types and role,
@@ -133,6 +152,15 @@ func (t Target) Check() error {
 }
 
 func compile(t Target, ix *index) (*compiled, error) {
+	if t.twice != "" {
+		return nil, invalid("/"+t.twice, "%s and %s are one key spelled two ways; give one", aliasOf[t.twice], t.twice)
+	}
+	if t.Kind != "" && !slices.Contains(Kinds, t.Kind) {
+		return nil, invalid("/kind", "unknown kind %q; the kinds are %s", t.Kind, strings.Join(Kinds, ", "))
+	}
+	if t.After != nil && *t.After < 0 {
+		return nil, invalid("/after", "after is a revision: 0 or more")
+	}
 	c := &compiled{t: t}
 	if len(t.IDs) > 0 {
 		c.ids = make(map[string]bool, len(t.IDs))
@@ -237,6 +265,9 @@ func Select(elements []*ojson.Object, t Target) ([]*ojson.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.After != nil && t.ChangedIDs == nil {
+		return nil, invalid("/after", "after is not resolved here: the scene's history was not read")
+	}
 	out := []*ojson.Object{}
 	for _, el := range elements {
 		if el != nil && c.match(ix, el) {
@@ -249,7 +280,7 @@ func Select(elements []*ojson.Object, t Target) ([]*ojson.Object, error) {
 // needsIndex reports whether matching t looks beyond the element itself:
 // at its label or container (role, text) or at frames (frame name).
 func (t *Target) needsIndex() bool {
-	return t.Role != "" || t.TextContains != "" || t.TextRegex != "" || t.FrameName != ""
+	return t.Role != "" || t.TextContains != "" || t.TextRegex != "" || t.FrameName != "" || t.Kind != "" || t.Slot != ""
 }
 
 // match tests the cheap fields first. ix may be nil when the target does
@@ -294,6 +325,12 @@ func (c *compiled) match(ix *index, el *ojson.Object) bool {
 	}
 	if t.Role != "" && ix.role(el) != t.Role {
 		return false
+	}
+	if t.Kind != "" || t.Slot != "" {
+		kind, slot := ix.structure(el)
+		if t.Kind != "" && kind != t.Kind || t.Slot != "" && slot != t.Slot {
+			return false
+		}
 	}
 	if t.TextContains != "" || c.re != nil {
 		text := ix.text(el)

@@ -30,6 +30,9 @@ func (s *Service) Edit(ctx context.Context, r WriteRequest, e Edit) (*Envelope, 
 		return nil, err
 	}
 	r.Named = slices.Concat(r.Named, e.Named())
+	if ts := targetsOf(e, r.Options, ""); usesAfter(ts) {
+		return s.writeAfter(ctx, r, ts, e)
+	}
 	return s.Write(ctx, r, e.Plan(""))
 }
 
@@ -221,6 +224,9 @@ func (s *Service) copyOut(ctx context.Context, name string, sel engine.Selection
 	doc, err := s.parseStored(sc.Data)
 	if err != nil {
 		return nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", name).With("cause", err.Error())
+	}
+	if err := s.resolveAfter(ctx, name, sc.Revision, doc, targetsOf(CopyElements{Selection: sel}, WriteOptions{}, "")); err != nil {
+		return nil, err
 	}
 	var clip *engine.Clip
 	_, err = s.edit(doc, func(tx *engine.Txn) error {

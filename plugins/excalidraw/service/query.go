@@ -26,8 +26,8 @@ type QueryRequest struct {
 	Scope []string
 	// Target selects the elements (zero: every live element).
 	Target query.Target
-	// After selects elements changed after this revision (compared with
-	// the revision's backup); nil: not used.
+	// After is Target.After spelled beside the target (query_elements'
+	// older argument); nil: not used.
 	After *int64
 	// Format is rows (default), md or graph.
 	Format string
@@ -114,9 +114,20 @@ func (s *Service) queryOne(ctx context.Context, r QueryRequest) (*QueryResult, e
 	}
 	t := r.Target
 	if r.After != nil {
-		changed, err := s.changedSince(ctx, r.Name, *r.After, sc.Revision, doc)
+		// The older spelling, beside the target: the same selector.
+		if t.After != nil {
+			return nil, opError("/after", "give after once: in the target")
+		}
+		t.After = r.After
+	}
+	if t.After != nil {
+		changed, err := s.changedAfter(ctx, r.Name, *t.After, sc.Revision, doc)
 		if err != nil {
-			return nil, err
+			at := "/target/after"
+			if r.After != nil {
+				at = "/after"
+			}
+			return nil, prefixPointer(err, at)
 		}
 		t.ChangedIDs = changed
 	}
@@ -155,29 +166,6 @@ func (s *Service) queryOne(ctx context.Context, r QueryRequest) (*QueryResult, e
 		res.NextCursor = p.NextCursor
 	}
 	return res, nil
-}
-
-// changedSince is the ids of elements that differ from revision rev's
-// backup (or are new since): the scene's own `after` selector. The
-// backups keep a window of revisions; an older one is not_found.
-func (s *Service) changedSince(ctx context.Context, name string, rev, current int64, doc *scene.Document) (map[string]bool, error) {
-	changed := map[string]bool{}
-	if rev >= current {
-		return changed, nil
-	}
-	data, err := s.store.ReadRevision(ctx, name, rev)
-	if err != nil {
-		return nil, prefixPointer(mapError(err), "/after")
-	}
-	old, err := s.viewStored(data) // diff only reads
-	if err != nil {
-		return nil, sceneerr.New(sceneerr.CorruptScene, "the backup of revision %d does not parse", rev).With("pointer", "/after")
-	}
-	_, ids := diff(old, doc)
-	for _, id := range ids {
-		changed[id] = true
-	}
-	return changed, nil
 }
 
 // MeasureRequest is measure_text's input.

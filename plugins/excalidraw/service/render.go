@@ -145,6 +145,9 @@ func (s *Service) draw(ctx context.Context, r RenderRequest) (*render.Picture, *
 	if err != nil {
 		return nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene %s does not parse", r.Name).With("cause", err.Error())
 	}
+	if err := s.resolveAfter(ctx, r.Name, sc.Revision, doc, []targetAt{{"/target", &r.Target}}); err != nil {
+		return nil, nil, err
+	}
 	o := render.DefaultOptions()
 	o.Dark, o.Background, o.Region, o.MaxPixels = r.Dark, !r.NoBackground, r.Region, r.MaxPixels
 	if r.Padding != nil {
