@@ -156,7 +156,7 @@ func elementTools(svc *service.Service, lim limitsFunc) []tools.Tool {
 				`"line_height":{"type":"number","exclusiveMinimum":0,"maximum":10}`),
 			Annotations: ro("Measure text"), Handler: tools.Typed(h.measure)},
 		{Name: ValidateLint, Description: "Validate and lint a stored scene (name) or a document (scene): findings with codes, ids and suggested fixes.",
-			InputSchema: schema(nil, sName, `"scene":{"type":"object"}`, `"lint":{"type":"boolean"}`),
+			InputSchema: schema(nil, sName, `"scene":{"type":"object"}`, `"lint":{"type":"boolean"}`, `"profile":{"enum":["visual-qa"]}`),
 			Annotations: ro("Validate and lint a scene"), Handler: tools.Typed(h.validate)},
 		{Name: ReadMeTool, Description: "The agent guide: which tool for what, selectors, options, envelope, errors, examples. Read first.",
 			InputSchema: schema(nil), Annotations: ro("Read the agent guide"), Handler: tools.Typed(h.readMe)},

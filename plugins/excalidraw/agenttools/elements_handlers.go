@@ -62,10 +62,12 @@ type validateLintArgs struct {
 	Name  string          `json:"name,omitempty"`
 	Scene json.RawMessage `json:"scene,omitempty"`
 	Lint  *bool           `json:"lint,omitempty"`
+	// Profile "visual-qa" adds the rules that check the board's profile.
+	Profile string `json:"profile,omitempty"`
 }
 
 func (h elementHandlers) validate(ctx context.Context, a validateLintArgs) (any, error) {
-	res, err := h.svc.ValidateScene(ctx, service.ValidateStoredRequest{Name: a.Name, Scene: a.Scene, Lint: a.Lint})
+	res, err := h.svc.ValidateScene(ctx, service.ValidateStoredRequest{Name: a.Name, Scene: a.Scene, Lint: a.Lint, Profile: a.Profile})
 	if err != nil {
 		return nil, toolError(err)
 	}

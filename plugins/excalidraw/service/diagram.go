@@ -68,6 +68,7 @@ func (e CreateDiagram) Plan(at string) Plan {
 			origin = geom.V(e.At.X, e.At.Y)
 		}
 		did := newDiagramID(doc)
+		roles := nodeRoles(g)
 		d := p.Inputs(origin, func(part draw.Part) string { return elementID(did, part) })
 		ids, err := tx.Add(d.Inputs, at+"/diagram")
 		if err != nil {
@@ -79,6 +80,8 @@ func (e CreateDiagram) Plan(at string) Plan {
 			rec := ojson.New().Set("diagram", did).Set("kind", part.Kind).Set("key", part.Key)
 			if part.Piece != "" {
 				rec.Set("piece", part.Piece)
+			} else if r := roles[part.Key]; part.Kind == "node" && r != "" {
+				rec.Set("role", r) // what visual-qa checks its colours against
 			}
 			if err := tx.SetCustom(ids[i], DiagramKey, rec, at); err != nil {
 				return PlanResult{}, err
@@ -258,6 +261,7 @@ func (e UpdateDiagram) Plan(at string) Plan {
 		if seq != nil {
 			return PlanResult{}, opError(at+"/mermaid", "a sequence diagram is redrawn whole: delete it and call create_diagram")
 		}
+		roles := nodeRoles(g)
 		// What is drawn now: each node's box, by key.
 		kept := map[string]geom.Rect{}
 		oldNode := map[string]*ojson.Object{}
@@ -378,6 +382,8 @@ func (e UpdateDiagram) Plan(at string) Plan {
 			rec := ojson.New().Set("diagram", e.Diagram).Set("kind", part.Kind).Set("key", part.Key)
 			if part.Piece != "" {
 				rec.Set("piece", part.Piece)
+			} else if r := roles[part.Key]; part.Kind == "node" && r != "" {
+				rec.Set("role", r)
 			}
 			if part.Kind == "node" && part.Piece == "" {
 				nodes[part.Key] = id
@@ -396,6 +402,19 @@ func (e UpdateDiagram) Plan(at string) Plan {
 				targets = append(targets, id)
 			}
 		}
+		// A kept node's tag follows its role, which may have changed.
+		for key, id := range reuse {
+			if !reused[id] {
+				continue
+			}
+			rec := ojson.New().Set("diagram", e.Diagram).Set("kind", "node").Set("key", key)
+			if r := roles[key]; r != "" {
+				rec.Set("role", r)
+			}
+			if err := tx.SetCustom(id, DiagramKey, rec, at); err != nil {
+				return PlanResult{}, err
+			}
+		}
 		var removed []string
 		for k := range oldNode {
 			if !inNew[k] {
@@ -407,6 +426,20 @@ func (e UpdateDiagram) Plan(at string) Plan {
 			"diagram": e.Diagram, "nodes": nodes, "kept": len(reused), "removed": removed,
 		}}, nil
 	}
+}
+
+// nodeRoles are the roles of g's nodes, by id (nil g: none).
+func nodeRoles(g *diagram.Graph) map[string]string {
+	out := map[string]string{}
+	if g == nil {
+		return out
+	}
+	for _, n := range g.Nodes {
+		if n.Role != "" {
+			out[n.ID] = n.Role
+		}
+	}
+	return out
 }
 
 // diagramPart is an element of a drawn diagram and the part it draws.

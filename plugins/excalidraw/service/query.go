@@ -187,7 +187,14 @@ type ValidateStoredRequest struct {
 	Scene json.RawMessage
 	// Lint adds lint findings (default true).
 	Lint *bool
+	// Profile "visual-qa" adds the visual-qa rules (lint.VisualQA),
+	// checked against the stored board's profile; skipped, and said so,
+	// when it has none.
+	Profile string
 }
+
+// VisualQA is ValidateStoredRequest.Profile's one value.
+const VisualQA = "visual-qa"
 
 // LintedValidation is validate_scene's result: the contract's validation
 // report plus lint findings.
@@ -197,6 +204,8 @@ type LintedValidation struct {
 	Revision  int64          `json:"revision,omitempty"`
 	Lint      []lint.Finding `json:"lint"`
 	LintCount int            `json:"lintCount"`
+	// Skipped says why the profile's rules were not run ("no profile").
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // maxLintFindings bounds validate_scene's findings.
@@ -231,6 +240,13 @@ func (s *Service) ValidateScene(ctx context.Context, r ValidateStoredRequest) (*
 		return out, nil // not a scene: the report says why
 	}
 	f := lintScene(doc)
+	if r.Profile == VisualQA {
+		qa, skipped, err := s.visualQA(ctx, r.Name, doc)
+		if err != nil {
+			return nil, err
+		}
+		f, out.Skipped = append(f, qa...), skipped
+	}
 	out.LintCount = len(f)
 	if len(f) > maxLintFindings {
 		f = f[:maxLintFindings]
