@@ -309,7 +309,8 @@ func (tx *Txn) layStack(st Stack, items []stackItem) ([]string, error) {
 // keepStacks is the stacks' keeper: every stack is laid out again in the
 // order its items are in now along its axis (a person who drags an item
 // above another reorders them), so a grown, shrunk, added or deleted item
-// leaves the gaps as they were. A kept stack is left alone.
+// leaves the gaps as they were; an item dragged clear off to the side
+// leaves the stack (leave). A kept stack is left alone.
 func keepStacks(tx *Txn) ([]string, error) {
 	tx.index()
 	all := tx.stacks()
@@ -321,13 +322,66 @@ func keepStacks(tx *Txn) ([]string, error) {
 	var out []string
 	for _, id := range ids {
 		s := all[id]
-		moved, err := tx.layStack(s.spec, s.items)
+		items, err := tx.leave(s)
+		if err != nil {
+			return nil, err
+		}
+		moved, err := tx.layStack(s.spec, items)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, moved...)
 	}
 	return out, nil
+}
+
+// leave takes out of stack s the items dragged off it sideways: those
+// whose extent across the axis neither reaches the stack's line nor meets
+// an item that does (a column's item dragged clear to the right). Their
+// tags go; the items that stay are returned. An item resized so that it
+// no longer reaches the line, but still beside the others, stays.
+func (tx *Txn) leave(s *stackState) ([]stackItem, error) {
+	across := func(b geom.Rect) (float64, float64) {
+		if s.spec.column() {
+			return b.MinX, b.MaxX
+		}
+		return b.MinY, b.MaxY
+	}
+	onLine := func(it stackItem) bool {
+		lo, hi := across(it.box)
+		return lo <= s.spec.Line+stackEpsilon && hi >= s.spec.Line-stackEpsilon
+	}
+	var band []stackItem
+	for _, it := range s.items {
+		if onLine(it) {
+			band = append(band, it)
+		}
+	}
+	if len(band) == 0 {
+		return s.items, nil // nothing is in place to tell off from on
+	}
+	var stay []stackItem
+	for _, it := range s.items {
+		lo, hi := across(it.box)
+		meets := onLine(it) || slices.ContainsFunc(band, func(o stackItem) bool {
+			olo, ohi := across(o.box)
+			return lo <= ohi && hi >= olo
+		})
+		if meets {
+			stay = append(stay, it)
+			continue
+		}
+		for _, id := range it.ids {
+			if el := tx.byID[id]; el != nil {
+				if st, ok := stackOf(el); ok && st.ID == s.spec.ID {
+					if err := tx.SetCustom(id, DshKey, nil, ""); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	return stay, nil
 }
 
 func init() { registerKeeper(20, "stack", keepStacks) }

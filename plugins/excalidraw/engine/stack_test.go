@@ -116,6 +116,27 @@ func TestKeepStack(t *testing.T) {
 	if got := ys(t, doc, "g1"); got != "[60]" {
 		t.Errorf("after the copy, g1 at %s, want [60]", got)
 	}
+
+	// p made narrower from its left (it no longer reaches the line x=0,
+	// but is still beside the others): it stays, put back on the line.
+	keep(func(tx *Txn) error {
+		return tx.Update([]Update{{ID: "p", Patch: []byte(`{"x":30,"width":50}`)}}, "/updates")
+	})
+	doc = s.doc()
+	if _, ok := stackOf(element(t, doc, "p")); !ok || scene.NumberOf(element(t, doc, "p"), "x") != 0 {
+		t.Errorf("p narrowed from the left: tagged %v, at x=%v; want still an item, at 0", ok, scene.NumberOf(element(t, doc, "p"), "x"))
+	}
+	// p dragged clear to the right leaves the stack, which closes up.
+	keep(func(tx *Txn) error {
+		return tx.Update([]Update{{ID: "p", Patch: []byte(`{"x":600}`)}}, "/updates")
+	})
+	doc = s.doc()
+	if _, ok := stackOf(element(t, doc, "p")); ok || scene.NumberOf(element(t, doc, "p"), "x") != 600 {
+		t.Errorf("p dragged off: still an item %v, at x=%v", ok, scene.NumberOf(element(t, doc, "p"), "x"))
+	}
+	if got := ys(t, doc, "g1"); got != "[30]" {
+		t.Errorf("after p left, g1 at %s, want [30] (after the copy of p)", got)
+	}
 }
 
 // TestKeepStackRow: a row centred on its line keeps its items' middles
