@@ -33,7 +33,8 @@ type CreateRequest struct {
 // an existing name is already_exists (creating is not idempotent by
 // request id: the name is the identity), or name_unavailable when the
 // caller does not see the board that has it, or it is in the trash
-// (access.Unavailable). The summary covers the whole new scene.
+// (access.Unavailable). The summary covers the whole new scene, and so
+// does its lint (what a write's envelope says of the elements it made).
 func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, error) {
 	if err := store.ValidName(r.Name); err != nil {
 		return nil, mapError(err)
@@ -63,6 +64,9 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, er
 	s.committed(out)
 	wr := writeResult(out)
 	wr.Summary = summarize(doc, "", nil)
+	if ids := liveIDs(doc); len(ids) > 0 {
+		wr.Lint = lintDelta(scene.NewDocument(), doc, ids, true)
+	}
 	return wr, nil
 }
 
@@ -72,4 +76,15 @@ func actorOr(a, def store.Actor) store.Actor {
 		return def
 	}
 	return a
+}
+
+// liveIDs are the ids of doc's live elements.
+func liveIDs(doc *scene.Document) []string {
+	var ids []string
+	for _, el := range doc.Elements() {
+		if id, _ := el.String("id"); id != "" && !scene.IsDeleted(el) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }

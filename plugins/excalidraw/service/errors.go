@@ -25,7 +25,7 @@ func mapError(err error) error {
 		if e.Code == store.CodeInvalidRequest {
 			code = sceneerr.InvalidOperation
 		}
-		return &sceneerr.Error{Code: code, Message: e.Message, Details: maps.Clone(e.Details), Err: e.Err}
+		return missingBoard(&sceneerr.Error{Code: code, Message: e.Message, Details: maps.Clone(e.Details), Err: e.Err})
 	}
 	return &sceneerr.Error{Code: sceneerr.IOError, Message: err.Error(), Err: err}
 }

@@ -52,6 +52,10 @@ type WriteResult struct {
 	// stored differs from what was sent there, and the editor reads it
 	// back. Absent when they moved nothing.
 	RelaidOut []string `json:"relaidOut,omitempty"`
+	// Lint is a create's lint, as a write's envelope has it: the new
+	// scene's findings (new), capped. Absent for other writes and for a
+	// scene without elements.
+	Lint *LintDelta `json:"lint,omitempty"`
 }
 
 // maxRepairsShown bounds WriteResult.Repairs: enough to see what happened
