@@ -88,7 +88,7 @@ func TestLegendFromProfileOverMCP(t *testing.T) {
 	defer closeMCP()
 	okCall(t, s, "excalidraw_scene_create", `{"name":"arch","elements":[]}`)
 	okCall(t, s, "create_diagram", `{"name":"arch","nodes":[{"id":"api","label":"Orders API","role":"service"},{"id":"db","label":"Orders DB","role":"database","shape":"cylinder"}],"edges":[{"from":"api","to":"db"}]}`)
-	okCall(t, s, "set_board_profile", `{"scope":{"board":"arch"},"profile":{"typeScale":{"heading":20,"body":16,"caption":14},
+	okCall(t, s, "set_board_profile", `{"scope":{"board":"arch"},"profile":{"typeScale":{"heading":20,"body":18,"caption":14},
 		"roles":{"service":{"fill":"#a5d8ff","stroke":"#1e1e1e","meaning":"our services"},"database":{"fill":"#b2f2bb","stroke":"#1e1e1e","meaning":"stores data"},"external":{"fill":"#ffec99","stroke":"#1e1e1e","meaning":"outside our control"}},
 		"strokes":{"solid":"sync call","dashed":"async call"}}}`)
 
@@ -125,12 +125,36 @@ func TestLegendFromProfileOverMCP(t *testing.T) {
 		if cd, _ := el["customData"].(map[string]any); cd != nil && el["isDeleted"] != true {
 			if tag, _ := cd["dsh"].(map[string]any); tag != nil && tag["id"] == id {
 				live++
+				// Sizes from the profile's type scale: labels body, the
+				// title the next size up.
+				if want := map[any]float64{"label": 18, "title": 20}[tag["slot"]]; want != 0 && el["fontSize"] != want {
+					t.Errorf("legend %v is %v px, want %v", tag["slot"], el["fontSize"], want)
+				}
 			}
 		}
 	}
 	if live != len(created) {
 		t.Errorf("%d live legend elements after the redraw, want %d", live, len(created))
 	}
+
+	// Explicit entries, one naming a profile role, beside the rest.
+	mine := okCall(t, s, "set_legend", `{"name":"arch","options":{"lint":"all"},"entries":[
+		{"label":"stores data","role":"database"},{"label":"Cache","fill":"#d0bfff"},
+		{"label":"async call","kind":"line","strokeStyle":"dashed"},{"label":"Alert","kind":"line","stroke":"#e03131","strokeStyle":"dotted"}]}`)
+	if lint, _ := mine["lint"].(map[string]any); lint == nil || len(asList(lint["new"])) != 0 {
+		t.Errorf("a legend of entries has lint findings: %v", mine["lint"])
+	}
+	if mine["box"].(map[string]any)["x"].(float64) <= box["x"].(float64) {
+		t.Errorf("the second legend is at %v, over the first at %v", mine["box"], box)
+	}
+	ours := append(asList(again["changed"].(map[string]any)["created"]), asList(mine["changed"].(map[string]any)["created"])...)
+	v = okCall(t, s, "validate_scene", `{"name":"arch","profile":"visual-qa"}`)
+	for _, f := range asList(v["lint"]) {
+		if ids := f.(map[string]any)["ids"]; slices.ContainsFunc(asList(ids), func(x any) bool { return slices.Contains(ours, x) }) {
+			t.Errorf("visual-qa finds on the two legends: %v", f)
+		}
+	}
+	legendPNG(t, s, "arch", "legends.png")
 
 	failCall(t, s, "set_legend", `{"name":"arch","entries":[{"label":"x","fill":"#12345"}]}`, "invalid_operation", "/entries/0/fill")
 	failCall(t, s, "set_legend", `{"name":"arch","entries":[{"label":"x","role":"ghost"}]}`, "invalid_operation", "/entries/0/role")
