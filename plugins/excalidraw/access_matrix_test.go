@@ -195,6 +195,7 @@ var toolCases = []toolCase{
 	{"replace_text", `{"name":"alpha","find":"hello","replace":"hi"}`, writeA},
 	{"create_diagram", `{"name":"alpha","nodes":[{"id":"x","label":"X {{n}}"},{"id":"y"}],"edges":[{"from":"x","to":"y"}]}`, writeA},
 	{"update_diagram", `{"name":"alpha","diagram":"{{diagram}}","nodes":[{"id":"a"},{"id":"b"},{"id":"c{{n}}"}],"edges":[{"from":"a","to":"b"}]}`, writeA},
+	{"set_table", `{"name":"alpha","header":["K","V"],"rows":[["x","{{n}}"]]}`, writeA},
 	{"create_stack", `{"name":"alpha","elements":[{"type":"rectangle","width":40,"height":40}]}`, writeA},
 	{"layout_frames", `{"name":"alpha","slides":[{"name":"S{{n}}"}]}`, writeA},
 	{"set_legend", `{"name":"alpha","entries":[{"label":"L{{n}}"}]}`, writeA},
