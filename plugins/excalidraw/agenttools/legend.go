@@ -22,8 +22,11 @@ var legendMembers = []string{
 func legendTools(svc *service.Service) []tools.Tool {
 	h := elementHandlers{svc: svc}
 	return []tools.Tool{{Name: SetLegendTool,
-		Description: "Draw a legend (swatches with labels in a box) from entries or fromProfile: true, beside the content or at `at`; legend: id draws that one again in place.",
+		Description: "Draw a legend (swatches and labels in a box) from entries or fromProfile:true; legend:id redraws one in place.",
 		InputSchema: writeSchema(nil, legendMembers...),
+		ListedSchema: writeSchema(nil, `"legend":{"type":"string"}`,
+			`"entries":{"type":"array","items":{"type":"object","description":"{label, kind: box|line, fill, stroke, strokeStyle, role}"}}`,
+			`"fromProfile":{"type":"boolean"}`, `"title":{"type":"string"}`, `"at":{"type":"object","description":"{x, y}"}`),
 		Annotations: tools.Annotations{Title: "Set a legend"}, Handler: edit[service.SetLegend](h),
 		InvalidArgumentsCode: invalidArguments}}
 }

@@ -21,18 +21,22 @@ const SetBoardProfileTool = "set_board_profile"
 const profileSchema = `{"type":"object","additionalProperties":false,"required":["scope"],"properties":{` +
 	`"scope":{"type":"object","additionalProperties":false,"properties":{"board":{"type":"string","maxLength":256},"folder":{"type":"string","maxLength":64}}},` +
 	`"profile":{"type":["object","null"],"additionalProperties":false,"properties":{` +
-	`"typeScale":{"type":"object","description":"title, heading, subheading, body, caption → px","additionalProperties":{"type":"number"}},` +
+	`"typeScale":{"type":"object","additionalProperties":{"type":"number"}},` +
 	`"fontFamily":{"type":"integer"},"spacing":{"type":"number"},` +
 	`"roles":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"stroke":{"type":"string"},"fill":{"type":"string"},"meaning":{"type":"string"}}}},` +
-	`"strokes":{"type":"object","description":"solid, dashed, dotted → meaning","additionalProperties":{"type":"string"}},` +
+	`"strokes":{"type":"object","additionalProperties":{"type":"string"}},` +
 	`"noWrap":{"type":"array","items":{"type":"string"}}}}}}`
 
 func profileTools(svc *service.Service) []tools.Tool {
 	h := profileHandlers{svc: svc}
 	return []tools.Tool{{Name: SetBoardProfileTool,
-		Description: "Set a board's or a folder's style contract (type scale, spacing, role colours and meanings, stroke meanings, noWrap); scope alone reads it back. Planners and validate_scene profile:visual-qa use it.",
-		InputSchema: json.RawMessage(profileSchema), Annotations: tools.Annotations{Title: "Set a board profile", Idempotent: true},
-		Handler: tools.Typed(h.set), InvalidArgumentsCode: invalidArguments}}
+		Description: "Set a board's or folder's style profile (type scale, spacing, role colours and meanings); scope alone reads it back.",
+		InputSchema: json.RawMessage(profileSchema),
+		ListedSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["scope"],"properties":{` +
+			`"scope":{"type":"object","description":"{board: name} or {folder: id}"},` +
+			`"profile":{"type":["object","null"],"description":"typeScale, fontFamily, spacing, roles, strokes, noWrap: see read_me; null clears, absent reads"}}}`),
+		Annotations: tools.Annotations{Title: "Set a board profile", Idempotent: true},
+		Handler:     tools.Typed(h.set), InvalidArgumentsCode: invalidArguments}}
 }
 
 type profileHandlers struct{ svc *service.Service }
