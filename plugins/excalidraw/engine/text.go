@@ -19,7 +19,7 @@ func textField(p *patcher, v any) string {
 		return "text must be a non-empty string"
 	}
 	if p.typ != "text" && p.label == nil {
-		return "text applies only to text elements and to elements with a label"
+		return "text applies only to text elements and to elements with a label; give one a label with label: {text}"
 	}
 	s = textmetrics.NormalizeText(s)
 	t := p.target("text")
