@@ -10,8 +10,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
-// Delta, which reads each version once, finds what Neighbours, Run and
-// Diff find as a write called them before: on every corpus scene, with
+// Delta, which reads each version once, finds what Neighbours, Run (with
+// the changed ids touched) and Diff find as a write called them before: on every corpus scene, with
 // one element moved onto another (so findings come and go), frozen
 // (shared, as a sealed document's elements are) and not.
 func TestDeltaIsNeighboursRunDiff(t *testing.T) {
@@ -36,7 +36,8 @@ func TestDeltaIsNeighboursRunDiff(t *testing.T) {
 			for k := range Neighbours(after, changed) {
 				scope[k] = true
 			}
-			a1, r1, p1 := Diff(Run(before, Options{Scope: scope}), Run(after, Options{Scope: scope}))
+			touched := map[string]bool{id: true}
+			a1, r1, p1 := Diff(Run(before, Options{Scope: scope, Touched: touched}), Run(after, Options{Scope: scope, Touched: touched}))
 			a2, r2, p2 := Delta(before, after, changed, DeltaOptions{})
 			if !reflect.DeepEqual(a1, a2) || !reflect.DeepEqual(r1, r2) || !reflect.DeepEqual(p1, p2) {
 				t.Fatalf("%s (frozen %v): Delta differs", path, freeze)

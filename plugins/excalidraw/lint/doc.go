@@ -54,7 +54,8 @@
 //
 // Hints (info):
 //
-//	alignment_near_miss     shapes in one row or column (within 300 px) whose edges or centres differ by 0–4 px
+//	alignment_near_miss     shapes in one row or column (within 300 px) whose edges or centres differ by 0–4 px;
+//	                        with Options.Touched (a write's lint: Delta), only pairs with a touched shape
 //	arrow_crossing          one finding per arrow whose path crosses other arrows', naming each and how
 //	                        often; not a touch (an end on the other path, within 4 px; a corner that
 //	                        turns back), nor within 32 px of two ends bound to one element (a fan-out)
@@ -69,7 +70,7 @@
 //
 // A path is an arrow's points joined by straight segments, or for a
 // rounded arrow of three points or more the curve Excalidraw draws through
-// them (arrow_through_shape and unbound_arrow_end use the points). An
+// them (unbound_arrow_end uses the end points). An
 // arrow's label is where the editor draws it, on the arrow's middle, not
 // at its stored x and y.
 //

@@ -37,13 +37,15 @@ func (m *Model) take() (*scene, func()) {
 	}
 	s := m.s
 	s.out, s.near, s.visits = nil, nil, 0
-	s.opts.Scope = nil
+	s.opts.Scope, s.opts.Touched = nil, nil
 	return s, m.mu.Unlock
 }
 
 // DeltaModels is Delta on two models (see Model): before and after are
 // the versions of the scene, changed the ids the write changed; all lints
-// every element rather than what the write touched.
+// every element rather than what the write touched. Either way the
+// near-miss hints are those of pairs with a changed element
+// (Options.Touched).
 func DeltaModels(before, after *Model, changed []string, all bool) (added, resolved, persisting []Finding) {
 	var was, now *scene
 	var scope, near map[string]bool
@@ -73,6 +75,11 @@ func DeltaModels(before, after *Model, changed []string, all bool) (added, resol
 			scope[id] = true
 		}
 	}
+	touched := make(map[string]bool, len(changed))
+	for _, id := range changed {
+		touched[id] = true
+	}
+	was.opts.Touched, now.opts.Touched = touched, touched
 	var found, finds []Finding
 	sideBySide(func() {
 		if !all {

@@ -19,8 +19,14 @@ func (s *scene) pairs(keep func(*el) bool, margin float64, fn func(a, b *el)) {
 
 // pairsIn is pairs with the partners of e looked for in windows(e).
 func (s *scene) pairsIn(keep func(*el) bool, windows func(*el) []geom.Rect, fn func(a, b *el)) {
+	s.pairsFrom(func(e *el) bool { return s.inScope(e.id) }, keep, windows, fn)
+}
+
+// pairsFrom is pairsIn over the pairs with at least one element passing
+// from.
+func (s *scene) pairsFrom(from, keep func(*el) bool, windows func(*el) []geom.Rect, fn func(a, b *el)) {
 	source := func(e *el) bool {
-		return e.finite && keep(e) && s.inScope(e.id)
+		return e.finite && keep(e) && from(e)
 	}
 	var found []*el
 	for i, e := range s.els {
@@ -155,14 +161,16 @@ func (s *scene) twins() {
 // alignEligible: unrotated shapes with area.
 func alignEligible(e *el) bool { return overlapEligible(e) && e.angle == 0 }
 
-// alignment: shapes in a row or column that nearly line up.
+// alignment: shapes in a row or column that nearly line up; with
+// Options.Touched, only pairs with a touched shape.
 func (s *scene) alignment() {
+	from := func(e *el) bool { return s.inScope(e.id) && (s.opts.Touched == nil || s.opts.Touched[e.id]) }
 	// Partners are looked for in the shape's column and row bands.
 	bands := func(e *el) []geom.Rect {
 		b := e.box
 		return []geom.Rect{geom.R(b.MinX, b.MinY-alignReach, b.MaxX, b.MaxY+alignReach), geom.R(b.MinX-alignReach, b.MinY, b.MaxX+alignReach, b.MaxY)}
 	}
-	s.pairsIn(alignEligible, bands, func(a, b *el) {
+	s.pairsFrom(from, alignEligible, bands, func(a, b *el) {
 		mover, still := upper(a, b)
 		m, f := mover.box, still.box
 		var dx, dy float64
