@@ -95,14 +95,17 @@ func (s *scene) unboundArrowEnds() {
 	}
 }
 
-// arrowsThroughShapes: arrows drawn across shapes they do not connect.
+// arrowsThroughShapes: arrows drawn across shapes they do not connect,
+// judged on the drawn path (a curved arrow's curve, not the straight
+// segments between its points).
 func (s *scene) arrowsThroughShapes() {
 	for i, e := range s.els {
 		if !drawnArrow(e) || !s.subject(i) {
 			continue
 		}
-		first, last := e.pts[0], e.pts[len(e.pts)-1]
-		s.query(e.box, overlapEligible, func(t *el) {
+		path := e.path()
+		first, last := path[0], path[len(path)-1]
+		s.query(geom.BoundsOf(path), overlapEligible, func(t *el) {
 			if e.bindsTo(t.id) || sameGroup(e, t) {
 				return
 			}
@@ -113,8 +116,8 @@ func (s *scene) arrowsThroughShapes() {
 			if _, in := geom.BoundaryDistance(poly, last); in {
 				return
 			}
-			for k := 1; k < len(e.pts); k++ {
-				if geom.SegmentEnters(poly, e.pts[k-1], e.pts[k], crossingInset) {
+			for k := 1; k < len(path); k++ {
+				if geom.SegmentEnters(poly, path[k-1], path[k], crossingInset) {
 					s.report(CodeArrowThroughShape, []string{e.id, t.id}, nil,
 						"%s passes through %s, which it does not connect", s.name(e), s.name(t))
 					return
