@@ -319,7 +319,11 @@ func (e CreateFrame) Named() []string { return e.IDs }
 func (e CreateFrame) Plan(at string) Plan {
 	return onSelection(e.Selection, e.Box == nil, at, func(tx *engine.Txn, ids []string) (PlanResult, error) {
 		id, err := tx.CreateFrame(e.FrameName, e.Box, ids, e.Padding, at)
-		return PlanResult{Targets: append([]string{id}, ids...), Extra: map[string]any{"frame_id": id}}, atSelection(err, e.Selection, at)
+		pr := PlanResult{Targets: append([]string{id}, ids...), Extra: map[string]any{"frame_id": id}}
+		if e.Box != nil && e.Padding != 0 {
+			pr.Ignored = []IgnoredField{{ID: id, Field: at + "/padding", Reason: "box gives the frame's bounds; padding applies around children when there is no box"}}
+		}
+		return pr, atSelection(err, e.Selection, at)
 	})
 }
 

@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"go.uber.org/zap"
@@ -113,7 +115,9 @@ type PlanResult struct {
 	Relaid []string
 }
 
-// IgnoredField is a field a plan did not apply, and why.
+// IgnoredField is a field a write was given and did not apply, and why
+// (see ignored.go): Field is where it is in the call's arguments (a JSON
+// pointer, as errors point), ID the element it was for, if one.
 type IgnoredField struct {
 	ID     string `json:"id,omitempty"`
 	Field  string `json:"field"`
@@ -160,13 +164,52 @@ func (c Changes) Empty() bool {
 }
 
 // LintDelta is what a write did to the scene's lint: the findings it
-// introduced, those it resolved, and how many were there before and are
-// still there.
+// introduced, those it resolved, and those that were there before and
+// are still there.
 type LintDelta struct {
 	New        []lint.Finding `json:"new"`
 	Resolved   []lint.Finding `json:"resolved"`
-	Persisting int            `json:"persisting"`
+	Persisting Persisting     `json:"persisting"`
 }
+
+// Persisting names the findings a write left as they were, compactly:
+// each as "code:id,id" (its code and the elements it names, as
+// validate_scene lists them), errors first, at most maxLintShown of them, and how
+// many there are in all.
+type Persisting struct {
+	Total    int      `json:"total"`
+	Findings []string `json:"findings"`
+}
+
+// persistingOf is f as Persisting.
+func persistingOf(f []lint.Finding) Persisting {
+	rank := map[lint.Severity]int{lint.Error: 0, lint.Warning: 1}
+	sorted := slices.Clone(f)
+	slices.SortStableFunc(sorted, func(a, b lint.Finding) int {
+		ra, oka := rank[a.Severity]
+		rb, okb := rank[b.Severity]
+		if !oka {
+			ra = 2
+		}
+		if !okb {
+			rb = 2
+		}
+		return ra - rb
+	})
+	p := Persisting{Total: len(f), Findings: make([]string, 0, min(len(f), maxLintShown))}
+	for _, x := range sorted[:min(len(sorted), maxLintShown)] {
+		ids := strings.Join(x.IDs[:min(len(x.IDs), maxPersistingIDs)], ",")
+		if more := len(x.IDs) - maxPersistingIDs; more > 0 {
+			ids += ",+" + strconv.Itoa(more)
+		}
+		p.Findings = append(p.Findings, x.Code+":"+ids)
+	}
+	return p
+}
+
+// maxPersistingIDs bounds the ids a persisting finding names ("+3" says
+// how many more it has).
+const maxPersistingIDs = 4
 
 // MarshalJSON merges Extra into the envelope's members.
 func (e *Envelope) MarshalJSON() ([]byte, error) {
@@ -357,7 +400,7 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 func (s *Service) report(env *Envelope, o WriteOptions, before, after *scene.Document, pr PlanResult, touched map[string]bool) ([]string, func() *LintDelta, error) {
 	ch, changedIDs := diff(before, after)
 	env.Changed = ch
-	env.IgnoredFields = pr.Ignored
+	env.IgnoredFields = append(pr.Ignored, o.ignored()...)
 	env.Extra = pr.Extra
 	classify(env, before, after, pr.Targets, pr.Relaid, changedIDs, touched)
 	if pr.Collateral != nil {
@@ -647,7 +690,7 @@ func lintDelta(before, after *scene.Document, changed []string, all bool) *LintD
 		return doc.Kept(lintModelKey{}, func() any { return lint.NewModel(doc.Elements(), bg(doc)) }).(*lint.Model)
 	}
 	added, resolved, persisting := lint.DeltaModels(model(before), model(after), changed, all)
-	return &LintDelta{New: capFindings(added), Resolved: capFindings(resolved), Persisting: len(persisting)}
+	return &LintDelta{New: capFindings(added), Resolved: capFindings(resolved), Persisting: persistingOf(persisting)}
 }
 
 // lintModelKey keys a sealed document's lint model (scene.Document.Kept):
