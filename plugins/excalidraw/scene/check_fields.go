@@ -1,7 +1,11 @@
 package scene
 
 import (
+	"fmt"
+	"hash"
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -9,10 +13,14 @@ import (
 )
 
 // checkFields checks every field of every supported element against
-// fieldrules.go. Fields restore would fill in are reported once per
-// element, in a single warning listing them, so that an old file does not
-// drown its real problems in thousands of identical lines.
+// fieldrules.go. A field restore would fill in is reported once per
+// scene, counting the elements without it and naming a few, so that an
+// old file does not drown its real problems in thousands of identical
+// lines; fields missing from the very same elements (an old editor's
+// file misses the same ones everywhere) share one warning.
 func (v *validator) checkFields() {
+	var defaulted []*defaultedField
+	byName := map[string]*defaultedField{}
 	for i, e := range v.info {
 		if e.el == nil || !IsSupported(e.typ) || v.doc.sealedUnder(e.el, v.lim) {
 			continue // a sealed element's fields were checked when it was written (fork.go)
@@ -20,10 +28,81 @@ func (v *validator) checkFields() {
 		ec := elementCheck{v: v, i: i, el: e.el, id: e.id, typ: e.typ}
 		ec.apply(baseRules)
 		ec.apply(rulesFor(e.typ))
-		if len(ec.defaulted) > 0 {
-			v.warnf(CodeMissingField, elementPointer(i), ec.id, "absent or null, Excalidraw fills in defaults: %s", strings.Join(ec.defaulted, ", "))
+		for _, name := range ec.defaulted {
+			f := byName[name]
+			if f == nil {
+				f = &defaultedField{names: []string{name}, first: i, sum: fnv.New64a()}
+				byName[name] = f
+				defaulted = append(defaulted, f)
+			}
+			f.count++
+			fmt.Fprint(f.sum, i, ",")
+			if len(f.ids) < defaultedExamples && e.id != "" {
+				f.ids = append(f.ids, e.id)
+			}
 		}
 	}
+	// Fields missing from the same elements, one warning.
+	type set struct {
+		first, count int
+		sum          uint64
+	}
+	var warnings []*defaultedField
+	same := map[set]*defaultedField{}
+	for _, f := range defaulted {
+		k := set{f.first, f.count, f.sum.Sum64()}
+		if w := same[k]; w != nil {
+			w.names = append(w.names, f.names...)
+			continue
+		}
+		same[k] = f
+		warnings = append(warnings, f)
+	}
+	for _, f := range warnings {
+		v.push(f.warning())
+	}
+}
+
+// defaultedField is a field (or fields) restore fills in, over the
+// elements without it: how many, the first's position, the first few
+// ids, and a checksum of their positions.
+type defaultedField struct {
+	names []string
+	first int
+	count int
+	ids   []string
+	sum   hash.Hash64
+}
+
+// defaultedExamples is how many ids a missing_field warning names.
+const defaultedExamples = 3
+
+// warning is the missing_field warning of a defaulted field: at the
+// field of the first element without it (at that element, for several
+// fields).
+func (f *defaultedField) warning() Diagnostic {
+	quoted := make([]string, len(f.ids))
+	for k, id := range f.ids {
+		quoted[k] = strconv.Quote(id)
+	}
+	if f.count > len(f.ids) {
+		quoted = append(quoted, "…")
+	}
+	d := Diagnostic{Code: CodeMissingField, Severity: SeverityWarning, Pointer: elementPointer(f.first, f.names[0]), Count: f.count}
+	if len(f.ids) > 0 {
+		d.ElementID = f.ids[0]
+	}
+	what, is := f.names[0], "is"
+	if len(f.names) > 1 {
+		d.Pointer = elementPointer(f.first)
+		what, is = strings.Join(f.names, ", "), "are"
+	}
+	elements := "elements"
+	if f.count == 1 {
+		elements = "element"
+	}
+	d.Message = fmt.Sprintf("%s %s absent or null in %d %s (%s); Excalidraw fills in defaults", what, is, f.count, elements, strings.Join(quoted, ", "))
+	return d
 }
 
 // elementCheck is the state of checking one element.
@@ -49,7 +128,7 @@ func (c *elementCheck) apply(rules []fieldRule) {
 	for _, r := range rules {
 		val, present := c.el.Get(r.name)
 		if !present || (val == nil && !r.shape.nullable()) {
-			c.missing(r, present)
+			c.missing(r)
 			continue
 		}
 		c.check(r, val)
@@ -57,7 +136,7 @@ func (c *elementCheck) apply(rules []fieldRule) {
 }
 
 // missing handles an absent (or null) field according to its rule.
-func (c *elementCheck) missing(r fieldRule, presentAsNull bool) {
+func (c *elementCheck) missing(r fieldRule) {
 	switch r.missing {
 	case optional:
 		return
@@ -65,11 +144,7 @@ func (c *elementCheck) missing(r fieldRule, presentAsNull bool) {
 		if r.name == "boundElements" && c.el.Has("boundElementIds") {
 			return // legacy name, migrated by restore
 		}
-		name := r.name
-		if presentAsNull {
-			name += " (null)"
-		}
-		c.defaulted = append(c.defaulted, name)
+		c.defaulted = append(c.defaulted, r.name)
 	default:
 		c.errorf(CodeMissingField, c.ptr(r.name), "%s element has no %s, which Excalidraw cannot default", c.typ, r.name)
 	}

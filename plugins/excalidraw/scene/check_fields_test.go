@@ -1,25 +1,44 @@
 package scene
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
-func TestFieldsDefaultedAreOneWarningPerElement(t *testing.T) {
-	r := rect("r")
-	for _, k := range []string{"updated", "link", "locked", "index", "frameId", "boundElements"} {
-		r.Delete(k)
+// A defaulted field is one warning per scene, counting and naming the
+// elements without it; fields missing from the same elements share it.
+func TestFieldsDefaultedAreOneWarningPerField(t *testing.T) {
+	var els []*ojson.Object
+	for i := range 5 {
+		r := rect(fmt.Sprint("r", i))
+		r.Delete("updated")
+		if i == 0 {
+			for _, k := range []string{"link", "locked", "index", "frameId", "boundElements"} {
+				r.Delete(k)
+			}
+			r.Set("seed", nil)
+		}
+		els = append(els, r)
 	}
-	r.Set("seed", nil)
-	rep := Validate(docOf(r), Limits{})
-	only(t, rep, CodeMissingField)
-	d := rep.Diagnostics[0]
-	if d.Severity != SeverityWarning || d.Pointer != "/elements/0" || d.ElementID != "r" {
-		t.Errorf("%s", d)
+	rep := Validate(docOf(els...), Limits{})
+	only(t, rep, CodeMissingField, CodeMissingField)
+	updated, rest := rep.Diagnostics[0], rep.Diagnostics[1]
+	if rest.Count == 5 {
+		updated, rest = rest, updated
 	}
-	for _, f := range []string{"updated", "link", "locked", "index", "frameId", "boundElements", "seed (null)"} {
-		if !strings.Contains(d.Message, f) {
-			t.Errorf("message does not name %s: %s", f, d.Message)
+	if updated.Severity != SeverityWarning || updated.Pointer != "/elements/0/updated" || updated.ElementID != "r0" || updated.Count != 5 ||
+		updated.Message != `updated is absent or null in 5 elements ("r0", "r1", "r2", …); Excalidraw fills in defaults` {
+		t.Errorf("%+v", updated)
+	}
+	if rest.Pointer != "/elements/0" || rest.ElementID != "r0" || rest.Count != 1 {
+		t.Errorf("%+v", rest)
+	}
+	for _, f := range []string{"link", "locked", "index", "frameId", "boundElements", "seed"} {
+		if !strings.Contains(rest.Message, f) {
+			t.Errorf("message does not name %s: %s", f, rest.Message)
 		}
 	}
 }

@@ -40,6 +40,10 @@ type Diagnostic struct {
 	// the document ("" for the document itself). For a missing member it
 	// points where the member should be.
 	Pointer string `json:"pointer"`
+	// Count is how many elements the diagnostic stands for when it
+	// stands for more than one: a missing_field warning is one per field
+	// per scene, its ElementID and Pointer the first element's.
+	Count int `json:"count,omitempty"`
 	// limit is set on a diagnostic of a limit exceeded, so that Err can
 	// name the limit in its details.
 	limit limitHit
@@ -92,8 +96,9 @@ const (
 	CodeInvalidElement = "invalid_element"
 	// CodeMissingField: a field is absent or null. An error for the
 	// fields restore cannot default (id, type, a text's fontSize and
-	// fontFamily, a freedraw's points); otherwise one warning per element
-	// lists every field restore fills in.
+	// fontFamily, a freedraw's points); otherwise one warning per field
+	// that restore fills in, counting the elements without it and naming
+	// a few.
 	CodeMissingField = "missing_field"
 	// CodeInvalidField: a field of the wrong JSON type or shape, which
 	// restore keeps as is (error). A warning for what restore or the

@@ -52,7 +52,7 @@ func ExampleValidateBytes() {
 	// Output:
 	// valid: false
 	// dangling_binding /elements/1/endBinding/elementId
-	// warnings about defaulted fields: 2
+	// warnings about defaulted fields: 1
 	// bounds: {MinX:0 MinY:0 MaxX:200 MaxY:50}
 }
 
