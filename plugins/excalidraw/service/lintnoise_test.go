@@ -142,7 +142,7 @@ func (tl *noiseTally) measure(t *testing.T, s *Service, sc noiseScene) {
 		return
 	}
 	tl.scenes++
-	fs := lintScene(doc)
+	fs := onceEach(doc, &res.Report, lintScene(doc)) // as validate_scene lints
 	tl.lint = append(tl.lint, len(fs))
 	if len(fs) > 0 && len(fs) >= slices.Max(tl.lint) {
 		tl.worstLint = sc.name
@@ -156,6 +156,7 @@ func (tl *noiseTally) measure(t *testing.T, s *Service, sc noiseScene) {
 		tl.diagBy[d.Code]++
 	}
 	tl.twice += twiceReported(res.Diagnostics, fs)
+	checkQuiet(t, sc.name, doc, res.Diagnostics, fs)
 
 	// Writes: up to five shapes, picked evenly, each moved 20 px down.
 	els := doc.Elements()
@@ -209,6 +210,39 @@ func twiceReported(diags []scene.Diagnostic, fs []lint.Finding) int {
 		}
 	}
 	return n
+}
+
+// checkQuiet checks what validate_scene says of a drawing against the
+// rules that keep it quiet: no near-miss hints (nothing was touched),
+// each binding fault once, each defaulted field in one missing_field
+// warning.
+func checkQuiet(t *testing.T, name string, doc *scene.Document, diags []scene.Diagnostic, fs []lint.Finding) {
+	t.Helper()
+	linted := map[string]bool{}
+	for _, f := range fs {
+		if f.Code == lint.CodeAlignmentNearMiss {
+			t.Errorf("%s: validate_scene has a near-miss hint: %s", name, f.Message)
+		}
+		if k := findingFault(f); k != "" {
+			linted[k] = true
+		}
+	}
+	fields := map[string]bool{}
+	for _, d := range diags {
+		if k := diagnosticFault(doc, d); k != "" && linted[k] {
+			t.Errorf("%s: said twice: diagnostic %s and a lint finding", name, d)
+		}
+		if d.Code != scene.CodeMissingField || d.Severity != scene.SeverityWarning {
+			continue
+		}
+		names, _, _ := strings.Cut(d.Message, " absent or null")
+		for _, f := range strings.Split(strings.TrimSuffix(strings.TrimSuffix(names, " is"), " are"), ", ") {
+			if fields[f] {
+				t.Errorf("%s: field %s in two missing_field warnings", name, f)
+			}
+			fields[f] = true
+		}
+	}
 }
 
 // print writes a group's figures.

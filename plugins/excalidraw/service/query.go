@@ -239,7 +239,7 @@ func (s *Service) ValidateScene(ctx context.Context, r ValidateStoredRequest) (*
 	if err != nil {
 		return out, nil // not a scene: the report says why
 	}
-	f := lintScene(doc)
+	f := onceEach(doc, &out.Report, lintScene(doc))
 	if r.Profile == VisualQA {
 		qa, skipped, err := s.visualQA(ctx, r.Name, doc)
 		if err != nil {
@@ -255,13 +255,16 @@ func (s *Service) ValidateScene(ctx context.Context, r ValidateStoredRequest) (*
 	return out, nil
 }
 
-// lintScene is validate_scene's lint of a whole scene.
+// lintScene is validate_scene's lint of a whole scene. Nothing in it was
+// touched, so it has no near-miss hints (lint.Options.Touched): a few
+// pixels between two elements are for the write that moves one of them
+// to report.
 func lintScene(doc *scene.Document) []lint.Finding {
 	bg := ""
 	if a := doc.AppState(); a != nil {
 		bg, _ = a.String("viewBackgroundColor")
 	}
-	return lint.Run(doc.Elements(), lint.Options{ViewBackgroundColor: bg})
+	return lint.Run(doc.Elements(), lint.Options{ViewBackgroundColor: bg, Touched: map[string]bool{}})
 }
 
 // joinRaw is a JSON array of already-encoded items.
