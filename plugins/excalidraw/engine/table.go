@@ -292,7 +292,19 @@ func (tx *Txn) relayTable(id string) ([]string, error) {
 	if len(updates) == 0 {
 		return nil, nil
 	}
-	return ids, tx.Update(updates, "/keep/table")
+	return ids, InChunks(len(updates), func(lo, hi int) error { return tx.Update(updates[lo:hi], "/keep/table") })
+}
+
+// InChunks calls do on [lo, hi) ranges of n items, each at most
+// MaxOperations long (what one Update or Delete takes), in order, until
+// one fails: how a planner applies more changes than a call may hold.
+func InChunks(n int, do func(lo, hi int) error) error {
+	for lo := 0; lo < n; lo += MaxOperations {
+		if err := do(lo, min(n, lo+MaxOperations)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // onGrid is whether two coordinates are the same to a hundredth of a

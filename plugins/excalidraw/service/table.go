@@ -304,12 +304,12 @@ func (e SetTable) Plan(at string) Plan {
 			tags[id] = tag
 		}
 		if len(gone) > 0 {
-			if err := tx.Delete(gone, at+"/table"); err != nil {
+			if err := engine.InChunks(len(gone), func(lo, hi int) error { return tx.Delete(gone[lo:hi], at+"/table") }); err != nil {
 				return PlanResult{}, err
 			}
 		}
 		if len(updates) > 0 {
-			if err := tx.Update(updates, at+"/rows"); err != nil {
+			if err := engine.InChunks(len(updates), func(lo, hi int) error { return tx.Update(updates[lo:hi], at+"/rows") }); err != nil {
 				return PlanResult{}, err
 			}
 		}

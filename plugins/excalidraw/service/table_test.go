@@ -219,3 +219,32 @@ func TestSetTableRefusesBadTables(t *testing.T) {
 		t.Errorf("a refused table wrote: revision %d → %d", first.Revision, head.Revision)
 	}
 }
+
+// TestSetTableReplansMoreThanACallHolds: a re-plan of a table of more
+// cells than one update call holds (engine.MaxOperations) goes through,
+// and so does the keeper's re-lay of it.
+func TestSetTableReplansMoreThanACallHolds(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	createFlow(t, s, "m")
+	rows := make([][]string, 130)
+	for i := range rows {
+		rows[i] = []string{"row", "cell", "1", "x"}
+	}
+	env, err := s.Edit(ctx, WriteRequest{Name: "m"}, SetTable{Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := env.Extra["table"].(string)
+	rows[0][0] = "the first row's first cell, longer now"
+	if _, err := s.Edit(ctx, WriteRequest{Name: "m"}, SetTable{Table: tid, Rows: rows}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Edit(ctx, WriteRequest{Name: "m"}, UpdateElements{Updates: []engine.Update{{ID: tid + "-0-1", Patch: []byte(`{"text":"a cell that grew"}`)}}}); err != nil {
+		t.Fatal(err)
+	}
+	cells := tableOf(t, checkStored(t, dir, "m"), tid)
+	last, first := cells[[2]int{129, 3}].El, cells[[2]int{0, 0}].El
+	if w := scene.NumberOf(first, "width") + scene.NumberOf(cells[[2]int{0, 1}].El, "width") + scene.NumberOf(cells[[2]int{0, 2}].El, "width"); scene.NumberOf(last, "x") != scene.NumberOf(first, "x")+w {
+		t.Errorf("the last cell is not on the grid: x %v", scene.NumberOf(last, "x"))
+	}
+}
