@@ -88,6 +88,19 @@ func TestUpdateMovesFrameChildren(t *testing.T) {
 	if d := back["a"]["y"].(float64) - after["a"]["y"].(float64); d != -100 {
 		t.Errorf("an update operation moving the frame moved a by %v, want -100", d)
 	}
+	// arrange and move_elements, the other tools that move a frame, take
+	// its children too.
+	okCall(t, s, "batch_create", `{"name":"board","elements":[{"id":"d","type":"rectangle","x":2000,"y":2000,"width":100,"height":100}]}`)
+	okCall(t, s, "arrange", `{"name":"board","ids":["d","`+fid+`"],"layout":"row","gap":50}`)
+	okCall(t, s, "move_elements", `{"name":"board","ids":["`+fid+`"],"dx":30}`)
+	final := sceneElements(t, s)
+	f := final[fid]
+	for _, id := range []string{"a", "b", "c"} {
+		el := final[id]
+		if el["x"].(float64) < f["x"].(float64) || el["x"].(float64)+el["width"].(float64) > f["x"].(float64)+f["width"].(float64) {
+			t.Errorf("%s at x %v left its frame at %v–%v", id, el["x"], f["x"], f["x"].(float64)+f["width"].(float64))
+		}
+	}
 }
 
 // TestLabelsKeepWordsWhole: a label too long for its fixed box is not
