@@ -97,6 +97,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   const savedSig = useRef("");
   const inFlight = useRef(null);
   const saveAgain = useRef(false);
+  const mergeRef = useRef(null); // mergeFromDisk, for save (defined before it)
   const inConflict = useRef(false);
   const timer = useRef(0);
   const retryTimer = useRef(0);
@@ -219,6 +220,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           clearFailure();
           setStatus(signature() === sig ? "saved" : "unsaved");
           if (!res.unchanged) report("saved", { name, revision: res.revision, sha256: res.sha256, elementCount: res.elementCount }, name);
+          // The plugin kept a structure the edit changed (a stack's items
+          // moved after one grew): what it stored is not what was sent,
+          // so bring it into the canvas.
+          if (res.relaidOut?.length) mergeRef.current?.({ same: true });
           return true;
         } catch (e) {
           if (e instanceof ApiError && e.code === "revision_conflict") {
@@ -291,13 +296,15 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   // (higher version wins; on a tie the lower versionNonce; the element
   // being edited stays local). A read that fails because the host is
   // away is dropped: the stream's next head brings the merge back.
-  const mergeFromDisk = useCallback(() => {
+  // With same, the stored revision is brought in even when it is the base:
+  // this tab's own save, which the plugin stored other than it was sent.
+  const mergeFromDisk = useCallback(({ same = false } = {}) => {
     merging.current = merging.current
       .then(async () => {
         const api = apiRef.current;
         if (!api) return;
         const res = await readScene(name);
-        if (res.revision <= base.current.revision) return;
+        if (res.revision < base.current.revision || (res.revision === base.current.revision && !same)) return;
         const wasClean = signature() === savedSig.current;
         const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
         const files = Object.values(res.scene.files || {});
@@ -321,6 +328,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       });
     return merging.current;
   }, [name, signature, setBase, scheduleSave]);
+
+  mergeRef.current = mergeFromDisk;
 
   const reloadFromDisk = useCallback(async () => {
     const api = apiRef.current;
