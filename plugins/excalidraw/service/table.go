@@ -33,12 +33,12 @@ const (
 // SetTable draws a table (a header row and rows of cells, each cell a
 // rectangle with its text as a bound label, grouped as one) at At or
 // beside the scene's content; with Table, the id it answered, it plans
-// that table again in place to the rows given whole: cells keep their
-// elements (and ids) by row and column, new ones are added, those left
-// out go. Columns fit their widest text up to MaxColumnWidth, past which
-// a cell wraps at word boundaries; rows are as tall as their tallest
-// cell. Sizes, font, padding and the header's fill come from the
-// board's profile.
+// that table again where it is (or at At) to the rows given whole:
+// cells keep their elements (and ids) by row and column, new ones are
+// added, those left out go. Columns fit their widest text up to
+// MaxColumnWidth, past which a cell wraps at word boundaries; rows are
+// as tall as their tallest cell. Sizes, font, padding and the header's
+// fill come from the board's profile.
 type SetTable struct {
 	Table          string        `json:"table,omitempty"`
 	Header         []string      `json:"header,omitempty"`
@@ -213,11 +213,11 @@ func (e SetTable) Plan(at string) Plan {
 		tid := e.Table
 		var origin geom.Vec
 		switch {
+		case e.At != nil:
+			origin = geom.V(e.At.X, e.At.Y)
 		case e.Table != "":
 			x, y := engine.TableOrigin(old)
 			origin = geom.V(x, y)
-		case e.At != nil:
-			origin = geom.V(e.At.X, e.At.Y)
 		default:
 			origin = besideContent(doc)
 		}

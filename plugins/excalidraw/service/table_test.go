@@ -169,11 +169,14 @@ func TestSetTableReplans(t *testing.T) {
 	if gone != 6 { // column C (4 cells) and row 3 (2 cells left)
 		t.Errorf("deleted %v, want 6 cells", env.Changed.Deleted)
 	}
-	// Grown again: a cell whose id a deleted one holds gets another,
-	// answered in cellIds.
-	env, err = s.Edit(ctx, WriteRequest{Name: "r"}, SetTable{Table: tid, Header: []string{"A", "B"}, Rows: [][]string{{"1", "one"}, {"2", ""}, {"3", "three"}}})
+	// Grown again, and moved: a cell whose id a deleted one holds gets
+	// another, answered in cellIds.
+	env, err = s.Edit(ctx, WriteRequest{Name: "r"}, SetTable{Table: tid, Header: []string{"A", "B"}, Rows: [][]string{{"1", "one"}, {"2", ""}, {"3", "three"}}, At: &engine.Point{X: -500, Y: 300}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c := tableOf(t, checkStored(t, dir, "r"), tid)[[2]int{0, 0}].El; scene.NumberOf(c, "x") != -500 || scene.NumberOf(c, "y") != 300 {
+		t.Errorf("the table re-planned at (-500, 300) is at %v, %v", scene.NumberOf(c, "x"), scene.NumberOf(c, "y"))
 	}
 	odd, _ := env.Extra["cellIds"].(map[string]string)
 	if len(odd) != 2 || !strings.HasPrefix(odd["3-0"], tid+"-3-0-") {
