@@ -194,6 +194,21 @@ func TestVisualQAOverMCP(t *testing.T) {
 			t.Errorf("no %s on %s: %v", code, id, v["lint"])
 		}
 	}
+	// A diagram drawn with the profile takes its roles' colours and its
+	// body size; recoloured by hand, its node is found.
+	d2 := okCall(t, s, "create_diagram", `{"name":"qa","at":{"x":0,"y":600},"nodes":[{"id":"db2","label":"Audit DB","role":"database"}]}`)
+	db2 := d2["nodes"].(map[string]any)["db2"].(string)
+	v = okCall(t, s, "validate_scene", `{"name":"qa","profile":"visual-qa"}`)
+	for _, f := range asList(v["lint"]) {
+		if slices.Contains(asList(f.(map[string]any)["ids"]), any(db2)) || strings.Contains(f.(map[string]any)["message"].(string), db2) {
+			t.Errorf("a diagram drawn with the profile has a finding: %v", f)
+		}
+	}
+	okCall(t, s, "update_elements", `{"name":"qa","updates":[{"id":"`+db2+`","patch":{"backgroundColor":"#a5d8ff"}}]}`)
+	if v = okCall(t, s, "validate_scene", `{"name":"qa","profile":"visual-qa"}`); !hasFinding(v, "role_color_mismatch", db2) {
+		t.Errorf("no role_color_mismatch on the recoloured %s: %v", db2, v["lint"])
+	}
+
 	// Plain validate_scene does not run them.
 	if plain := okCall(t, s, "validate_scene", `{"name":"qa"}`); hasCode(plain, "hierarchy_inverted") || hasCode(plain, "role_color_mismatch") {
 		t.Errorf("validate_scene without profile ran the visual-qa rules: %v", plain["lint"])

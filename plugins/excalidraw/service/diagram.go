@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram/draw"
 	"github.com/dshgo/dsh/plugins/excalidraw/diagram/mermaid"
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
+	"github.com/dshgo/dsh/plugins/excalidraw/profile"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -42,9 +44,46 @@ type CreateDiagram struct {
 	At        *engine.Point     `json:"at,omitempty"`
 	NodeGap   float64           `json:"nodeGap,omitempty"`
 	RankGap   float64           `json:"rankGap,omitempty"`
+
+	profile profile.Profile
 }
 
 func (e CreateDiagram) Named() []string { return nil }
+
+// WithProfile gives the diagram the board's profile (Profiled): its
+// font, its body size for the nodes' labels, and its roles' colours for
+// the nodes of those roles that give none of their own.
+func (e CreateDiagram) WithProfile(p profile.Profile) Edit {
+	e.profile = p
+	return e
+}
+
+// options are the drawing's options: the call's spacing, the profile's
+// font and body size.
+func (e CreateDiagram) options() draw.Options {
+	return draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap, FontFamily: e.profile.FontFamily, FontSize: e.profile.TypeScale["body"]}
+}
+
+// profiled colours g's nodes of a profile role with the role's colours,
+// where the node sets none of its own.
+func (e CreateDiagram) profiled(g *diagram.Graph) {
+	if g == nil || len(e.profile.Roles) == 0 {
+		return
+	}
+	g.Nodes = slices.Clone(g.Nodes)
+	for i, n := range g.Nodes {
+		r, ok := e.profile.Roles[n.Role]
+		if !ok {
+			continue
+		}
+		if n.Style.Fill == "" {
+			g.Nodes[i].Style.Fill = r.Fill
+		}
+		if n.Style.Stroke == "" {
+			g.Nodes[i].Style.Stroke = r.Stroke
+		}
+	}
+}
 
 func (e CreateDiagram) Plan(at string) Plan {
 	return func(tx *engine.Txn, doc *scene.Document) (PlanResult, error) {
@@ -52,7 +91,8 @@ func (e CreateDiagram) Plan(at string) Plan {
 		if err != nil {
 			return PlanResult{}, err
 		}
-		opts := draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap}
+		e.profiled(g)
+		opts := e.options()
 		var p draw.Drawable
 		if seq != nil {
 			p, err = draw.LaySequence(seq, opts)
@@ -247,6 +287,13 @@ type UpdateDiagram struct {
 
 func (e UpdateDiagram) Named() []string { return nil }
 
+// WithProfile gives the re-planned diagram the board's profile, as
+// CreateDiagram's.
+func (e UpdateDiagram) WithProfile(p profile.Profile) Edit {
+	e.profile = p
+	return e
+}
+
 func (e UpdateDiagram) Plan(at string) Plan {
 	return func(tx *engine.Txn, doc *scene.Document) (PlanResult, error) {
 		old := diagramElements(doc, e.Diagram)
@@ -294,7 +341,8 @@ func (e UpdateDiagram) Plan(at string) Plan {
 				delete(kept, k)
 			}
 		}
-		p, err := draw.Relay(context.Background(), g, draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap}, kept, geom.V(box.MinX, box.MinY))
+		e.profiled(g)
+		p, err := draw.Relay(context.Background(), g, e.options(), kept, geom.V(box.MinX, box.MinY))
 		if err != nil {
 			return PlanResult{}, opError(at, "%v", err)
 		}
