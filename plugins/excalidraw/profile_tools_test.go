@@ -156,6 +156,14 @@ func TestLegendFromProfileOverMCP(t *testing.T) {
 	}
 	legendPNG(t, s, "arch", "legends.png")
 
+	// A changed profile shows when the legend is drawn again by its id.
+	okCall(t, s, "set_board_profile", `{"scope":{"board":"arch"},"profile":{"typeScale":{"heading":20,"body":18,"caption":14},
+		"roles":{"service":{"fill":"#a5d8ff","stroke":"#1e1e1e","meaning":"our services"},"queue":{"fill":"#ffd8a8","stroke":"#1e1e1e","meaning":"work waits here"}},
+		"strokes":{"dashed":"async call"}}}`)
+	if re := okCall(t, s, "set_legend", `{"name":"arch","legend":"`+id+`","options":{"lint":"all"}}`); re["entries"] != 3.0 || len(asList(re["lint"].(map[string]any)["new"])) != 0 {
+		t.Errorf("redrawn after the profile changed: %v", re)
+	}
+
 	failCall(t, s, "set_legend", `{"name":"arch","entries":[{"label":"x","fill":"#12345"}]}`, "invalid_operation", "/entries/0/fill")
 	failCall(t, s, "set_legend", `{"name":"arch","entries":[{"label":"x","role":"ghost"}]}`, "invalid_operation", "/entries/0/role")
 	failCall(t, s, "set_legend", `{"name":"arch"}`, "invalid_operation", "/entries")
