@@ -8,6 +8,8 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
+
+	"go.uber.org/zap"
 )
 
 // SaveRequest is the browser's full-scene save (PUT /scenes/:name).
@@ -58,12 +60,18 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	// The structures a person's edit changed are kept as a write keeps
 	// them (a stack item made taller moves the items after it): the
 	// stored scene is then not the one sent, and relaidOut says so.
+	// A keeper that cannot keep (a stack pushed beyond the coordinates)
+	// must not refuse the person's save: it is stored as sent.
 	var relaid []string
-	if _, err := s.edit(doc, func(tx *engine.Txn) (err error) {
+	kept := doc.Clone()
+	if _, err := s.edit(kept, func(tx *engine.Txn) (err error) {
 		relaid, err = tx.Keep()
 		return err
 	}); err != nil {
-		return nil, err
+		s.log.Warn("save: structures not kept", zap.String("scene", r.Name), zap.Error(err))
+		relaid = nil
+	} else {
+		doc = kept
 	}
 	data, repaired, err := s.finishReporting(doc)
 	if err != nil {

@@ -142,3 +142,31 @@ func TestSaveKeepsStack(t *testing.T) {
 		t.Errorf("saving the kept scene again: %+v", res)
 	}
 }
+
+// TestSaveKeepsWhatCannotBeKept: a person's save that a keeper cannot
+// keep (the items after a grown one would go beyond the coordinates) is
+// stored as sent, not refused.
+func TestSaveKeepsWhatCannotBeKept(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	if _, err := s.Create(ctx, CreateRequest{Name: "edge", Elements: raws(
+		`{"type":"rectangle","id":"a","x":0,"y":999800,"width":100,"height":60}`,
+		`{"type":"rectangle","id":"b","x":0,"y":0,"width":100,"height":60}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Edit(ctx, WriteRequest{Name: "edge"}, CreateStack{Selection: engine.Selection{IDs: []string{"a", "b"}}}); err != nil {
+		t.Fatal(err)
+	}
+	doc := checkStored(t, dir, "edge")
+	a := element(t, doc, "a")
+	a.Set("height", 400.0)
+	a.Set("version", scene.NumberOf(a, "version")+1)
+	data, _ := doc.Marshal()
+	res, err := s.Save(ctx, SaveRequest{Name: "edge", Scene: data, ExpectedRevision: 2})
+	if err != nil {
+		t.Fatalf("the save was refused: %v", err)
+	}
+	stored := checkStored(t, dir, "edge")
+	if h := scene.NumberOf(element(t, stored, "a"), "height"); h != 400 || len(res.RelaidOut) != 0 {
+		t.Errorf("stored a's height %v, relaidOut %v: want the save as sent", h, res.RelaidOut)
+	}
+}
