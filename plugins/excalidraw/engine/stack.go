@@ -54,6 +54,9 @@ func (s Stack) tag() *ojson.Object {
 
 // stackOf reads a stack item's tag, or reports that el is no item.
 func stackOf(el *ojson.Object) (Stack, bool) {
+	if el == nil {
+		return Stack{}, false
+	}
 	cd, ok := el.Object("customData")
 	if !ok {
 		return Stack{}, false
@@ -312,6 +315,12 @@ func (tx *Txn) layStack(st Stack, items []stackItem) ([]string, error) {
 // leaves the gaps as they were; an item dragged clear off to the side
 // leaves the stack (leave). A kept stack is left alone.
 func keepStacks(tx *Txn) ([]string, error) {
+	if !slices.ContainsFunc(tx.doc.Elements(), func(el *ojson.Object) bool {
+		_, ok := stackOf(el)
+		return ok && !scene.IsDeleted(el)
+	}) {
+		return nil, nil // no stack: nothing to index
+	}
 	tx.index()
 	all := tx.stacks()
 	ids := make([]string, 0, len(all))
