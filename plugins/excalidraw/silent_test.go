@@ -213,6 +213,10 @@ func TestUpdateGivesALabel(t *testing.T) {
 	}
 	failCall(t, s, "update_elements", `{"name":"board","updates":[{"id":"`+l["id"].(string)+`","patch":{"label":{"text":"x"}}}]}`, "invalid_operation", "/updates/0/patch/label")
 	failCall(t, s, "update_elements", `{"name":"board","updates":[{"id":"b","patch":{"label":{"fontSize":30}}}]}`, "invalid_operation", "/updates/0/patch/label/text")
+	okCall(t, s, "excalidraw_scene_apply", `{"name":"board","expected_revision":3,"operations":[{"op":"update","id":"b","patch":{"label":{"text":"Server"}}}]}`)
+	if l := labelOf(sceneElements(t, s), "b"); l == nil || l["text"] != "Server" {
+		t.Fatalf("an update operation's label gave b no label: %v", l)
+	}
 }
 
 // TestMissingBoardSaysHowToCreateIt: a write to a board that does not
