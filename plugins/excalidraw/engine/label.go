@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dshgo/dsh/internal/jsonpointer"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -72,8 +73,8 @@ func labelColor(t *ojson.Object, v any) string {
 // its values as an input's label), binds it and puts it just above its
 // container in z-order, as the editor does.
 func (tx *Txn) newLabel(p *patcher, obj *ojson.Object, ptr string) error {
-	if !obj.Has("text") {
-		return opError(ptr+"/text", `a new label needs its "text"`)
+	if text, _ := obj.String("text"); strings.TrimSpace(text) == "" {
+		return opError(ptr+"/text", `a new label needs its "text", not blank`)
 	}
 	in := ojson.New().Set("type", "text").Set("x", scene.NumberOf(p.el, "x")).Set("y", scene.NumberOf(p.el, "y")).
 		Set("textAlign", "center").Set("verticalAlign", "middle").Set("strokeColor", scene.StringOf(p.el, "strokeColor"))
