@@ -47,6 +47,8 @@ func columnGaps(t *testing.T, els map[string]map[string]any, ids ...string) (gap
 	return gaps, lefts
 }
 
+// noFindings asserts that a write with lint "all" reports no finding,
+// new or persisting.
 func noFindings(t *testing.T, out map[string]any) {
 	t.Helper()
 	lint, _ := out["lint"].(map[string]any)
