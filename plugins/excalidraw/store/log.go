@@ -78,6 +78,9 @@ func (s *Store) Log(ctx context.Context, q LogQuery) (*LogPage, error) {
 		var last *journal.Frame
 		full := false
 		err = walkBack(f, end, func(fr *journal.Frame) bool {
+			if q.MinRevision > 0 && fr.Entry.Revision < q.MinRevision {
+				return false // entries run newest first: none older can match
+			}
 			if fr.Entry.Revision > head || !q.Matches(&fr.Entry) {
 				return true
 			}
