@@ -32,7 +32,7 @@ type RepairFix struct {
 }
 
 // repairable are the lint rules whose suggestions Repair applies.
-var repairable = []string{lint.CodeUnboundArrowEnd, lint.CodeTextOverflow}
+var repairable = []string{lint.CodeUnboundArrowEnd, lint.CodeTextOverflow, lint.CodeLabelBrokenMidWord}
 
 // Repair repairs the document as far as that is safe without a person:
 // first scene.Normalize (what Excalidraw's restore would repair on
@@ -45,9 +45,10 @@ var repairable = []string{lint.CodeUnboundArrowEnd, lint.CodeTextOverflow}
 //     writes it, the arrow listed in the shape's boundElements; the
 //     arrow's label laid out again). Elbow arrows are left, their
 //     routes being the editor's;
-//   - text_overflow on a container: the container grows to the size lint
-//     suggests, through the path an update of width and height takes
-//     (the label laid out again, bound arrows following).
+//   - text_overflow and label_broken_mid_word on a container: the
+//     container grows to the size lint suggests, through the path an
+//     update of width and height takes (the label fitted again, its words
+//     whole, bound arrows following).
 //
 // A fix is kept only when linting the elements it touched afterwards no
 // longer reports its finding and reports no new error; otherwise it is
@@ -121,7 +122,7 @@ func (tx *Txn) repairFor(f lint.Finding) ([]*ojson.Object, func() error, string)
 			return nil, nil, "an elbow arrow is routed by the editor; bind it there"
 		}
 		return tx.withLabels([]*ojson.Object{a, t}), func() error { tx.bindEnd(a, end, t); return nil }, ""
-	case f.Code == lint.CodeTextOverflow && action == "resize":
+	case (f.Code == lint.CodeTextOverflow || f.Code == lint.CodeLabelBrokenMidWord) && action == "resize":
 		id, _ := s["id"].(string)
 		c := tx.byID[id]
 		w, okW := s["width"].(float64)

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/lint"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
@@ -130,4 +132,24 @@ func TestColoursChecked(t *testing.T) {
 		}
 		return tx.Update([]Update{{ID: "a", Patch: []byte(`{"backgroundColor":"#a5d8ff80","strokeColor":"DarkSlateGray"}`)}}, "/updates")
 	})
+}
+
+// TestRepairMendsWordsBrokenMidWord: a person's label that the editor
+// broke mid-word (a box too narrow for "PostgreSQL") is mended by
+// Repair: the box widens and the label is fitted again, words whole.
+func TestRepairMendsWordsBrokenMidWord(t *testing.T) {
+	s := newStored(t)
+	s.save([]byte(`{"type":"excalidraw","version":2,"source":"test","elements":[
+		{"id":"r","type":"rectangle","x":0,"y":0,"width":60,"height":80,"angle":0,"strokeColor":"#1e1e1e","backgroundColor":"transparent","fillStyle":"solid","strokeWidth":2,"strokeStyle":"solid","roughness":1,"opacity":100,"groupIds":[],"frameId":null,"index":"a0","roundness":null,"seed":1,"version":1,"versionNonce":1,"isDeleted":false,"boundElements":[{"type":"text","id":"t"}],"updated":1,"link":null,"locked":false},
+		{"id":"t","type":"text","x":5,"y":15,"width":50,"height":50,"angle":0,"strokeColor":"#1e1e1e","backgroundColor":"transparent","fillStyle":"solid","strokeWidth":2,"strokeStyle":"solid","roughness":1,"opacity":100,"groupIds":[],"frameId":null,"index":"a1","roundness":null,"seed":2,"version":1,"versionNonce":2,"isDeleted":false,"boundElements":null,"updated":1,"link":null,"locked":false,"text":"Postg\nreSQL","fontSize":20,"fontFamily":5,"textAlign":"center","verticalAlign":"middle","containerId":"r","originalText":"PostgreSQL","autoResize":true,"lineHeight":1.25}],
+		"appState":{"viewBackgroundColor":"#ffffff"},"files":{}}`))
+	var rep RepairReport
+	s.mustEdit(func(tx *Txn) (err error) { rep, err = tx.Repair(); return err })
+	if !slices.ContainsFunc(rep.Fixed, func(f RepairFix) bool { return f.Code == lint.CodeLabelBrokenMidWord }) {
+		t.Fatalf("repair: %+v", rep)
+	}
+	doc := s.doc()
+	if l := element(t, doc, "t"); scene.StringOf(l, "text") != "PostgreSQL" || scene.NumberOf(element(t, doc, "r"), "width") <= 60 {
+		t.Errorf("after repair the label is %q in a box %v wide", scene.StringOf(l, "text"), scene.NumberOf(element(t, doc, "r"), "width"))
+	}
 }

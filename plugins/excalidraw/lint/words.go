@@ -32,9 +32,15 @@ func (s *scene) midWordBreaks() {
 		}
 		broken := strings.Join(capList(quoted), ", ")
 		if c := s.containerOf(e); c != nil {
-			s.report(CodeLabelBrokenMidWord, []string{e.id, c.id}, nil,
+			w := containerWidthFor(c.typ, widest, fs)
+			var fix map[string]any
+			if c.typ == "rectangle" || c.typ == "ellipse" || c.typ == "diamond" {
+				// repair_scene widens it; its label is fitted again.
+				fix = map[string]any{"action": "resize", "id": c.id, "width": w, "height": round2(c.h)}
+			}
+			s.report(CodeLabelBrokenMidWord, []string{e.id, c.id}, fix,
 				"the label of %s breaks %s across lines; make %q at least %g px wide, or shorten the word or the font size",
-				s.name(c), broken, c.id, containerWidthFor(c.typ, widest, fs))
+				s.name(c), broken, c.id, w)
 			continue
 		}
 		s.report(CodeLabelBrokenMidWord, []string{e.id}, nil,
