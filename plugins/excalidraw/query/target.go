@@ -65,7 +65,8 @@ type Region struct {
 // Target selects elements. Every field that is set must match (AND); an
 // empty slice, an empty string and a nil pointer or map are not set, so
 // the zero Target selects every live element. Field names in JSON are
-// those of the tools' input (snake_case); the pointers of errors are
+// those of the tools' input (snake_case), and the seed's spellings are
+// read as the same keys (see UnmarshalJSON); the pointers of errors are
 // relative to the target object ("/text_regex"), for the caller to
 // prefix with where the target sits in its input.
 type Target struct {
