@@ -19,10 +19,11 @@ var appStateKeys = map[string]bool{"viewBackgroundColor": true, "gridSize": true
 // or null is none) over the document's appState. pointer locates raw in
 // the caller's request for error details. Nothing is merged unless every
 // member is one the contract keeps (viewBackgroundColor, gridSize,
-// gridModeEnabled) and every value passes scene.CheckAppState, the check
+// gridModeEnabled), every value passes scene.CheckAppState, the check
 // every write applies (Validate only warns about such values, since
-// stored files must stay readable); a refusal is invalid_operation at the
-// member, under pointer.
+// stored files must stay readable), and viewBackgroundColor is a colour
+// the editor draws (build.ValidColor); a refusal is invalid_operation at
+// the member, under pointer.
 func (tx *Txn) MergeAppState(raw json.RawMessage, pointer string) error {
 	return tx.do(func() error { return mergeAppState(tx.doc, raw, pointer) })
 }
@@ -42,7 +43,7 @@ func mergeAppState(doc *scene.Document, raw json.RawMessage, pointer string) err
 		return opError(pointer+strings.TrimPrefix(d.Pointer, "/appState"), "%s", d.Message)
 	}
 	if c, ok := obj.String("viewBackgroundColor"); ok && !build.ValidColor(c) {
-		return opError(pointer+"/viewBackgroundColor", "%s", build.ColorProblem(c))
+		return opError(pointer+"/viewBackgroundColor", "viewBackgroundColor: %s", build.ColorProblem(c))
 	}
 	for _, k := range obj.Keys() {
 		v, _ := obj.Get(k)
