@@ -217,8 +217,9 @@ type ContainerFit struct {
 // positive, with the builder's own rules; with a container type
 // (rectangle, ellipse, diamond) it also sizes a container for it as a
 // label — containerWidth fixes the container's width (0: as narrow as the
-// text allows), widened only as far as its widest word needs. lineHeight is an existing element's own (unitless); 0
-// measures as a new text, with the font's.
+// text allows), widened only as far as its widest word needs. lineHeight
+// is an existing element's own (unitless); 0 measures as a new text, with
+// the font's.
 func MeasureText(text string, family int, fontSize, maxWidth float64, container string, containerWidth, lineHeight float64) TextFit {
 	fam := textmetrics.FontFamily(family)
 	if !textmetrics.Known(fam) {
