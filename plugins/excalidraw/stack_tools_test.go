@@ -166,3 +166,38 @@ func TestCreateStackOfNewElementsOverMCP(t *testing.T) {
 	}
 	renderPNG(t, s, "row", "stack-row.png")
 }
+
+// TestStackOfTableOverMCP: a table is one item of a stack (it is a
+// group); a longer cell makes the table keeper grow it, and the stack
+// keeper, which runs after, moves the item below down.
+func TestStackOfTableOverMCP(t *testing.T) {
+	s, closeMCP := elementHost(t)
+	defer closeMCP()
+	okCall(t, s, "excalidraw_scene_create", `{"name":"t","elements":[]}`)
+	tb := okCall(t, s, "set_table", `{"name":"t","at":{"x":0,"y":0},"header":["Name","Note"],"rows":[["a","short"]]}`)
+	table := tb["table"].(string)
+	okCall(t, s, "batch_create", `{"name":"t","elements":[{"type":"rectangle","id":"below","x":500,"y":500,"width":100,"height":40}]}`)
+	okCall(t, s, "create_stack", `{"name":"t","ids":["`+table+`-1-1","below"],"gap":30}`)
+	bottom := func() float64 {
+		maxY := 0.0
+		for _, el := range sceneBoxes(t, s, "t") {
+			if d, _ := el["customData"].(map[string]any); d != nil {
+				if dsh, _ := d["dsh"].(map[string]any); dsh != nil && dsh["kind"] == "table" {
+					maxY = math.Max(maxY, el["y"].(float64)+el["height"].(float64))
+				}
+			}
+		}
+		return maxY
+	}
+	// The cells keep their table's tag; the stack's is beside it.
+	if b := bottom(); b == 0 {
+		t.Fatal("no element is tagged as the table's any more")
+	}
+	if y := sceneBoxes(t, s, "t")["below"]["y"].(float64); y != bottom()+30 {
+		t.Fatalf("below at y=%v, the table ends at %v", y, bottom())
+	}
+	okCall(t, s, "update_elements", `{"name":"t","updates":[{"id":"`+table+`-1-1","patch":{"text":"a much longer note that has to wrap over several lines in its cell, since the column has a maximum width"}}]}`)
+	if y, b := sceneBoxes(t, s, "t")["below"]["y"].(float64), bottom(); y != b+30 {
+		t.Errorf("after the cell grew: below at y=%v, the table ends at %v", y, b)
+	}
+}

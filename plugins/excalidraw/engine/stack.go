@@ -11,10 +11,6 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
-// DshKey is the customData member that tags an element of a structure a
-// planner drew: {"kind", "id", "slot", …the kind's own fields}.
-const DshKey = "dsh"
-
 // StackKind is the tag kind of a stack's items (slot "item").
 const StackKind = "stack"
 
@@ -54,15 +50,8 @@ func (s Stack) tag() *ojson.Object {
 
 // stackOf reads a stack item's tag, or reports that el is no item.
 func stackOf(el *ojson.Object) (Stack, bool) {
-	if el == nil {
-		return Stack{}, false
-	}
-	cd, ok := el.Object("customData")
-	if !ok {
-		return Stack{}, false
-	}
-	rec, ok := cd.Object(DshKey)
-	if !ok || scene.StringOf(rec, "kind") != StackKind || scene.StringOf(rec, "slot") != "item" || scene.StringOf(rec, "id") == "" {
+	rec, _ := tagOf(el, StackKind)
+	if rec == nil || scene.StringOf(rec, "slot") != "item" || scene.StringOf(rec, "id") == "" {
 		return Stack{}, false
 	}
 	return Stack{ID: scene.StringOf(rec, "id"), Direction: scene.StringOf(rec, "direction"), Align: scene.StringOf(rec, "align"),
@@ -158,7 +147,7 @@ func (tx *Txn) SetStack(st Stack, items [][]string, pointer string) ([]string, e
 				if el == nil || scene.IsDeleted(el) || scene.StringOf(el, "containerId") != "" && scene.StringOf(el, "type") == "text" {
 					continue
 				}
-				if err := tx.SetCustom(id, DshKey, tag.Clone(), pointer); err != nil {
+				if err := tx.Tag(id, StackKind, tag.Clone(), pointer); err != nil {
 					return err
 				}
 			}
@@ -383,7 +372,7 @@ func (tx *Txn) leave(s *stackState) ([]stackItem, error) {
 		for _, id := range it.ids {
 			if el := tx.byID[id]; el != nil {
 				if st, ok := stackOf(el); ok && st.ID == s.spec.ID {
-					if err := tx.SetCustom(id, DshKey, nil, ""); err != nil {
+					if err := tx.Tag(id, StackKind, nil, ""); err != nil {
 						return nil, err
 					}
 				}

@@ -128,7 +128,7 @@ func (e LayoutFrames) Plan(at string) Plan {
 		}
 		for i, id := range frames {
 			tag := ojson.New().Set("kind", SlideKind).Set("id", deck).Set("slot", "frame").Set("index", i)
-			if err := tx.SetCustom(id, engine.DshKey, tag, at); err != nil {
+			if err := tx.Tag(id, SlideKind, tag, at); err != nil {
 				return PlanResult{}, err
 			}
 		}
