@@ -56,8 +56,11 @@ func drawnArrow(e *el) bool {
 	return e.typ == "arrow" && e.finite && len(e.pts) >= 2 && !isZeroLength(e)
 }
 
-// unboundArrowEnds: arrow ends left beside a shape instead of bound to it.
+// unboundArrowEnds: arrow ends left beside a shape instead of bound to
+// it. A near miss, as alignment is: with Options.Touched, only an end of a
+// touched arrow, or one beside a touched shape.
 func (s *scene) unboundArrowEnds() {
+	touched := func(id string) bool { return s.opts.Touched == nil || s.opts.Touched[id] }
 	for i, e := range s.els {
 		if !drawnArrow(e) || !s.subject(i) {
 			continue
@@ -73,6 +76,9 @@ func (s *scene) unboundArrowEnds() {
 			var best *el
 			bestD, bestIn := math.Inf(1), false
 			s.query(geom.R(end.p.X, end.p.Y, end.p.X, end.p.Y).Expand(bindingDistanceMax), s.bindable, func(t *el) {
+				if !touched(e.id) && !touched(t.id) {
+					return
+				}
 				d, in := geom.BoundaryDistance(t.outline(), end.p)
 				if d > bindingDistance(t.typ, t.w, t.h) {
 					return

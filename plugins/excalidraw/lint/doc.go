@@ -31,7 +31,8 @@
 //	                        editor does on open) taller than it; 1 px tolerance
 //	label_wider_than_arrow  an arrow label's extent along the arrow exceeds the arrow's length
 //	unbound_arrow_end       an unbound arrow end within Excalidraw 0.18.1's binding distance of a shape's
-//	                        outline: max(16, min(0.25 × smaller side (diamond ÷ √2), 32)) px
+//	                        outline: max(16, min(0.25 × smaller side (diamond ÷ √2), 32)) px; with
+//	                        Options.Touched, only a touched arrow's ends or ends beside a touched shape
 //	zero_length             an arrow or line whose points all lie within 1 px
 //	arrow_through_shape     an arrow segment enters > 4 px into a shape it is not bound to, does not start or
 //	                        end in, and shares no group with

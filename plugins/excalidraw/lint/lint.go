@@ -78,9 +78,10 @@ type Options struct {
 	// Disabled switches rules off, by code ("overlap") or by category
 	// ("structural", "visual", "hint").
 	Disabled map[string]bool
-	// Touched, when not nil, are the ids a write touched: the near-miss
-	// hints (alignment_near_miss) then only concern pairs with a touched
-	// element. A few pixels between two elements the write left alone
+	// Touched, when not nil, are the ids a write touched: the near misses
+	// (alignment_near_miss, unbound_arrow_end) then only concern pairs
+	// with a touched element. A few pixels between two elements, or an
+	// arrow end left unbound beside a shape, that the write left alone
 	// are the drawing's, not the write's, and people leave most of them
 	// (Delta sets it to the changed ids). nil: every pair.
 	Touched map[string]bool

@@ -47,3 +47,14 @@ func TestDeltaNearMissOnlyForTheChanged(t *testing.T) {
 		}
 	}
 }
+
+// An arrow end left unbound beside a shape is a near miss too: with
+// Options.Touched, only for a touched arrow or a touched shape.
+func TestUnboundArrowEndOnlyForTouched(t *testing.T) {
+	els := list(rectangle("box", 200, 0, 100, 60), arrow("a", 0, 30, [][2]float64{{0, 0}, {190, 0}}), rectangle("far", 0, 400, 100, 60))
+	expect(t, Run(els, Options{}), CodeUnboundArrowEnd, "a", "box")
+	expect(t, Run(els, Options{Touched: map[string]bool{"a": true}}), CodeUnboundArrowEnd, "a", "box")
+	expect(t, Run(els, Options{Touched: map[string]bool{"box": true}}), CodeUnboundArrowEnd, "a", "box")
+	none(t, Run(els, Options{Touched: map[string]bool{"far": true}}), CodeUnboundArrowEnd)
+	none(t, Run(els, Options{Touched: map[string]bool{}}), CodeUnboundArrowEnd)
+}

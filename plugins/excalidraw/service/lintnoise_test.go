@@ -213,15 +213,15 @@ func twiceReported(diags []scene.Diagnostic, fs []lint.Finding) int {
 }
 
 // checkQuiet checks what validate_scene says of a drawing against the
-// rules that keep it quiet: no near-miss hints (nothing was touched),
+// rules that keep it quiet: no near misses (nothing was touched),
 // each binding fault once, each defaulted field in one missing_field
 // warning.
 func checkQuiet(t *testing.T, name string, doc *scene.Document, diags []scene.Diagnostic, fs []lint.Finding) {
 	t.Helper()
 	linted := map[string]bool{}
 	for _, f := range fs {
-		if f.Code == lint.CodeAlignmentNearMiss {
-			t.Errorf("%s: validate_scene has a near-miss hint: %s", name, f.Message)
+		if f.Code == lint.CodeAlignmentNearMiss || f.Code == lint.CodeUnboundArrowEnd {
+			t.Errorf("%s: validate_scene has a near miss: %s", name, f.Message)
 		}
 		if k := findingFault(f); k != "" {
 			linted[k] = true

@@ -256,9 +256,9 @@ func (s *Service) ValidateScene(ctx context.Context, r ValidateStoredRequest) (*
 }
 
 // lintScene is validate_scene's lint of a whole scene. Nothing in it was
-// touched, so it has no near-miss hints (lint.Options.Touched): a few
-// pixels between two elements are for the write that moves one of them
-// to report.
+// touched, so it has no near misses (lint.Options.Touched): a few pixels
+// between two elements, or an arrow end unbound beside a shape, are for
+// the write that moves one of them to report.
 func lintScene(doc *scene.Document) []lint.Finding {
 	bg := ""
 	if a := doc.AppState(); a != nil {
