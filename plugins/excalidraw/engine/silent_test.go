@@ -153,3 +153,16 @@ func TestRepairMendsWordsBrokenMidWord(t *testing.T) {
 		t.Errorf("after repair the label is %q in a box %v wide", scene.StringOf(l, "text"), scene.NumberOf(element(t, doc, "r"), "width"))
 	}
 }
+
+// TestFixedWidthTextKeepsWordsWhole: a fixed-width free text given a
+// word wider than its width widens to the word rather than break it.
+func TestFixedWidthTextKeepsWordsWhole(t *testing.T) {
+	s := newStored(t)
+	s.create(`{"type":"text","id":"t","x":0,"y":0,"width":60,"text":"a b"}`)
+	s.mustEdit(func(tx *Txn) error {
+		return tx.Update([]Update{{ID: "t", Patch: []byte(`{"text":"Observability"}`)}}, "/updates")
+	})
+	if el := element(t, s.doc(), "t"); scene.StringOf(el, "text") != "Observability" || scene.NumberOf(el, "width") <= 60 {
+		t.Errorf("fixed-width text %q, %v wide", scene.StringOf(el, "text"), scene.NumberOf(el, "width"))
+	}
+}

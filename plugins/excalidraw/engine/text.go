@@ -33,13 +33,13 @@ func textField(p *patcher, v any) string {
 }
 
 // remeasureText sizes a free text element to its text as the builder
-// sizes a new one (build.FitText): an auto-resizing text takes its text
-// unwrapped, a fixed-width one (autoResize false) keeps its width and
-// wraps to it. The point its alignment anchors (left edge, centre or
-// right edge) stays in place, as the editor keeps it when a font
-// changes.
+// sizes a new one (build.FitTextWords): an auto-resizing text takes its
+// text unwrapped, a fixed-width one (autoResize false) keeps its width,
+// widened to its widest word, and wraps to it. The point its alignment
+// anchors (left edge, centre or right edge) stays in place, as the editor
+// keeps it when a font changes.
 func remeasureText(t *ojson.Object) {
-	lay := build.FitText(t)
+	lay := build.FitTextWords(t)
 	oldW := scene.NumberOf(t, "width")
 	t.Set("text", lay.Text)
 	t.Set("width", lay.Width)

@@ -79,17 +79,28 @@ func textLayout(text string, b, container geom.Shape) TextLayout {
 // wraps its originalText to it, as the editor does. The height is the
 // lines times the font's line height. X, Y and Angle are t's; t is not
 // modified.
-func FitText(t *ojson.Object) TextLayout {
+func FitText(t *ojson.Object) TextLayout { return fitTextElement(t, false) }
+
+// FitTextWords is FitText as the builder fits a new text: a fixed width
+// narrower than the text's widest word widens to it, so that no word
+// breaks. What an edit (the engine's remeasure) sizes free text with.
+func FitTextWords(t *ojson.Object) TextLayout { return fitTextElement(t, true) }
+
+func fitTextElement(t *ojson.Object, whole bool) TextLayout {
 	autoResize := true
 	if v, ok := t.Bool("autoResize"); ok {
 		autoResize = v
 	}
+	ts := textStyleOf(t)
 	var fixed *float64
 	if !autoResize {
 		w := model.NumberOf(t, "width")
+		if whole {
+			w = max(w, ts.widestWord(OriginalText(t)))
+		}
 		fixed = &w
 	}
-	text, w, h := fitText(OriginalText(t), textStyleOf(t), fixed)
+	text, w, h := fitText(OriginalText(t), ts, fixed)
 	return textLayout(text, geom.Shape{X: model.NumberOf(t, "x"), Y: model.NumberOf(t, "y"), W: w, H: h, Angle: model.NumberOf(t, "angle")}, geom.Shape{})
 }
 
