@@ -70,3 +70,20 @@ func (tx *Txn) Tag(id, kind string, rec *ojson.Object, pointer string) error {
 		return tx.SetCustom(id, key, rec, pointer)
 	})
 }
+
+// Tagged reports whether a live element of doc is part of a structure a
+// planner drew (it carries a dsh tag; a nested tag is only ever beside
+// one): without one, no keeper has anything to keep.
+func Tagged(doc *scene.Document) bool {
+	for _, el := range doc.Elements() {
+		if el == nil || scene.IsDeleted(el) {
+			continue
+		}
+		if cd, ok := el.Object("customData"); ok {
+			if rec, ok := cd.Object(DshKey); ok && scene.StringOf(rec, "kind") != "" {
+				return true
+			}
+		}
+	}
+	return false
+}

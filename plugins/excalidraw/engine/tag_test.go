@@ -13,6 +13,9 @@ import (
 func TestTagNests(t *testing.T) {
 	s := newStored(t)
 	s.create(`{"type":"rectangle","id":"a","x":0,"y":0,"width":10,"height":10}`)
+	if Tagged(s.doc()) {
+		t.Error("a scene without tags is Tagged")
+	}
 	table := ojson.New().Set("kind", "table").Set("id", "tbl_x").Set("slot", "cell")
 	stack := ojson.New().Set("kind", "stack").Set("id", "stk_x").Set("slot", "item")
 	s.mustEdit(func(tx *Txn) error {
@@ -21,6 +24,9 @@ func TestTagNests(t *testing.T) {
 		}
 		return tx.Tag("a", "stack", stack, "")
 	})
+	if !Tagged(s.doc()) {
+		t.Error("a scene with a table's cell is not Tagged")
+	}
 	a := element(t, s.doc(), "a")
 	if rec, key := tagOf(a, "table"); rec == nil || key != "dsh" {
 		t.Errorf("the table's tag is at %q", key)

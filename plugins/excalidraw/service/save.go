@@ -63,15 +63,17 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	// A keeper that cannot keep (a stack pushed beyond the coordinates)
 	// must not refuse the person's save: it is stored as sent.
 	var relaid []string
-	kept := doc.Clone()
-	if _, err := s.edit(kept, func(tx *engine.Txn) (err error) {
-		relaid, err = tx.Keep()
-		return err
-	}); err != nil {
-		s.log.Warn("save: structures not kept", zap.String("scene", r.Name), zap.Error(err))
-		relaid = nil
-	} else {
-		doc = kept
+	if engine.Tagged(doc) {
+		kept := doc.Clone()
+		if _, err := s.edit(kept, func(tx *engine.Txn) (err error) {
+			relaid, err = tx.Keep()
+			return err
+		}); err != nil {
+			s.log.Warn("save: structures not kept", zap.String("scene", r.Name), zap.Error(err))
+			relaid = nil
+		} else {
+			doc = kept
+		}
 	}
 	data, repaired, err := s.finishReporting(doc)
 	if err != nil {
