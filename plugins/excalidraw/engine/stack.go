@@ -48,6 +48,11 @@ func (s Stack) tag() *ojson.Object {
 		Set("direction", s.Direction).Set("align", s.Align).Set("gap", s.Gap).Set("start", s.Start).Set("line", s.Line)
 }
 
+// boundArrow reports whether el is an arrow bound at either end.
+func boundArrow(el *ojson.Object) bool {
+	return scene.StringOf(el, "type") == "arrow" && (bindingTarget(el, "startBinding") != "" || bindingTarget(el, "endBinding") != "")
+}
+
 // stackOf reads a stack item's tag, or reports that el is no item.
 func stackOf(el *ojson.Object) (Stack, bool) {
 	rec, _ := tagOf(el, StackKind)
@@ -94,7 +99,8 @@ func (tx *Txn) item(key string, h *ojson.Object) stackItem {
 
 // StackItems resolves ids to a stack's items, in the order given and
 // without repeats: a label is its container's item, a group member
-// brings its whole (outermost) group. pointer locates the ids.
+// brings its whole (outermost) group, and an arrow bound to a shape is
+// no item (it follows the shapes it joins). pointer locates the ids.
 func (tx *Txn) StackItems(ids []string, pointer string) ([][]string, error) {
 	var out [][]string
 	err := tx.do(func() error {
@@ -104,6 +110,9 @@ func (tx *Txn) StackItems(ids []string, pointer string) ([][]string, error) {
 		}
 		seen := map[string]bool{}
 		for _, el := range named {
+			if boundArrow(el) {
+				continue // it follows the shapes it joins
+			}
 			key, h := tx.itemKey(el)
 			if seen[key] {
 				continue

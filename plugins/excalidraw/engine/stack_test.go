@@ -166,3 +166,37 @@ func TestKeepStackRow(t *testing.T) {
 		t.Errorf("b at x=%v after a grew to 100, want 130", x)
 	}
 }
+
+// TestStackItemsSkipBoundArrows: an arrow bound to shapes is no item: it
+// follows the boxes it joins as they are stacked.
+func TestStackItemsSkipBoundArrows(t *testing.T) {
+	s := newStored(t)
+	s.create(`{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":40}`,
+		`{"type":"rectangle","id":"b","x":300,"y":0,"width":100,"height":40}`,
+		`{"type":"arrow","id":"ab","startElementId":"a","endElementId":"b"}`)
+	s.mustEdit(func(tx *Txn) error {
+		items, err := tx.StackItems([]string{"a", "ab", "b"}, "/ids")
+		if err != nil {
+			return err
+		}
+		if len(items) != 2 {
+			t.Fatalf("items %v, want a and b", items)
+		}
+		_, err = tx.SetStack(Stack{ID: "stk_a", Direction: "column", Align: "start", Gap: 40, Start: 0, Line: 0}, items, "")
+		return err
+	})
+	doc := s.doc()
+	if got := ys(t, doc, "a", "b"); got != "[0 80]" {
+		t.Errorf("tops %s, want [0 80]", got)
+	}
+	ab := element(t, doc, "ab")
+	if _, ok := stackOf(ab); ok || bindingTarget(ab, "endBinding") != "b" {
+		t.Errorf("the arrow is an item %v or lost b", ok)
+	}
+	pts := scene.Points(ab)
+	last := pts[len(pts)-1]
+	ex, ey := scene.NumberOf(ab, "x")+last[0], scene.NumberOf(ab, "y")+last[1]
+	if ex < -20 || ex > 120 || ey < 60 || ey > 140 {
+		t.Errorf("the arrow ends at %v,%v: it did not follow b to 0,80", ex, ey)
+	}
+}

@@ -107,6 +107,9 @@ func (e CreateStack) Plan(at string) Plan {
 			}
 			items = appendItems(items, more)
 		}
+		if len(items) == 0 {
+			return PlanResult{}, opError(at+e.Pointer(), "nothing to stack: an arrow bound to shapes follows them and is no item")
+		}
 		if e.Stack == "" || e.At != nil {
 			st = tx.StackAnchor(st, items, e.At)
 		}
