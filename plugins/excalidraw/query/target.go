@@ -100,11 +100,12 @@ type Target struct {
 	HasLink *bool `json:"has_link,omitempty"`
 	// Kind: the element belongs to a structure of this kind (one of
 	// Kinds): a diagram create_diagram drew (customData.dshDiagram), or
-	// a table, stack, slide or legend a planner drew (customData.dsh's
-	// "kind"). A label belongs to its container's structure.
+	// a table, stack, slide or legend a planner drew (its tag's "kind",
+	// in customData.dsh or beside it). An element may belong to several;
+	// a label belongs to its container's.
 	Kind string `json:"kind,omitempty"`
-	// Slot: the element is this part of its structure: customData.dsh's
-	// "slot" ("header", "cell", "item", "frame", "title", "swatch",
+	// Slot: the element is this part of its structure (of the one Kind
+	// names, if given): its tag's "slot" ("header", "cell", "item", "frame", "title", "swatch",
 	// "label", "box"), or a diagram's part kind ("node", "edge",
 	// "group", "participant", "message"...). Any string; one no element
 	// has selects nothing.
@@ -327,11 +328,8 @@ func (c *compiled) match(ix *index, el *ojson.Object) bool {
 	if t.Role != "" && ix.role(el) != t.Role {
 		return false
 	}
-	if t.Kind != "" || t.Slot != "" {
-		kind, slot := ix.structure(el)
-		if t.Kind != "" && kind != t.Kind || t.Slot != "" && slot != t.Slot {
-			return false
-		}
+	if (t.Kind != "" || t.Slot != "") && !ix.partOf(el, t.Kind, t.Slot) {
+		return false
 	}
 	if t.TextContains != "" || c.re != nil {
 		text := ix.text(el)

@@ -68,7 +68,8 @@ func TestTargetSpelledTwice(t *testing.T) {
 }
 
 // kindFixture is a table cell with its label, a legend swatch, a diagram
-// node and edge, and an untagged box.
+// node and edge, an untagged box, and a table's cell that is a stack's
+// item too (its stack tag beside the table's).
 const kindFixture = `[
  {"id":"cell","type":"rectangle","x":0,"y":0,"width":100,"height":40,"customData":{"dsh":{"kind":"table","id":"tbl_1","slot":"cell"}},
   "boundElements":[{"type":"text","id":"cl"}]},
@@ -77,7 +78,9 @@ const kindFixture = `[
  {"id":"sw","type":"rectangle","x":300,"y":0,"width":20,"height":20,"customData":{"dsh":{"kind":"legend","id":"lgd_1","slot":"swatch"}}},
  {"id":"n1","type":"rectangle","x":0,"y":300,"width":100,"height":40,"customData":{"dshDiagram":{"diagram":"dgAB","kind":"node","key":"api"}}},
  {"id":"e1","type":"arrow","x":100,"y":320,"width":100,"height":0,"points":[[0,0],[100,0]],"customData":{"dshDiagram":{"diagram":"dgAB","kind":"edge","key":"0"}}},
- {"id":"plain","type":"rectangle","x":500,"y":500,"width":10,"height":10,"customData":{"note":"mine"}}
+ {"id":"plain","type":"rectangle","x":500,"y":500,"width":10,"height":10,"customData":{"note":"mine"}},
+ {"id":"both","type":"rectangle","x":0,"y":600,"width":100,"height":40,"customData":{"dsh":{"kind":"table","id":"tbl_2","slot":"cell"},
+  "dshStack":{"kind":"stack","id":"stk_1","slot":"item"},"dshOther":{"kind":"legend","slot":"box"}}}
 ]`
 
 func TestSelectKindAndSlot(t *testing.T) {
@@ -87,13 +90,17 @@ func TestSelectKindAndSlot(t *testing.T) {
 		tg   Target
 		want []string
 	}{
-		{"kind table: its cells, header and a cell's label", Target{Kind: KindTable}, []string{"cell", "cl", "head"}},
+		{"kind table: its cells, header and a cell's label", Target{Kind: KindTable}, []string{"cell", "cl", "head", "both"}},
+		{"kind stack: a tag beside another structure's", Target{Kind: KindStack}, []string{"both"}},
+		{"kind stack, slot of the stack's tag", Target{Kind: KindStack, Slot: "item"}, []string{"both"}},
+		{"kind stack, slot of the table's tag", Target{Kind: KindStack, Slot: "cell"}, nil},
 		{"kind and slot", Target{Kind: KindTable, Slot: "header"}, []string{"head"}},
 		{"kind legend", Target{Kind: KindLegend}, []string{"sw"}},
 		{"kind diagram", Target{Kind: KindDiagram}, []string{"n1", "e1"}},
 		{"diagram slot: the part's kind", Target{Kind: KindDiagram, Slot: "edge"}, []string{"e1"}},
-		{"slot alone", Target{Slot: "cell"}, []string{"cell", "cl"}},
-		{"kind none drew", Target{Kind: KindStack}, nil},
+		{"slot alone", Target{Slot: "cell"}, []string{"cell", "cl", "both"}},
+		{"a dsh key not named for its kind is no tag", Target{Slot: "box"}, nil},
+		{"kind none drew", Target{Kind: KindSlide}, nil},
 		{"kind and role", Target{Kind: KindTable, Role: RoleLabel}, []string{"cl"}},
 	}
 	for _, c := range cases {
