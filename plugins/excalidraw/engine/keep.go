@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"sort"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // A keeper keeps one kind of structure in shape after an edit: a table's
@@ -52,4 +54,38 @@ func (tx *Txn) Keep() ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// MarkEdited records ids as changed before the transaction, by someone
+// else (a person's save changed them in the editor): keepers treat them
+// as they treat the elements the transaction's own edits changed
+// (Changed), so a cell a person typed a longer text into re-lays its
+// table. Unknown ids are ignored.
+func (tx *Txn) MarkEdited(ids []string) {
+	tx.index()
+	if tx.edited == nil {
+		tx.edited = map[*ojson.Object]bool{}
+	}
+	for _, id := range ids {
+		if el := tx.byID[id]; el != nil {
+			tx.edited[el] = true
+		}
+	}
+}
+
+// Changed reports the elements changed so far: those the transaction's
+// edits bumped and those marked edited before it (MarkEdited). Keepers
+// look at these to find the structures they must keep.
+func (tx *Txn) Changed() map[*ojson.Object]bool {
+	if len(tx.edited) == 0 {
+		return tx.bumped
+	}
+	out := make(map[*ojson.Object]bool, len(tx.bumped)+len(tx.edited))
+	for el := range tx.bumped {
+		out[el] = true
+	}
+	for el := range tx.edited {
+		out[el] = true
+	}
+	return out
 }

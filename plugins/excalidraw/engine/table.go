@@ -232,7 +232,7 @@ func TableCells(parts []TablePart) (cells []TableCell, rows, cols int) {
 func init() { registerKeeper(10, "table", keepTables) }
 
 // keepTables lays out again each table an edit of the transaction
-// touched (a cell or a cell's label was bumped) whose cells are no
+// touched (a cell or a cell's label changed, Txn.Changed) whose cells are no
 // longer where its grid puts them: a cell whose text grew widens its
 // column (up to the table's maximum, then wraps) and heightens its row,
 // and every cell after it moves along; a shorter text gives the room
@@ -241,7 +241,7 @@ func init() { registerKeeper(10, "table", keepTables) }
 func keepTables(tx *Txn) ([]string, error) {
 	tx.index()
 	var tables []string
-	for el := range tx.bumped {
+	for el := range tx.Changed() {
 		if el == nil {
 			continue
 		}

@@ -39,6 +39,9 @@ type Txn struct {
 	now    int64
 	result Result
 	bumped map[*ojson.Object]bool
+	// edited are elements changed before the transaction, by someone
+	// else (MarkEdited): keepers treat them as bumped.
+	edited map[*ojson.Object]bool
 	// rerouted are the elbow arrows moves routed again (Rerouted).
 	rerouted []string
 	// placed are the elements the running Apply's updates give an x or

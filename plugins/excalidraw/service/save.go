@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 
@@ -65,7 +66,9 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	var relaid []string
 	if engine.Tagged(doc) {
 		kept := doc.Clone()
+		edited := s.editedSince(ctx, r.Name, kept)
 		if _, err := s.edit(kept, func(tx *engine.Txn) (err error) {
+			tx.MarkEdited(edited)
 			relaid, err = tx.Keep()
 			return err
 		}); err != nil {
@@ -93,4 +96,36 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 		wr.RelaidOut = relaid
 	}
 	return wr, nil
+}
+
+// editedSince are the ids of doc's elements that differ from the stored
+// scene name (another version, or new): what a person's save changed,
+// which the keepers look at. Every id when the scene cannot be read.
+func (s *Service) editedSince(ctx context.Context, name string, doc *scene.Document) []string {
+	var stored map[string]*ojson.Object
+	if sc, err := s.store.Read(ctx, name); err == nil {
+		if d, err := s.viewStored(sc.Data); err == nil {
+			stored = d.ByID()
+		}
+	}
+	var ids []string
+	for _, el := range doc.Elements() {
+		if el == nil {
+			continue
+		}
+		id := scene.StringOf(el, "id")
+		old := stored[id]
+		if old == nil {
+			ids = append(ids, id)
+			continue
+		}
+		v1, _ := old.Number("version")
+		v2, _ := el.Number("version")
+		n1, _ := old.Number("versionNonce")
+		n2, _ := el.Number("versionNonce")
+		if v1 != v2 || n1 != n2 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/profile"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
@@ -249,5 +250,55 @@ func TestSetTableReplansMoreThanACallHolds(t *testing.T) {
 	last, first := cells[[2]int{129, 3}].El, cells[[2]int{0, 0}].El
 	if w := scene.NumberOf(first, "width") + scene.NumberOf(cells[[2]int{0, 1}].El, "width") + scene.NumberOf(cells[[2]int{0, 2}].El, "width"); scene.NumberOf(last, "x") != scene.NumberOf(first, "x")+w {
 		t.Errorf("the last cell is not on the grid: x %v", scene.NumberOf(last, "x"))
+	}
+}
+
+// TestSaveKeepsTable: a person who types a longer text into a cell in the
+// editor (their save changes the label, not the grid) gets the table
+// laid out again: the cell's column widens for every row, and the result
+// says what moved. The keeper sees the person's edit (Txn.MarkEdited
+// from the stored scene's versions), which its own bumps would not show.
+func TestSaveKeepsTable(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	createFlow(t, s, "p")
+	env, err := s.Edit(ctx, WriteRequest{Name: "p"}, SetTable{Header: []string{"Name", "Cost"}, Rows: [][]string{{"Disk", "12"}, {"CPU", "7"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := env.Extra["table"].(string)
+	doc := checkStored(t, dir, "p")
+	cell := element(t, doc, tid+"-1-0")
+	width := scene.NumberOf(cell, "width")
+	var label *ojson.Object
+	for _, el := range doc.Elements() {
+		if scene.StringOf(el, "containerId") == tid+"-1-0" {
+			label = el
+		}
+	}
+	if label == nil {
+		t.Fatal("the cell has no label")
+	}
+	const long = "Disk and backup storage"
+	label.Set("text", long)
+	label.Set("originalText", long)
+	label.Set("version", scene.NumberOf(label, "version")+1)
+	data, err := doc.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Save(ctx, SaveRequest{Name: "p", Scene: data, ExpectedRevision: env.Revision})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := checkStored(t, dir, "p")
+	w1, w0, w2 := scene.NumberOf(element(t, stored, tid+"-1-0"), "width"), scene.NumberOf(element(t, stored, tid+"-0-0"), "width"), scene.NumberOf(element(t, stored, tid+"-2-0"), "width")
+	if w1 <= width || w0 != w1 || w2 != w1 {
+		t.Errorf("after a longer cell text: column widths %v %v %v (was %v); want one wider width", w0, w1, w2, width)
+	}
+	if x0, x1 := scene.NumberOf(element(t, stored, tid+"-1-1"), "x"), scene.NumberOf(element(t, stored, tid+"-1-0"), "x")+w1; x0 != x1 {
+		t.Errorf("the next column starts at %v, want %v", x0, x1)
+	}
+	if len(res.RelaidOut) == 0 {
+		t.Errorf("save result %+v: relaidOut should name the moved cells", res)
 	}
 }
