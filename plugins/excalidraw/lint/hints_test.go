@@ -31,7 +31,16 @@ func TestAlignmentNearMiss(t *testing.T) {
 		"far apart":   list(rectangle("a", 0, 0, 100, 50), rectangle("b", 2, 1000, 140, 50)),
 		"float noise": list(rectangle("a", 0, 0, 100, 50), rectangle("b", 0.000001, 100, 140, 50)),
 		"rotated":     list(rectangle("a", 0, 0, 100, 50), rectangle("b", 2, 100, 140, 50, kv{"angle": 0.3})),
+		// Two units (a table's cell, a legend's swatch beside it) lining up
+		// across the gap between them by chance; a unit and a loose box.
+		"two groups":        list(rectangle("a", 0, 0, 100, 50, kv{"groupIds": []any{"table"}}), rectangle("b", 200, 2, 100, 50, kv{"groupIds": []any{"legend"}})),
+		"a group and a box": list(rectangle("a", 0, 0, 100, 50, kv{"groupIds": []any{"table"}}), rectangle("b", 200, 2, 100, 50)),
+		// A swatch inside the panel that holds it, 2.5 px off its centre.
+		"nested": list(rectangle("panel", 0, 0, 300, 290), rectangle("swatch", 20, 135, 50, 25)),
 	}
+	// Parts of one unit are still held to each other.
+	expect(t, Run(list(rectangle("a", 0, 0, 100, 50, kv{"groupIds": []any{"in", "g"}}), rectangle("b", 200, 2, 100, 50, kv{"groupIds": []any{"g"}})),
+		only(CodeAlignmentNearMiss)), CodeAlignmentNearMiss, "a", "b")
 	for name, els := range cases {
 		if fs := find(Run(els, Options{}), CodeAlignmentNearMiss); len(fs) > 0 {
 			t.Errorf("%s: %s", name, dump(fs))

@@ -171,6 +171,9 @@ func (s *scene) alignment() {
 		return []geom.Rect{geom.R(b.MinX, b.MinY-alignReach, b.MaxX, b.MaxY+alignReach), geom.R(b.MinX-alignReach, b.MinY, b.MaxX+alignReach, b.MaxY)}
 	}
 	s.pairsFrom(from, alignEligible, bands, func(a, b *el) {
+		if !peers(a, b) {
+			return
+		}
 		mover, still := upper(a, b)
 		m, f := mover.box, still.box
 		var dx, dy float64
@@ -200,6 +203,19 @@ func (s *scene) alignment() {
 			map[string]any{"action": "move", "id": mover.id, "dx": round2(dx), "dy": round2(dy)},
 			"%s is %s of %s", s.name(mover), strings.Join(parts, " and "), s.name(still))
 	})
+}
+
+// peers reports whether a and b are shapes whose alignment with each
+// other a person would mend: not one inside the other (a swatch in the
+// panel that holds it), and not parts of different units, one in a group
+// the other is not in (a table's cell beside a legend's swatch, or beside
+// a loose box). Parts of one unit are aligned with each other; two units'
+// parts lining up across the gap between them is chance.
+func peers(a, b *el) bool {
+	if a.box.Contains(b.box) || b.box.Contains(a.box) {
+		return false
+	}
+	return len(a.groups) == 0 && len(b.groups) == 0 || sameGroup(a, b)
 }
 
 // nearMiss picks, among the differences of one axis' edges and centre,
