@@ -51,7 +51,7 @@ type CreateDiagram struct {
 func (e CreateDiagram) Named() []string { return nil }
 
 // WithProfile gives the diagram the board's profile (Profiled): its
-// font, its body size for the nodes' labels, and its roles' colours for
+// font, its type scale's sizes (diagramSizes), and its roles' colours for
 // the nodes of those roles that give none of their own.
 func (e CreateDiagram) WithProfile(p profile.Profile) Edit {
 	e.profile = p
@@ -59,9 +59,38 @@ func (e CreateDiagram) WithProfile(p profile.Profile) Edit {
 }
 
 // options are the drawing's options: the call's spacing, the profile's
-// font and body size.
+// font and its sizes (diagramSizes).
 func (e CreateDiagram) options() draw.Options {
-	return draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap, FontFamily: e.profile.FontFamily, FontSize: e.profile.TypeScale["body"]}
+	o := draw.Options{NodeGap: e.NodeGap, RankGap: e.RankGap, FontFamily: e.profile.FontFamily}
+	o.FontSize, o.SmallSize, o.EndSize, o.GroupSize = diagramSizes(e.profile)
+	return o
+}
+
+// diagramSizes are the font sizes a diagram draws on a board with profile
+// p, every one on its type scale: node labels and titles at "body" (or
+// the scale's size nearest 16 without one); edge labels, end labels and a
+// node's fields at "caption" when it is no larger, else the scale's
+// smallest size; group labels at "subheading", else "heading", when no
+// smaller than body, else body. Without a type scale all are 0: the
+// drawing's own defaults (16, 14, 12, 16).
+func diagramSizes(p profile.Profile) (body, small, end, group float64) {
+	sizes := p.Sizes()
+	if len(sizes) == 0 {
+		return 0, 0, 0, 0
+	}
+	body = p.Size("body", p.Nearest(16))
+	small = sizes[0]
+	if c := p.Size("caption", 0); c > 0 && c <= body {
+		small = c
+	}
+	group = body
+	for _, level := range []string{"subheading", "heading"} {
+		if s := p.Size(level, 0); s >= body {
+			group = s
+			break
+		}
+	}
+	return body, small, small, group
 }
 
 // profiled colours g's nodes of a profile role with the role's colours,

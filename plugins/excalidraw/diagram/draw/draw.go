@@ -35,10 +35,14 @@ type Options struct {
 	// default 60 and 80, room for the routes between the boxes).
 	NodeGap, RankGap float64
 	// FontFamily is Excalidraw's font number for every text (default 5,
-	// Excalifont); FontSize the nodes' (default 16), edge labels a size
-	// smaller.
+	// Excalifont); FontSize the nodes' labels and titles (default 16).
 	FontFamily int
 	FontSize   float64
+	// SmallSize is the edge labels' and a node's fields' size (default
+	// FontSize−2), EndSize the end labels' (default FontSize−4) and
+	// GroupSize the group labels' (default FontSize): a board profile
+	// puts them on its type scale.
+	SmallSize, EndSize, GroupSize float64
 }
 
 func (o Options) withDefaults() Options {
@@ -53,6 +57,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.FontSize <= 0 {
 		o.FontSize = 16
+	}
+	if o.SmallSize <= 0 {
+		o.SmallSize = o.FontSize - 2
+	}
+	if o.EndSize <= 0 {
+		o.EndSize = o.FontSize - 4
+	}
+	if o.GroupSize <= 0 {
+		o.GroupSize = o.FontSize
 	}
 	return o
 }
@@ -131,14 +144,14 @@ func Sizes(g *diagram.Graph, o Options) (func(diagram.Node) (float64, float64), 
 			if gr.Label == "" {
 				return 0, 0
 			}
-			s := textmetrics.Measure(gr.Label, textmetrics.FontFamily(o.FontFamily), o.FontSize)
+			s := textmetrics.Measure(gr.Label, textmetrics.FontFamily(o.FontFamily), o.GroupSize)
 			return s.Width + 8, s.Height + 4
 		},
 		EdgeLabel: func(e diagram.Edge) (float64, float64) {
 			if e.Label == "" || e.Line == diagram.Invisible {
 				return 0, 0
 			}
-			s := textmetrics.Measure(e.Label, textmetrics.FontFamily(o.FontFamily), o.FontSize-2)
+			s := textmetrics.Measure(e.Label, textmetrics.FontFamily(o.FontFamily), o.SmallSize)
 			return s.Width + 10, s.Height + 6
 		},
 	}
@@ -159,7 +172,7 @@ func nodeSize(n diagram.Node, flow diagram.Direction, o Options) (float64, float
 	case len(n.Fields) > 0:
 		f := textmetrics.FontFamily(o.FontFamily)
 		title := textmetrics.Measure(n.Text(), f, o.FontSize)
-		fields := textmetrics.Measure(strings.Join(n.Fields, "\n"), f, o.FontSize-2)
+		fields := textmetrics.Measure(strings.Join(n.Fields, "\n"), f, o.SmallSize)
 		w := math.Max(minNodeWidth, math.Max(title.Width, fields.Width)+2*padding)
 		return grid(w), grid(title.Height + fields.Height + 3*padding)
 	}

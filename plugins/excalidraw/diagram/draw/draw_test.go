@@ -122,3 +122,35 @@ func TestDrawArchitecture(t *testing.T) {
 	t.Logf("%d elements, %d reading findings", len(els), len(readingFindings(els)))
 	_ = fmt.Sprint
 }
+
+// TestSizesFollowOptions: the room kept for each text is measured at the
+// size it is drawn at: a node's box is build.LabelBox's for FontSize,
+// an edge label's room grows with SmallSize, a group label's with
+// GroupSize.
+func TestSizesFollowOptions(t *testing.T) {
+	g := &diagram.Graph{Direction: diagram.LeftToRight,
+		Nodes:  []diagram.Node{{ID: "a", Label: "Authentication service", Group: "g"}, {ID: "b", Label: "B"}},
+		Edges:  []diagram.Edge{{From: "a", To: "b", Label: "token refresh"}},
+		Groups: []diagram.Group{{ID: "g", Label: "Identity"}}}
+	small := Options{FontSize: 18, SmallSize: 10, GroupSize: 18}
+	big := Options{FontSize: 18, SmallSize: 16, GroupSize: 30}
+	nodeSmall, loSmall := Sizes(g, small)
+	nodeBig, loBig := Sizes(g, big)
+	w, h := build.LabelBox("rectangle", "Authentication service", 5, 18, maxLabelWidth, minNodeWidth, minNodeHeight)
+	if gw, gh := nodeSmall(g.Nodes[0]); gw != grid(w) || gh != grid(h) {
+		t.Errorf("node box %v×%v, want LabelBox's %v×%v on the grid", gw, gh, grid(w), grid(h))
+	}
+	if bw, bh := nodeBig(g.Nodes[0]); bw != grid(w) || bh != grid(h) {
+		t.Errorf("the node's box changed with the other sizes: %v×%v", bw, bh)
+	}
+	sw, sh := loSmall.EdgeLabel(g.Edges[0])
+	bw, bh := loBig.EdgeLabel(g.Edges[0])
+	if bw <= sw || bh <= sh {
+		t.Errorf("edge label room %v×%v at 16 px, %v×%v at 10 px", bw, bh, sw, sh)
+	}
+	sw, sh = loSmall.GroupLabel(g.Groups[0])
+	bw, bh = loBig.GroupLabel(g.Groups[0])
+	if bw <= sw || bh <= sh {
+		t.Errorf("group label room %v×%v at 30 px, %v×%v at 18 px", bw, bh, sw, sh)
+	}
+}

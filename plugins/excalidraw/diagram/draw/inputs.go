@@ -58,7 +58,7 @@ func (p *Plan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 		add(Part{Kind: "group", Key: gr.ID}, in)
 		if l, ok := p.groupLabels[gr.ID]; ok && gr.Label != "" {
 			lx, ly := at(l.X+4, l.Y+2)
-			t := map[string]any{"type": "text", "x": lx, "y": ly, "text": gr.Label, "fontFamily": fam, "fontSize": size, "strokeColor": "#495057"}
+			t := map[string]any{"type": "text", "x": lx, "y": ly, "text": gr.Label, "fontFamily": fam, "fontSize": p.o.GroupSize, "strokeColor": "#495057"}
 			if gr.Style.Text != "" {
 				t["strokeColor"] = gr.Style.Text
 			}
@@ -123,7 +123,7 @@ func (p *Plan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 			in["strokeWidth"] = e.Style.StrokeWidth
 		}
 		if e.Label != "" {
-			label := map[string]any{"text": e.Label, "fontFamily": fam, "fontSize": size - 2}
+			label := map[string]any{"text": e.Label, "fontFamily": fam, "fontSize": p.o.SmallSize}
 			if e.Style.Text != "" {
 				label["strokeColor"] = e.Style.Text
 			}
@@ -138,11 +138,11 @@ func (p *Plan) Inputs(origin geom.Vec, id func(Part) string) *Drawing {
 			if end.text == "" {
 				continue
 			}
-			s := textmetrics.Measure(end.text, textmetrics.FontFamily(fam), size-4)
+			s := textmetrics.Measure(end.text, textmetrics.FontFamily(fam), p.o.EndSize)
 			pos := p.endLabelAt(i, end.at, end.next, s.Width, s.Height)
 			lx, ly := at(pos.X, pos.Y)
 			add(Part{Kind: "edge", Key: key, Piece: end.piece},
-				map[string]any{"type": "text", "x": lx, "y": ly, "text": end.text, "fontFamily": fam, "fontSize": size - 4})
+				map[string]any{"type": "text", "x": lx, "y": ly, "text": end.text, "fontFamily": fam, "fontSize": p.o.EndSize})
 		}
 	}
 	return d
@@ -173,7 +173,7 @@ func (p *Plan) fieldsNode(n diagram.Node, x, y, w, h float64, add func(Part, map
 	add(Part{Kind: "node", Key: n.ID, Piece: "rule"}, map[string]any{"type": "line", "x": x, "y": ruleY, "points": [][2]float64{{0, 0}, {w, 0}},
 		"strokeWidth": 1, "roundness": "sharp", "groupIds": group})
 	add(Part{Kind: "node", Key: n.ID, Piece: "fields"}, map[string]any{"type": "text", "x": round2(x + padding), "y": round2(ruleY + padding/2),
-		"text": strings.Join(n.Fields, "\n"), "fontFamily": fam, "fontSize": size - 2, "groupIds": group})
+		"text": strings.Join(n.Fields, "\n"), "fontFamily": fam, "fontSize": p.o.SmallSize, "groupIds": group})
 }
 
 // groupsOuterFirst are the groups, parents before children.

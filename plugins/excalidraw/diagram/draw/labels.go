@@ -28,7 +28,7 @@ func (p *Plan) placeLabels() {
 	var placed []geom.Rect
 	// Labels put in their room go first: the others keep clear of them.
 	for i, c := range p.forced {
-		mid := build.ArrowLabelBox(p.paths[i].Points, p.Graph.Edges[i].Label, p.o.FontFamily, p.o.FontSize-2)
+		mid := build.ArrowLabelBox(p.paths[i].Points, p.Graph.Edges[i].Label, p.o.FontFamily, p.o.SmallSize)
 		w, h := mid.W(), mid.H()
 		p.labels[i] = geom.R(c.X-w/2, c.Y-h/2, c.X+w/2, c.Y+h/2)
 		placed = append(placed, p.labels[i].Expand(labelMargin))
@@ -55,7 +55,7 @@ func (p *Plan) placeLabels() {
 		if _, done := p.forced[i]; done {
 			continue
 		}
-		mid := build.ArrowLabelBox(path.Points, e.Label, p.o.FontFamily, p.o.FontSize-2)
+		mid := build.ArrowLabelBox(path.Points, e.Label, p.o.FontFamily, p.o.SmallSize)
 		w, h := mid.W(), mid.H()
 		best, bestCost := mid, math.Inf(1)
 		for _, c := range p.labelPlaces(path.Points, mid.Center(), w, h) {

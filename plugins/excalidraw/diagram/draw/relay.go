@@ -137,7 +137,7 @@ func (p *Plan) wrapGroups() {
 		}
 		box = box.Expand(padding)
 		if gr.Label != "" {
-			s := textmetrics.Measure(gr.Label, f, p.o.FontSize)
+			s := textmetrics.Measure(gr.Label, f, p.o.GroupSize)
 			lw, lh := s.Width+8, s.Height+4
 			box.MinY -= lh + inset
 			if w := lw + 2*inset; box.W() < w {
