@@ -1,6 +1,8 @@
 package agenttools
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,4 +56,50 @@ func problems(t *testing.T, eo map[string]any) []map[string]any {
 		out[i], _ = p.(map[string]any)
 	}
 	return out
+}
+
+// TestApplyOpsListsItsSteps: the tools apply_ops's schema names are the
+// tools it can run (stepDecoders), each with a step schema, the
+// board-craft planners among them.
+func TestApplyOpsListsItsSteps(t *testing.T) {
+	var listed []string
+	for _, tool := range elementTools(nil, nil) {
+		if tool.Name != ApplyOpsTool {
+			continue
+		}
+		var s struct {
+			Properties struct {
+				Ops struct {
+					Items struct {
+						Properties struct {
+							Tool struct {
+								Enum []string `json:"enum"`
+							} `json:"tool"`
+						} `json:"properties"`
+					} `json:"items"`
+				} `json:"ops"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(tool.InputSchema, &s); err != nil {
+			t.Fatal(err)
+		}
+		listed = s.Properties.Ops.Items.Properties.Tool.Enum
+	}
+	schemas, err := stepSchemas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != len(stepDecoders) || len(schemas) != len(stepDecoders) {
+		t.Errorf("apply_ops lists %d tools, runs %d, checks %d", len(listed), len(stepDecoders), len(schemas))
+	}
+	for _, name := range listed {
+		if stepDecoders[name] == nil || schemas[name] == nil {
+			t.Errorf("apply_ops lists %s but cannot run or check it", name)
+		}
+	}
+	for _, name := range []string{SetTableTool, CreateStackTool, LayoutFramesTool, SetLegendTool} {
+		if !slices.Contains(listed, name) {
+			t.Errorf("apply_ops does not list %s", name)
+		}
+	}
 }

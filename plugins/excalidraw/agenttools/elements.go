@@ -197,7 +197,7 @@ func elementTools(svc *service.Service, lim limitsFunc) []tools.Tool {
 		{Name: RepairTool, Description: "Repair a scene: the editor's repairs plus safe lint fixes (rebind near-miss arrows, grow tight containers).",
 			InputSchema: writeSchema(nil), Annotations: rw("Repair a scene", false), Handler: edit[service.RepairScene](h)},
 		{Name: ApplyOpsTool, Description: "Run several element tools on one scene as one commit: ops [{tool, args}] (args without name, options).",
-			InputSchema: writeSchema([]string{"ops"}, `"ops":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["tool","args"],"properties":{"tool":{"enum":["batch_create","update_elements","move_elements","delete_elements","group_elements","ungroup_elements","reorder","replace_text","create_frame","frame_add_children","arrange","copy_elements"]},"args":{"type":"object"}}}}`),
+			InputSchema: writeSchema([]string{"ops"}, `"ops":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["tool","args"],"properties":{"tool":{"enum":["batch_create","update_elements","move_elements","delete_elements","group_elements","ungroup_elements","reorder","replace_text","create_frame","frame_add_children","arrange","copy_elements","set_table","create_stack","layout_frames","set_legend"]},"args":{"type":"object"}}}}`),
 			Annotations: rw("Apply several operations", true), Handler: tools.Typed(h.applyOps)},
 	}
 	for i := range ts {

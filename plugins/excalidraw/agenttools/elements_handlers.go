@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,6 +119,11 @@ var stepDecoders = map[string]func(args json.RawMessage) (service.Edit, error){
 	CreateFrameTool: decodeStep[service.CreateFrame],
 	FrameAddTool:    decodeStep[service.AddToFrame],
 	ArrangeTool:     decodeStep[service.ArrangeElements],
+	// The board-craft planners: a table and its legend in one commit.
+	SetTableTool:     decodeStep[service.SetTable],
+	CreateStackTool:  decodeStep[service.CreateStack],
+	LayoutFramesTool: decodeStep[service.LayoutFrames],
+	SetLegendTool:    decodeStep[service.SetLegend],
 }
 
 // stepSchemas are the schemas apply_ops checks its steps with, by the
@@ -137,7 +143,7 @@ var compiledSteps struct {
 
 func compileStepSchemas() (map[string]*tools.Schema, error) {
 	out := map[string]*tools.Schema{}
-	for _, t := range elementTools(nil, nil) {
+	for _, t := range slices.Concat(elementTools(nil, nil), craftTools(nil)) {
 		if stepDecoders[t.Name] == nil {
 			continue
 		}
