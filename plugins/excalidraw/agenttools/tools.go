@@ -93,8 +93,8 @@ func contractTools(h handlers, lim limitsFunc) []tools.Tool {
 			// an annotation cannot express, so it says false.
 			Name: ApplyTool, Description: applyDescription, InputSchema: marshal(applySchema()),
 			ListedSchema: marshal(applyListedSchema()),
-			Annotations: tools.Annotations{Title: "Edit a scene", Destructive: true},
-			Handler:     tools.Typed(h.apply), InvalidArgumentsCode: invalidArguments,
+			Annotations:  tools.Annotations{Title: "Edit a scene", Destructive: true},
+			Handler:      tools.Typed(h.apply), InvalidArgumentsCode: invalidArguments,
 			ArgumentLimits: applyLimits(),
 		},
 		{
