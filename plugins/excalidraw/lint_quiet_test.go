@@ -8,8 +8,9 @@ import (
 
 // Over real MCP: a write's lint has near-miss hints only about what it
 // touched, and validate_scene, which touches nothing, has none; it says
-// a leftover boundElements entry once (stale_bound_entry), and a field
-// no element has in one missing_field warning with a count.
+// the leftover boundElements entries in one stale_bound_entry finding
+// that counts them, and a field no element has in one missing_field
+// warning with a count.
 func TestLintQuietOverMCP(t *testing.T) {
 	s, closeMCP := elementHost(t)
 	defer closeMCP()
@@ -36,11 +37,15 @@ func TestLintQuietOverMCP(t *testing.T) {
 
 	given := `{"type":"excalidraw","version":2,"elements":[
 		{"id":"p","type":"rectangle","x":0,"y":0,"width":100,"height":60,"boundElements":[{"id":"gone","type":"arrow"}]},
-		{"id":"q","type":"rectangle","x":300,"y":0,"width":100,"height":60,"boundElements":[]}],"appState":{},"files":{}}`
+		{"id":"q","type":"rectangle","x":300,"y":0,"width":100,"height":60,"boundElements":[{"id":"p","type":"arrow"},{"id":"lost","type":"text"}]}],"appState":{},"files":{}}`
 	v = okCall(t, s, "validate_scene", `{"scene":`+given+`}`)
 	said, _ := json.Marshal(v)
 	if n := strings.Count(string(said), `"stale_bound_entry"`); n != 1 || strings.Contains(string(said), `"dangling_binding"`) {
-		t.Errorf("the leftover entry said %d times as stale_bound_entry, or as dangling_binding: %s", n, said)
+		t.Errorf("the leftover entries said in %d stale_bound_entry findings, or as dangling_binding: %s", n, said)
+	}
+	if !strings.Contains(string(said), "3 boundElements entries on 2 elements") || !strings.Contains(string(said), "repair_scene") ||
+		strings.Contains(string(said), "one_sided_binding") {
+		t.Errorf("the one finding does not count the 3 entries on p and q and point at repair_scene: %s", said)
 	}
 	missing := 0
 	for _, d := range v["diagnostics"].([]any) {

@@ -120,5 +120,37 @@ func contrast(a, b rgba) float64 {
 	return (la + 0.05) / (lb + 0.05)
 }
 
+// hue is the colour's hue in degrees [0, 360) and its chroma (the
+// largest channel less the smallest, 0 for greys).
+func (c rgba) hue() (deg, chroma float64) {
+	hi, lo := math.Max(c.r, math.Max(c.g, c.b)), math.Min(c.r, math.Min(c.g, c.b))
+	chroma = hi - lo
+	if chroma == 0 {
+		return 0, 0
+	}
+	switch hi {
+	case c.r:
+		deg = 60 * math.Mod((c.g-c.b)/chroma, 6)
+	case c.g:
+		deg = 60 * ((c.b-c.r)/chroma + 2)
+	default:
+		deg = 60 * ((c.r-c.g)/chroma + 4)
+	}
+	if deg < 0 {
+		deg += 360
+	}
+	return deg, chroma
+}
+
+// sameHue reports whether two opaque colours are shades of one hue: both
+// coloured (chroma at least minPairChroma) and at most maxPairHueGap
+// degrees apart, as a palette's stroke shade and its light fill are.
+func sameHue(a, b rgba) bool {
+	ha, ca := a.hue()
+	hb, cb := b.hue()
+	d := math.Abs(ha - hb)
+	return ca >= minPairChroma && cb >= minPairChroma && math.Min(d, 360-d) <= maxPairHueGap
+}
+
 // normColor is a colour's spelling for counting distinct colours.
 func normColor(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

@@ -18,14 +18,18 @@
 //	dangling_binding        startBinding/endBinding/containerId/frameId names a missing or deleted element
 //	one_sided_binding       an arrow or label bound to an element whose boundElements does not list it
 //	stale_bound_entry       (info) boundElements lists a missing or deleted element (restore drops it), or an
-//	                        arrow or text not bound back (the editor leaves and ignores these)
+//	                        arrow or text not bound back (the editor leaves and ignores these); one finding
+//	                        per scene naming up to 20 elements that carry them, counting the entries:
+//	                        Normalize drops them all on any write (repair_scene)
 //	degenerate_size         shape, text, image or frame with width or height ≤ 0; any non-finite position or size
 //	empty_text              text (a label too) that is empty or whitespace
 //
 // Visual (warnings):
 //
 //	overlap                 shapes' rotated bounding boxes intersect by > 15% of the smaller; nested boxes
-//	                        (inner ≤ 80% of the outer's area), same-group pairs, frames, text and lines excluded
+//	                        (inner ≤ 80% of the outer's area), same-group pairs, frames, text and lines excluded;
+//	                        with Options.Touched, two shapes overlapping by less than 80% of the larger and
+//	                        clear of their labels (a composed picture) only when one is touched
 //	text_overflow           a label needs a bigger container than it has (Excalidraw's bound-text box and
 //	                        padding), or a fixed-width text stores lines wider than it or re-wraps (as the
 //	                        editor does on open) taller than it; 1 px tolerance
@@ -39,9 +43,12 @@
 //	occlusion               an opaque solid fill (alpha × opacity ≥ 90%) drawn later covers an element entirely
 //	off_canvas_outlier      an element more than max(4000 px, 2 × diagonal) from the box of all others (≥ 3)
 //	near_duplicate          same type, x/y/width/height within 1.5 px, same colours and text
-//	tiny_text               font size below 10 px at zoom 100%
-//	low_contrast            WCAG contrast of text against the fills (or canvas) behind it below 4.5,
-//	                        3.0 from 24 px
+//	tiny_text               font size below 10 px at zoom 100% and below 3/4 of the median size of the texts
+//	                        within 300 px (else of the scene's): a table all in 8 px is read zoomed in
+//	low_contrast            contrast of text against the fills (or canvas) behind it below 2:1 at any size,
+//	                        below 1.5:1 for a shade of the fill's own hue (not WCAG AA's 4.5: Excalidraw's
+//	                        palette pairs a stroke shade with its hue's light fill, down to 1.85:1, and people
+//	                        pick those on purpose); the fix reaches 4.5:1, or is opacity 100 for faded ink
 //	arrow_over_text         an arrow's path passes more than 0.1 × the font size into the letters of a text
 //	                        (free, or a shape's or another arrow's label): each line's measured width placed
 //	                        by textAlign, its line height less 0.2 × the font size above and below; not its

@@ -121,9 +121,9 @@ func TestBindingDistance(t *testing.T) {
 func TestInkAlwaysResolves(t *testing.T) {
 	for v := 0; v <= 255; v += 5 {
 		bg := rgba{float64(v) / 255, float64(v) / 255, float64(v) / 255, 1}
-		ink, _ := parseColor(inkFor(bg, 100, contrastNormal))
-		if r := contrast(ink, bg); r < contrastNormal {
-			t.Errorf("grey %d: %s gives %.2f", v, inkFor(bg, 100, contrastNormal), r)
+		ink, _ := parseColor(inkFor(bg, 100, contrastFix))
+		if r := contrast(ink, bg); r < contrastFix {
+			t.Errorf("grey %d: %s gives %.2f", v, inkFor(bg, 100, contrastFix), r)
 		}
 	}
 	mid := rectangle("c", 0, 0, 200, 80, kv{"backgroundColor": "#808080"})

@@ -54,6 +54,7 @@ type Finding struct {
 	//	link    {id, element, type}        add element to id's boundElements
 	//	unlink  {id, element}              remove element from id's boundElements
 	//	reorder {id, above}                draw id above the element above names
+	//	repair  {}                         run repair_scene, which fixes it
 	//
 	// Numbers are rounded to hundredths. A move, resize or set suggestion
 	// resolves its finding when applied (other findings may follow: a

@@ -65,7 +65,12 @@ func upper(a, b *el) (*el, *el) {
 // lines; no boxes without area).
 func overlapEligible(e *el) bool { return isBoxShape(e.typ) && e.w > 0 && e.h > 0 }
 
-// overlaps: two shapes drawn over each other.
+// overlaps: two shapes drawn over each other. Shapes that overlap in
+// part, clear of their labels, are how people draw pictures (a badge on
+// a card's corner, a speech bubble's tail on a box, a stack of sheets, a
+// head on a body): with Options.Touched they are found only for a pair
+// with a touched shape, as near misses are; two boxes on one spot
+// (coincideRatio), and a shape over part of another's label, always.
 func (s *scene) overlaps() {
 	s.pairs(overlapEligible, 0, func(a, b *el) {
 		if sameGroup(a, b) || s.areTwins(a, b) {
@@ -83,12 +88,27 @@ func (s *scene) overlaps() {
 		if (a.box.Contains(b.box) && ba <= nestedAreaRatio*aa) || (b.box.Contains(a.box) && aa <= nestedAreaRatio*ba) {
 			return // nested: a box on a panel
 		}
+		if !s.touchedPair(a, b) && in.Area() < coincideRatio*math.Max(aa, ba) && !s.labelUnder(a, in) && !s.labelUnder(b, in) {
+			return // a picture composed of shapes, which the write left alone
+		}
 		mover, still := upper(a, b)
 		dx, dy := separate(mover.box, still.box)
 		s.report(CodeOverlap, []string{a.id, b.id},
 			map[string]any{"action": "move", "id": mover.id, "dx": round2(dx), "dy": round2(dy)},
 			"%s and %s overlap by %.0f%% of the smaller", s.name(a), s.name(b), 100*ratio)
 	})
+}
+
+// labelUnder reports whether e's label reaches into r.
+func (s *scene) labelUnder(e *el, r geom.Rect) bool {
+	l := s.labelOf(e)
+	return l != nil && l.box.Intersection(r).W() > 0 && l.box.Intersection(r).H() > 0
+}
+
+// touchedPair: with Options.Touched, a pair with a touched element;
+// without, every pair.
+func (s *scene) touchedPair(a, b *el) bool {
+	return s.opts.Touched == nil || s.opts.Touched[a.id] || s.opts.Touched[b.id]
 }
 
 // separate is the shortest move of m, along one axis, that leaves

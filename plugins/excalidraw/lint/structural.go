@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -110,33 +111,76 @@ func (s *scene) oneSidedBindings() {
 // staleBoundEntries: boundElements entries that do not hold: naming a
 // missing or deleted element (restore drops those), or an arrow or text
 // that is not bound back (restore keeps those, and the editor ignores
-// them: it leaves them itself when an arrow is unbound).
+// them: it leaves them itself when an arrow is unbound). They change
+// nothing a person sees, and Normalize drops them all on any write
+// (repair_scene too), so they are one finding for the scene: its ids the
+// elements that carry them (at most maxStaleIDs, those in scope
+// first), its message the count and the first.
 func (s *scene) staleBoundEntries() {
+	var carriers []string
+	entries := 0
+	first := ""
 	for _, e := range s.els {
+		n := 0
 		for i, b := range e.bound {
 			if slices.ContainsFunc(e.bound[:i], func(c boundRef) bool { return c.id == b.id }) {
 				continue
 			}
-			unlink := map[string]any{"action": "unlink", "id": e.id, "element": b.id}
-			t, ok := s.get(b.id)
-			if !ok {
-				s.report(CodeStaleBoundEntry, []string{e.id, b.id}, unlink,
-					"%s lists bound element %q, which %s", s.name(e), b.id, s.missing(b.id))
+			why := s.staleEntry(e, b)
+			if why == "" {
 				continue
 			}
-			var bad bool
-			switch b.typ {
-			case "arrow":
-				bad = !model.IsLinear(t.typ) || !t.bindsTo(e.id)
-			case "text":
-				bad = t.typ != "text" || t.container != e.id
+			if first == "" {
+				first = why
 			}
-			if bad {
-				s.report(CodeStaleBoundEntry, []string{e.id, t.id}, unlink,
-					"%s lists %s as its bound %s, but it is not bound to it", s.name(e), s.name(t), b.typ)
-			}
+			n++
+		}
+		if n > 0 {
+			entries += n
+			carriers = append(carriers, e.id)
 		}
 	}
+	if entries == 0 {
+		return
+	}
+	all := len(carriers)
+	slices.SortStableFunc(carriers, func(a, b string) int {
+		return cmpBool(s.inScope(b), s.inScope(a))
+	})
+	carriers = carriers[:min(len(carriers), maxStaleIDs)]
+	s.report(CodeStaleBoundEntry, carriers, map[string]any{"action": "repair"},
+		"%d %s on %d %s %s elements that are missing, deleted or not bound back (%s); the editor ignores them, and repair_scene (as any write) drops them",
+		entries, plural(entries, "boundElements entry", "boundElements entries"), all, plural(all, "element", "elements"), plural(entries, "names", "name"), first)
+}
+
+// staleEntry says why e's boundElements entry b does not hold, "" when it does.
+func (s *scene) staleEntry(e *el, b boundRef) string {
+	t, ok := s.get(b.id)
+	if !ok {
+		return fmt.Sprintf("%s lists bound element %q, which %s", s.name(e), b.id, s.missing(b.id))
+	}
+	var bad bool
+	switch b.typ {
+	case "arrow":
+		bad = !model.IsLinear(t.typ) || !t.bindsTo(e.id)
+	case "text":
+		bad = t.typ != "text" || t.container != e.id
+	}
+	if !bad {
+		return ""
+	}
+	return fmt.Sprintf("%s lists %s as its bound %s, but it is not bound to it", s.name(e), s.name(t), b.typ)
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // degenerateSizes: boxes of no area and positions that are not numbers.

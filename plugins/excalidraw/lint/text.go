@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/build"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
@@ -94,8 +96,23 @@ func (s *scene) labelsWiderThanArrows() {
 	}
 }
 
-// tinyTexts: text too small to read at zoom 100%.
+// tinyTexts: text too small to read at zoom 100% and at the zoom the
+// texts around it are read at: below minReadableFontSize and below
+// tinyPeerRatio of their median size. A small table or a board shrunk as
+// a whole, every text the same small size, is drawn to be read zoomed in.
 func (s *scene) tinyTexts() {
+	var all []float64 // every text's size, when a text has no peer near
+	sceneSizes := func() []float64 {
+		if all == nil {
+			all = []float64{}
+			for _, e := range s.els {
+				if sized(e) {
+					all = append(all, e.fontSize)
+				}
+			}
+		}
+		return all
+	}
 	for _, e := range s.els {
 		if e.typ != "text" || e.blank || !s.textScoped(e) {
 			continue
@@ -104,13 +121,50 @@ func (s *scene) tinyTexts() {
 		if !e.hasFontSize || !finite(fs) || fs <= 0 || fs >= minReadableFontSize {
 			continue
 		}
+		var peers []float64
+		s.query(e.box.Expand(tinyPeerReach), func(p *el) bool { return p != e && sized(p) }, func(p *el) {
+			peers = append(peers, p.fontSize)
+		})
+		around := "the texts around it"
+		if len(peers) == 0 {
+			peers, around = slices.Clone(sceneSizes()), "the scene's texts"
+			if i := slices.Index(peers, fs); i >= 0 {
+				peers = slices.Delete(peers, i, i+1) // itself
+			}
+		}
+		typical := median(peers)
+		if len(peers) > 0 && fs >= tinyPeerRatio*typical {
+			continue
+		}
 		ids := []string{e.id}
 		if c := s.containerOf(e); c != nil {
 			ids = append(ids, c.id)
 		}
+		why := "too small to read at 100%"
+		if len(peers) > 0 {
+			why = fmt.Sprintf("too small to read at 100%% and well below the %g of %s", round2(typical), around)
+		}
 		s.report(CodeTinyText, ids, map[string]any{"action": "set", "id": e.id, "field": "fontSize", "value": suggestedFontSize},
-			"%s has font size %g, too small to read at 100%%", s.name(e), round2(fs))
+			"%s has font size %g, %s", s.name(e), round2(fs), why)
 	}
+}
+
+// sized: a text with something to show and a usable font size.
+func sized(e *el) bool {
+	return e.typ == "text" && !e.blank && e.hasFontSize && finite(e.fontSize) && e.fontSize > 0
+}
+
+// median is the middle of xs (the mean of the two middle ones), 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	c := slices.Clone(xs)
+	slices.Sort(c)
+	if len(c)%2 == 1 {
+		return c[len(c)/2]
+	}
+	return (c[len(c)/2-1] + c[len(c)/2]) / 2
 }
 
 // fillable: shapes whose solid fill is a backdrop for text.
@@ -151,7 +205,7 @@ func (s *scene) backdrop(p geom.Vec, z float64, depth int) (rgba, *el) {
 
 // inks are the colours a low_contrast suggestion picks from: Excalidraw's
 // default ink, white, then black. Against any backdrop black or white
-// reaches 4.58:1, above every threshold.
+// reaches 4.58:1, above contrastFix.
 var inks = []string{"#1e1e1e", "#ffffff", "#000000"}
 
 // inkFor is the first ink that reaches need on bg at the text's opacity,
@@ -171,7 +225,9 @@ func inkFor(bg rgba, opacity, need float64) string {
 	return best
 }
 
-// lowContrast: text hard to tell from what is behind it.
+// lowContrast: text hard to tell from what is behind it: below
+// contrastMin whatever its size (see there why not WCAG AA), below
+// contrastPairMin for a shade of the hue of the fill behind it.
 func (s *scene) lowContrast() {
 	for i, e := range s.els {
 		if e.typ != "text" || !e.finite || e.blank || !s.subject(i) {
@@ -184,10 +240,9 @@ func (s *scene) lowContrast() {
 		bg, behind := s.backdrop(e.box.Center(), e.z, 0)
 		shown := tc.fade(e.opacity).over(bg)
 		ratio := contrast(shown, bg)
-		_, fs := fontOf(e)
-		need := contrastNormal
-		if fs >= largeFontSize {
-			need = contrastLarge
+		need := contrastMin
+		if behind != nil && sameHue(tc, bg) {
+			need = contrastPairMin
 		}
 		if ratio >= need {
 			continue
@@ -198,8 +253,16 @@ func (s *scene) lowContrast() {
 			ids = append(ids, behind.id)
 			against = "the fill of " + s.name(behind)
 		}
-		fix := inkFor(bg, e.opacity, need)
-		s.report(CodeLowContrast, ids, map[string]any{"action": "set", "id": e.id, "field": "strokeColor", "value": fix},
-			"%s (colour %s) has contrast %.1f:1 against %s; %.1f:1 is needed at %g px", s.name(e), e.stroke, ratio, against, need, round2(fs))
+		sug := map[string]any{"action": "set", "id": e.id, "field": "strokeColor", "value": inkFor(bg, e.opacity, contrastFix)}
+		if e.opacity < 100 && contrast(tc.over(bg), bg) >= contrastFix {
+			sug["field"], sug["value"] = "opacity", 100 // its colour reads; the fading does not
+		}
+		faded := ""
+		if e.opacity < 100 {
+			faded = fmt.Sprintf(" at opacity %g", round2(e.opacity))
+		}
+		s.report(CodeLowContrast, ids, sug,
+			"%s (colour %s%s) has contrast %.2f:1 against %s, below %g:1: hard to read; set its %s to %v",
+			s.name(e), e.stroke, faded, ratio, against, need, sug["field"], sug["value"])
 	}
 }

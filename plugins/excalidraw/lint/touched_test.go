@@ -26,8 +26,9 @@ func TestNearMissOnlyForTouched(t *testing.T) {
 		t.Fatalf("touched b: want only a–b's hint, got:\n%s", dump(fs))
 	}
 	none(t, Run(els, Options{Touched: map[string]bool{}}), CodeAlignmentNearMiss)
-	// Other rules do not depend on it.
-	over := append(nearMissScene(), rectangle("e", 510, 10, 100, 50))
+	// Other rules do not depend on it: a labelled box over c is found.
+	e := rectangle("e", 510, 10, 100, 50)
+	over := append(nearMissScene(), e, label(e, "el", "E"))
 	expect(t, Run(over, Options{Touched: map[string]bool{}}), CodeOverlap, "c", "e")
 }
 

@@ -214,12 +214,16 @@ func twiceReported(diags []scene.Diagnostic, fs []lint.Finding) int {
 
 // checkQuiet checks what validate_scene says of a drawing against the
 // rules that keep it quiet: no near misses (nothing was touched),
-// each binding fault once, each defaulted field in one missing_field
-// warning.
+// each binding fault once, the leftover boundElements entries in one
+// finding, each defaulted field in one missing_field warning.
 func checkQuiet(t *testing.T, name string, doc *scene.Document, diags []scene.Diagnostic, fs []lint.Finding) {
 	t.Helper()
 	linted := map[string]bool{}
+	stale := 0
 	for _, f := range fs {
+		if f.Code == lint.CodeStaleBoundEntry {
+			stale++
+		}
 		if f.Code == lint.CodeAlignmentNearMiss || f.Code == lint.CodeUnboundArrowEnd {
 			t.Errorf("%s: validate_scene has a near miss: %s", name, f.Message)
 		}
@@ -227,9 +231,12 @@ func checkQuiet(t *testing.T, name string, doc *scene.Document, diags []scene.Di
 			linted[k] = true
 		}
 	}
+	if stale > 1 {
+		t.Errorf("%s: %d stale_bound_entry findings, want one for the scene", name, stale)
+	}
 	fields := map[string]bool{}
 	for _, d := range diags {
-		if k := diagnosticFault(doc, d); k != "" && linted[k] {
+		if k := diagnosticFault(doc, d); k != "" && (linted[k] || stale > 0 && strings.HasPrefix(k, faultEntry+"|")) {
 			t.Errorf("%s: said twice: diagnostic %s and a lint finding", name, d)
 		}
 		if d.Code != scene.CodeMissingField || d.Severity != scene.SeverityWarning {

@@ -14,7 +14,10 @@ import (
 // validator and the lint both check bindings and the boundElements lists
 // that record them: a leftover entry is the validator's dangling_binding
 // or one_sided_binding warning and the lint's stale_bound_entry, a
-// binding its target does not list is one_sided_binding in both. A fault
+// binding its target does not list is one_sided_binding in both. The
+// lint says every leftover entry of a scene in one stale_bound_entry
+// finding, so when it has one the validator's warnings about entries all
+// go. Any other fault
 // the validator calls an error stays a diagnostic (it makes the scene
 // invalid) and the lint's finding about it is dropped; a warning is left
 // to the lint, whose codes name the fault and whose findings carry the
@@ -37,8 +40,10 @@ func onceEach(doc *scene.Document, r *scene.Report, fs []lint.Finding) []lint.Fi
 		return fs
 	}
 	linted := map[string]bool{}
+	entries := false // the lint's one finding about leftover entries
 	kept := fs[:0:0]
 	for _, f := range fs {
+		entries = entries || f.Code == lint.CodeStaleBoundEntry
 		k := findingFault(f)
 		if k != "" && errs[k] {
 			continue
@@ -50,7 +55,7 @@ func onceEach(doc *scene.Document, r *scene.Report, fs []lint.Finding) []lint.Fi
 	}
 	diags := r.Diagnostics[:0:0]
 	for i, d := range r.Diagnostics {
-		if k := diagFault[i]; k != "" && d.Severity != scene.SeverityError && linted[k] {
+		if k := diagFault[i]; k != "" && d.Severity != scene.SeverityError && (linted[k] || entries && strings.HasPrefix(k, faultEntry+"|")) {
 			continue
 		}
 		diags = append(diags, d)
@@ -67,12 +72,11 @@ const (
 )
 
 // findingFault is the fault a lint finding reports ("" when it is not
-// about a binding): its kind and the two ids.
+// about one binding: stale_bound_entry is about all the leftover entries
+// of a scene): its kind and the two ids.
 func findingFault(f lint.Finding) string {
 	var kind string
 	switch f.Code {
-	case lint.CodeStaleBoundEntry:
-		kind = faultEntry
 	case lint.CodeDanglingBinding:
 		kind = faultDangling
 	case lint.CodeOneSidedBinding:
