@@ -31,8 +31,21 @@ func ChangeOf(h service.Head) live.Change {
 
 // SceneEvents is GET /scenes/:name/events: a server-sent event stream of
 // the scene's revisions. Each event is `event: revision`, `id:` the
-// revision and `data:` a live.Change; the browser fetches the scene itself
-// when the revision is newer than the one it shows.
+// revision and `data:` a live.Change; a client fetches the scene itself
+// when the revision is newer than the one it has.
+//
+// With `?since=N` (the revision the page shows) the stream sends deltas
+// instead (service.Delta): each new revision as `event: delta` whose data
+// is the revision record (a live.Change's fields) with `from` (the
+// revision it starts from: the one the stream sent before, or N) and
+// `elements` (each changed element whole, deletions as isDeleted
+// tombstones), `files` and `appState` when a commit changed them, and
+// `forced` (forced saves in the range). Revisions the hub coalesced are
+// one delta from the last one sent. When there is no delta to send (the
+// journal does not cover the range, over service.MaxDeltaElements
+// changed, an element dropped from the file) the event is `resync` with
+// the head as a live.Change: the page reads the scene. The first event is
+// the delta from N (a `revision` of the head when N is the head).
 //
 // It subscribes before reading the head and sends the head first, so a
 // commit that lands between the page's GET and this request is always
@@ -59,10 +72,18 @@ func sceneEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, hear
 		if err != nil {
 			return err
 		}
+		since, deltas := sinceParam(c)
 		res := startStream(c)
 		sent := head.Revision
-		if writeChange(res, ChangeOf(head)) != nil {
-			return nil
+		if !deltas || since == head.Revision {
+			if writeChange(res, ChangeOf(head)) != nil {
+				return nil
+			}
+		} else {
+			sent = since
+			if sent, err = writeDelta(c, res, svc, name, sent, head); err != nil {
+				return nil
+			}
 		}
 		pump(c, sub, stop, heartbeat, func(ch live.Change) error {
 			// The head may already include what the hub sends next.
@@ -73,11 +94,62 @@ func sceneEvents(svc *service.Service, hub *live.Hub, stop <-chan struct{}, hear
 			if err := svc.May(c.Request().Context(), name, access.Read); err != nil {
 				return err
 			}
+			if deltas {
+				sent, err = writeDelta(c, res, svc, name, sent, service.Head{})
+				return err
+			}
 			sent = ch.Revision
 			return writeChange(res, ch)
 		})
 		return nil
 	}
+}
+
+// sinceParam is the stream's `since` query parameter: the revision the
+// page shows, which asks for deltas (see SceneEvents). Absent or not a
+// positive number: no deltas.
+func sinceParam(c echo.Context) (int64, bool) {
+	v, err := strconv.ParseInt(c.QueryParam("since"), 10, 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	return v, true
+}
+
+// writeDelta sends the page the change from revision from to the
+// scene's head as one `delta` event (id: the head's revision), or a
+// `resync` event (data: the head as a live.Change) when there is no
+// delta to send, and returns the revision the page now has or will
+// read. head is the head already read, if any, for a resync the delta
+// cannot read. An error means the stream is over.
+func writeDelta(c echo.Context, res *echo.Response, svc *service.Service, name string, from int64, head service.Head) (int64, error) {
+	d, err := svc.Delta(c.Request().Context(), name, from)
+	if err != nil {
+		if head.Revision == 0 {
+			// Deleted or unreadable meanwhile: the next commit tries again.
+			return from, nil
+		}
+		return head.Revision, writeEvent(res, "resync", strconv.FormatInt(head.Revision, 10), changeJSON(ChangeOf(head)))
+	}
+	if d.Revision <= from && !d.Resync {
+		return from, nil
+	}
+	id := strconv.FormatInt(d.Revision, 10)
+	if d.Resync {
+		ch := ChangeOf(d.Head)
+		return d.Revision, writeEvent(res, "resync", id, changeJSON(ch))
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return from, err
+	}
+	return d.Revision, writeEvent(res, "delta", id, data)
+}
+
+// changeJSON is the JSON of a change (which always encodes).
+func changeJSON(v live.Change) []byte {
+	data, _ := json.Marshal(v)
+	return data
 }
 
 // SceneListEvents is GET /events: a server-sent event stream for a scene

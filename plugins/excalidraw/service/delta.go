@@ -1,0 +1,179 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
+)
+
+// A delta is what an open editor needs to go from one revision of a
+// scene to the current one without reading the whole scene: the elements
+// the commits in between changed, whole as they are now (a deletion is
+// the element with isDeleted true: Excalidraw's tombstone), with the
+// files those elements show and the stored appState when a commit changed
+// them. It is read from the journal (which ids each commit changed) and
+// the stored scene (through the document cache, cut into its elements'
+// bytes without parsing them), so a commit from anywhere (this process,
+// another process on the directory, another node on the database) gives
+// the same delta. An editor reconciles it by element version, as
+// Excalidraw's collaboration does.
+//
+// When the revisions are not all in the journal (trimmed, disabled, a
+// commit whose elements it could not tell), more than MaxDeltaElements
+// changed, or an element changed is no longer in the file at all (a save
+// that dropped it rather than leaving a tombstone), the delta says
+// Resync: the editor reads the scene as before.
+
+// MaxDeltaElements bounds a delta: past it the editor is better off
+// reading the scene.
+const MaxDeltaElements = 500
+
+// Delta is the change of a scene from revision From to its head.
+type Delta struct {
+	Head
+	// From is the revision the delta starts from: it holds every element
+	// a commit after From changed, up to Head.Revision.
+	From int64 `json:"from"`
+	// Elements are the changed elements as the head has them, in the
+	// scene's order (deleted ones as tombstones).
+	Elements []json.RawMessage `json:"elements"`
+	// Files are the files (by id) of the image elements in Elements,
+	// sent only when a commit in the range changed the scene's files.
+	Files map[string]json.RawMessage `json:"files,omitempty"`
+	// AppState is the stored appState, when a commit changed it.
+	AppState json.RawMessage `json:"appState,omitempty"`
+	// Forced are the forced saves ("Overwrite anyway") in the range, as
+	// board_log rows without ids, so an editor can offer its version back
+	// without reading the journal.
+	Forced []LogRow `json:"forced,omitempty"`
+	// Resync means no delta: the editor reads the scene (Why says why).
+	Resync bool   `json:"resync,omitempty"`
+	Why    string `json:"why,omitempty"`
+}
+
+// Delta returns the change of scene name from revision from to its
+// current head (see above). A from at or past the head gives no elements.
+func (s *Service) Delta(ctx context.Context, name string, from int64) (*Delta, error) {
+	if err := store.ValidName(name); err != nil {
+		return nil, mapError(err)
+	}
+	sc, err := s.store.Read(ctx, name)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	d := &Delta{Head: headOf(sc.Meta), From: from, Elements: []json.RawMessage{}}
+	resync := func(why string) (*Delta, error) {
+		d.Resync, d.Why, d.Elements = true, why, nil
+		return d, nil
+	}
+	switch {
+	case from == sc.Revision:
+		return d, nil
+	case from <= 0 || from > sc.Revision:
+		return resync("no base")
+	}
+	changed := map[string]bool{}
+	members := map[string]bool{}
+	ok, err := s.journalDelta(ctx, name, from, sc.Revision, changed, members, &d.Forced)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return resync("journal")
+	}
+	if len(changed) > MaxDeltaElements {
+		return resync("large")
+	}
+	sp, err := s.docs.split(sc.Data)
+	if err != nil {
+		return resync("unreadable")
+	}
+	images := map[string]bool{}
+	for _, el := range sp.Elements {
+		if !changed[el.ID] {
+			continue
+		}
+		delete(changed, el.ID)
+		d.Elements = append(d.Elements, json.RawMessage(el.Raw))
+		if members["files"] && !el.Deleted {
+			if id := imageFile(el.Raw); id != "" {
+				images[id] = true
+			}
+		}
+	}
+	if len(changed) > 0 {
+		return resync("removed")
+	}
+	for _, m := range sp.Members {
+		switch {
+		case m.Name == "appState" && members["appState"]:
+			d.AppState = json.RawMessage(m.Raw)
+		case m.Name == "files" && len(images) > 0:
+			var all map[string]json.RawMessage
+			if json.Unmarshal(m.Raw, &all) != nil {
+				return resync("unreadable")
+			}
+			d.Files = map[string]json.RawMessage{}
+			for id := range images {
+				if f, ok := all[id]; ok {
+					d.Files[id] = f
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// imageFile is the fileId of an image element's bytes, "" for any other.
+func imageFile(raw []byte) string {
+	var el struct {
+		Type   string `json:"type"`
+		FileID string `json:"fileId"`
+	}
+	if json.Unmarshal(raw, &el) != nil || el.Type != "image" {
+		return ""
+	}
+	return el.FileID
+}
+
+// journalDelta adds to changed the ids the journal's entries of revisions
+// after+1 … rev affected, to members the other members they changed, and
+// to forced the forced saves among them; ok is false when the journal
+// does not hold each of them with its elements.
+func (s *Service) journalDelta(ctx context.Context, name string, after, rev int64, changed, members map[string]bool, forced *[]LogRow) (ok bool, err error) {
+	want := rev
+	q := store.LogQuery{Name: name, MinRevision: after + 1, MaxRevision: rev, Limit: store.MaxLogLimit}
+	for {
+		page, err := s.store.Log(ctx, q)
+		if err != nil {
+			return false, mapError(err)
+		}
+		for i := range page.Entries {
+			e := &page.Entries[i]
+			if e.Revision != want || e.Images == journal.ImagesUnavailable {
+				return false, nil
+			}
+			for _, id := range e.Affected() {
+				changed[id] = true
+			}
+			for _, m := range e.Members {
+				members[m] = true
+			}
+			if e.Forced {
+				*forced = append(*forced, logRow(e, LogIDsNone))
+			}
+			want = e.PreviousRevision
+			if len(changed) > MaxDeltaElements {
+				return true, nil // too large anyway: the caller resyncs
+			}
+		}
+		if page.Next == "" || want <= after {
+			slices.Reverse(*forced) // oldest first
+			return want <= after, nil
+		}
+		q.Cursor = page.Next
+	}
+}
