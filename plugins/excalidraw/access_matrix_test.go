@@ -237,6 +237,7 @@ var routeCases = []routeCase{
 	{"GET", api + "/scenes/alpha/log", "", readA, false},
 	{"GET", api + "/scenes/alpha/render.svg", "", readA, false},
 	{"GET", api + "/scenes/alpha/render.png", "", readA, false},
+	{"GET", api + "/scenes/alpha/thumbnail.png", "", readA, false},
 	{"GET", api + "/scenes/alpha/events", "", readA, true},
 	{"GET", api + "/boards/alpha/members", "", readA, false},
 	{"GET", "/files/rooms/alpha/pic.bin", "", readA, false},

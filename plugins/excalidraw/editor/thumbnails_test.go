@@ -6,13 +6,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
-// The thumbnails' URLs: the scene's render route, PNG or SVG.
+// The thumbnails' URLs: the scene's thumbnail route (its cached picture).
 var (
-	renderSrc     = regexp.MustCompile(`^http://[^/]+/dsh-excalidraw/api/scenes/[^/]+/render\.(png|svg)\?`)
-	renderRequest = regexp.MustCompile(`^GET /dsh-excalidraw/api/scenes/([^/]+)/render\.(png|svg)$`)
+	renderSrc     = regexp.MustCompile(`^http://[^/]+/dsh-excalidraw/api/scenes/[^/]+/thumbnail\.png\?`)
+	renderRequest = regexp.MustCompile(`^GET /dsh-excalidraw/api/scenes/([^/]+)/thumbnail\.png$`)
 )
+
+// thumbSrcJS is what a thumbnail image was fetched from, absolute, with
+// the revision it shows appended as rev=N (the image itself is a blob:).
+const thumbSrcJS = `(new URL(img.dataset.url, location.href).href + "&rev=" + img.dataset.rev)`
 
 // thumbJS finds a scene's thumbnail box (.dsh-thumb) in the list.
 func thumbJS(name string) string {
@@ -22,7 +27,7 @@ func thumbJS(name string) string {
 // thumbInfo is what the page shows of one thumbnail.
 type thumbInfo struct {
 	State   string  `json:"state"` // the box's data-state: empty, loading, refreshing, loaded, error
-	Src     string  `json:"src"`   // the image's URL, "" without an image
+	Src     string  `json:"src"`   // the URL the image was fetched from and its revision (rev=N), "" without an image
 	Alt     string  `json:"alt"`
 	Loading string  `json:"loading"`
 	Natural [2]int  `json:"natural"` // naturalWidth, naturalHeight
@@ -41,11 +46,11 @@ func (w *world) thumb(tab context.Context, name string) thumbInfo {
 		const out = {state: box.dataset.state, box: [Math.round(r.width), Math.round(r.height)], src: "", alt: "", loading: "", natural: [0, 0], shown: [0, 0], opacity: 0};
 		if (img) {
 			const s = img.getBoundingClientRect();
-			Object.assign(out, {src: img.src, alt: img.alt, loading: img.loading, natural: [img.naturalWidth, img.naturalHeight],
+			Object.assign(out, {src: %s, alt: img.alt, loading: img.loading, natural: [img.naturalWidth, img.naturalHeight],
 				shown: [Math.round(s.width), Math.round(s.height)], opacity: Number(getComputedStyle(img).opacity)});
 		}
 		return out;
-	})()`, thumbJS(name)))
+	})()`, thumbJS(name), thumbSrcJS))
 }
 
 // thumbLoadedJS: the scene's thumbnail shows a picture that loaded from a
@@ -53,8 +58,8 @@ func (w *world) thumb(tab context.Context, name string) thumbInfo {
 func thumbLoadedJS(name, want string) string {
 	return fmt.Sprintf(`(() => {
 		const box = %s, img = box?.querySelector("img");
-		return !!img && box.dataset.state === "loaded" && img.complete && img.naturalWidth > 0 && img.src.includes(%q);
-	})()`, thumbJS(name), want)
+		return !!img && box.dataset.state === "loaded" && img.complete && img.naturalWidth > 0 && %s.includes(%q);
+	})()`, thumbJS(name), thumbSrcJS, want)
 }
 
 // TestSceneListThumbnails: the scene list shows each scene as dsh draws
@@ -133,6 +138,31 @@ func TestSceneListThumbnails(t *testing.T) {
 		t.Fatal("the page reloaded")
 	}
 
+	// A burst of commits to alpha: the page does not ask for a picture per
+	// revision (the list stream moves the row at each), only every few
+	// seconds, and ends on the burst's last revision.
+	alphaThumbs := func() int {
+		n := 0
+		for _, r := range w.requests(tab) {
+			if m := renderRequest.FindStringSubmatch(r); m != nil && m[1] == "alpha" {
+				n++
+			}
+		}
+		return n
+	}
+	before, start := alphaThumbs(), time.Now()
+	const burst = 12
+	for i := range burst {
+		w.tool("excalidraw_scene_apply", map[string]any{"name": "alpha", "expected_revision": 2 + i, "operations": []any{
+			map[string]any{"op": "update", "id": "far", "patch": map[string]any{"y": 10 * (i + 1)}},
+		}})
+	}
+	w.waitJS(tab, "alpha's thumbnail at the burst's last revision", thumbLoadedJS("alpha", fmt.Sprintf("rev=%d", 2+burst)))
+	took := time.Since(start)
+	if n, most := alphaThumbs()-before, 2+int(took/(3*time.Second)); n > most {
+		t.Errorf("%d thumbnail requests for a burst of %d commits over %v, want at most %d (one every 3 s)", n, burst, took.Round(time.Millisecond), most)
+	}
+
 	// Everything of "gone" deleted: the route has nothing to draw (404),
 	// so the box falls back to the placeholder, without a broken image.
 	w.tool("excalidraw_scene_apply", map[string]any{"name": "gone", "expected_revision": 1, "operations": []any{
@@ -170,7 +200,7 @@ func TestSceneListThumbnails(t *testing.T) {
 		t.Error("the sidebar is not in the dark theme")
 	}
 	w.keepScreenshot(tab, "scene-list-thumbnails-dark")
-	if s := w.state(tab); s.Status != "saved" || s.Dirty || s.Revision != 2 {
+	if s := w.state(tab); s.Status != "saved" || s.Dirty || s.Revision != 2+burst {
 		t.Errorf("switching the theme touched the scene: %+v", s)
 	}
 	w.clickScene(tab, "beta")
@@ -181,7 +211,7 @@ func TestSceneListThumbnails(t *testing.T) {
 			t.Errorf("the thumbnails or the theme sent %s", r)
 		}
 	}
-	w.noConsoleErrorsBut(tab, "/scenes/gone/render.") // its 404 after its last element went
+	w.noConsoleErrorsBut(tab, "/scenes/gone/thumbnail.") // its 404 after its last element went
 	if !evalJS[bool](w, tab, `window.dshSamePage === true`) {
 		t.Fatal("the page reloaded")
 	}

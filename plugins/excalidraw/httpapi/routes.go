@@ -8,6 +8,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/thumbnail"
 	"github.com/dshgo/dsh/plugins/webserver"
 )
 
@@ -35,6 +36,9 @@ type Options struct {
 	// Stop, when closed, ends every open event stream; close it before
 	// unmounting the routes so the drain does not wait on them.
 	Stop <-chan struct{}
+	// Thumbnails tunes the board list's pictures (thumbnail.png): how
+	// often one is redrawn, how many renders run at once.
+	Thumbnails thumbnail.Options
 	// Assets holds the editor's built page (index.html at its root, served
 	// at Prefix+"/") and its static files (served under /assets/*); nil
 	// makes the page explain how to build it and /assets/* 404.
@@ -84,6 +88,7 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodGet, Path: api + "/scenes/:name/log", Handler: h.log},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/render.png", Handler: h.render(service.RenderPNG)},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/render.svg", Handler: h.render(service.RenderSVG)},
+		{Method: http.MethodGet, Path: api + "/scenes/:name/thumbnail.png", Handler: newThumbnails(o.Service, o.Thumbnails, o.Stop).get},
 		{Method: http.MethodPost, Path: api + "/scenes/:name/restore", Handler: h.restore},
 		{Method: http.MethodGet, Path: api + "/events", Handler: SceneListEvents(o.Service, o.Hub, o.Stop), Stream: true},
 		{Method: http.MethodPost, Path: api + "/editor-status", Handler: editorStatus(o)},

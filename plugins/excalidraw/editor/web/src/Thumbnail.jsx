@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { renderURL } from "./api.js";
+import { useEffect, useRef, useState } from "react";
+import { thumbnailURL } from "./api.js";
 
 // The box a thumbnail is letterboxed in (CSS px; .dsh-thumb in styles.css).
 const BOX_W = 200;
@@ -7,50 +7,105 @@ const BOX_H = 120;
 // The picture's pixel budget: the box at the screen's density (taken once,
 // so zooming the page does not fetch every thumbnail again).
 const MAX_PIXELS = BOX_W * BOX_H * Math.min(3, Math.max(1, window.devicePixelRatio || 1)) ** 2;
-// The thumbnails are PNG fitted to that budget: a few kilobytes each,
-// where an SVG carries its fonts.
-const FORMAT = "png";
+// The least time between two requests for one thumbnail: the server draws
+// a board's picture at most every few seconds, so asking at every
+// revision of a busy board would only fetch the same picture again.
+const EVERY_MS = 3000;
 
-// Thumbnail is a listed scene as dsh draws it (render.png), fitted into a
-// fixed box with its aspect ratio kept. Its URL names the revision, so a
-// commit to the scene (the list stream moves the row's revision) loads the
-// new picture; the old one stays in place until the new one is in. Until a
-// picture is in, and when there is none (an empty scene, which the route
-// answers 404 "nothing to draw", or one it cannot draw), the box is a
-// neutral placeholder.
+// Thumbnail is a listed scene as dsh draws it (thumbnail.png), fitted into
+// a fixed box with its aspect ratio kept. It is fetched once the box is on
+// screen, and again when the list stream moves the row past the revision
+// the picture shows, at most every EVERY_MS: a burst of commits costs one
+// request, and the server answers from its cache (a 304 when the picture
+// has not changed). The picture shown may be of an older revision while
+// the newer one is drawn; the old one stays in place until the new one is
+// in. Until a picture is in, and when there is none (an empty scene, which
+// the route answers 404 "nothing to draw", or one it cannot draw), the box
+// is a neutral placeholder.
 //
 // data-state on the box: empty (nothing to ask for), loading, refreshing
-// (the previous revision shown while the new one loads), loaded, error.
+// (an older picture shown while a newer one is asked for), loaded, error.
+// The image carries data-url (what it was fetched from) and data-rev (the
+// revision it shows).
 export function Thumbnail({ scene, dark }) {
   const drawable = scene.valid !== false && scene.elementCount > 0;
-  const src = drawable ? renderURL(scene.name, { format: FORMAT, maxPixels: MAX_PIXELS, dark, rev: scene.revision }) : "";
-  // The last URL that loaded and the last that failed.
-  const [loaded, setLoaded] = useState("");
+  const url = drawable ? thumbnailURL(scene.name, { maxPixels: MAX_PIXELS, dark }) : "";
+  const want = scene.revision;
+  const box = useRef(null);
+  const [visible, setVisible] = useState(false);
+  // pic: the picture shown {url, rev, src (a blob: URL)}; failed: the
+  // url@revision whose request failed.
+  const [pic, setPic] = useState(null);
   const [failed, setFailed] = useState("");
+  const [tick, setTick] = useState(0);
+  const busy = useRef(false);
+  const last = useRef({ url: "", at: 0 });
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof IntersectionObserver === "undefined") {
+      setVisible(true);
+      return undefined;
+    }
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        setVisible(true);
+        io.disconnect();
+      }
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
+
+  const have = pic && pic.url === url ? pic.rev : -1;
+  useEffect(() => {
+    if (!url || !visible || have >= want || busy.current || failed === `${url}@${want}`) return undefined;
+    // A new URL (the theme changed) is asked for at once; the same one
+    // no sooner than EVERY_MS after the last request.
+    const wait = last.current.url === url ? last.current.at + EVERY_MS - Date.now() : 0;
+    if (wait > 0) {
+      const t = setTimeout(() => setTick((n) => n + 1), wait);
+      return () => clearTimeout(t);
+    }
+    busy.current = true;
+    last.current = { url, at: Date.now() };
+    const asked = want;
+    fetch(url, { credentials: "same-origin", cache: "no-cache" })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const rev = Number(res.headers.get("X-Scene-Revision")) || 0;
+        const src = URL.createObjectURL(await res.blob());
+        setPic((prev) => {
+          if (prev) URL.revokeObjectURL(prev.src);
+          return { url, rev, src };
+        });
+        setFailed("");
+      })
+      .catch(() => setFailed(`${url}@${asked}`))
+      .finally(() => {
+        busy.current = false;
+        setTick((n) => n + 1);
+      });
+    return undefined;
+  }, [url, visible, want, have, tick, failed]);
+
+  // The last picture's blob: URL goes with the box.
+  const picRef = useRef(null);
+  picRef.current = pic;
+  useEffect(() => () => picRef.current && URL.revokeObjectURL(picRef.current.src), []);
 
   let state = "empty";
-  if (src) {
-    if (failed === src) state = "error";
-    else if (loaded === src) state = "loaded";
-    else if (loaded) state = "refreshing";
+  if (url) {
+    if (failed === `${url}@${want}`) state = "error";
+    else if (have >= want) state = "loaded";
+    else if (pic) state = "refreshing";
     else state = "loading";
   }
   const label = state === "empty" ? (scene.valid === false ? "cannot be read" : "empty") : state === "error" ? "no preview" : "";
   return (
-    <span className={`dsh-thumb dsh-thumb-${state}`} data-testid="thumb" data-state={state} data-label={label || undefined}>
-      {src && (
-        <img
-          src={src}
-          alt={scene.name}
-          loading="lazy"
-          decoding="async"
-          draggable={false}
-          onLoad={(e) => {
-            setLoaded(e.currentTarget.getAttribute("src"));
-            setFailed("");
-          }}
-          onError={(e) => setFailed(e.currentTarget.getAttribute("src"))}
-        />
+    <span ref={box} className={`dsh-thumb dsh-thumb-${state}`} data-testid="thumb" data-state={state} data-label={label || undefined}>
+      {url && pic && state !== "error" && (
+        <img src={pic.src} alt={scene.name} loading="lazy" decoding="async" draggable={false} data-url={pic.url} data-rev={pic.rev} />
       )}
     </span>
   );

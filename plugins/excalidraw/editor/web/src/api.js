@@ -105,7 +105,20 @@ export function renderURL(name, { format = "png", maxPixels, dark = false, rev }
   return `${API}/scenes/${encodeURIComponent(name)}/render.${format}?${q}`;
 }
 
-export const sceneEventsURL = (name) => `${API}/scenes/${encodeURIComponent(name)}/events`;
+// thumbnailURL is the board list's picture of a scene (GET
+// /scenes/:name/thumbnail.png), one per theme and pixel budget, served
+// from the server's cache: it may show an older revision than the scene's
+// (the X-Scene-Revision header says which) while a newer one is drawn.
+export function thumbnailURL(name, { maxPixels, dark = false } = {}) {
+  const q = new URLSearchParams();
+  if (maxPixels) q.set("max_pixels", String(Math.round(maxPixels)));
+  q.set("dark", dark ? "true" : "false");
+  return `${API}/scenes/${encodeURIComponent(name)}/thumbnail.png?${q}`;
+}
+
+// since is the revision the page shows: the stream then sends deltas
+// (the elements each commit changed) instead of revision records.
+export const sceneEventsURL = (name, since = 0) => `${API}/scenes/${encodeURIComponent(name)}/events${since > 0 ? `?since=${since}` : ""}`;
 export const listEventsURL = () => `${API}/events`;
 
 // TAB names this page load in its request ids ("ui-<tab>-<uuid>", or

@@ -1,0 +1,91 @@
+package httpapi
+
+import (
+	"context"
+	"hash/fnv"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/thumbnail"
+)
+
+// Thumbnail budgets: the list's box (200 × 120 CSS px) at up to 3× density.
+const (
+	thumbDefaultPixels = 200 * 120 * 4
+	thumbMaxPixels     = 200 * 120 * 9
+	thumbMinPixels     = 1000
+)
+
+// thumbnails serves GET /scenes/:name/thumbnail.png: the board list's
+// picture of a scene, from one cache shared by every viewer (see package
+// thumbnail), never drawn on the write path. Query parameters: max_pixels
+// (default the box at 2×), dark. The picture may be of an older revision
+// than the scene's while a newer one is drawn (at most one render per
+// picture every few seconds): X-Scene-Revision says which, and its ETag
+// names that revision's picture, so a viewer asking again gets 304 until
+// a newer one is in.
+type thumbnails struct {
+	svc   *service.Service
+	cache *thumbnail.Cache
+}
+
+// newThumbnails is the route's cache, drawing with svc; closed with stop.
+func newThumbnails(svc *service.Service, o thumbnail.Options, stop <-chan struct{}) thumbnails {
+	c := thumbnail.New(func(ctx context.Context, k thumbnail.Key) (thumbnail.Picture, error) {
+		res, err := svc.Render(ctx, service.RenderRequest{Name: k.Name, Format: service.RenderPNG, MaxPixels: k.MaxPixels, Dark: k.Dark})
+		if err != nil {
+			return thumbnail.Picture{}, err
+		}
+		h := fnv.New64a()
+		h.Write(res.Data)
+		etag := `"thumb-` + render.Version + "-" + strconv.FormatInt(res.Revision, 10) + "-" + strconv.FormatUint(h.Sum64(), 16) + `"`
+		return thumbnail.Picture{Revision: res.Revision, ETag: etag, MIME: res.MIME, Data: res.Data}, nil
+	}, o)
+	if stop != nil {
+		go func() { <-stop; c.Close() }()
+	}
+	return thumbnails{svc: svc, cache: c}
+}
+
+func (h thumbnails) get(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	q := c.QueryParams()
+	k := thumbnail.Key{Name: name, MaxPixels: thumbDefaultPixels}
+	if v := q.Get("max_pixels"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < thumbMinPixels || n > thumbMaxPixels {
+			return badRequest("/max_pixels", "max_pixels must be an integer from %d to %d", thumbMinPixels, thumbMaxPixels)
+		}
+		k.MaxPixels = n
+	}
+	if v := q.Get("dark"); v != "" {
+		if k.Dark, err = strconv.ParseBool(v); err != nil {
+			return badRequest("/dark", "dark must be true or false")
+		}
+	}
+	// The viewer's own access first: the cache serves everyone alike.
+	head, err := h.svc.Head(c.Request().Context(), name)
+	if err != nil {
+		return err
+	}
+	pic, err := h.cache.Get(c.Request().Context(), k, head.Revision)
+	if err != nil {
+		return err
+	}
+	hdr := c.Response().Header()
+	hdr.Set("ETag", pic.ETag)
+	hdr.Set("Cache-Control", "private, no-cache")
+	hdr.Set("X-Scene-Revision", strconv.FormatInt(pic.Revision, 10))
+	hdr.Set("Access-Control-Expose-Headers", "X-Scene-Revision")
+	if match := c.Request().Header.Get("If-None-Match"); match != "" && match == pic.ETag {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, pic.MIME, pic.Data)
+}

@@ -1,0 +1,251 @@
+// Package thumbnail keeps the pictures the board list shows of boards. It
+// draws them off the write path and lazily: a viewer asks, and gets the
+// picture already drawn, even one of an older revision (with that
+// revision), while one render of the newest revision is scheduled. A
+// picture is drawn at most once per Interval however many commits and
+// viewers there are, by at most Workers renders at once over all boards,
+// and every viewer is served from that one render.
+package thumbnail
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Key is one picture of a board: its theme and pixel budget.
+type Key struct {
+	Name      string
+	Dark      bool
+	MaxPixels int
+}
+
+// Picture is a drawn board.
+type Picture struct {
+	// Revision is the board's revision the picture shows.
+	Revision int64
+	// ETag names the picture for conditional requests.
+	ETag string
+	MIME string
+	Data []byte
+}
+
+// Render draws the newest revision of a board. ctx carries the identity
+// of the viewer who asked last, so the render reads only what they may.
+type Render func(ctx context.Context, k Key) (Picture, error)
+
+// Options tune a Cache.
+type Options struct {
+	// Interval is the least time between two renders of one picture
+	// (0: 3 s).
+	Interval time.Duration
+	// Workers bounds the renders running at once (0: 2).
+	Workers int
+	// Entries bounds the pictures kept (0: 1024); the least recently
+	// asked for go first.
+	Entries int
+	// Timeout bounds one render (0: 30 s).
+	Timeout time.Duration
+	// OnRender, when set, is called in the worker as each render starts,
+	// before it draws: to count renders, or (in tests) to hold one.
+	OnRender func(Key)
+}
+
+// Cache holds the pictures. Its zero value is not usable: call New.
+type Cache struct {
+	render Render
+	o      Options
+	slots  chan struct{}
+
+	mu      sync.Mutex
+	entries map[Key]*entry
+	closed  bool
+	renders int64
+}
+
+// entry is one picture and its schedule. Guarded by Cache.mu.
+type entry struct {
+	pic  *Picture
+	err  error // the last render's failure, for revision errRev
+	errR int64
+	// want is the newest revision a viewer was told of.
+	want int64
+	// ctx is the last asking viewer's (not cancelled with their request).
+	ctx       context.Context
+	last      time.Time // the last render's start
+	used      time.Time
+	pending   bool // a render is scheduled or running
+	timer     *time.Timer
+	rendering bool
+	done      chan struct{} // closed when the running or next render ends
+}
+
+// New is a Cache drawing with render.
+func New(render Render, o Options) *Cache {
+	if o.Interval <= 0 {
+		o.Interval = 3 * time.Second
+	}
+	if o.Workers <= 0 {
+		o.Workers = 2
+	}
+	if o.Entries <= 0 {
+		o.Entries = 1024
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	return &Cache{render: render, o: o, slots: make(chan struct{}, o.Workers), entries: map[Key]*entry{}}
+}
+
+// Get is the picture of k for a viewer who knows of revision head. A
+// picture of head or newer is served as it is; an older one is served
+// too (its Revision says which) and a render of the newest is scheduled,
+// no sooner than Interval after the last. Only when there is no picture
+// yet does Get wait for a render (or ctx). The error of a render that
+// failed for head or newer (nothing to draw) is answered as it is.
+func (c *Cache) Get(ctx context.Context, k Key, head int64) (Picture, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return Picture{}, fmt.Errorf("thumbnail: cache closed")
+	}
+	e := c.entries[k]
+	if e == nil {
+		c.evict()
+		e = &entry{done: make(chan struct{})}
+		c.entries[k] = e
+	}
+	e.used = time.Now()
+	e.want = max(e.want, head)
+	e.ctx = context.WithoutCancel(ctx)
+	if e.pic != nil && e.pic.Revision >= head {
+		p := *e.pic
+		c.mu.Unlock()
+		return p, nil
+	}
+	if e.err != nil && e.errR >= head {
+		err := e.err
+		c.mu.Unlock()
+		return Picture{}, err
+	}
+	c.schedule(k, e)
+	if e.pic != nil {
+		p := *e.pic
+		c.mu.Unlock()
+		return p, nil
+	}
+	done := e.done
+	c.mu.Unlock()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return Picture{}, ctx.Err()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.pic != nil {
+		return *e.pic, nil
+	}
+	if e.err != nil {
+		return Picture{}, e.err
+	}
+	return Picture{}, fmt.Errorf("thumbnail: %s not drawn", k.Name)
+}
+
+// Renders is how many renders the cache has started.
+func (c *Cache) Renders() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.renders
+}
+
+// Close stops scheduled renders; Get fails after it.
+func (c *Cache) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for _, e := range c.entries {
+		if e.timer != nil {
+			e.timer.Stop()
+		}
+	}
+}
+
+// schedule starts a render of e unless one is pending: at once for a
+// picture never drawn, else Interval after the last render's start.
+// Called with c.mu held.
+func (c *Cache) schedule(k Key, e *entry) {
+	if e.pending || c.closed {
+		return
+	}
+	e.pending = true
+	wait := time.Duration(0)
+	if !e.last.IsZero() {
+		wait = time.Until(e.last.Add(c.o.Interval))
+	}
+	e.timer = time.AfterFunc(max(wait, 0), func() { c.run(k, e) })
+}
+
+// run renders e in a worker slot and schedules another render when a
+// viewer has meanwhile been told of a newer revision than it drew.
+func (c *Cache) run(k Key, e *entry) {
+	c.slots <- struct{}{}
+	defer func() { <-c.slots }()
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	e.rendering, e.last = true, time.Now()
+	c.renders++
+	ctx, want := e.ctx, e.want
+	c.mu.Unlock()
+	if c.o.OnRender != nil {
+		c.o.OnRender(k)
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	pic, err := c.render(ctx, k)
+	cancel()
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.rendering, e.pending, e.timer = false, false, nil
+	if err != nil {
+		e.pic, e.err, e.errR = nil, err, want
+	} else {
+		e.pic, e.err = &pic, nil
+	}
+	close(e.done)
+	e.done = make(chan struct{})
+	drawn := want
+	if err == nil {
+		drawn = pic.Revision
+	}
+	if e.want > drawn {
+		c.schedule(k, e)
+	}
+}
+
+// evict drops the least recently asked for picture not being drawn when
+// the cache is full. Called with c.mu held.
+func (c *Cache) evict() {
+	if len(c.entries) < c.o.Entries {
+		return
+	}
+	var oldest Key
+	var at time.Time
+	found := false
+	for k, e := range c.entries {
+		if e.pending {
+			continue
+		}
+		if !found || e.used.Before(at) {
+			oldest, at, found = k, e.used, true
+		}
+	}
+	if found {
+		delete(c.entries, oldest)
+	}
+}
