@@ -298,36 +298,86 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   // away is dropped: the stream's next head brings the merge back.
   // With same, the stored revision is brought in even when it is the base:
   // this tab's own save, which the plugin stored other than it was sent.
-  const mergeFromDisk = useCallback(({ same = false } = {}) => {
-    merging.current = merging.current
-      .then(async () => {
+  const mergeNow = useCallback(
+    async ({ same = false } = {}) => {
+      const api = apiRef.current;
+      if (!api) return;
+      const res = await readScene(name);
+      if (res.revision < base.current.revision || (res.revision === base.current.revision && !same)) return;
+      const wasClean = signature() === savedSig.current;
+      const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
+      const files = Object.values(res.scene.files || {});
+      if (files.length) api.addFiles(files);
+      // With nothing unsaved, the disk is the whole truth (an element
+      // another writer dropped must go here too). With unsaved edits,
+      // reconcile so they survive.
+      const elements = wasClean ? remote : reconcileElements(api.getSceneElementsIncludingDeleted(), remote, api.getAppState());
+      api.updateScene({ elements, captureUpdate: CaptureUpdateAction.NEVER });
+      setBase(res.revision, res.sha256);
+      if (wasClean) {
+        savedSig.current = signature();
+        if (!inConflict.current && !inFlight.current) setStatus("saved");
+      } else if (!inConflict.current) {
+        scheduleSave();
+      }
+    },
+    [name, signature, setBase, scheduleSave],
+  );
+
+  // merged runs one merge after those before it; a read that fails
+  // because the host is away is dropped (the stream brings it back).
+  const merged = useCallback(
+    (run) => {
+      merging.current = merging.current.then(run).catch((e) => {
+        if (!(e instanceof ApiError) || e.status === 401 || e.status === 404 || e.status >= 500) return;
+        reportError(`merge ${name}: ${e.message}`);
+      });
+      return merging.current;
+    },
+    [name],
+  );
+
+  const mergeFromDisk = useCallback((opts) => merged(() => mergeNow(opts)), [merged, mergeNow]);
+
+  // applyDelta brings a stream's delta (the elements the commits after
+  // d.from changed, whole; deletions as isDeleted tombstones) into the
+  // canvas without reading the scene, by the rule mergeFromDisk uses: on
+  // a clean canvas the delta's elements replace the page's (the store is
+  // the truth, even an element at a lower version after an overwrite);
+  // with unsaved edits Excalidraw's reconciliation keeps them (higher
+  // version wins, on a tie the lower versionNonce, the element being
+  // edited stays). A delta that starts after the page's base (it missed
+  // a revision), or shows an image whose file the page lacks, reads the
+  // scene instead. One the page has already (its own save) does nothing.
+  const applyDelta = useCallback(
+    (d) =>
+      merged(async () => {
         const api = apiRef.current;
-        if (!api) return;
-        const res = await readScene(name);
-        if (res.revision < base.current.revision || (res.revision === base.current.revision && !same)) return;
-        const wasClean = signature() === savedSig.current;
-        const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
-        const files = Object.values(res.scene.files || {});
+        if (!api || d.revision <= base.current.revision) return;
+        if (d.from > base.current.revision) return mergeNow();
+        const remote = restoreElements(d.elements || [], null);
+        const have = api.getFiles();
+        if (remote.some((el) => el.type === "image" && !el.isDeleted && el.fileId && !have[el.fileId] && !d.files?.[el.fileId])) return mergeNow();
+        const files = Object.values(d.files || {});
         if (files.length) api.addFiles(files);
-        // With nothing unsaved, the disk is the whole truth (an element
-        // another writer dropped must go here too). With unsaved edits,
-        // reconcile so they survive.
-        const elements = wasClean ? remote : reconcileElements(api.getSceneElementsIncludingDeleted(), remote, api.getAppState());
-        api.updateScene({ elements, captureUpdate: CaptureUpdateAction.NEVER });
-        setBase(res.revision, res.sha256);
+        const wasClean = signature() === savedSig.current;
+        const local = api.getSceneElementsIncludingDeleted();
+        const ids = new Set(remote.map((el) => el.id));
+        const elements = reconcileElements(wasClean ? local.filter((el) => !ids.has(el.id)) : local, remote, api.getAppState());
+        // The stored appState (background, grid) only where the person
+        // changed nothing: their save would write theirs anyway.
+        const appState = d.appState && wasClean ? storedAppState({ ...api.getAppState(), ...d.appState }) : undefined;
+        api.updateScene({ elements, ...(appState ? { appState } : {}), captureUpdate: CaptureUpdateAction.NEVER });
+        setBase(d.revision, d.sha256);
         if (wasClean) {
           savedSig.current = signature();
           if (!inConflict.current && !inFlight.current) setStatus("saved");
         } else if (!inConflict.current) {
           scheduleSave();
         }
-      })
-      .catch((e) => {
-        if (!(e instanceof ApiError) || e.status === 401 || e.status === 404 || e.status >= 500) return;
-        reportError(`merge ${name}: ${e.message}`);
-      });
-    return merging.current;
-  }, [name, signature, setBase, scheduleSave]);
+      }),
+    [merged, mergeNow, signature, setBase, scheduleSave],
+  );
 
   mergeRef.current = mergeFromDisk;
 
@@ -384,13 +434,26 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       setLink({ state: "off" });
       return;
     }
-    const stream = openStream(sceneEventsURL(name), {
+    // The stream is asked for deltas from the revision the canvas shows
+    // (at every reconnect too), so a commit arrives as its changed
+    // elements; a `resync` (or a plain revision) reads the scene.
+    const stream = openStream(() => sceneEventsURL(name, base.current.revision), {
       onEvent: (type, data) => {
-        if (type !== "revision") return;
+        if (type !== "revision" && type !== "delta" && type !== "resync") return;
         let change;
         try {
           change = JSON.parse(data);
         } catch {
+          return;
+        }
+        if (type === "delta") {
+          applyDelta(change);
+          // The delta names the forced saves it covers: no journal read.
+          if (change.revision > checked.current) {
+            checked.current = change.revision;
+            const forced = change.forced?.find((e) => !ownRevisions.current.has(e.revision) && !isOwnRequest(e.requestId));
+            if (forced) setOverwrite(forced);
+          }
           return;
         }
         if (change.revision > base.current.revision) mergeFromDisk();
@@ -402,7 +465,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       },
     });
     return () => stream.close();
-  }, [name, initial, follow, mergeFromDisk, save, lookForOverwrite]);
+  }, [name, initial, follow, mergeFromDisk, applyDelta, save, lookForOverwrite]);
 
   // revert undoes one commit as this person ("Undo this change", "Bring my
   // version back"). Pending edits are saved first, so the revert acts on

@@ -38,7 +38,8 @@ function stateOf(reason) {
 
 // openStream(url, {onEvent(type, data, id), onState(state, info)}) starts
 // following url and returns {close, retryNow}. onEvent gets each event's
-// type ("message" if none), its data (a string) and id.
+// type ("message" if none), its data (a string) and id. url may be a
+// function, called at every (re)connect (to say what the page has).
 export function openStream(url, { onEvent, onState }) {
   let closed = false;
   let ctrl = null;
@@ -74,7 +75,7 @@ export function openStream(url, { onEvent, onState }) {
     report(attempt === 0 ? "connecting" : "reconnecting", { reason: "connecting" });
     let res;
     try {
-      res = await fetch(url, {
+      res = await fetch(typeof url === "function" ? url() : url, {
         credentials: "same-origin",
         cache: "no-store",
         headers: { Accept: "text/event-stream" },
