@@ -8,8 +8,10 @@
 // replaces by rename. Both may report the same commit, so the Hub keeps
 // the newest revision published per scene and drops anything not newer.
 //
-// A Change carries only the revision record, never the scene: a browser
-// that learns of a change fetches the scene itself and merges it.
+// A Change carries only the revision record, never the scene: the event
+// stream that sends it to a browser (httpapi.SceneEvents) reads what the
+// commits since its last event changed (service.Delta) and sends those
+// elements, or tells the browser to fetch the scene itself.
 //
 // Subscribers get a buffer of one with latest-wins coalescing: a slow
 // reader only ever needs the newest revision, and Publish never blocks on
