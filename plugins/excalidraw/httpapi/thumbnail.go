@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/thumbnail"
@@ -23,7 +24,9 @@ const (
 // thumbnails serves GET /scenes/:name/thumbnail.png: the board list's
 // picture of a scene, from one cache shared by every viewer (see package
 // thumbnail), never drawn on the write path. Query parameters: max_pixels
-// (default the box at 2×), dark. The picture may be of an older revision
+// (default the box at 2×), dark, rev (the revision the viewer knows of,
+// or the X-Scene-Revision request header, which keeps the URL and so the
+// browser's conditional request; absent: the scene's head). The picture may be of an older revision
 // than the scene's while a newer one is drawn (at most one render per
 // picture every few seconds): X-Scene-Revision says which, and its ETag
 // names that revision's picture, so a viewer asking again gets 304 until
@@ -70,12 +73,31 @@ func (h thumbnails) get(c echo.Context) error {
 			return badRequest("/dark", "dark must be true or false")
 		}
 	}
-	// The viewer's own access first: the cache serves everyone alike.
-	head, err := h.svc.Head(c.Request().Context(), name)
-	if err != nil {
-		return err
+	// The viewer's own access first: the cache serves everyone alike. A
+	// viewer that names the revision it knows of (the list page, from its
+	// stream) is checked by the guard alone: reading the scene's head
+	// right after a commit reads and hashes the file.
+	ctx := c.Request().Context()
+	var head int64
+	v := q.Get("rev")
+	if v == "" {
+		v = c.Request().Header.Get("X-Scene-Revision")
 	}
-	pic, err := h.cache.Get(c.Request().Context(), k, head.Revision)
+	if v != "" {
+		if head, err = strconv.ParseInt(v, 10, 64); err != nil || head < 0 {
+			return badRequest("/rev", "rev must be a revision number")
+		}
+		if err := h.svc.May(ctx, name, access.Read); err != nil {
+			return err
+		}
+	} else {
+		m, err := h.svc.Head(ctx, name)
+		if err != nil {
+			return err
+		}
+		head = m.Revision
+	}
+	pic, err := h.cache.Get(ctx, k, head)
 	if err != nil {
 		return err
 	}

@@ -13,17 +13,19 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
+	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/thumbnail"
 )
 
-// newThumbEnv is newEnv with the thumbnails tuned by o.
+// newThumbEnv is newEnv with the thumbnails tuned by o (and room for a
+// 2,000-element board).
 func newThumbEnv(t *testing.T, o thumbnail.Options) *env {
 	t.Helper()
 	needFonts(t)
 	dir := filepath.Join(t.TempDir(), "drawings")
 	svc, err := service.New(service.Config{
-		DrawingsDir: dir, Limits: testLimits, LockTimeout: 2 * time.Second,
+		DrawingsDir: dir, Limits: scene.Limits{MaxElements: 5000}, LockTimeout: 2 * time.Second,
 		Rand: rand.New(rand.NewPCG(1, 2)), Fonts: editor.Fonts(),
 	})
 	if err != nil {
@@ -121,8 +123,24 @@ func TestThumbnailServesTheCachedPicture(t *testing.T) {
 		t.Fatalf("%d renders, want 2 (r1, r2)", n)
 	}
 
+	// A viewer naming a revision (the list page, from its stream) gets
+	// the cached picture; one naming a revision that is not there makes
+	// at most one render per interval, not one per request.
+	if r := e.do(http.MethodGet, api+"/scenes/pic/thumbnail.png?max_pixels=96000&dark=false&rev=2", nil); r.status != http.StatusOK || r.revision() != 2 || !bytes.Equal(r.raw, r2.raw) {
+		t.Fatalf("rev=2: %d rev %d", r.status, r.revision())
+	}
+	for range 20 {
+		if r := e.do(http.MethodGet, api+"/scenes/pic/thumbnail.png?max_pixels=96000&dark=false&rev=99", nil); r.status != http.StatusOK || r.revision() != 2 {
+			t.Fatalf("rev=99: %d rev %d, want the r2 picture", r.status, r.revision())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := renders.Load(); n > 2+4 {
+		t.Fatalf("%d renders after 2 s of asking for a revision not there, want at most one per 700 ms", n-2)
+	}
+
 	// Bad input: a clear error, nothing drawn.
-	for _, q := range []string{"max_pixels=12", "max_pixels=big", "max_pixels=99999999", "dark=maybe"} {
+	for _, q := range []string{"max_pixels=12", "max_pixels=big", "max_pixels=99999999", "dark=maybe", "rev=-1", "rev=x"} {
 		r := e.do(http.MethodGet, api+"/scenes/pic/thumbnail.png?"+q, nil)
 		expect(t, r, http.StatusUnprocessableEntity, "invalid_operation")
 	}

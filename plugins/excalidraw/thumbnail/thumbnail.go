@@ -69,8 +69,9 @@ type entry struct {
 	pic  *Picture
 	err  error // the last render's failure, for revision errRev
 	errR int64
-	// want is the newest revision a viewer was told of.
-	want int64
+	// want is the newest revision a viewer was told of; drawn, the
+	// revision the last successful render drew.
+	want, drawn int64
 	// ctx is the last asking viewer's (not cancelled with their request).
 	ctx       context.Context
 	last      time.Time // the last render's start
@@ -223,8 +224,19 @@ func (c *Cache) run(k Key, e *entry) {
 	if err == nil {
 		drawn = pic.Revision
 	}
+	// A viewer told of a newer revision than drawn: a commit landed
+	// during the render, so draw again; but when this render drew no newer
+	// revision than the last, the revision asked for is not there (yet, on
+	// this node): wait for the next viewer to ask.
 	if e.want > drawn {
-		c.schedule(k, e)
+		if err == nil && drawn == e.drawn {
+			e.want = drawn
+		} else {
+			c.schedule(k, e)
+		}
+	}
+	if err == nil {
+		e.drawn = drawn
 	}
 }
 

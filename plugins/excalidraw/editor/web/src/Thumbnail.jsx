@@ -70,7 +70,9 @@ export function Thumbnail({ scene, dark }) {
     busy.current = true;
     last.current = { url, at: Date.now() };
     const asked = want;
-    fetch(url, { credentials: "same-origin", cache: "no-cache" })
+    // The revision it knows of goes as a header, so the URL stays the
+    // same and the browser asks conditionally (a 304 when unchanged).
+    fetch(url, { credentials: "same-origin", cache: "no-cache", headers: { "X-Scene-Revision": String(want) } })
       .then(async (res) => {
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const rev = Number(res.headers.get("X-Scene-Revision")) || 0;
