@@ -362,7 +362,9 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         if (files.length) api.addFiles(files);
         const wasClean = signature() === savedSig.current;
         const local = api.getSceneElementsIncludingDeleted();
-        const ids = new Set(remote.map((el) => el.id));
+        // By the delta's own ids: restoreElements drops an invisibly
+        // small one, which a full read would not show either.
+        const ids = new Set((d.elements || []).map((el) => el.id));
         const elements = reconcileElements(wasClean ? local.filter((el) => !ids.has(el.id)) : local, remote, api.getAppState());
         // The stored appState (background, grid) only where the person
         // changed nothing: their save would write theirs anyway.
