@@ -46,6 +46,7 @@ func BenchmarkThumbnailsBesideWrites(b *testing.B) {
 		path    string
 	}{
 		{"writes-alone", 0, ""},
+		{"viewers=1/render.png-per-revision", 1, "render.png"},
 		{"viewers=4/render.png-per-revision", 4, "render.png"},
 		{"viewers=4/thumbnail.png", 4, "thumbnail.png"},
 	} {

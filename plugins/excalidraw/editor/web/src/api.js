@@ -92,19 +92,6 @@ export const mintToken = ({ name, boards, role, canCreateBoards = false }) =>
 export const listTokens = (board) => call("GET", `/mcp/tokens?board=${encodeURIComponent(board)}`).then((d) => d?.tokens || []);
 export const revokeToken = (id) => call("DELETE", `/mcp/tokens/${encodeURIComponent(id)}`);
 
-// renderURL is the scene drawn by dsh itself (GET /scenes/:name/render.png
-// or render.svg): fitted into maxPixels, in the dark theme when dark. rev
-// is not read by the route; it makes each revision its own URL, so a
-// thumbnail reloads when its scene changes and the browser's cache never
-// shows an old one.
-export function renderURL(name, { format = "png", maxPixels, dark = false, rev } = {}) {
-  const q = new URLSearchParams();
-  if (maxPixels) q.set("max_pixels", String(Math.round(maxPixels)));
-  q.set("dark", dark ? "true" : "false");
-  if (rev !== undefined) q.set("rev", String(rev));
-  return `${API}/scenes/${encodeURIComponent(name)}/render.${format}?${q}`;
-}
-
 // thumbnailURL is the board list's picture of a scene (GET
 // /scenes/:name/thumbnail.png), one per theme and pixel budget, served
 // from the server's cache: it may show an older revision than the scene's
