@@ -10,6 +10,7 @@ package thumbnail
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -40,7 +41,9 @@ type Options struct {
 	// Interval is the least time between two renders of one picture
 	// (0: 3 s).
 	Interval time.Duration
-	// Workers bounds the renders running at once (0: 2).
+	// Workers bounds the renders running at once (0: half the
+	// processors Go uses, at least one), so boards changing together
+	// leave the rest to writes.
 	Workers int
 	// Entries bounds the pictures kept (0: 1024); the least recently
 	// asked for go first.
@@ -88,7 +91,7 @@ func New(render Render, o Options) *Cache {
 		o.Interval = 3 * time.Second
 	}
 	if o.Workers <= 0 {
-		o.Workers = 2
+		o.Workers = max(1, runtime.GOMAXPROCS(0)/2)
 	}
 	if o.Entries <= 0 {
 		o.Entries = 1024
