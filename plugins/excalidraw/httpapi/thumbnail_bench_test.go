@@ -53,7 +53,7 @@ func BenchmarkThumbnailsBesideWrites(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var mu sync.Mutex
 			renders := 0
-			base, svc := benchServer(b, thumbnail.Options{OnRender: func(thumbnail.Key) { mu.Lock(); renders++; mu.Unlock() }})
+			base, svc := benchServer(b, 1, thumbnail.Options{OnRender: func(thumbnail.Key) { mu.Lock(); renders++; mu.Unlock() }})
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 			ask := func(rev int64) {
 				url := fmt.Sprintf("%s%s/scenes/big/%s?max_pixels=96000&dark=false&rev=%d", base, api, c.path, rev)
@@ -136,8 +136,9 @@ func cpuTime() time.Duration {
 }
 
 // benchServer is a server with the plugin's routes over a service holding
-// "big", 2,000 elements: rectangles, every fourth labelled, and arrows.
-func benchServer(b *testing.B, o thumbnail.Options) (string, *service.Service) {
+// boards "big", "big1", "big2", …, 2,000 elements each: rectangles, every
+// fourth labelled, and arrows.
+func benchServer(b *testing.B, boards int, o thumbnail.Options) (string, *service.Service) {
 	dir := filepath.Join(b.TempDir(), "drawings")
 	svc, err := service.New(service.Config{DrawingsDir: dir, Limits: scene.Limits{MaxElements: 5000}, LockTimeout: 5 * time.Second,
 		Rand: rand.New(rand.NewPCG(1, 2)), Fonts: editor.Fonts()})
@@ -167,8 +168,10 @@ func benchServer(b *testing.B, o thumbnail.Options) (string, *service.Service) {
 	for i := range 2000 - 1600 - 400 {
 		els = append(els, benchJSON(b, map[string]any{"type": "arrow", "id": fmt.Sprintf("a%d", i), "startElementId": fmt.Sprintf("r%d", i*3), "endElementId": fmt.Sprintf("r%d", i*3+1)}))
 	}
-	if _, err := svc.Create(context.Background(), service.CreateRequest{Name: "big", Elements: els}); err != nil {
-		b.Fatal(err)
+	for i := range boards {
+		if _, err := svc.Create(context.Background(), service.CreateRequest{Name: boardName(i), Elements: els}); err != nil {
+			b.Fatal(err)
+		}
 	}
 	return srv.URL(), svc
 }
@@ -179,4 +182,80 @@ func benchJSON(b *testing.B, v any) json.RawMessage {
 		b.Fatal(err)
 	}
 	return data
+}
+
+func boardName(i int) string {
+	if i == 0 {
+		return "big"
+	}
+	return fmt.Sprintf("big%d", i)
+}
+
+// BenchmarkThumbnailsFiftyBoards is agents' one-element writes to 50
+// boards of 2,000 elements in turn, with a viewer of each board's
+// thumbnail asking after every write (the list page asks at most every
+// 3 s), against the same writes alone: the renders (all 50 boards want
+// one every 3 s, more than the worker pool draws) must leave writes their
+// share of the processors. Metrics as BenchmarkThumbnailsBesideWrites.
+//
+//	go test ./plugins/excalidraw/httpapi -run '^$' -bench BenchmarkThumbnailsFiftyBoards -benchtime 8s -count 1
+func BenchmarkThumbnailsFiftyBoards(b *testing.B) {
+	if editor.Fonts() == nil {
+		b.Skip("the editor is not built; run make editor")
+	}
+	const boards = 50
+	for _, viewers := range []bool{false, true} {
+		name := "writes-alone"
+		if viewers {
+			name = "viewer-per-board"
+		}
+		b.Run(name, func(b *testing.B) {
+			var mu sync.Mutex
+			renders := 0
+			base, svc := benchServer(b, boards, thumbnail.Options{OnRender: func(thumbnail.Key) { mu.Lock(); renders++; mu.Unlock() }})
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+			revs := make([]int64, boards)
+			for i := range revs {
+				revs[i] = 1
+			}
+			var asks sync.WaitGroup
+			var lat []time.Duration
+			cpu0 := cpuTime()
+			for i := 0; b.Loop(); i++ {
+				k := i % boards
+				start := time.Now()
+				res, err := svc.Apply(context.Background(), service.ApplyRequest{Name: boardName(k), ExpectedRevision: revs[k],
+					Operations: []json.RawMessage{json.RawMessage(fmt.Sprintf(`{"op":"update","id":"r1000","patch":{"x":%d}}`, 5000+i%7))}})
+				lat = append(lat, time.Since(start))
+				if err != nil {
+					b.Fatal(err)
+				}
+				revs[k] = res.Revision
+				if viewers {
+					asks.Go(func() {
+						req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s%s/scenes/%s/thumbnail.png?max_pixels=96000&dark=false", base, api, boardName(k)), nil)
+						req.Header.Set("X-Scene-Revision", fmt.Sprint(res.Revision))
+						resp, err := client.Do(req)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						_, _ = io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					})
+				}
+			}
+			asks.Wait()
+			cpu := cpuTime() - cpu0
+			b.StopTimer()
+			slices.Sort(lat)
+			n := float64(len(lat))
+			b.ReportMetric(float64(cpu.Microseconds())/1000/n, "cpu-ms/write")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "write-p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "write-p90-ms")
+			mu.Lock()
+			b.ReportMetric(float64(renders)/n, "renders/write")
+			mu.Unlock()
+		})
+	}
 }

@@ -192,10 +192,16 @@ func (c *Cache) schedule(k Key, e *entry) {
 }
 
 // run renders e in a worker slot and schedules another render when a
-// viewer has meanwhile been told of a newer revision than it drew.
+// viewer has meanwhile been told of a newer revision than it drew. The
+// worker then rests as long as the render took before it takes another,
+// so a busy pool uses at most half of each of its processors.
 func (c *Cache) run(k Key, e *entry) {
 	c.slots <- struct{}{}
-	defer func() { <-c.slots }()
+	began := time.Now()
+	defer func() {
+		time.Sleep(time.Since(began))
+		<-c.slots
+	}()
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
