@@ -13,8 +13,6 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 )
 
 // Key is one picture of a board: its theme and pixel budget.
@@ -224,15 +222,10 @@ func (c *Cache) run(k Key, e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.rendering, e.pending, e.timer = false, false, nil
-	switch {
-	case err == nil:
-		e.pic, e.err = &pic, nil
-	case askersAccess(err):
-		// The asker the render read as lost the board; the board did
-		// not fail. What was drawn stays, and the next viewer's request
-		// (checked for access before Get) draws again.
-	default:
+	if err != nil {
 		e.pic, e.err, e.errR = nil, err, want
+	} else {
+		e.pic, e.err = &pic, nil
 	}
 	close(e.done)
 	e.done = make(chan struct{})
@@ -254,17 +247,6 @@ func (c *Cache) run(k Key, e *entry) {
 	if err == nil {
 		e.drawn = drawn
 	}
-}
-
-// askersAccess reports whether err is about the identity a render read
-// with (the viewer who asked last: not_found, permission_denied), not
-// about the board: such a failure is not kept for other viewers.
-func askersAccess(err error) bool {
-	switch sceneerr.CodeOf(err) {
-	case sceneerr.NotFound, sceneerr.PermissionDenied:
-		return true
-	}
-	return false
 }
 
 // evict drops the least recently asked for picture not being drawn when
