@@ -123,6 +123,19 @@ func (s *Service) changedAfter(ctx context.Context, name string, after, rev int6
 // revisions after+1 … rev affected; ok is false when the journal does not
 // hold each of them with its elements.
 func (s *Service) journalChanged(ctx context.Context, name string, after, rev int64, changed map[string]bool) (ok bool, err error) {
+	return s.walkJournal(ctx, name, after, rev, func(e *journal.Entry) bool {
+		for _, id := range e.Affected() {
+			changed[id] = true
+		}
+		return true
+	})
+}
+
+// walkJournal calls each with the journal's entries of revisions
+// after+1 … rev, newest first; ok is false when the journal does not hold
+// each of them with its elements. each returning false ends the walk
+// early (ok stays true: the caller has what it needs).
+func (s *Service) walkJournal(ctx context.Context, name string, after, rev int64, each func(e *journal.Entry) bool) (ok bool, err error) {
 	want := rev // the revision the next (older) entry must have
 	q := store.LogQuery{Name: name, MinRevision: after + 1, MaxRevision: rev, Limit: store.MaxLogLimit}
 	for {
@@ -135,10 +148,10 @@ func (s *Service) journalChanged(ctx context.Context, name string, after, rev in
 			if e.Revision != want || e.Images == journal.ImagesUnavailable {
 				return false, nil // a gap, or a commit whose elements are unknown
 			}
-			for _, id := range e.Affected() {
-				changed[id] = true
-			}
 			want = e.PreviousRevision
+			if !each(e) {
+				return true, nil
+			}
 		}
 		if page.Next == "" || want <= after {
 			return want <= after, nil

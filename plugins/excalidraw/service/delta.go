@@ -141,39 +141,21 @@ func imageFile(raw []byte) string {
 
 // journalDelta adds to changed the ids the journal's entries of revisions
 // after+1 … rev affected, to members the other members they changed, and
-// to forced the forced saves among them; ok is false when the journal
-// does not hold each of them with its elements.
+// to forced the forced saves among them, oldest first; ok is false when
+// the journal does not hold each of them with its elements.
 func (s *Service) journalDelta(ctx context.Context, name string, after, rev int64, changed, members map[string]bool, forced *[]LogRow) (ok bool, err error) {
-	want := rev
-	q := store.LogQuery{Name: name, MinRevision: after + 1, MaxRevision: rev, Limit: store.MaxLogLimit}
-	for {
-		page, err := s.store.Log(ctx, q)
-		if err != nil {
-			return false, mapError(err)
+	ok, err = s.walkJournal(ctx, name, after, rev, func(e *journal.Entry) bool {
+		for _, id := range e.Affected() {
+			changed[id] = true
 		}
-		for i := range page.Entries {
-			e := &page.Entries[i]
-			if e.Revision != want || e.Images == journal.ImagesUnavailable {
-				return false, nil
-			}
-			for _, id := range e.Affected() {
-				changed[id] = true
-			}
-			for _, m := range e.Members {
-				members[m] = true
-			}
-			if e.Forced {
-				*forced = append(*forced, logRow(e, LogIDsNone))
-			}
-			want = e.PreviousRevision
-			if len(changed) > MaxDeltaElements {
-				return true, nil // too large anyway: the caller resyncs
-			}
+		for _, m := range e.Members {
+			members[m] = true
 		}
-		if page.Next == "" || want <= after {
-			slices.Reverse(*forced) // oldest first
-			return want <= after, nil
+		if e.Forced {
+			*forced = append(*forced, logRow(e, LogIDsNone))
 		}
-		q.Cursor = page.Next
-	}
+		return len(changed) <= MaxDeltaElements // too large anyway: the caller resyncs
+	})
+	slices.Reverse(*forced) // oldest first
+	return ok, err
 }
