@@ -195,17 +195,8 @@ func TestUpdateDiagramOverMCP(t *testing.T) {
 	failCall(t, s, "update_diagram", `{"name":"board","diagram":"nope","nodes":[{"id":"a"}]}`, "not_found", "/diagram")
 }
 
-// sceneElements reads the live elements by id.
+// sceneElements reads board's live elements by id.
 func sceneElements(t *testing.T, s *mcp.ClientSession) map[string]map[string]any {
 	t.Helper()
-	doc := okCall(t, s, "excalidraw_scene_read", `{"name":"board","include":"full"}`)
-	out := map[string]map[string]any{}
-	for _, e := range asList(doc["scene"].(map[string]any)["elements"]) {
-		el := e.(map[string]any)
-		if el["isDeleted"] == true {
-			continue
-		}
-		out[el["id"].(string)] = el
-	}
-	return out
+	return sceneBoxes(t, s, "board")
 }

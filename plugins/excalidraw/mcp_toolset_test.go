@@ -17,12 +17,7 @@ import (
 // MCP is told, in initialize's instructions, to call read_me first; the
 // text is short (it sits in every session's context).
 func TestMCPInstructionsPointAtReadMe(t *testing.T) {
-	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
-	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
-		t.Fatal(err)
-	}
-	s, _, closeMCP := hosttest.MCP(t, h)
+	s, closeMCP := elementHost(t)
 	defer closeMCP()
 	got := s.InitializeResult().Instructions
 	if !strings.Contains(got, "read_me") {
