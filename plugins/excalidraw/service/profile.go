@@ -20,26 +20,34 @@ type Profiled interface {
 }
 
 // profiled gives e (and each step of Steps) the profile of board name
-// when it takes one.
+// when it takes one; the profile is read once, when some edit needs it.
 func (s *Service) profiled(ctx context.Context, name string, e Edit) (Edit, error) {
-	switch e := e.(type) {
-	case Profiled:
-		p, err := s.BoardProfile(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		return e.WithProfile(p), nil
-	case Steps:
-		out := make(Steps, len(e))
-		for i, step := range e {
-			var err error
-			if out[i], err = s.profiled(ctx, name, step); err != nil {
-				return nil, err
+	var p *profile.Profile
+	var give func(e Edit) (Edit, error)
+	give = func(e Edit) (Edit, error) {
+		switch e := e.(type) {
+		case Profiled:
+			if p == nil {
+				got, err := s.BoardProfile(ctx, name)
+				if err != nil {
+					return nil, err
+				}
+				p = &got
 			}
+			return e.WithProfile(*p), nil
+		case Steps:
+			out := make(Steps, len(e))
+			for i, step := range e {
+				var err error
+				if out[i], err = give(step); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
 		}
-		return out, nil
+		return e, nil
 	}
-	return e, nil
+	return give(e)
 }
 
 // BoardProfile is the profile in force on board name: its folder's with
