@@ -58,8 +58,8 @@ func TestCorpus(t *testing.T) {
 		for k := 0; k < len(ids); k += max(1, len(ids)/5) {
 			scope := Neighbours(doc.Elements(), ids[k:min(k+2, len(ids))])
 			got := Run(doc.Elements(), Options{ViewBackgroundColor: bg, Scope: scope})
-			if want := filter(fs, scope); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("%s: scoped run of %v differs:\n got %s\nwant %s", filepath.Base(path), ids[k:min(k+2, len(ids))], dump(got), dump(want))
+			if d := sameScoped(fs, got, scope); d != "" {
+				t.Errorf("%s: scoped run of %v differs: %s", filepath.Base(path), ids[k:min(k+2, len(ids))], d)
 			}
 		}
 		perScene[filepath.Base(path)] = map[string]int{}
