@@ -36,8 +36,8 @@ func TestMergeTakesNewerElementsOnly(t *testing.T) {
 	nb := scene.NumberOf(element(t, doc, "b"), "versionNonce")
 	vb := scene.NumberOf(element(t, doc, "b"), "version")
 	res, err := s.Merge(ctx, MergeRequest{Name: "flow", Attribution: store.Attribution{Via: "room", Name: "erin"}, Elements: []json.RawMessage{
-		edited(t, doc, "a", va+1, 5, map[string]any{"x": 40.0}),          // newer: taken
-		edited(t, doc, "b", vb, nb+1, map[string]any{"x": 999.0}),        // same version, higher nonce: stale
+		edited(t, doc, "a", va+1, 5, map[string]any{"x": 40.0}),   // newer: taken
+		edited(t, doc, "b", vb, nb+1, map[string]any{"x": 999.0}), // same version, higher nonce: stale
 		edited(t, doc, "b", 3, 7, map[string]any{"id": "new", "y": 300.0, "index": "a9", "boundElements": nil}),
 	}})
 	if err != nil {
