@@ -1,8 +1,11 @@
 package editor_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -23,6 +26,12 @@ type benchBoard struct {
 	lat   []time.Duration
 	apply []time.Duration
 	carry []time.Duration // lat less apply: from the write's answer to the page
+	// serve is from the write's start to its delta at a second viewer of
+	// the board (a plain HTTP client, see observe): the server's share;
+	// lat less serve is about the page's own (parse, reconcile, update).
+	serve []time.Duration
+	page  []time.Duration // lat less serve, write by write
+	seen  chan seenDelta
 
 	mu       sync.Mutex
 	counting bool
@@ -68,6 +77,50 @@ func (bd *benchBoard) count(w *world) {
 	}
 }
 
+// seenDelta is an event observe read: its revision and when.
+type seenDelta struct {
+	revision int64
+	at       time.Time
+}
+
+// observe opens the board's event stream for deltas since revision
+// since, as a second viewer would, and sends each event's revision with
+// the time it was read. The stream ends with the test.
+func observe(w *world, name string, since int64) chan seenDelta {
+	w.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	w.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/dsh-excalidraw/api/scenes/%s/events?since=%d", w.host.URL(), name, since), nil)
+	req.Header.Set("Authorization", "Bearer "+w.host.Token())
+	resp, err := (&http.Client{}).Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		w.t.Fatalf("events of %s: %s", name, resp.Status)
+	}
+	out := make(chan seenDelta, 1024)
+	go func() {
+		defer resp.Body.Close()
+		defer close(out)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			// Every event (a delta, or a resync) has the revision.
+			if line := sc.Text(); strings.HasPrefix(line, "data: ") {
+				at := time.Now()
+				var d struct {
+					Revision int64 `json:"revision"`
+				}
+				if json.Unmarshal([]byte(line[len("data: "):]), &d) == nil {
+					out <- seenDelta{d.Revision, at}
+				}
+			}
+		}
+	}()
+	return out
+}
+
 // BenchmarkAgentWriteToVisible measures, from an agent's MCP apply call to
 // the new element being in the open editor's scene, one write per
 // iteration on each of two boards open at once, of 10 and of 2,000
@@ -100,6 +153,7 @@ func BenchmarkAgentWriteToVisible(b *testing.B) {
 		bd.mu.Lock()
 		bd.counting = true
 		bd.mu.Unlock()
+		bd.seen = observe(w, bd.name, int64(evalJS[int](w, bd.tab, `window.dshEditor.state().revision`)))
 	}
 
 	for i := 0; b.Loop(); i++ {
@@ -118,6 +172,20 @@ func BenchmarkAgentWriteToVisible(b *testing.B) {
 			})`, id))
 			bd.lat = append(bd.lat, time.Since(start))
 			bd.carry = append(bd.carry, bd.lat[len(bd.lat)-1]-bd.apply[len(bd.apply)-1])
+			for seen := false; !seen; {
+				select {
+				case d, ok := <-bd.seen:
+					if !ok {
+						b.Fatalf("the second viewer's stream of %s ended", bd.name)
+					}
+					if seen = d.revision > int64(rev); seen {
+						bd.serve = append(bd.serve, d.at.Sub(start))
+						bd.page = append(bd.page, bd.lat[len(bd.lat)-1]-d.at.Sub(start))
+					}
+				case <-time.After(30 * time.Second):
+					b.Fatalf("the second viewer of %s did not see revision %d", bd.name, rev+1)
+				}
+			}
 		}
 	}
 	b.StopTimer()
@@ -143,10 +211,13 @@ func BenchmarkAgentWriteToVisible(b *testing.B) {
 		b.ReportMetric(pct(bd.lat, 0.99), bd.name+"-p99-ms")
 		b.ReportMetric(pct(bd.apply, 0.50), bd.name+"-apply-p50-ms")
 		b.ReportMetric(pct(bd.carry, 0.50), bd.name+"-carry-p50-ms")
+		b.ReportMetric(pct(bd.serve, 0.50), bd.name+"-serve-p50-ms")
+		b.ReportMetric(pct(bd.page, 0.50), bd.name+"-page-p50-ms")
 		b.ReportMetric(float64(total)/n, bd.name+"-bytes/commit")
 		b.ReportMetric(float64(reads)/n, bd.name+"-reads/commit")
 	}
 	b.ReportMetric(pct(boards[1].lat, 0.50)/pct(boards[0].lat, 0.50), "p50-ratio")
 	b.ReportMetric(pct(boards[1].carry, 0.50)/pct(boards[0].carry, 0.50), "carry-p50-ratio")
+	b.ReportMetric(pct(boards[1].serve, 0.50)/pct(boards[0].serve, 0.50), "serve-p50-ratio")
 	b.ReportMetric(0, "ns/op")
 }
