@@ -139,7 +139,7 @@ func writeDelta(c echo.Context, res *echo.Response, svc *service.Service, name s
 		ch := ChangeOf(d.Head)
 		return d.Revision, writeEvent(res, "resync", id, changeJSON(ch))
 	}
-	data, err := json.Marshal(d)
+	data, err := d.JSON() // encoded once for all the board's streams
 	if err != nil {
 		return from, err
 	}

@@ -52,32 +52,77 @@ type Delta struct {
 	// Resync means no delta: the editor reads the scene (Why says why).
 	Resync bool   `json:"resync,omitempty"`
 	Why    string `json:"why,omitempty"`
+
+	event *deltaEvent // its JSON, once (a shared delta)
 }
 
 // Delta returns the change of scene name from revision from to its
 // current head (see above). A from at or past the head gives no elements.
+// The delta may be shared with other callers asking for the same one (see
+// deltaCache): it must not be changed.
 func (s *Service) Delta(ctx context.Context, name string, from int64) (*Delta, error) {
 	if err := store.ValidName(name); err != nil {
 		return nil, mapError(err)
 	}
-	sc, err := s.store.Read(ctx, name)
+	// The caller's own access, and the head: cheap while the store can
+	// prove the file unchanged since it last saw it.
+	m, err := s.store.Head(ctx, name)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	d := &Delta{Head: headOf(sc.Meta), From: from, Elements: []json.RawMessage{}}
+	if from == m.Revision || from <= 0 || from > m.Revision {
+		return s.deltaOf(ctx, name, from, m, nil)
+	}
+	for {
+		call, mine := s.deltas.join(name, keyOf(from, m))
+		if !mine {
+			select {
+			case <-call.done:
+			case <-ctx.Done():
+				return nil, mapError(ctx.Err())
+			}
+			if call.d != nil {
+				return call.d, nil
+			}
+			continue // it failed for its caller: this one computes its own
+		}
+		return s.computeDelta(ctx, name, from, m, call)
+	}
+}
+
+// computeDelta computes the delta of call (from revision from to the head
+// m, or a newer one) and ends the call with it, failed or not.
+func (s *Service) computeDelta(ctx context.Context, name string, from int64, m store.Meta, call *deltaCall) (d *Delta, err error) {
+	defer func() { s.deltas.end(name, call, d) }()
+	m, data, err := s.headBytes(ctx, name, m)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = s.deltaOf(ctx, name, from, m, data); err != nil {
+		return nil, err
+	}
+	d.event = &deltaEvent{}
+	return d, nil
+}
+
+// deltaOf is the delta of name from revision from to its head m, whose
+// bytes are data (nil when from is no revision before m, which needs
+// none).
+func (s *Service) deltaOf(ctx context.Context, name string, from int64, m store.Meta, data []byte) (*Delta, error) {
+	d := &Delta{Head: headOf(m), From: from, Elements: []json.RawMessage{}}
 	resync := func(why string) (*Delta, error) {
 		d.Resync, d.Why, d.Elements = true, why, nil
 		return d, nil
 	}
 	switch {
-	case from == sc.Revision:
+	case from == m.Revision:
 		return d, nil
-	case from <= 0 || from > sc.Revision:
+	case from <= 0 || from > m.Revision:
 		return resync("no base")
 	}
 	changed := map[string]bool{}
 	members := map[string]bool{}
-	ok, err := s.journalDelta(ctx, name, from, sc.Revision, changed, members, &d.Forced)
+	ok, err := s.journalDelta(ctx, name, from, m.Revision, changed, members, &d.Forced)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +132,7 @@ func (s *Service) Delta(ctx context.Context, name string, from int64) (*Delta, e
 	if len(changed) > MaxDeltaElements {
 		return resync("large")
 	}
-	sp, err := s.docs.split(sc.Data)
+	sp, err := s.docs.split(data)
 	if err != nil {
 		return resync("unreadable")
 	}

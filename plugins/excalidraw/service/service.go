@@ -85,6 +85,9 @@ type Service struct {
 	// store's codec: finish vouches for what it encodes, writes start
 	// from it.
 	docs *docCache
+	// deltas shares the deltas of a commit among a board's open
+	// streams (delta_cache.go).
+	deltas deltaCache
 	// limits bound what a write may produce; stored scenes are parsed
 	// under stored (limits.ForReading()), so a lowered limit is never
 	// mistaken for a corrupt file.

@@ -1,0 +1,233 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
+
+// Every open editor of a board asks for the delta of the same commit at
+// the same moment (each stream wakes on it), and on a large board most of
+// a delta's cost is proving which bytes are the head's: reading the file
+// and hashing it. deltaCache makes that once per commit, not once per
+// viewer:
+//
+//   - a board's recent deltas, by the revision they start from and the
+//     head they end at (its revision, hash and commit time), are shared:
+//     the first stream computes one, the others that ask meanwhile wait
+//     for it, and later ones take it as it is (with its encoded event);
+//   - the head's bytes are found by their hash, as the store's cheap Head
+//     tells it: among the document cache's bytes of that length (a write
+//     of this process left them there) or the ones proven before, so a
+//     delta after this process's own commit reads no file at all.
+//
+// Each caller's access is checked by its own Head before anything is
+// shared; a computation that fails (the first caller's context ended, an
+// I/O error) is not shared: the callers waiting for it compute their own.
+type deltaCache struct {
+	mu     sync.Mutex
+	boards map[string]*boardDeltas
+	held   int64 // bytes of the heads the boards keep
+	tick   uint64
+}
+
+// The bounds of deltaCache: the boards kept (the least recently asked go
+// first), the heads' bytes kept over all of them, and the deltas kept per
+// board (streams a commit or two behind the others included).
+const (
+	deltaBoards    = 64
+	deltaHeldBytes = 128 << 20
+	deltasPerBoard = 4
+)
+
+// boardDeltas is what deltaCache keeps of one board.
+type boardDeltas struct {
+	used   uint64
+	head   deltaHead
+	recent []*deltaCall // oldest first
+}
+
+// deltaHead is a head whose bytes were proven by their hash.
+type deltaHead struct {
+	sha  string
+	data []byte
+}
+
+// deltaKey names a delta: the revision it starts from and the head it
+// ends at.
+type deltaKey struct {
+	from, rev int64
+	sha       string
+	at        time.Time
+}
+
+func keyOf(from int64, m store.Meta) deltaKey {
+	return deltaKey{from: from, rev: m.Revision, sha: m.SHA256, at: m.UpdatedAt}
+}
+
+// deltaCall is one computation of a delta: d is set (nil when it failed)
+// before done is closed.
+type deltaCall struct {
+	key  deltaKey
+	done chan struct{}
+	d    *Delta
+}
+
+// board is the entry of name, made if missing (c.mu is held).
+func (c *deltaCache) board(name string) *boardDeltas {
+	if c.boards == nil {
+		c.boards = map[string]*boardDeltas{}
+	}
+	c.tick++
+	b := c.boards[name]
+	if b == nil {
+		if len(c.boards) >= deltaBoards {
+			c.dropOldest(func(*boardDeltas) bool { return true })
+		}
+		b = &boardDeltas{}
+		c.boards[name] = b
+	}
+	b.used = c.tick
+	return b
+}
+
+// dropOldest forgets the least recently used board that ok accepts;
+// false when there is none (c.mu is held).
+func (c *deltaCache) dropOldest(ok func(*boardDeltas) bool) bool {
+	var oldest string
+	var found *boardDeltas
+	for name, b := range c.boards {
+		if ok(b) && (found == nil || b.used < found.used) {
+			oldest, found = name, b
+		}
+	}
+	if found == nil {
+		return false
+	}
+	c.held -= int64(len(found.head.data))
+	delete(c.boards, oldest)
+	return true
+}
+
+// join returns the call of key on name: a running or finished one to
+// wait for (mine false), or a new one the caller must compute and end
+// (mine true).
+func (c *deltaCache) join(name string, key deltaKey) (call *deltaCall, mine bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.board(name)
+	for _, x := range b.recent {
+		if x.key == key {
+			return x, false
+		}
+	}
+	call = &deltaCall{key: key, done: make(chan struct{})}
+	b.recent = append(b.recent, call)
+	if len(b.recent) > deltasPerBoard {
+		b.recent = b.recent[1:]
+	}
+	return call, true
+}
+
+// end finishes call with d (nil: it failed, and is forgotten so the next
+// caller computes again; so is a delta that reached a newer head than
+// its key, which the waiters still take).
+func (c *deltaCache) end(name string, call *deltaCall, d *Delta) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	call.d = d
+	close(call.done)
+	if d != nil && d.Revision == call.key.rev && d.SHA256 == call.key.sha {
+		return
+	}
+	if b := c.boards[name]; b != nil {
+		for i, x := range b.recent {
+			if x == call {
+				b.recent = append(b.recent[:i:i], b.recent[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// headData is the kept bytes of name whose hash is sha, if any.
+func (c *deltaCache) headData(name, sha string) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b := c.boards[name]; b != nil && b.head.sha == sha {
+		return b.head.data
+	}
+	return nil
+}
+
+// keepHead remembers data (whose hash is sha) as name's head, within the
+// bound on the bytes kept.
+func (c *deltaCache) keepHead(name, sha string, data []byte) {
+	if int64(len(data)) > deltaHeldBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.board(name)
+	c.held += int64(len(data)) - int64(len(b.head.data))
+	b.head = deltaHead{sha: sha, data: data}
+	for c.held > deltaHeldBytes && c.dropOldest(func(x *boardDeltas) bool { return x != b }) {
+	}
+}
+
+// sized is the document cache's bytes of length n, newest first.
+func (c *docCache) sized(n int64) [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out [][]byte
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if e := c.entries[i]; int64(len(e.data)) == n {
+			out = append(out, e.data)
+		}
+	}
+	return out
+}
+
+// headBytes is the content of name's head m (read by the caller): bytes
+// this process holds whose hash is m's, else the file as Read gives it,
+// which may be of a newer head (then its record is returned too).
+func (s *Service) headBytes(ctx context.Context, name string, m store.Meta) (store.Meta, []byte, error) {
+	if data := s.deltas.headData(name, m.SHA256); data != nil {
+		return m, data, nil
+	}
+	for _, data := range s.docs.sized(m.ByteLength) {
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) == m.SHA256 {
+			s.deltas.keepHead(name, m.SHA256, data)
+			return m, data, nil
+		}
+	}
+	sc, err := s.store.Read(ctx, name)
+	if err != nil {
+		return store.Meta{}, nil, mapError(err)
+	}
+	s.deltas.keepHead(name, sc.SHA256, sc.Data) // Read's hash is of its bytes
+	return sc.Meta, sc.Data, nil
+}
+
+// deltaEvent is a delta's JSON, encoded once however many streams send
+// it.
+type deltaEvent struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// JSON is the delta encoded, as an event stream sends it; a shared delta
+// is encoded once. The delta must not be changed after.
+func (d *Delta) JSON() ([]byte, error) {
+	if d.event == nil {
+		return json.Marshal(d)
+	}
+	d.event.once.Do(func() { d.event.data, d.event.err = json.Marshal(d) })
+	return d.event.data, d.event.err
+}
