@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/thumbnail"
 )
@@ -41,6 +43,9 @@ func newThumbnails(svc *service.Service, o thumbnail.Options, stop <-chan struct
 	c := thumbnail.New(func(ctx context.Context, k thumbnail.Key) (thumbnail.Picture, error) {
 		res, err := svc.Render(ctx, service.RenderRequest{Name: k.Name, Format: service.RenderPNG, MaxPixels: k.MaxPixels, Dark: k.Dark})
 		if err != nil {
+			if askersOwn(ctx, svc, k.Name, err) {
+				return thumbnail.Picture{}, thumbnail.Asker(err)
+			}
 			return thumbnail.Picture{}, err
 		}
 		h := fnv.New64a()
@@ -52,6 +57,20 @@ func newThumbnails(svc *service.Service, o thumbnail.Options, stop <-chan struct
 		go func() { <-stop; c.Close() }()
 	}
 	return thumbnails{svc: svc, cache: c}
+}
+
+// askersOwn reports whether a render's failure err is the viewer's it read
+// as (ctx), not the board's: not_found or permission_denied, not for
+// nothing to draw (an empty board, which is everyone's: its placeholder),
+// while that viewer may no longer read the board. The cache keeps such a
+// failure from other viewers (thumbnail.Asker).
+func askersOwn(ctx context.Context, svc *service.Service, name string, err error) bool {
+	switch sceneerr.CodeOf(err) {
+	case sceneerr.NotFound, sceneerr.PermissionDenied:
+	default:
+		return false
+	}
+	return !errors.Is(err, render.ErrEmpty) && svc.May(ctx, name, access.Read) != nil
 }
 
 func (h thumbnails) get(c echo.Context) error {

@@ -180,7 +180,10 @@ func (s *Service) draw(ctx context.Context, r RenderRequest) (*render.Picture, *
 	o.Scale, o.MaxPixels = 1, math.MaxInt
 	pic, err := render.Draw(doc, o)
 	if errors.Is(err, render.ErrEmpty) {
-		return nil, nil, sceneerr.New(sceneerr.NotFound, "nothing to draw in %s: it has no visible element there", r.Name)
+		// Its cause (render.ErrEmpty) tells it from a reader's not_found.
+		e := sceneerr.New(sceneerr.NotFound, "nothing to draw in %s: it has no visible element there", r.Name)
+		e.Err = err
+		return nil, nil, e
 	}
 	if err != nil {
 		return nil, nil, sceneerr.New(sceneerr.InvalidOperation, "%s", err.Error())

@@ -9,6 +9,7 @@ package thumbnail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -34,7 +35,24 @@ type Picture struct {
 
 // Render draws the newest revision of a board. ctx carries the identity
 // of the viewer who asked last, so the render reads only what they may.
+// A failure that is that viewer's and not the board's (they lost access
+// since they asked) is returned through Asker: see Get.
 type Render func(ctx context.Context, k Key) (Picture, error)
+
+// Asker marks err, a render's failure, as the asking viewer's own (their
+// access), not the board's (nothing to draw, a corrupt file).
+func Asker(err error) error { return &askerError{err} }
+
+type askerError struct{ err error }
+
+func (e *askerError) Error() string { return e.err.Error() }
+func (e *askerError) Unwrap() error { return e.err }
+
+// askers reports whether err is a failure Asker marked.
+func askers(err error) bool {
+	var a *askerError
+	return errors.As(err, &a)
+}
 
 // Options tune a Cache.
 type Options struct {
@@ -65,6 +83,7 @@ type Cache struct {
 	entries map[Key]*entry
 	closed  bool
 	renders int64
+	asks    uint64 // numbers each Get, to tell whose a render was
 }
 
 // entry is one picture and its schedule. Guarded by Cache.mu.
@@ -75,8 +94,14 @@ type entry struct {
 	// want is the newest revision a viewer was told of; drawn, the
 	// revision the last successful render drew.
 	want, drawn int64
-	// ctx is the last asking viewer's (not cancelled with their request).
-	ctx       context.Context
+	// ctx is the last asking viewer's (not cancelled with their request),
+	// and asker that Get's number.
+	ctx   context.Context
+	asker uint64
+	// failErr is the last render's failure when it was its asker's own
+	// (Asker), and failBy that asker: only they are told of it.
+	failErr   error
+	failBy    uint64
 	last      time.Time // the last render's start
 	used      time.Time
 	pending   bool // a render is scheduled or running
@@ -108,6 +133,12 @@ func New(render Render, o Options) *Cache {
 // no sooner than Interval after the last. Only when there is no picture
 // yet does Get wait for a render (or ctx). The error of a render that
 // failed for head or newer (nothing to draw) is answered as it is.
+//
+// A render reads as the viewer who asked last. When it fails on that
+// viewer's own access (Asker), the failure is theirs alone: the picture
+// drawn before stays and is served, the failure is not kept, and the next
+// viewer's request draws again (as them; one waiting for a first picture
+// has it drawn as them at once).
 func (c *Cache) Get(ctx context.Context, k Key, head int64) (Picture, error) {
 	c.mu.Lock()
 	if c.closed {
@@ -122,7 +153,9 @@ func (c *Cache) Get(ctx context.Context, k Key, head int64) (Picture, error) {
 	}
 	e.used = time.Now()
 	e.want = max(e.want, head)
-	e.ctx = context.WithoutCancel(ctx)
+	c.asks++
+	me := c.asks
+	e.ctx, e.asker = context.WithoutCancel(ctx), me
 	if e.pic != nil && e.pic.Revision >= head {
 		p := *e.pic
 		c.mu.Unlock()
@@ -139,22 +172,37 @@ func (c *Cache) Get(ctx context.Context, k Key, head int64) (Picture, error) {
 		c.mu.Unlock()
 		return p, nil
 	}
-	done := e.done
-	c.mu.Unlock()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return Picture{}, ctx.Err()
+	for {
+		done := e.done
+		c.mu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return Picture{}, ctx.Err()
+		}
+		c.mu.Lock()
+		switch {
+		case e.pic != nil:
+			p := *e.pic
+			c.mu.Unlock()
+			return p, nil
+		case e.err != nil:
+			err := e.err
+			c.mu.Unlock()
+			return Picture{}, err
+		case e.failErr != nil && e.failBy == me:
+			err := e.failErr
+			c.mu.Unlock()
+			return Picture{}, err
+		case e.failErr != nil && !c.closed:
+			// It failed on another viewer's access: draw as this one.
+			e.ctx, e.asker = context.WithoutCancel(ctx), me
+			c.schedule(k, e)
+			continue
+		}
+		c.mu.Unlock()
+		return Picture{}, fmt.Errorf("thumbnail: %s not drawn", k.Name)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.pic != nil {
-		return *e.pic, nil
-	}
-	if e.err != nil {
-		return Picture{}, e.err
-	}
-	return Picture{}, fmt.Errorf("thumbnail: %s not drawn", k.Name)
 }
 
 // Renders is how many renders the cache has started.
@@ -207,9 +255,10 @@ func (c *Cache) run(k Key, e *entry) {
 		c.mu.Unlock()
 		return
 	}
+	prevLast := e.last
 	e.rendering, e.last = true, time.Now()
 	c.renders++
-	ctx, want := e.ctx, e.want
+	ctx, want, by := e.ctx, e.want, e.asker
 	c.mu.Unlock()
 	if c.o.OnRender != nil {
 		c.o.OnRender(k)
@@ -222,6 +271,19 @@ func (c *Cache) run(k Key, e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.rendering, e.pending, e.timer = false, false, nil
+	if err != nil && askers(err) {
+		// The viewer it read as lost the board; the board did not fail.
+		// What was drawn stays, this attempt does not hold the next one
+		// back, and only that viewer is told.
+		e.failErr, e.failBy, e.last = err, by, prevLast
+		close(e.done)
+		e.done = make(chan struct{})
+		if e.asker != by {
+			c.schedule(k, e) // another viewer asked meanwhile: draw as them
+		}
+		return
+	}
+	e.failErr = nil
 	if err != nil {
 		e.pic, e.err, e.errR = nil, err, want
 	} else {
