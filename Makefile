@@ -29,6 +29,13 @@ $(OAUTHCHECK)/node_modules/.installed: $(OAUTHCHECK)/package-lock.json
 	bash $(OAUTHCHECK)/setup.sh
 	touch $@
 
+# A room client written from Excalidraw's collaboration protocol, on the
+# socket.io client excalidraw.com uses.
+ROOMCHECK := plugins/excalidraw/room/roomcheck
+$(ROOMCHECK)/node_modules/.installed: $(ROOMCHECK)/package-lock.json
+	bash $(ROOMCHECK)/setup.sh
+	touch $@
+
 # The official Mermaid-to-Excalidraw converter (@excalidraw/mermaid-to-excalidraw
 # 3.6.0), bundled for headless Chromium, which the Mermaid parser is
 # compared with (diagram/mermaid/compare_test.go).
@@ -40,6 +47,7 @@ $(M2E)/dist/m2e.js: $(M2E)/node_modules/.installed $(M2E)/entry.js $(M2E)/build.
 	cd $(M2E) && npm run build --silent
 
 node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.installed $(OAUTHCHECK)/node_modules/.installed \
+  $(ROOMCHECK)/node_modules/.installed \
   $(M2E)/dist/m2e.js
 
 # The browser editor: React + Vite + Excalidraw 0.18.1 from the npm registry,

@@ -239,6 +239,7 @@ var routeCases = []routeCase{
 	{"GET", api + "/scenes/alpha/render.png", "", readA, false},
 	{"GET", api + "/scenes/alpha/thumbnail.png", "", readA, false},
 	{"GET", api + "/scenes/alpha/events", "", readA, true},
+	{"GET", api + "/scenes/alpha/room", "", readA, false},
 	{"GET", api + "/boards/alpha/members", "", readA, false},
 	{"GET", "/files/rooms/alpha/pic.bin", "", readA, false},
 	{"PUT", api + "/scenes/alpha", `{"scene":{{baseline}},"expected_revision":{{rev}},"request_id":"m{{n}}"}`, writeA, false},

@@ -13,6 +13,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/exports"
 	"github.com/dshgo/dsh/plugins/excalidraw/files"
 	"github.com/dshgo/dsh/plugins/excalidraw/oauth"
+	"github.com/dshgo/dsh/plugins/excalidraw/room"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -40,7 +41,7 @@ type Stores struct {
 // StateDocs are the plugin's state documents, by their shared names, as
 // `dsh store migrate` copies them. OAuth codes live minutes and are not
 // copied.
-var StateDocs = []string{boards.StateDoc, oauth.ClientsDoc}
+var StateDocs = []string{boards.StateDoc, oauth.ClientsDoc, room.StateDoc}
 
 // OpenStores opens cfg's stores on st; close them with Close. ex tunes
 // the exports beyond their directory and secret (link lifetimes,
@@ -93,6 +94,8 @@ func (s *Stores) Doc(name string) statefile.Doc {
 		return s.Storage.Doc(name, boards.File(s.Drawings), name+" file")
 	case oauth.ClientsDoc:
 		return s.Storage.Doc(name, oauth.ClientsFile, name+" file")
+	case room.StateDoc:
+		return s.Storage.Doc(name, filepath.Join(s.Drawings, store.MetaDir, room.FileName), "room secret file")
 	}
 	panic(fmt.Sprintf("excalidraw: no state document %q", name))
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
 	"github.com/dshgo/dsh/plugins/excalidraw/oauth"
 	"github.com/dshgo/dsh/plugins/excalidraw/quota"
+	"github.com/dshgo/dsh/plugins/excalidraw/room"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -287,6 +288,13 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := tools.UseInstructions(ctx, agenttools.Instructions); err != nil {
 		return err
 	}
+	// People and agents meet in a board's live room (Excalidraw's
+	// collaboration protocol): its id and key come from a secret every
+	// node shares.
+	roomKeys, err := room.LoadKeys(context.Background(), stores.Doc(room.StateDoc))
+	if err != nil {
+		return fmt.Errorf("excalidraw: %w", err)
+	}
 	evidence := httpapi.NewEvidence()
 	_, err = ctx.Inject([]app.Dep{app.Need(webserver.ServiceName)}, func(web *app.Context) error {
 		stop := make(chan struct{})
@@ -295,6 +303,21 @@ func apply(ctx *app.Context, raw app.Config) error {
 			Assets: editor.Assets(), LoginCommand: host.LoginCommand, Exports: ex, Bots: bots(conn), People: people(conn),
 			Files: fileStore,
 		})...); err != nil {
+			return err
+		}
+		rooms, err := room.New(room.Options{Boards: svc, Keys: roomKeys, Hub: hub, Logger: web.Logger(),
+			MaxMessageBytes: int64(limits.Effective().MaxSceneBytes) + 1<<20})
+		if err != nil {
+			return err
+		}
+		if err := webserver.Use(web, rooms.Routes(httpapi.Prefix+"/api")...); err != nil {
+			_ = rooms.Close()
+			return err
+		}
+		// Registered after the routes, so it runs before their unmount:
+		// what the rooms hold is committed and their sockets end.
+		if _, err := web.Effect("close live rooms", func(context.Context) error { return rooms.Close() }); err != nil {
+			_ = rooms.Close()
 			return err
 		}
 		// The host's start page is the editor while the plugin is here.
@@ -310,7 +333,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 		}
 		// Registered after the routes, so it runs before their unmount:
 		// open event streams end here instead of holding up the drain.
-		_, err := web.Effect("end scene event streams", func(context.Context) error { close(stop); return nil })
+		_, err = web.Effect("end scene event streams", func(context.Context) error { close(stop); return nil })
 		return err
 	})
 	return err

@@ -1,0 +1,435 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/zishang520/socket.io/servers/socket/v3"
+	"github.com/zishang520/socket.io/v3/pkg/types"
+	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/live"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/identity"
+)
+
+// Boards is what the rooms ask of the scene service (*service.Service):
+// each call under the principal of the socket it serves, or the
+// process's own for what every member gets alike (a commit's delta).
+type Boards interface {
+	Role(ctx context.Context, name string) (string, error)
+	Read(ctx context.Context, r service.ReadRequest) (*service.ReadResult, error)
+	Delta(ctx context.Context, name string, from int64) (*service.Delta, error)
+	Merge(ctx context.Context, r service.MergeRequest) (*service.MergeResult, error)
+	List(ctx context.Context) ([]service.SceneSummary, error)
+}
+
+var _ Boards = (*service.Service)(nil)
+
+// Options configure a Server.
+type Options struct {
+	Boards Boards
+	Keys   *Keys
+	// Hub carries every commit of the boards (this process's, other
+	// processes' and other nodes'); a room follows its board's.
+	Hub    *live.Hub
+	Logger *zap.Logger
+	// FlushDelay is how long a room gathers what people draw before it
+	// commits it (default 250 ms): a stroke is many updates, one commit.
+	FlushDelay time.Duration
+	// AgentLinger is how long an agent stays in a room's list of people
+	// after its last commit (default 10 s).
+	AgentLinger time.Duration
+	// MaxMessageBytes bounds one socket.io message (default 32 MiB).
+	MaxMessageBytes int64
+}
+
+// Server is every board's live room on one socket.io server: Excalidraw's
+// collaboration protocol, so dsh's page and a stock Excalidraw client
+// with dsh as its room server join the same rooms.
+//
+// dsh is in every room it hosts: it holds the board and its key, so a
+// socket that joins gets the board from dsh (SCENE_INIT, as a peer sends
+// it), what people draw is relayed to the others at once and committed
+// to the board (service.Merge, named after the person, a few times a
+// second at most), and what agents commit reaches every member as a
+// SCENE_UPDATE, with the agent shown as a collaborator where it worked.
+type Server struct {
+	opts Options
+	log  *zap.Logger
+	io   *socket.Server
+	h    http.Handler
+
+	mu      sync.Mutex
+	closed  bool
+	rooms   map[string]*room // by room id
+	boardOf map[string]string
+	members map[socket.SocketId]*member
+	wg      sync.WaitGroup
+}
+
+// member is one socket in a room.
+type member struct {
+	sock *socket.Socket
+	id   string
+	who  identity.Principal
+	ctx  context.Context // carries who
+	name string          // as dsh names the principal
+	room *room           // nil until it joined
+
+	mu     sync.Mutex
+	role   string
+	roleAt time.Time
+}
+
+// roleTTL is how long a member's role is trusted before it is read again
+// (access taken away stops what the member sends within it).
+const roleTTL = 2 * time.Second
+
+// New makes a Server; Handler serves it, Close ends it.
+func New(o Options) (*Server, error) {
+	if o.Boards == nil || o.Keys == nil || o.Hub == nil {
+		return nil, errors.New("room: Boards, Keys and Hub are required")
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	if o.FlushDelay <= 0 {
+		o.FlushDelay = 250 * time.Millisecond
+	}
+	if o.AgentLinger <= 0 {
+		o.AgentLinger = 10 * time.Second
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = 32 << 20
+	}
+	s := &Server{opts: o, log: o.Logger.Named("excalidraw.room"), rooms: map[string]*room{},
+		boardOf: map[string]string{}, members: map[socket.SocketId]*member{}}
+	opts := socket.DefaultServerOptions()
+	opts.SetPath(Path)
+	opts.SetServeClient(false)
+	opts.SetMaxHttpBufferSize(o.MaxMessageBytes)
+	s.io = socket.NewServer(nil, opts)
+	s.h = s.io.ServeHandler(opts)
+	s.io.On("connection", func(args ...any) {
+		if sock, ok := args[0].(*socket.Socket); ok {
+			s.connected(sock)
+		}
+	})
+	return s, nil
+}
+
+// Path is where the rooms are served: socket.io's default, where a stock
+// Excalidraw client looks for its room server.
+const Path = "/socket.io"
+
+// Handler serves socket.io's requests (polling and WebSocket). The
+// requests must have been admitted: the room reads who they are from
+// their context (identity).
+func (s *Server) Handler() http.Handler { return s.h }
+
+// RoomOf is the room id and key of a board.
+func (s *Server) RoomOf(board string) (id string, key *Key) {
+	id = s.opts.Keys.RoomID(board)
+	s.mu.Lock()
+	s.boardOf[id] = board
+	s.mu.Unlock()
+	return id, s.opts.Keys.Key(board)
+}
+
+// Close commits what the rooms hold, then ends every socket and room.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	rooms := make([]*room, 0, len(s.rooms))
+	for _, r := range s.rooms {
+		rooms = append(rooms, r)
+	}
+	s.mu.Unlock()
+	for _, r := range rooms {
+		r.close()
+	}
+	s.io.Close(nil)
+	s.wg.Wait()
+	return nil
+}
+
+// connected greets a socket: who it is comes from its handshake request,
+// which admission let in.
+func (s *Server) connected(sock *socket.Socket) {
+	var who identity.Principal
+	if req := sock.Request(); req != nil && req.Request() != nil {
+		who = identity.Of(req.Request().Context())
+	} else {
+		who = identity.Local
+	}
+	m := &member{sock: sock, id: string(sock.Id()), who: who, ctx: identity.With(context.Background(), who), name: displayName(who)}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		sock.Disconnect(true)
+		return
+	}
+	s.members[sock.Id()] = m
+	s.mu.Unlock()
+	sock.On(evJoinRoom, func(args ...any) { s.join(m, stringArg(args, 0)) })
+	sock.On(evServerBroadcast, func(args ...any) { s.broadcast(m, args, false) })
+	sock.On(evServerVolatile, func(args ...any) { s.broadcast(m, args, true) })
+	sock.On(evUserFollow, func(args ...any) { s.follow(m, args) })
+	sock.On("disconnecting", func(...any) { s.left(m) })
+	_ = sock.Emit(evInitRoom)
+}
+
+// displayName is how a room names a principal to the others: a person's
+// name, a bot as "<bot> for <person>".
+func displayName(p identity.Principal) string {
+	return p.Display()
+}
+
+// join puts m in the room of roomID, if it may read that board, and
+// sends it the board.
+func (s *Server) join(m *member, roomID string) {
+	board, err := s.board(m.ctx, roomID)
+	if err == nil {
+		var role string
+		role, err = s.opts.Boards.Role(m.ctx, board)
+		if err == nil && role == "" {
+			err = sceneerr.New(sceneerr.NotFound, "no room %q", roomID)
+		}
+		m.setRole(role)
+	}
+	if err != nil {
+		s.refuse(m, err)
+		return
+	}
+	r, err := s.room(roomID, board)
+	if err != nil {
+		s.refuse(m, err)
+		return
+	}
+	if m.room != nil && m.room != r {
+		m.room.leave(m)
+	}
+	m.room = r
+	r.enter(m)
+}
+
+// refuse tells a socket why it cannot join or write, and ends it.
+func (s *Server) refuse(m *member, err error) {
+	_ = m.sock.Emit(evDshError, errorBody(err))
+	m.sock.Disconnect(true)
+}
+
+func errorBody(err error) map[string]any {
+	code := string(sceneerr.CodeOf(err))
+	if code == "" {
+		code = string(sceneerr.IOError)
+	}
+	return map[string]any{"code": code, "message": err.Error()}
+}
+
+// board is the board of a room id: one whose room this process named, or
+// one of the boards the caller sees.
+func (s *Server) board(ctx context.Context, roomID string) (string, error) {
+	s.mu.Lock()
+	b, ok := s.boardOf[roomID]
+	s.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	list, err := s.opts.Boards.List(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, row := range list {
+		if s.opts.Keys.RoomID(row.Name) == roomID {
+			s.mu.Lock()
+			s.boardOf[roomID] = row.Name
+			s.mu.Unlock()
+			return row.Name, nil
+		}
+	}
+	return "", sceneerr.New(sceneerr.NotFound, "no room %q", roomID)
+}
+
+// room is the open room of roomID, opened for board if there is none.
+func (s *Server) room(roomID, board string) (*room, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, sceneerr.New(sceneerr.NotFound, "the rooms are closed")
+	}
+	if r, ok := s.rooms[roomID]; ok {
+		return r, nil
+	}
+	sub, err := s.opts.Hub.Subscribe(board)
+	if err != nil {
+		return nil, err
+	}
+	r := newRoom(s, roomID, board, sub)
+	s.rooms[roomID] = r
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		r.followBoard()
+	}()
+	return r, nil
+}
+
+// forget drops an empty room.
+func (s *Server) forget(r *room) {
+	s.mu.Lock()
+	if s.rooms[r.id] == r {
+		delete(s.rooms, r.id)
+	}
+	s.mu.Unlock()
+}
+
+// broadcast is server-broadcast and server-volatile-broadcast: (roomId,
+// data, iv).
+func (s *Server) broadcast(m *member, args []any, volatile bool) {
+	r := m.room
+	if r == nil || len(args) < 3 {
+		return
+	}
+	to := stringArg(args, 0)
+	data, iv := bytesArg(args, 1), bytesArg(args, 2)
+	plain, err := r.key.Open(data, iv)
+	if err != nil {
+		s.log.Debug("dropped a message not sealed with the room's key", zap.String("room", r.id), zap.String("socket", m.id))
+		return
+	}
+	var msg message
+	if json.Unmarshal(plain, &msg) != nil {
+		return
+	}
+	switch msg.Type {
+	case msgSceneInit, msgSceneUpdate:
+		if to != r.id {
+			return
+		}
+		r.scene(m, msg, data, iv)
+	case msgMouse, msgIdle, msgBounds:
+		if to != r.id && to != followRoom(m.id) {
+			return
+		}
+		r.presence(m, to, msg, volatile)
+	}
+}
+
+// follow is user-follow: a member starts or stops following another.
+func (s *Server) follow(m *member, args []any) {
+	r := m.room
+	if r == nil || len(args) < 1 {
+		return
+	}
+	b, err := json.Marshal(args[0])
+	if err != nil {
+		return
+	}
+	var p followPayload
+	if json.Unmarshal(b, &p) != nil || p.UserToFollow.SocketID == "" {
+		return
+	}
+	r.follow(m, p.UserToFollow.SocketID, p.Action != "UNFOLLOW" && p.Action != "unfollow")
+}
+
+// left is a socket's end.
+func (s *Server) left(m *member) {
+	s.mu.Lock()
+	delete(s.members, m.sock.Id())
+	s.mu.Unlock()
+	if r := m.room; r != nil {
+		r.leave(m)
+	}
+}
+
+// setRole records the member's role, read now.
+func (m *member) setRole(role string) {
+	m.mu.Lock()
+	m.role, m.roleAt = role, time.Now()
+	m.mu.Unlock()
+}
+
+// mayWrite reports whether the member may change the board, reading its
+// role again when the one known is older than roleTTL.
+func (m *member) mayWrite(b Boards, board string) bool {
+	m.mu.Lock()
+	role, at := m.role, m.roleAt
+	m.mu.Unlock()
+	if time.Since(at) > roleTTL {
+		r, err := b.Role(m.ctx, board)
+		if err != nil {
+			r = ""
+		}
+		m.setRole(r)
+		role = r
+	}
+	return role == identity.RoleOwner || role == identity.RoleEditor
+}
+
+func stringArg(args []any, i int) string {
+	if i < len(args) {
+		if s, ok := args[i].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+func bytesArg(args []any, i int) []byte {
+	if i >= len(args) {
+		return nil
+	}
+	switch v := args[i].(type) {
+	case []byte:
+		return v
+	case types.BufferInterface:
+		return v.Bytes()
+	case map[string]any:
+		// A typed array sent as JSON ({"0":12,"1":7,...}) by a client
+		// without binary support: read it as bytes in key order.
+		out := make([]byte, len(v))
+		for k, x := range v {
+			var i int
+			for _, c := range k {
+				if c < '0' || c > '9' {
+					return nil
+				}
+				i = i*10 + int(c-'0')
+			}
+			f, ok := x.(float64)
+			if !ok || i >= len(out) {
+				return nil
+			}
+			out[i] = byte(f)
+		}
+		return out
+	}
+	return nil
+}
+
+// ids is a sorted copy of a set's keys.
+func ids(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// roomName is a socket.io room.
+func roomName(id string) socket.Room { return socket.Room(id) }
+
+func sortStrings(s []string) { slices.Sort(s) }
