@@ -244,6 +244,7 @@ var routeCases = []routeCase{
 	{"GET", "/files/rooms/alpha/pic.bin", "", readA, false},
 	{"PUT", api + "/scenes/alpha", `{"scene":{{baseline}},"expected_revision":{{rev}},"request_id":"m{{n}}"}`, writeA, false},
 	{"POST", api + "/scenes/alpha/restore", `{"from":"{{commit}}","expected_revision":{{rev}}}`, writeA, false},
+	{"POST", api + "/scenes/alpha/merge", `{"elements":[],"appState":{"viewBackgroundColor":"#ffffff"}}`, writeA, false},
 	{"PUT", "/files/rooms/alpha/pic.bin", "bytes {{n}}", writeA, false},
 	{"PATCH", api + "/boards/alpha", `{"title":"Alpha {{n}}"}`, manageA, false},
 	{"DELETE", api + "/boards/alpha", "", trashA, false},

@@ -84,6 +84,7 @@ func Routes(o Options) []webserver.Route {
 		{Method: http.MethodPost, Path: api + "/scenes", Handler: h.create},
 		{Method: http.MethodGet, Path: api + "/scenes/:name", Handler: h.read},
 		{Method: http.MethodPut, Path: api + "/scenes/:name", Handler: h.save},
+		{Method: http.MethodPost, Path: api + "/scenes/:name/merge", Handler: h.merge},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/events", Handler: SceneEvents(o.Service, o.Hub, o.Stop), Stream: true},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/log", Handler: h.log},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/render.png", Handler: h.render(service.RenderPNG)},

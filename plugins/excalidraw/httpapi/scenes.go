@@ -111,3 +111,37 @@ func (h scenes) save(c echo.Context) error {
 	}
 	return ok(c, http.StatusOK, res)
 }
+
+// mergeBody is POST /scenes/:name/merge.
+type mergeBody struct {
+	Elements []json.RawMessage `json:"elements"`
+	AppState json.RawMessage   `json:"appState,omitempty"`
+	Files    json.RawMessage   `json:"files,omitempty"`
+}
+
+// merge is POST /scenes/:name/merge: elements an editor changed, stored
+// where newer than the board's (service.Merge: no revision fence, no
+// conflict; what someone else changed since stays), with the stored
+// appState subset and attachments. The page uses it for what its live
+// room does not carry (the background, the grid, images) and when it
+// cannot reach the room (offline, the tab going away: a keepalive
+// request). It answers the merge: the commit (none when nothing was
+// newer), the ids taken and how many were stale.
+func (h scenes) merge(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	var b mergeBody
+	if err := decodeBody(c, &b); err != nil {
+		return err
+	}
+	res, err := h.svc.Merge(c.Request().Context(), service.MergeRequest{
+		Name: name, Elements: b.Elements, AppState: b.AppState, Files: b.Files, Actor: store.ActorUI,
+		Attribution: store.Attribution{Via: ViaEditor},
+	})
+	if err != nil {
+		return err
+	}
+	return ok(c, http.StatusOK, res)
+}

@@ -55,6 +55,9 @@ type batch struct {
 	els   map[string]json.RawMessage
 	heads map[string]elementHead
 	order []string
+	// acks are what each socket sent (element id → version), told back
+	// to it once committed (dsh-saved).
+	acks map[string]map[string]float64
 }
 
 // agent is an agent shown as a collaborator where its last commit was.
@@ -196,14 +199,29 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 	}
 	key := m.who.String()
 	b := r.pending[key]
+	if b == nil {
+		b = &batch{who: m.who, ctx: m.ctx, socks: map[string]*member{}, els: map[string]json.RawMessage{},
+			heads: map[string]elementHead{}, acks: map[string]map[string]float64{}}
+		r.pending[key] = b
+	}
+	b.socks[m.id] = m
+	acks := b.acks[m.id]
+	if acks == nil {
+		acks = map[string]float64{}
+		b.acks[m.id] = acks
+	}
 	for _, raw := range p.Elements {
-		h, ok := r.see(raw)
-		if !ok {
+		var h elementHead
+		if json.Unmarshal(raw, &h) != nil || h.ID == "" {
 			continue
 		}
-		if b == nil {
-			b = &batch{who: m.who, ctx: m.ctx, socks: map[string]*member{}, els: map[string]json.RawMessage{}, heads: map[string]elementHead{}}
-			r.pending[key] = b
+		// Acknowledged on the next flush whether or not it is new here:
+		// then it is stored, or someone's newer version is.
+		if v, ok := acks[h.ID]; !ok || h.Version > v {
+			acks[h.ID] = h.Version
+		}
+		if _, fresh := r.see(raw); !fresh {
+			continue
 		}
 		if old, ok := b.heads[h.ID]; ok && !newerHead(h, old) {
 			continue
@@ -212,9 +230,8 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 			b.order = append(b.order, h.ID)
 		}
 		b.els[h.ID], b.heads[h.ID] = raw, h
-		b.socks[m.id] = m
 	}
-	if len(r.pending) > 0 && !r.flushing {
+	if !r.flushing {
 		r.flushing = true
 		time.AfterFunc(r.s.opts.FlushDelay, r.flush)
 	}
@@ -255,27 +272,32 @@ func (r *room) flush() {
 	r.flushing = false
 	r.mu.Unlock()
 	for _, b := range batches {
-		els := make([]json.RawMessage, 0, len(b.order))
-		for _, id := range b.order {
-			els = append(els, b.els[id])
-		}
-		res, err := r.s.opts.Boards.Merge(b.ctx, service.MergeRequest{
-			Name: r.board, Elements: els, Actor: store.ActorUI,
-			Attribution: store.Attribution{Via: Via, Name: displayName(b.who)},
-		})
-		if err != nil {
-			r.s.log.Warn("room: what a person drew was not saved", zap.String("board", r.board),
-				zap.String("who", b.who.String()), zap.Error(err))
-			for _, m := range b.socks {
-				_ = m.sock.Emit(evDshError, errorBody(err))
+		rev := int64(0)
+		if len(b.order) > 0 {
+			els := make([]json.RawMessage, 0, len(b.order))
+			for _, id := range b.order {
+				els = append(els, b.els[id])
 			}
-			continue
+			res, err := r.s.opts.Boards.Merge(b.ctx, service.MergeRequest{
+				Name: r.board, Elements: els, Actor: store.ActorUI,
+				Attribution: store.Attribution{Via: Via, Name: displayName(b.who)},
+			})
+			if err != nil {
+				r.s.log.Warn("room: what a person drew was not saved", zap.String("board", r.board),
+					zap.String("who", b.who.String()), zap.Error(err))
+				for _, m := range b.socks {
+					_ = m.sock.Emit(evDshError, errorBody(err))
+				}
+				continue
+			}
+			if res.Write != nil {
+				rev = res.Write.Revision
+			}
 		}
-		if res.Write == nil {
-			continue
-		}
-		for _, m := range b.socks {
-			_ = m.sock.Emit(evDshSaved, map[string]any{"revision": res.Write.Revision, "taken": len(res.Taken)})
+		// Each socket hears which of the elements it sent are now safe:
+		// stored, or superseded by a newer version someone stored.
+		for sid, m := range b.socks {
+			_ = m.sock.Emit(evDshSaved, map[string]any{"revision": rev, "elements": b.acks[sid]})
 		}
 	}
 }

@@ -22,6 +22,12 @@ import (
 type MergeRequest struct {
 	Name     string
 	Elements []json.RawMessage
+	// AppState is a subset of the stored appState (viewBackgroundColor,
+	// gridSize, gridModeEnabled) put over it; Files are attachments by
+	// id, put beside the board's (an image's bytes never change under
+	// its id). Either may be empty.
+	AppState json.RawMessage
+	Files    json.RawMessage
 	// Actor defaults to ui; Attribution says who (the room names the
 	// person whose socket sent the elements) and through what.
 	Actor       store.Actor
@@ -70,11 +76,19 @@ func (s *Service) Merge(ctx context.Context, r MergeRequest) (*MergeResult, erro
 				res.Stale = 0
 				var els []*ojson.Object
 				els, res.Taken = reconcile(doc.Elements(), in, &res.Stale)
-				if len(res.Taken) == 0 {
+				if len(res.Taken) == 0 && len(r.AppState) == 0 && len(r.Files) == 0 {
 					return nil
 				}
 				doc.SetElements(els)
-				if engine.Tagged(doc) {
+				if _, err := s.editSeeded(doc, sd, func(tx *engine.Txn) error {
+					if err := tx.MergeAppState(r.AppState, "/appState"); err != nil {
+						return err
+					}
+					return tx.SetFiles(r.Files, "/files")
+				}); err != nil {
+					return err
+				}
+				if engine.Tagged(doc) && len(res.Taken) > 0 {
 					if _, err := s.editSeeded(doc, sd, func(tx *engine.Txn) error {
 						tx.MarkEdited(res.Taken)
 						_, err := tx.Keep()
@@ -87,7 +101,7 @@ func (s *Service) Merge(ctx context.Context, r MergeRequest) (*MergeResult, erro
 				data, err = s.finish(doc)
 				return err
 			})
-			if err != nil || len(res.Taken) == 0 {
+			if err != nil || data == nil || bytes.Equal(data, cur.Data) {
 				return cur.Data, err // nothing newer: nothing written
 			}
 			return data, nil
@@ -96,8 +110,10 @@ func (s *Service) Merge(ctx context.Context, r MergeRequest) (*MergeResult, erro
 	if err != nil {
 		return nil, mapError(err)
 	}
-	if len(res.Taken) == 0 {
+	if res.Taken == nil {
 		res.Taken = []string{}
+	}
+	if saved.Unchanged {
 		return res, nil
 	}
 	s.committed(saved)

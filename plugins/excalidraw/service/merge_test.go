@@ -134,3 +134,34 @@ func TestMergeBesideWritesLosesNothing(t *testing.T) {
 		element(t, doc, fmt.Sprintf("g%d", i))
 	}
 }
+
+// A merge also carries what a room does not: the stored appState subset
+// and attachments; a bad appState member is refused and changes nothing.
+func TestMergeAppStateAndFiles(t *testing.T) {
+	s, dir := newTestService(t, scene.Limits{})
+	createFlow(t, s, "flow")
+	png := `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==`
+	res, err := s.Merge(ctx, MergeRequest{Name: "flow", AppState: json.RawMessage(`{"viewBackgroundColor":"#fff3bf"}`),
+		Files: json.RawMessage(`{"f1":{"id":"f1","mimeType":"image/png","dataURL":"` + png + `","created":1}}`)})
+	if err != nil || res.Write == nil {
+		t.Fatalf("merge %+v %v", res, err)
+	}
+	doc := checkStored(t, dir, "flow")
+	if c, _ := doc.AppState().String("viewBackgroundColor"); c != "#fff3bf" {
+		t.Fatalf("background %q", c)
+	}
+	if !doc.Files().Has("f1") {
+		t.Fatal("the file was not kept")
+	}
+	before := fileBytes(t, dir, "flow")
+	_, err = s.Merge(ctx, MergeRequest{Name: "flow", AppState: json.RawMessage(`{"zoom":{"value":3}}`)})
+	wantCode(t, err, sceneerr.InvalidOperation)
+	if string(fileBytes(t, dir, "flow")) != string(before) {
+		t.Fatal("a refused merge changed the scene")
+	}
+	// The same appState again: nothing to write.
+	again, err := s.Merge(ctx, MergeRequest{Name: "flow", AppState: json.RawMessage(`{"viewBackgroundColor":"#fff3bf"}`)})
+	if err != nil || again.Write != nil {
+		t.Fatalf("again %+v %v", again, err)
+	}
+}

@@ -307,7 +307,10 @@ func TestStockClientsShareABoard(t *testing.T) {
 	// ann draws: bob sees it at once, and it is committed, named.
 	ann.do(map[string]any{"do": "update", "elements": []any{rect("n1", "aV", 300, 5)}})
 	bob.message("SCENE_UPDATE", hasElement("n1"))
-	ann.await("dsh-saved", func(e event) bool { return e.Ev == "dsh-saved" })
+	saved := ann.await("dsh-saved", func(e event) bool { return e.Ev == "dsh-saved" })
+	if els, _ := saved.Body["elements"].(map[string]any); els["n1"] != 5.0 || saved.Body["revision"].(float64) < 2 {
+		t.Fatalf("dsh-saved %v", saved.Body)
+	}
 	if el := h.board("plan")["n1"]; el == nil || el["version"] != 5.0 || el["x"] != 300.0 {
 		t.Fatalf("n1 on the board: %v", el)
 	}
