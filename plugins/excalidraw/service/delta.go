@@ -64,11 +64,11 @@ func (s *Service) Delta(ctx context.Context, name string, from int64) (*Delta, e
 	if err := store.ValidName(name); err != nil {
 		return nil, mapError(err)
 	}
-	// The caller's own access, and the head: cheap while the store can
-	// prove the file unchanged since it last saw it.
-	m, err := s.store.Head(ctx, name)
+	// The head, for the caller's own access, with its bytes where they
+	// cost no read (see deltaCache).
+	m, data, err := s.deltaHead(ctx, name)
 	if err != nil {
-		return nil, mapError(err)
+		return nil, err
 	}
 	if from == m.Revision || from <= 0 || from > m.Revision {
 		return s.deltaOf(ctx, name, from, m, nil)
@@ -86,17 +86,19 @@ func (s *Service) Delta(ctx context.Context, name string, from int64) (*Delta, e
 			}
 			continue // it failed for its caller: this one computes its own
 		}
-		return s.computeDelta(ctx, name, from, m, call)
+		return s.computeDelta(ctx, name, from, m, data, call)
 	}
 }
 
 // computeDelta computes the delta of call (from revision from to the head
-// m, or a newer one) and ends the call with it, failed or not.
-func (s *Service) computeDelta(ctx context.Context, name string, from int64, m store.Meta, call *deltaCall) (d *Delta, err error) {
+// m, whose bytes are data when known, or to a newer head) and ends the
+// call with it, failed or not.
+func (s *Service) computeDelta(ctx context.Context, name string, from int64, m store.Meta, data []byte, call *deltaCall) (d *Delta, err error) {
 	defer func() { s.deltas.end(name, call, d) }()
-	m, data, err := s.headBytes(ctx, name, m)
-	if err != nil {
-		return nil, err
+	if data == nil {
+		if m, data, err = s.headBytes(ctx, name, m); err != nil {
+			return nil, err
+		}
 	}
 	if d, err = s.deltaOf(ctx, name, from, m, data); err != nil {
 		return nil, err

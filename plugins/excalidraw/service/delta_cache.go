@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
@@ -21,10 +22,14 @@ import (
 //     head they end at (its revision, hash and commit time), are shared:
 //     the first stream computes one, the others that ask meanwhile wait
 //     for it, and later ones take it as it is (with its encoded event);
-//   - the head's bytes are found by their hash, as the store's cheap Head
-//     tells it: among the document cache's bytes of that length (a write
-//     of this process left them there) or the ones proven before, so a
-//     delta after this process's own commit reads no file at all.
+//   - the head's bytes are the store's own (store.Store.HeldScene: those
+//     of its last commit, while it can prove the file still has them), so
+//     a delta after this process's own commit reads and hashes no file;
+//     else the file is read (per viewer, as before; the delta is still
+//     computed once). A store without HeldScene (the database's) tells
+//     the head by its record (Head, cheap), and its bytes are found by
+//     their hash among the document cache's of that length (a write of
+//     this process left them there) or the ones proven before, else read.
 //
 // Each caller's access is checked by its own Head before anything is
 // shared; a computation that fails (the first caller's context ended, an
@@ -191,6 +196,34 @@ func (c *docCache) sized(n int64) [][]byte {
 		}
 	}
 	return out
+}
+
+// holder is a store that can answer a read from the bytes of its own
+// last commit (store.Store.HeldScene).
+type holder interface {
+	HeldScene(ctx context.Context, name string) (*store.Scene, bool)
+}
+
+// deltaHead is name's head for a delta, checked for the caller's access
+// as Read is: its record, and its bytes unless the store tells the record
+// alone (nil: headBytes finds them).
+func (s *Service) deltaHead(ctx context.Context, name string) (store.Meta, []byte, error) {
+	h, holds := s.store.st.(holder)
+	if !holds {
+		m, err := s.store.Head(ctx, name)
+		return m, nil, mapError(err)
+	}
+	if err := s.store.check(ctx, name, access.Read); err != nil {
+		return store.Meta{}, nil, mapError(err)
+	}
+	if sc, ok := h.HeldScene(ctx, name); ok {
+		return sc.Meta, sc.Data, nil
+	}
+	sc, err := s.store.Read(ctx, name)
+	if err != nil {
+		return store.Meta{}, nil, mapError(err)
+	}
+	return sc.Meta, sc.Data, nil
 }
 
 // headBytes is the content of name's head m (read by the caller): bytes

@@ -14,11 +14,40 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
+// recordOnly is a store that tells a head by its record alone, as the
+// database's does: no HeldScene.
+type recordOnly struct{ store.Backend }
+
+// deltaStores runs test over a file store, and over one without
+// HeldScene (the head's bytes found by their hash), on the directory dir.
+func deltaStores(t *testing.T, test func(t *testing.T, open func(dir string) *Service)) {
+	t.Run("file", func(t *testing.T) {
+		test(t, func(dir string) *Service { return openAt(t, dir, scene.DefaultLimits()) })
+	})
+	t.Run("record-only", func(t *testing.T) {
+		test(t, func(dir string) *Service {
+			s, err := New(Config{DrawingsDir: dir, Limits: scene.DefaultLimits(), OpenStore: func(p StoreParams) (store.Backend, error) {
+				st, err := store.Open(store.Options{Dir: dir, Codec: p.Codec, MaxSceneBytes: p.MaxSceneBytes, Journal: p.Journal, Now: p.Now})
+				return recordOnly{st}, err
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		})
+	})
+}
+
 // TestDeltaSharedAmongStreams: the streams of a board asking for the
 // same commit's delta at once get one delta (one computation, encoded
 // once), and that delta is the one a lone stream gets.
 func TestDeltaSharedAmongStreams(t *testing.T) {
-	s, _ := newTestService(t, scene.DefaultLimits())
+	deltaStores(t, testDeltaShared)
+}
+
+func testDeltaShared(t *testing.T, open func(dir string) *Service) {
+	s := open(filepath.Join(t.TempDir(), "drawings"))
 	if _, err := s.Create(ctx, CreateRequest{Name: "d", Elements: raws(rects(300)...)}); err != nil {
 		t.Fatal(err)
 	}
@@ -92,8 +121,14 @@ func TestDeltaSharedNotPastAccess(t *testing.T) {
 // (whose bytes this one never held) gives its own delta, not one kept
 // from before.
 func TestDeltaOtherWriter(t *testing.T) {
+	deltaStores(t, func(t *testing.T, open func(dir string) *Service) {
+		testDeltaOtherWriter(t, open)
+	})
+}
+
+func testDeltaOtherWriter(t *testing.T, open func(dir string) *Service) {
 	dir := filepath.Join(t.TempDir(), "drawings")
-	s, other := openAt(t, dir, scene.DefaultLimits()), openAt(t, dir, scene.DefaultLimits())
+	s, other := open(dir), openAt(t, dir, scene.DefaultLimits())
 	if _, err := s.Create(ctx, CreateRequest{Name: "d", Elements: raws(rects(3)...)}); err != nil {
 		t.Fatal(err)
 	}
