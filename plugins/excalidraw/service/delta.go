@@ -103,6 +103,7 @@ func (s *Service) computeDelta(ctx context.Context, name string, from int64, m s
 	if d, err = s.deltaOf(ctx, name, from, m, data); err != nil {
 		return nil, err
 	}
+	d.detach()
 	d.event = &deltaEvent{}
 	return d, nil
 }

@@ -11,10 +11,9 @@ import (
 // BenchmarkDelta is the delta of one one-element commit (an add, as an
 // agent's) on a scene of 10 and of 2,000 elements, as an open editor's
 // stream asks it after the commit: first, as the first stream to ask
-// (nothing shared yet; the write left the head's bytes in the document
-// cache), and shared, as each further stream of the board. Compare the
-// sizes: the goal is a delta whose cost does not grow with the
-// board.
+// (nothing shared yet; the store holds the bytes of its own commit), and
+// shared, as each further stream of the board. Compare the sizes: the
+// issue's goal is a delta whose cost does not grow with the board.
 func BenchmarkDelta(b *testing.B) {
 	for _, n := range []int{10, 2000} {
 		s, _ := benchN(b, n)

@@ -1,10 +1,12 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,19 +33,21 @@ import (
 //     their hash among the document cache's of that length (a write of
 //     this process left them there) or the ones proven before, else read.
 //
-// Each caller's access is checked by its own Head before anything is
+// Each caller's access is checked (as a read is) before anything is
 // shared; a computation that fails (the first caller's context ended, an
 // I/O error) is not shared: the callers waiting for it compute their own.
+// A kept delta holds copies of its elements, not the head they were cut
+// from.
 type deltaCache struct {
 	mu     sync.Mutex
 	boards map[string]*boardDeltas
-	held   int64 // bytes of the heads the boards keep
+	held   int64 // bytes the boards keep: heads, and deltas (see size)
 	tick   uint64
 }
 
 // The bounds of deltaCache: the boards kept (the least recently asked go
-// first), the heads' bytes kept over all of them, and the deltas kept per
-// board (streams a commit or two behind the others included).
+// first), the bytes kept over all of them, and the deltas kept per board
+// (streams a commit or two behind the others included).
 const (
 	deltaBoards    = 64
 	deltaHeldBytes = 128 << 20
@@ -76,11 +80,12 @@ func keyOf(from int64, m store.Meta) deltaKey {
 }
 
 // deltaCall is one computation of a delta: d is set (nil when it failed)
-// before done is closed.
+// before done is closed; size is what it counts in held while kept.
 type deltaCall struct {
 	key  deltaKey
 	done chan struct{}
 	d    *Delta
+	size int64
 }
 
 // board is the entry of name, made if missing (c.mu is held).
@@ -115,8 +120,18 @@ func (c *deltaCache) dropOldest(ok func(*boardDeltas) bool) bool {
 		return false
 	}
 	c.held -= int64(len(found.head.data))
+	for _, x := range found.recent {
+		c.held -= x.size
+	}
 	delete(c.boards, oldest)
 	return true
+}
+
+// fit drops the least recently used boards other than keep while the
+// bytes kept are over the bound (c.mu is held).
+func (c *deltaCache) fit(keep *boardDeltas) {
+	for c.held > deltaHeldBytes && c.dropOldest(func(x *boardDeltas) bool { return x != keep }) {
+	}
 }
 
 // join returns the call of key on name: a running or finished one to
@@ -134,30 +149,57 @@ func (c *deltaCache) join(name string, key deltaKey) (call *deltaCall, mine bool
 	call = &deltaCall{key: key, done: make(chan struct{})}
 	b.recent = append(b.recent, call)
 	if len(b.recent) > deltasPerBoard {
+		c.held -= b.recent[0].size
 		b.recent = b.recent[1:]
 	}
 	return call, true
 }
 
 // end finishes call with d (nil: it failed, and is forgotten so the next
-// caller computes again; so is a delta that reached a newer head than
-// its key, which the waiters still take).
+// caller computes again; so are a delta that reached a newer head than
+// its key and one too large to keep, which the waiters still take).
 func (c *deltaCache) end(name string, call *deltaCall, d *Delta) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	call.d = d
 	close(call.done)
-	if d != nil && d.Revision == call.key.rev && d.SHA256 == call.key.sha {
+	b := c.boards[name]
+	if b == nil {
 		return
 	}
-	if b := c.boards[name]; b != nil {
-		for i, x := range b.recent {
-			if x == call {
-				b.recent = append(b.recent[:i:i], b.recent[i+1:]...)
-				break
-			}
-		}
+	i := slices.Index(b.recent, call)
+	if i < 0 {
+		return // pushed out meanwhile
 	}
+	if d == nil || d.Revision != call.key.rev || d.SHA256 != call.key.sha || d.size() > deltaHeldBytes/8 {
+		b.recent = slices.Delete(b.recent, i, i+1)
+		return
+	}
+	call.size = d.size()
+	c.held += call.size
+	c.fit(b)
+}
+
+// size is about what a kept delta holds: its members, and its encoding
+// once sent.
+func (d *Delta) size() int64 {
+	n := len(d.AppState) + 512
+	for _, el := range d.Elements {
+		n += len(el)
+	}
+	for _, f := range d.Files {
+		n += len(f)
+	}
+	return 2 * int64(n)
+}
+
+// detach makes d hold copies of the bytes it has from the head's, so
+// that keeping it does not keep the whole head.
+func (d *Delta) detach() {
+	for i, el := range d.Elements {
+		d.Elements[i] = bytes.Clone(el)
+	}
+	d.AppState = bytes.Clone(d.AppState)
 }
 
 // headData is the kept bytes of name whose hash is sha, if any.
@@ -181,8 +223,7 @@ func (c *deltaCache) keepHead(name, sha string, data []byte) {
 	b := c.board(name)
 	c.held += int64(len(data)) - int64(len(b.head.data))
 	b.head = deltaHead{sha: sha, data: data}
-	for c.held > deltaHeldBytes && c.dropOldest(func(x *boardDeltas) bool { return x != b }) {
-	}
+	c.fit(b)
 }
 
 // sized is the document cache's bytes of length n, newest first.

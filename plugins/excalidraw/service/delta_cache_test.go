@@ -197,6 +197,9 @@ func TestDeltaCacheBounds(t *testing.T) {
 	var held int64
 	for name, b := range c.boards {
 		held += int64(len(b.head.data))
+		for _, x := range b.recent {
+			held += x.size
+		}
 		if len(b.recent) > deltasPerBoard {
 			t.Fatalf("%s keeps %d deltas", name, len(b.recent))
 		}
@@ -206,5 +209,26 @@ func TestDeltaCacheBounds(t *testing.T) {
 	}
 	if c.headData(fmt.Sprint("b", deltaBoards+9), "sha") == nil {
 		t.Fatal("the newest head was dropped")
+	}
+
+	// Deltas count too: many large ones stay within the bound, and one
+	// too large to keep is handed to its waiters only.
+	large := &Delta{Head: Head{Revision: 100}, Elements: []json.RawMessage{make(json.RawMessage, deltaHeldBytes/40)}}
+	for i := range 2 * deltaBoards {
+		name := fmt.Sprint("d", i)
+		call, _ := c.join(name, keyOf(1, store.Meta{Revision: 100}))
+		c.end(name, call, large)
+		if c.held > deltaHeldBytes {
+			t.Fatalf("%d bytes held after %d large deltas", c.held, i+1)
+		}
+	}
+	huge := &Delta{Head: Head{Revision: 100}, Elements: []json.RawMessage{make(json.RawMessage, deltaHeldBytes/8)}}
+	call, _ := c.join("h", keyOf(1, store.Meta{Revision: 100}))
+	c.end("h", call, huge)
+	if call.d != huge {
+		t.Fatal("the huge delta was not handed to its waiters")
+	}
+	if x, mine := c.join("h", keyOf(1, store.Meta{Revision: 100})); !mine || x == call {
+		t.Fatal("a delta over the bound was kept")
 	}
 }
