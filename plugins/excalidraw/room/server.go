@@ -182,11 +182,29 @@ func (s *Server) connected(sock *socket.Socket) {
 	}
 	s.members[sock.Id()] = m
 	s.mu.Unlock()
-	sock.On(evJoinRoom, func(args ...any) { s.join(m, stringArg(args, 0)) })
-	sock.On(evServerBroadcast, func(args ...any) { s.broadcast(m, args, false) })
-	sock.On(evServerVolatile, func(args ...any) { s.broadcast(m, args, true) })
-	sock.On(evUserFollow, func(args ...any) { s.follow(m, args) })
-	sock.On("disconnecting", func(...any) { s.left(m) })
+	// The events are read as the socket's packets are (OnAny, in its task
+	// queue), not through On, whose handlers socket.io drops once the
+	// socket is closed: a stroke sent just before a tab closes arrived and
+	// must be kept. The socket leaves its room after the packets before
+	// its end.
+	sock.OnAny(func(args ...any) {
+		if len(args) == 0 {
+			return
+		}
+		ev, _ := args[0].(string)
+		args = args[1:]
+		switch ev {
+		case evJoinRoom:
+			s.join(m, stringArg(args, 0))
+		case evServerBroadcast:
+			s.broadcast(m, args, false)
+		case evServerVolatile:
+			s.broadcast(m, args, true)
+		case evUserFollow:
+			s.follow(m, args)
+		}
+	})
+	sock.On("disconnecting", func(...any) { sock.Enqueue(func() { s.left(m) }) })
 	_ = sock.Emit(evInitRoom)
 }
 

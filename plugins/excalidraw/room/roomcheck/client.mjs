@@ -133,7 +133,13 @@ for await (const line of lines) {
       key = await keyOf(c.key);
       break;
     case "close":
-      socket.close();
+      // As a tab that closes after its last stroke went out: the process
+      // ends once the connection has (engine.io drains its buffer first).
+      await new Promise((done) => {
+        socket.io.engine.once("close", done);
+        socket.close();
+        setTimeout(done, 5000);
+      });
       process.exit(0);
   }
   say({ ev: "done", do: c.do });
