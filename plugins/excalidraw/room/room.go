@@ -368,12 +368,27 @@ func (r *room) catchUp(c live.Change) {
 	data, iv := r.seal(message{Type: msgSceneUpdate, Payload: mustJSON(scenePayload{Elements: send})})
 	_ = r.s.io.To(roomName(r.id)).Emit(evClientBroadcast, data, iv)
 	if c.UpdatedBy == string(store.ActorAgent) && c.Revision == d.Revision {
-		r.agentAt(agentName(c), touched)
+		r.agentAt(r.agentName(ctx, c), touched)
 	}
 }
 
-// agentName is how the room names an agent's commit.
-func agentName(c live.Change) string {
+// agentName is how the room names the agent of a commit: as dsh names a
+// bot's socket, "<bot> (for <person>)", from the commit's journal entry;
+// else the writer's name.
+func (r *room) agentName(ctx context.Context, c live.Change) string {
+	page, err := r.s.opts.Boards.Log(ctx, service.LogRequest{Name: r.board, MinRevision: c.Revision, MaxRevision: c.Revision,
+		Limit: 1, IDs: service.LogIDsNone})
+	if err == nil && len(page.Entries) == 1 {
+		e := page.Entries[0]
+		who := identity.Principal{Name: e.Bot, PersonName: e.Person}
+		if e.Bot != "" {
+			who.Grant = identity.NewGrant(map[string]any{})
+			return who.Display()
+		}
+		if e.Name != "" {
+			return e.Name
+		}
+	}
 	if c.UpdatedByName != "" {
 		return c.UpdatedByName
 	}

@@ -28,6 +28,7 @@ type Boards interface {
 	Delta(ctx context.Context, name string, from int64) (*service.Delta, error)
 	Merge(ctx context.Context, r service.MergeRequest) (*service.MergeResult, error)
 	List(ctx context.Context) ([]service.SceneSummary, error)
+	Log(ctx context.Context, r service.LogRequest) (*service.LogResult, error)
 }
 
 var _ Boards = (*service.Service)(nil)

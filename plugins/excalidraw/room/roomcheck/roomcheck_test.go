@@ -336,6 +336,21 @@ func TestStockClientsShareABoard(t *testing.T) {
 		}
 	}
 
+	// A bot's commit names the bot and the person it acts for.
+	botToken := h.token("editor", "plan")
+	bot := hosttest.MCPWithToken(t, h.h, botToken)
+	if res, err := bot.CallTool(context.Background(), &mcp.CallToolParams{Name: "batch_create",
+		Arguments: json.RawMessage(`{"name":"plan","elements":[{"type":"diamond","id":"d1","x":800,"y":0,"width":80,"height":80}]}`)}); err != nil || res.IsError {
+		t.Fatalf("bot write: %v %v", err, res)
+	}
+	ag := ann.message("MOUSE_LOCATION", func(p map[string]any) bool {
+		sel, _ := p["selectedElementIds"].(map[string]any)
+		return sel["d1"] == true
+	})
+	if name := fmt.Sprint(ag["username"]); !strings.HasPrefix(name, "editor-bot-") || !strings.Contains(name, "(for ") {
+		t.Fatalf("the bot shows as %q", name)
+	}
+
 	// bob follows ann: ann hears it, and ann's viewport reaches bob.
 	bob.do(map[string]any{"do": "follow", "socketId": ann.id})
 	ann.await("followers", func(e event) bool { return e.Ev == "user-follow-room-change" && len(e.IDs) == 1 && e.IDs[0] == bob.id })
