@@ -305,10 +305,30 @@ func apply(ctx *app.Context, raw app.Config) error {
 		})...); err != nil {
 			return err
 		}
-		rooms, err := room.New(room.Options{Boards: svc, Keys: roomKeys, Hub: hub, Logger: web.Logger(),
-			MaxMessageBytes: int64(limits.Effective().MaxSceneBytes) + 1<<20})
+		// With a shared database the rooms of the nodes are one: what
+		// happens in a room is relayed to the same room on the others.
+		var relay *roomRelay
+		if db := st.DB(); db != nil {
+			relay = newRoomRelay(db, web.Logger())
+		}
+		ro := room.Options{Boards: svc, Keys: roomKeys, Hub: hub, Logger: web.Logger(),
+			MaxMessageBytes: int64(limits.Effective().MaxSceneBytes) + 1<<20}
+		if relay != nil {
+			ro.Relay = relay
+		}
+		rooms, err := room.New(ro)
 		if err != nil {
 			return err
+		}
+		if relay != nil {
+			if err := web.Go("relay the live rooms to other nodes", relay.send); err != nil {
+				_ = rooms.Close()
+				return err
+			}
+			if err := web.Go("hear other nodes' live rooms", func(c context.Context) { relay.hear(c, rooms) }); err != nil {
+				_ = rooms.Close()
+				return err
+			}
 		}
 		if err := webserver.Use(web, rooms.Routes(httpapi.Prefix+"/api")...); err != nil {
 			_ = rooms.Close()

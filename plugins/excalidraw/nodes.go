@@ -2,14 +2,18 @@ package excalidraw
 
 import (
 	"context"
+	"encoding/json"
 
 	"go.uber.org/zap"
 
+	"github.com/dshgo/dsh/internal/pgdb"
 	"github.com/dshgo/dsh/plugins/database"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
+	"github.com/dshgo/dsh/plugins/excalidraw/room"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/pgstore"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // followNodes brings other nodes' commits to this node's open editors and
@@ -68,5 +72,64 @@ func (f *follower) resync(ctx context.Context) {
 			f.hub.Publish(httpapi.ChangeOf(service.Head{Name: r.Name, Revision: r.Revision, SHA256: r.SHA256, ElementCount: r.ElementCount,
 				UpdatedAt: r.UpdatedAt, UpdatedBy: r.UpdatedBy, UpdatedByName: r.UpdatedByName}))
 		}
+	}
+}
+
+// roomsChannel is the notification channel the nodes' live rooms talk on.
+const roomsChannel = "dsh_rooms"
+
+// maxNotifyBytes is what a notification's payload may hold (PostgreSQL's
+// limit is 8,000 bytes): a bigger message (a long stroke) is not relayed,
+// and reaches the other nodes with its commit instead.
+const maxNotifyBytes = 7900
+
+// roomRelay carries the live rooms between the nodes on one database:
+// each message is one notification on roomsChannel, sent from a queue
+// (a slow database delays the relay, never a socket) that drops what it
+// cannot hold, as the rooms' messages may be lost.
+type roomRelay struct {
+	pool  *pgxpool.Pool
+	queue chan []byte
+	log   *zap.Logger
+}
+
+func newRoomRelay(db *database.DB, log *zap.Logger) *roomRelay {
+	return &roomRelay{pool: db.Pool, queue: make(chan []byte, 4096), log: log.Named("rooms")}
+}
+
+var _ room.Relay = (*roomRelay)(nil)
+
+func (r *roomRelay) Publish(_ context.Context, m room.RelayMessage) (bool, error) {
+	b, err := json.Marshal(m)
+	if err != nil || len(b) > maxNotifyBytes {
+		return false, err
+	}
+	select {
+	case r.queue <- b:
+		return true, nil
+	default:
+		return false, nil
+	}
+}
+
+// send notifies what Publish queued until ctx ends.
+func (r *roomRelay) send(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case b := <-r.queue:
+			if _, err := r.pool.Exec(ctx, `SELECT pg_notify('`+roomsChannel+`', $1::text)`, string(b)); err != nil && ctx.Err() == nil {
+				r.log.Debug("relaying a room message to the other nodes", zap.Error(err))
+			}
+		}
+	}
+}
+
+// hear hands the other nodes' room messages to rooms until ctx ends.
+func (r *roomRelay) hear(ctx context.Context, rooms *room.Server) {
+	l := pgdb.NewListener(r.pool, roomsChannel, pgdb.ListenerOptions{Logger: r.log})
+	if err := l.Run(ctx, func(payload string) { rooms.Relayed([]byte(payload)) }, nil); err != nil && ctx.Err() == nil {
+		r.log.Error("no longer hearing other nodes' rooms", zap.Error(err))
 	}
 }

@@ -5,7 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,13 +38,15 @@ type room struct {
 	done  chan struct{}
 
 	mu        sync.Mutex
-	members   map[string]*member         // by socket id
-	followers map[string]map[string]bool // followed socket id → follower socket ids
-	seen      map[string]elementHead     // element id → the newest version the members have
-	revision  int64                      // the board's revision the room caught up to
-	pending   map[string]*batch          // principal → what it drew, not yet committed
-	flushing  bool                       // a flush is scheduled or running
-	agents    map[string]*agent          // pseudo socket id → an agent at work
+	members   map[string]*member             // by socket id
+	followers map[string]map[string]bool     // followed socket id → follower socket ids
+	seen      map[string]elementHead         // element id → the newest version the members have
+	revision  int64                          // the board's revision the room caught up to
+	pending   map[string]*batch              // principal → what it drew, not yet committed
+	flushing  bool                           // a flush is scheduled or running
+	agents    map[string]*agent              // pseudo socket id → an agent at work
+	remote    map[string]remoteList          // node → its sockets in the room (Relay)
+	remoteFol map[string]map[string][]string // followed socket id → node → its followers there
 	closed    bool
 	flushMu   sync.Mutex // one flush at a time
 	agentTime *time.Timer
@@ -60,6 +65,12 @@ type batch struct {
 	acks map[string]map[string]float64
 }
 
+// remoteList is another node's members of the room, as it last said.
+type remoteList struct {
+	ids []string
+	at  time.Time
+}
+
 // agent is an agent shown as a collaborator where its last commit was.
 type agent struct {
 	id, name string
@@ -69,7 +80,8 @@ type agent struct {
 func newRoom(s *Server, id, board string, sub *live.Subscription) *room {
 	return &room{s: s, id: id, board: board, key: s.opts.Keys.Key(board), sub: sub, done: make(chan struct{}),
 		members: map[string]*member{}, followers: map[string]map[string]bool{}, seen: map[string]elementHead{},
-		pending: map[string]*batch{}, agents: map[string]*agent{}}
+		pending: map[string]*batch{}, agents: map[string]*agent{}, remote: map[string]remoteList{},
+		remoteFol: map[string]map[string][]string{}}
 }
 
 // enter sends m the board and tells everyone who is here.
@@ -108,6 +120,7 @@ func (r *room) enter(m *member) {
 	}
 	_ = m.sock.Emit(evDshRoom, map[string]any{"board": r.board, "revision": res.Revision, "name": m.name, "role": m.roleNow()})
 	r.usersChanged()
+	r.publishMembers()
 }
 
 // errClosed refuses a socket joining a room being closed.
@@ -139,6 +152,7 @@ func (r *room) leave(m *member) {
 	for _, f := range tell {
 		r.followersChanged(f)
 	}
+	r.publishMembers()
 	if empty {
 		r.close()
 		r.s.forget(r)
@@ -175,6 +189,12 @@ func (r *room) usersChanged() {
 	for id := range r.agents {
 		list = append(list, id)
 	}
+	now := time.Now()
+	for _, rl := range r.remote {
+		if now.Sub(rl.at) < remoteMembersTTL {
+			list = append(list, rl.ids...)
+		}
+	}
 	r.mu.Unlock()
 	sortStrings(list)
 	_ = r.s.io.To(roomName(r.id)).Emit(evRoomUserChange, list)
@@ -192,6 +212,7 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 		return
 	}
 	_ = m.sock.Broadcast().To(roomName(r.id)).Emit(evClientBroadcast, data, iv)
+	r.s.publish(RelayMessage{Room: r.id, Kind: relayScene, Data: data, IV: iv})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -470,12 +491,15 @@ func (r *room) presence(m *member, to string, msg message, volatile bool) {
 		op = op.Volatile()
 	}
 	_ = op.Emit(evClientBroadcast, data, iv)
+	r.s.publish(RelayMessage{Room: r.id, Kind: relayPresence, To: to, Data: data, IV: iv})
 }
 
-// follow starts or stops m following the member of socket id target.
+// follow starts or stops m following the member of socket id target,
+// on this node or another.
 func (r *room) follow(m *member, target string, on bool) {
 	r.mu.Lock()
-	if _, ok := r.members[target]; !ok || target == m.id {
+	_, here := r.members[target]
+	if (!here && !r.isRemote(target)) || target == m.id {
 		r.mu.Unlock()
 		return
 	}
@@ -489,23 +513,126 @@ func (r *room) follow(m *member, target string, on bool) {
 	} else {
 		delete(set, m.id)
 	}
+	mine := ids(set)
 	r.mu.Unlock()
 	if on {
 		m.sock.Join(roomName(followRoom(target)))
 	} else {
 		m.sock.Leave(roomName(followRoom(target)))
 	}
-	r.followersChanged(target)
+	if here {
+		r.followersChanged(target)
+	} else {
+		r.s.publish(RelayMessage{Room: r.id, Kind: relayFollow, To: target, Members: mine})
+	}
 }
 
-// followersChanged tells a member who follows it.
+// isRemote reports whether a socket id is another node's member. r.mu
+// is held.
+func (r *room) isRemote(id string) bool {
+	for _, rl := range r.remote {
+		if slices.Contains(rl.ids, id) && time.Since(rl.at) < remoteMembersTTL {
+			return true
+		}
+	}
+	return false
+}
+
+// followersChanged tells a member who follows it, on every node.
 func (r *room) followersChanged(target string) {
 	r.mu.Lock()
 	t := r.members[target]
-	list := ids(r.followers[target])
+	set := maps.Clone(r.followers[target])
+	if set == nil {
+		set = map[string]bool{}
+	}
+	for _, fs := range r.remoteFol[target] {
+		for _, id := range fs {
+			set[id] = true
+		}
+	}
+	list := ids(set)
 	r.mu.Unlock()
 	if t != nil {
 		_ = t.sock.Emit(evFollowRoomChange, list)
+	}
+}
+
+// publishMembers tells the other nodes this node's members of the room.
+func (r *room) publishMembers() {
+	if r.s.opts.Relay == nil {
+		return
+	}
+	r.mu.Lock()
+	list := make([]string, 0, len(r.members))
+	for id := range r.members {
+		list = append(list, id)
+	}
+	r.mu.Unlock()
+	sortStrings(list)
+	r.s.publish(RelayMessage{Room: r.id, Kind: relayMembers, Members: list})
+}
+
+// expireRemote forgets other nodes' lists not refreshed in time.
+func (r *room) expireRemote() {
+	r.mu.Lock()
+	gone := false
+	for node, rl := range r.remote {
+		if time.Since(rl.at) >= remoteMembersTTL {
+			delete(r.remote, node)
+			gone = true
+		}
+	}
+	r.mu.Unlock()
+	if gone {
+		r.usersChanged()
+	}
+}
+
+// relayed is what another node's part of the room published.
+func (r *room) relayed(m RelayMessage) {
+	switch m.Kind {
+	case relayScene:
+		plain, err := r.key.Open(m.Data, m.IV)
+		if err != nil {
+			return
+		}
+		var msg message
+		var p scenePayload
+		if json.Unmarshal(plain, &msg) != nil || json.Unmarshal(msg.Payload, &p) != nil {
+			return
+		}
+		r.mu.Lock()
+		for _, raw := range p.Elements {
+			r.see(raw) // the other node commits it; its delta is not sent again here
+		}
+		r.mu.Unlock()
+		_ = r.s.io.To(roomName(r.id)).Emit(evClientBroadcast, m.Data, m.IV)
+	case relayPresence:
+		if m.To != r.id && !strings.HasPrefix(m.To, "follow@") {
+			return
+		}
+		_ = r.s.io.To(roomName(m.To)).Volatile().Emit(evClientBroadcast, m.Data, m.IV)
+	case relayMembers:
+		r.mu.Lock()
+		r.remote[m.Node] = remoteList{ids: m.Members, at: time.Now()}
+		r.mu.Unlock()
+		r.usersChanged()
+	case relayHello:
+		r.publishMembers()
+	case relayFollow:
+		r.mu.Lock()
+		fs := r.remoteFol[m.To]
+		if fs == nil {
+			fs = map[string][]string{}
+			r.remoteFol[m.To] = fs
+		}
+		fs[m.Node] = m.Members
+		_, here := r.members[m.To]
+		r.mu.Unlock()
+		if here {
+			r.followersChanged(m.To)
+		}
 	}
 }
 

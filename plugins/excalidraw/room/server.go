@@ -49,6 +49,10 @@ type Options struct {
 	AgentLinger time.Duration
 	// MaxMessageBytes bounds one socket.io message (default 32 MiB).
 	MaxMessageBytes int64
+	// Relay carries the rooms to the other nodes of a shared database
+	// (nil: this node is the only one); its listener hands what other
+	// nodes publish to Server.Relayed.
+	Relay Relay
 }
 
 // Server is every board's live room on one socket.io server: Excalidraw's
@@ -66,6 +70,8 @@ type Server struct {
 	log  *zap.Logger
 	io   *socket.Server
 	h    http.Handler
+	node string        // this node among the nodes (Relay)
+	done chan struct{} // closed by Close
 
 	mu      sync.Mutex
 	closed  bool
@@ -111,7 +117,7 @@ func New(o Options) (*Server, error) {
 		o.MaxMessageBytes = 32 << 20
 	}
 	s := &Server{opts: o, log: o.Logger.Named("excalidraw.room"), rooms: map[string]*room{},
-		boardOf: map[string]string{}, members: map[socket.SocketId]*member{}}
+		boardOf: map[string]string{}, members: map[socket.SocketId]*member{}, node: newNodeID(), done: make(chan struct{})}
 	opts := socket.DefaultServerOptions()
 	opts.SetPath(Path)
 	opts.SetServeClient(false)
@@ -123,6 +129,13 @@ func New(o Options) (*Server, error) {
 			s.connected(sock)
 		}
 	})
+	if o.Relay != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.refreshMembers(s.done)
+		}()
+	}
 	return s, nil
 }
 
@@ -152,6 +165,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.done)
 	rooms := make([]*room, 0, len(s.rooms))
 	for _, r := range s.rooms {
 		rooms = append(rooms, r)
@@ -302,6 +316,7 @@ func (s *Server) room(roomID, board string) (*room, error) {
 		defer s.wg.Done()
 		r.followBoard()
 	}()
+	go s.publish(RelayMessage{Room: roomID, Kind: relayHello})
 	return r, nil
 }
 
