@@ -313,6 +313,9 @@ func apply(ctx *app.Context, raw app.Config) error {
 		}
 		ro := room.Options{Boards: svc, Keys: roomKeys, Hub: hub, Logger: web.Logger(),
 			MaxMessageBytes: int64(limits.Effective().MaxSceneBytes) + 1<<20}
+		if conn != nil {
+			ro.Credential = conn.Principal
+		}
 		if relay != nil {
 			ro.Relay = relay
 		}

@@ -22,13 +22,14 @@ type Info struct {
 	Path string `json:"path"`
 }
 
-// Routes are the room server (socket.io, at Path, behind admission: the
-// handshake's credential is who the socket is) and the room of a board
-// (GET api+"/scenes/:name/room").
+// Routes are the room server (socket.io, at Path: a public route that
+// admits its sockets itself when the server has Options.Credential, else
+// behind the web server's admission) and the room of a board (GET
+// api+"/scenes/:name/room").
 func (s *Server) Routes(api string) []webserver.Route {
 	h := echo.WrapHandler(s.Handler())
 	return []webserver.Route{
-		{Method: webserver.AnyMethod, Path: Path + "/*", Handler: h, Stream: true},
+		{Method: webserver.AnyMethod, Path: Path + "/*", Handler: h, Stream: true, Public: s.opts.Credential != nil},
 		{Method: http.MethodGet, Path: api + "/scenes/:name/room", Handler: s.info},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // Boards is what the rooms ask of the scene service (*service.Service):
@@ -49,6 +51,15 @@ type Options struct {
 	AgentLinger time.Duration
 	// MaxMessageBytes bounds one socket.io message (default 32 MiB).
 	MaxMessageBytes int64
+	// Credential says who a request's credential is (a session cookie,
+	// a bearer token: the connection service's Principal), checked afresh
+	// each time. With it the room server is a public route that admits
+	// its sockets itself, so a stock Excalidraw client, which can send no
+	// header, joins with a connect token in its room link
+	// ("#room=<room id>_<token>,<key>"), and a socket whose credential is
+	// revoked is ended within a few seconds. Without it the web server
+	// admits the handshake and its context says who the socket is.
+	Credential func(r *http.Request) (identity.Principal, bool)
 	// Relay carries the rooms to the other nodes of a shared database
 	// (nil: this node is the only one); its listener hands what other
 	// nodes publish to Server.Relayed.
@@ -89,6 +100,11 @@ type member struct {
 	ctx  context.Context // carries who
 	name string          // as dsh names the principal
 	room *room           // nil until it joined
+	// verify checks the socket's credential again (nil: nothing to check,
+	// the handshake was admitted); known is false for a socket that came
+	// with no credential and has not joined with a token yet.
+	verify func() (identity.Principal, bool)
+	known  bool
 
 	mu     sync.Mutex
 	role   string
@@ -134,6 +150,13 @@ func New(o Options) (*Server, error) {
 		go func() {
 			defer s.wg.Done()
 			s.refreshMembers(s.done)
+		}()
+	}
+	if o.Credential != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.checkCredentials(s.done)
 		}()
 	}
 	return s, nil
@@ -182,13 +205,23 @@ func (s *Server) Close() error {
 // connected greets a socket: who it is comes from its handshake request,
 // which admission let in.
 func (s *Server) connected(sock *socket.Socket) {
-	var who identity.Principal
-	if req := sock.Request(); req != nil && req.Request() != nil {
-		who = identity.Of(req.Request().Context())
-	} else {
-		who = identity.Local
+	m := &member{sock: sock, id: string(sock.Id())}
+	var req *http.Request
+	if hc := sock.Request(); hc != nil {
+		req = hc.Request()
 	}
-	m := &member{sock: sock, id: string(sock.Id()), who: who, ctx: identity.With(context.Background(), who), name: displayName(who)}
+	switch {
+	case req == nil:
+		m.setWho(identity.Local, true)
+	case s.opts.Credential == nil:
+		m.setWho(identity.Of(req.Context()), true)
+	default:
+		// What says who, kept to check again: the handshake's headers.
+		saved := req.Clone(context.Background())
+		m.verify = func() (identity.Principal, bool) { return s.opts.Credential(saved) }
+		who, ok := m.verify()
+		m.setWho(who, ok)
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -223,6 +256,75 @@ func (s *Server) connected(sock *socket.Socket) {
 	_ = sock.Emit(evInitRoom)
 }
 
+// credentialCheck is how often the sockets' credentials and roles are
+// checked again: access taken away (a token revoked, a session ended, a
+// member removed) ends a socket within it.
+const credentialCheck = 3 * time.Second
+
+// checkCredentials ends the sockets whose credential no longer holds or
+// who may no longer read their board, until done.
+func (s *Server) checkCredentials(done <-chan struct{}) {
+	t := time.NewTicker(credentialCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		ms := make([]*member, 0, len(s.members))
+		for _, m := range s.members {
+			ms = append(ms, m)
+		}
+		s.mu.Unlock()
+		for _, m := range ms {
+			m.sock.Enqueue(func() { s.recheck(m) })
+		}
+	}
+}
+
+// recheck is checkCredentials for one socket, in its queue (so it does
+// not race the socket's own events).
+func (s *Server) recheck(m *member) {
+	if m.verify == nil || m.room == nil {
+		return
+	}
+	if _, ok := m.verify(); !ok {
+		s.refuseWith(m, connection.CodeUnauthenticated, "your access to dsh ended (signed out, or the token was revoked)")
+		return
+	}
+	role, err := s.opts.Boards.Role(m.ctx, m.room.board)
+	if err != nil || role == "" {
+		s.refuse(m, sceneerr.New(sceneerr.NotFound, "you no longer have access to this board"))
+		return
+	}
+	m.setRole(role)
+}
+
+// splitRoomID parts a room link's id into the room's (20 hex digits) and
+// the connect token after it ("<id>_<token>"), if any.
+func splitRoomID(s string) (id, token string) {
+	if len(s) > 21 && s[20] == '_' && !strings.HasPrefix(s, "follow@") {
+		return s[:20], s[21:]
+	}
+	return s, ""
+}
+
+// setWho records who the socket is.
+func (m *member) setWho(who identity.Principal, known bool) {
+	m.who, m.known = who, known
+	m.ctx = identity.With(context.Background(), who)
+	m.name = displayName(who)
+}
+
+// bearer is a request carrying token, for Credential.
+func bearer(token string) *http.Request {
+	r, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "/", nil)
+	r.Header.Set("Authorization", "Bearer "+token)
+	return r
+}
+
 // displayName is how a room names a principal to the others: a person's
 // name, a bot as "<bot> for <person>".
 func displayName(p identity.Principal) string {
@@ -232,6 +334,22 @@ func displayName(p identity.Principal) string {
 // join puts m in the room of roomID, if it may read that board, and
 // sends it the board.
 func (s *Server) join(m *member, roomID string) {
+	if id, token := splitRoomID(roomID); token != "" && s.opts.Credential != nil {
+		// A room link with a connect token: the socket is the token's.
+		roomID = id
+		check := func() (identity.Principal, bool) { return s.opts.Credential(bearer(token)) }
+		who, ok := check()
+		if !ok {
+			s.refuseWith(m, connection.CodeInvalidToken, "the token in this room link is not valid (revoked or expired?)")
+			return
+		}
+		m.verify = check
+		m.setWho(who, true)
+	}
+	if !m.known {
+		s.refuseWith(m, connection.CodeUnauthenticated, "sign in to dsh, or open a room link that carries a connect token")
+		return
+	}
 	board, err := s.board(m.ctx, roomID)
 	if err == nil {
 		var role string
@@ -260,6 +378,12 @@ func (s *Server) join(m *member, roomID string) {
 // refuse tells a socket why it cannot join or write, and ends it.
 func (s *Server) refuse(m *member, err error) {
 	_ = m.sock.Emit(evDshError, errorBody(err))
+	m.sock.Disconnect(true)
+}
+
+// refuseWith is refuse with one of the host's admission codes.
+func (s *Server) refuseWith(m *member, code, message string) {
+	_ = m.sock.Emit(evDshError, map[string]any{"code": code, "message": message})
 	m.sock.Disconnect(true)
 }
 
@@ -336,7 +460,7 @@ func (s *Server) broadcast(m *member, args []any, volatile bool) {
 	if r == nil || len(args) < 3 {
 		return
 	}
-	to := stringArg(args, 0)
+	to, _ := splitRoomID(stringArg(args, 0))
 	data, iv := bytesArg(args, 1), bytesArg(args, 2)
 	plain, err := r.key.Open(data, iv)
 	if err != nil {

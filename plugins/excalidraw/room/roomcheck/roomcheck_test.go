@@ -5,8 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
@@ -21,7 +27,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 type host struct {
-	t   *testing.T
+	t   testing.TB
 	h   *dsh.Host
 	mcp *mcp.ClientSession
 	c   *http.Client
@@ -29,7 +35,7 @@ type host struct {
 	minted int
 }
 
-func startHost(t *testing.T) *host {
+func startHost(t testing.TB) *host {
 	t.Helper()
 	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
 		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
@@ -79,13 +85,24 @@ func (h *host) board(name string) map[string]map[string]any {
 // token mints a connect token for boards with a role.
 func (h *host) token(role string, boards ...string) string {
 	h.t.Helper()
+	tok, _ := h.tokenWithID(role, boards...)
+	return tok
+}
+
+// tokenWithID is token with the token's id (to revoke it).
+func (h *host) tokenWithID(role string, boards ...string) (string, string) {
+	h.t.Helper()
 	h.minted++
 	b, _ := json.Marshal(map[string]any{"name": fmt.Sprintf("%s-bot-%d", role, h.minted), "boards": boards, "role": role})
 	st, out := h.send(http.MethodPost, "/dsh-excalidraw/api/mcp/tokens", string(b), h.h.Token())
 	if st != 201 && st != 200 {
 		h.t.Fatalf("mint: %d %v", st, out)
 	}
-	return out["token"].(string)
+	id, _ := out["id"].(string)
+	if rec, ok := out["record"].(map[string]any); ok && id == "" {
+		id, _ = rec["id"].(string)
+	}
+	return out["token"].(string), id
 }
 
 // TestStockClientsShareABoard drives two room clients written from
@@ -215,4 +232,125 @@ func TestStockClientsShareABoard(t *testing.T) {
 	if els["good"] == nil {
 		t.Fatal("good is not on the board")
 	}
+}
+
+// BenchmarkRoomLoad is people drawing together (load.mjs: each moves its
+// pointer at 30 Hz and draws a stroke a second at 30 updates a second)
+// while agents commit to the same board, for the figures of how fast a
+// stroke and a pointer reach the others: first 2 people alone (the
+// baseline), then DSH_ROOM_PEOPLE (default 20) with DSH_ROOM_AGENTS
+// (default 5) agents each writing every DSH_ROOM_AGENT_MS (default
+// 1000 ms), for DSH_ROOM_SECONDS (default 60 s). It reports stroke and
+// pointer p50/p99 in ms, the ratio of the loaded stroke p50 to the
+// baseline's, and the agents' write p50. Run with -benchtime=1x.
+func BenchmarkRoomLoad(b *testing.B) {
+	roomcheck.NeedNode(b)
+	env := func(k string, d int) int {
+		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+			return v
+		}
+		return d
+	}
+	people, agents, every, secs := env("DSH_ROOM_PEOPLE", 20), env("DSH_ROOM_AGENTS", 5), env("DSH_ROOM_AGENT_MS", 1000), env("DSH_ROOM_SECONDS", 60)
+	for range b.N {
+		h := startHost(b)
+		run := func(name string, n int, withAgents bool) map[string]float64 {
+			h.call("excalidraw_scene_create", `{"name":"`+name+`"}`)
+			_, info := h.send(http.MethodGet, "/dsh-excalidraw/api/scenes/"+name+"/room", "", h.h.Token())
+			stop := make(chan struct{})
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			var writes []time.Duration
+			if withAgents {
+				for a := range agents {
+					s := hosttest.MCPWithToken(b, h.h, h.token("editor", name))
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := 0; ; i++ {
+							select {
+							case <-stop:
+								return
+							case <-time.After(time.Duration(every) * time.Millisecond):
+							}
+							args := fmt.Sprintf(`{"name":%q,"elements":[{"type":"rectangle","x":%d,"y":%d,"width":60,"height":40}],"options":{"lint":"off"}}`, name, 2000+a*100, i*50)
+							start := time.Now()
+							res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "batch_create", Arguments: json.RawMessage(args)})
+							if err == nil && !res.IsError {
+								mu.Lock()
+								writes = append(writes, time.Since(start))
+								mu.Unlock()
+							}
+						}
+					}()
+				}
+			}
+			cmd := exec.Command("node", "load.mjs", h.h.URL(), info["link"].(string), h.h.Token(), strconv.Itoa(n), strconv.Itoa(secs))
+			cmd.Stderr = os.Stderr
+			out, err := cmd.Output()
+			close(stop)
+			wg.Wait()
+			if err != nil {
+				b.Fatalf("load.mjs: %v", err)
+			}
+			var got map[string]float64
+			if err := json.Unmarshal(out, &got); err != nil {
+				b.Fatalf("load.mjs said %s", out)
+			}
+			if len(writes) > 0 {
+				slices.Sort(writes)
+				got["agentWriteP50"] = float64(writes[len(writes)/2].Microseconds()) / 1000
+				got["agentWrites"] = float64(len(writes))
+			}
+			b.Logf("%s: %v", name, got)
+			return got
+		}
+		base := run("pair", 2, false)
+		load := run("crowd", people, true)
+		b.ReportMetric(base["strokeP50"], "pair-stroke-p50-ms")
+		b.ReportMetric(load["strokeP50"], "stroke-p50-ms")
+		b.ReportMetric(load["strokeP99"], "stroke-p99-ms")
+		b.ReportMetric(load["pointerP50"], "pointer-p50-ms")
+		b.ReportMetric(load["strokeP50"]/base["strokeP50"], "stroke-p50-ratio")
+		b.ReportMetric(load["agentWriteP50"], "agent-write-p50-ms")
+		b.ReportMetric(load["errors"], "errors")
+	}
+}
+
+
+// A stock Excalidraw client can send no header: it joins with a connect
+// token in its room link's id ("#room=<id>_<token>,<key>"); without one
+// (and no session) it is refused, and a socket whose token is revoked is
+// ended within seconds.
+func TestRoomLinkWithAToken(t *testing.T) {
+	roomcheck.NeedNode(t)
+	h := startHost(t)
+	h.call("excalidraw_scene_create", `{"name":"plan","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":50}]}`)
+	_, info := h.send(http.MethodGet, "/dsh-excalidraw/api/scenes/plan/room", "", h.h.Token())
+	id, key := info["roomId"].(string), info["roomKey"].(string)
+
+	nobody := roomcheck.Join(t, "nobody", h.h.URL(), "#room="+id+","+key, "")
+	if e := nobody.Await("refusal", func(e roomcheck.Event) bool { return e.Ev == "dsh-error" }); e.Body["code"] != "unauthenticated" {
+		t.Fatalf("no credential: %v", e.Body)
+	}
+	bad := roomcheck.Join(t, "bad", h.h.URL(), "#room="+id+"_dsh_notatoken,"+key, "")
+	if e := bad.Await("refusal", func(e roomcheck.Event) bool { return e.Ev == "dsh-error" }); e.Body["code"] != "invalid_token" {
+		t.Fatalf("bad token: %v", e.Body)
+	}
+
+	tok, tokID := h.tokenWithID("editor", "plan")
+	sam := roomcheck.Join(t, "sam", h.h.URL(), "#room="+id+"_"+tok+","+key, "")
+	sam.Message("SCENE_INIT", roomcheck.HasElement("a"))
+	sam.Do(map[string]any{"do": "update", "elements": []any{roomcheck.Rect("s1", "aV", 300, 2)}})
+	sam.Await("dsh-saved", func(e roomcheck.Event) bool { return e.Ev == "dsh-saved" })
+	if h.board("plan")["s1"] == nil {
+		t.Fatal("what the token's client drew is not on the board")
+	}
+	if st, out := h.send(http.MethodDelete, "/dsh-excalidraw/api/mcp/tokens/"+tokID, "", h.h.Token()); st != 200 && st != 204 {
+		t.Fatalf("revoke: %d %v", st, out)
+	}
+	if e := sam.Await("the end of a revoked token's socket", func(e roomcheck.Event) bool { return e.Ev == "dsh-error" }); e.Body["code"] != "unauthenticated" {
+		t.Fatalf("revoked: %v", e.Body)
+	}
+	sam.Await("disconnect", func(e roomcheck.Event) bool { return e.Ev == "disconnect" })
 }
