@@ -317,7 +317,6 @@ func BenchmarkRoomLoad(b *testing.B) {
 	}
 }
 
-
 // A stock Excalidraw client can send no header: it joins with a connect
 // token in its room link's id ("#room=<id>_<token>,<key>"); without one
 // (and no session) it is refused, and a socket whose token is revoked is
