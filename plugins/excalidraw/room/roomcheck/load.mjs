@@ -3,7 +3,8 @@
 // it) join a room; each moves its pointer at 30 Hz and draws strokes (a
 // freehand line growing 30 times a second for a second, then a pause);
 // every update carries its send time, and every other client notes when
-// it arrived. Prints one JSON line of percentiles.
+// it arrived. Prints one JSON line: percentiles, and a digest of what each
+// client holds at the end (to compare with the stored board).
 //
 //   node load.mjs <url> '#room=<id>,<key>' <token> <people> <seconds>
 import { io } from "socket.io-client";
@@ -29,6 +30,19 @@ const open = async (data, iv) =>
   JSON.parse(new TextDecoder().decode(await crypto.subtle.decrypt({ name: "AES-GCM", iv }, key, data)));
 const now = () => performance.timeOrigin + performance.now();
 
+// What each client holds: element id → [version, versionNonce], by the
+// rule every peer reconciles with (higher version; on a tie the lower
+// nonce), from the board it joined with, what it received and what it sent.
+const held = [];
+const hold = (i, el) => {
+  const cur = held[i].get(el.id);
+  if (!cur || el.version > cur[0] || (el.version === cur[0] && el.versionNonce < cur[1])) held[i].set(el.id, [el.version, el.versionNonce]);
+};
+const digest = async (m) => {
+  const lines = [...m.entries()].map(([id, [v, n]]) => `${id}:${v}:${n}\n`).sort().join("");
+  const h = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(lines));
+  return Buffer.from(h).toString("hex");
+};
 const strokeLat = [];
 const pointerLat = [];
 let saved = 0;
@@ -36,6 +50,7 @@ let errors = 0;
 
 const join = (i) =>
   new Promise((joined) => {
+    held[i] = new Map();
     const socket = io(url, { transports: ["websocket"], reconnection: false, extraHeaders: { Authorization: `Bearer ${token}` } });
     socket.on("init-room", () => socket.emit("join-room", roomId));
     socket.on("dsh-room", () => joined(socket));
@@ -44,6 +59,9 @@ const join = (i) =>
     socket.on("client-broadcast", async (data, iv) => {
       const msg = await open(data, iv);
       const at = now();
+      if (msg.type === "SCENE_INIT" || msg.type === "SCENE_UPDATE") {
+        for (const el of msg.payload.elements) hold(i, el);
+      }
       if (msg.type === "SCENE_UPDATE") {
         for (const el of msg.payload.elements) {
           if (el.customData?.by !== undefined && el.customData.by !== i) strokeLat.push(at - el.customData.sentAt);
@@ -75,6 +93,7 @@ const draw = async (socket, i) => {
         points: points.slice(), pressures: [], simulatePressure: true, lastCommittedPoint: null,
         customData: { by: i, sentAt: now() },
       };
+      hold(i, el);
       socket.emit("server-broadcast", roomId, ...(await seal({ type: "SCENE_UPDATE", payload: { elements: [el] } })));
       await new Promise((r) => setTimeout(r, 33));
     }
@@ -95,7 +114,7 @@ const point = async (socket, i) => {
   }
 };
 await Promise.all(sockets.flatMap((s, i) => [draw(s, i), point(s, i)]));
-await new Promise((r) => setTimeout(r, 1500)); // the last updates arrive, the last commits are told
+await new Promise((r) => setTimeout(r, Number(process.env.LOAD_SETTLE_MS || 4000))); // the last updates arrive, the last commits are told
 const pct = (a, q) => {
   if (!a.length) return null;
   const s = [...a].sort((x, y) => x - y);
@@ -113,6 +132,8 @@ console.log(
     pointerP99: pct(pointerLat, 0.99),
     saved,
     errors,
+    digests: await Promise.all(held.map(digest)),
+    held: held.map((m) => m.size),
   }),
 );
 for (const s of sockets) s.close();
