@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -73,5 +74,37 @@ func TestBoardCreateThenConnectToken(t *testing.T) {
 		"Authorization", "Bearer "+strings.TrimSpace(bot))
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"revision":1`) {
 		t.Fatalf("the connect token reads its new board: %d %s", resp.StatusCode, b)
+	}
+}
+
+// dsh board room prints a room link for a stock Excalidraw client: the
+// board's room id with a new connect token after it, and the key; the
+// token reads the board, and the command says how to end it. A missing
+// board is refused before any token is minted.
+func TestBoardRoomLink(t *testing.T) {
+	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
+	info, _ := serve(t, cfg)
+	if _, err := run(t, context.Background(), "board", "room", "nope", "--config", cfg); err == nil || !strings.Contains(err.Error(), "not_found") {
+		t.Fatalf("a missing board: %v", err)
+	}
+	if _, err := run(t, context.Background(), "board", "create", "plan", "--config", cfg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, context.Background(), "board", "room", "plan", "--role", "viewer", "--config", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`#room=([0-9a-f]{20})_(dsh_[A-Za-z0-9_-]+),([A-Za-z0-9_-]{22})\n`).FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "dsh token revoke tok_") || !strings.Contains(out, "VITE_APP_WS_SERVER_URL="+info.URL) {
+		t.Fatalf("board room:\n%s", out)
+	}
+	c := browser(t)
+	resp, b := dshtest.Send(t, c, http.MethodGet, info.URL+"/dsh-excalidraw/api/scenes/plan/room", "", "Authorization", "Bearer "+m[2])
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), m[1]) || !strings.Contains(string(b), m[3]) {
+		t.Fatalf("the link's token reads the board's room: %d %s", resp.StatusCode, b)
+	}
+	tokens, err := run(t, context.Background(), "token", "ls", "--config", cfg)
+	if err != nil || strings.Count(tokens, "room plan") != 1 {
+		t.Fatalf("token ls: %v\n%s", err, tokens)
 	}
 }

@@ -60,7 +60,7 @@ func newBoard() *cobra.Command {
 		},
 	}
 	share.Flags().String("role", "editor", "editor, viewer, or none to stop sharing")
-	cmd.AddCommand(newBoardCreate(), share, &cobra.Command{
+	cmd.AddCommand(newBoardCreate(), newBoardRoom(), share, &cobra.Command{
 		Use:   "members BOARD",
 		Short: "Who a board is shared with",
 		Args:  cobra.ExactArgs(1),
