@@ -98,20 +98,10 @@ func (r *room) enter(m *member) {
 		r.s.refuse(m, err)
 		return
 	}
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
+	if !r.admit(m, res.Revision, doc.Elements) {
 		r.s.refuse(m, errClosed)
 		return
 	}
-	r.members[m.id] = m
-	if res.Revision > r.revision {
-		r.revision = res.Revision
-		for _, raw := range doc.Elements {
-			r.see(raw)
-		}
-	}
-	r.mu.Unlock()
 	m.sock.Join(roomName(r.id))
 	data, iv := r.seal(message{Type: msgSceneInit, Payload: mustJSON(scenePayload{Elements: orEmpty(doc.Elements)})})
 	_ = m.sock.Emit(evClientBroadcast, data, iv)
@@ -121,6 +111,28 @@ func (r *room) enter(m *member) {
 	_ = m.sock.Emit(evDshRoom, map[string]any{"board": r.board, "revision": res.Revision, "name": m.name, "role": m.roleNow()})
 	r.usersChanged()
 	r.publishMembers()
+}
+
+// admit adds m, which read the board at revision rev with elements els,
+// to the members; false when the room is closing. The first member's
+// board is where the room starts. A later one's read may be ahead of the
+// room (a commit whose delta the room has not sent yet): the room's
+// revision stays, so the members already here still get that delta (the
+// newcomer too, twice: harmless).
+func (r *room) admit(m *member, rev int64, els []json.RawMessage) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
+	if len(r.members) == 0 && rev > r.revision {
+		r.revision = rev
+		for _, raw := range els {
+			r.see(raw)
+		}
+	}
+	r.members[m.id] = m
+	return true
 }
 
 // errClosed refuses a socket joining a room being closed.
