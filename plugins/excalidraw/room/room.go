@@ -166,8 +166,10 @@ func (r *room) leave(m *member) {
 	}
 	r.publishMembers()
 	if empty {
-		r.close()
+		// Forgotten first: a socket joining meanwhile opens a new room
+		// rather than meet this one closing.
 		r.s.forget(r)
+		r.close()
 		return
 	}
 	r.usersChanged()
