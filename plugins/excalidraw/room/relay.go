@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -90,25 +92,13 @@ func (s *Server) publish(m RelayMessage) {
 }
 
 // refreshMembers repeats this node's members of every open room to the
-// other nodes until ctx ends.
-func (s *Server) refreshMembers(done <-chan struct{}) {
-	t := time.NewTicker(membersRefresh)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-		}
-		s.mu.Lock()
-		rooms := make([]*room, 0, len(s.rooms))
-		for _, r := range s.rooms {
-			rooms = append(rooms, r)
-		}
-		s.mu.Unlock()
-		for _, r := range rooms {
-			r.publishMembers()
-			r.expireRemote()
-		}
+// other nodes, and forgets theirs not repeated in time.
+func (s *Server) refreshMembers() {
+	s.mu.Lock()
+	rooms := slices.Collect(maps.Values(s.rooms))
+	s.mu.Unlock()
+	for _, r := range rooms {
+		r.publishMembers()
+		r.expireRemote()
 	}
 }

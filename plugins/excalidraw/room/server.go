@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -146,18 +147,10 @@ func New(o Options) (*Server, error) {
 		}
 	})
 	if o.Relay != nil {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.refreshMembers(s.done)
-		}()
+		s.every(membersRefresh, s.refreshMembers)
 	}
 	if o.Credential != nil {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.checkCredentials(s.done)
-		}()
+		s.every(credentialCheck, s.checkCredentials)
 	}
 	return s, nil
 }
@@ -262,26 +255,32 @@ func (s *Server) connected(sock *socket.Socket) {
 const credentialCheck = 3 * time.Second
 
 // checkCredentials ends the sockets whose credential no longer holds or
-// who may no longer read their board, until done.
-func (s *Server) checkCredentials(done <-chan struct{}) {
-	t := time.NewTicker(credentialCheck)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-		}
-		s.mu.Lock()
-		ms := make([]*member, 0, len(s.members))
-		for _, m := range s.members {
-			ms = append(ms, m)
-		}
-		s.mu.Unlock()
-		for _, m := range ms {
-			m.sock.Enqueue(func() { s.recheck(m) })
-		}
+// who may no longer read their board.
+func (s *Server) checkCredentials() {
+	s.mu.Lock()
+	ms := slices.Collect(maps.Values(s.members))
+	s.mu.Unlock()
+	for _, m := range ms {
+		m.sock.Enqueue(func() { s.recheck(m) })
 	}
+}
+
+// every runs fn every d on a goroutine of the server's until Close.
+func (s *Server) every(d time.Duration, fn func()) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.done:
+				return
+			case <-t.C:
+				fn()
+			}
+		}
+	}()
 }
 
 // recheck is checkCredentials for one socket, in its queue (so it does
