@@ -198,7 +198,7 @@ func (tx *Txn) remap(el *ojson.Object, ids, groups map[string]string, taken map[
 		el.Set("groupIds", next)
 	}
 	if fid := scene.StringOf(el, "frameId"); fid != "" {
-		switch f := tx.byID[fid]; {
+		switch f := tx.byID.Get(fid); {
 		case ids[fid] != "":
 			el.Set("frameId", ids[fid])
 		case f == nil || scene.IsDeleted(f) || !isFrameType(scene.StringOf(f, "type")):

@@ -241,7 +241,7 @@ func (c *creation) checkNames() error {
 		if j, ok := c.given[ref]; ok && j != i {
 			return opError(c.at(i)+"/ref", "ref %q is the id of element %d of this call; choose another ref", ref, j)
 		}
-		if el := c.tx.byID[ref]; el != nil && !scene.IsDeleted(el) && it.id != ref {
+		if el := c.tx.byID.Get(ref); el != nil && !scene.IsDeleted(el) && it.id != ref {
 			return opError(c.at(i)+"/ref", "ref %q is the id of element %q of the scene; choose another ref", ref, ref)
 		}
 	}
@@ -309,9 +309,9 @@ func (c *creation) resolve(name, ptr string) (int, *ojson.Object, error) {
 		j, ok = c.given[name]
 	}
 	if ok {
-		return j, c.tx.byID[c.items[j].id], nil
+		return j, c.tx.byID.Get(c.items[j].id), nil
 	}
-	el := c.tx.byID[name]
+	el := c.tx.byID.Get(name)
 	if el == nil || scene.IsDeleted(el) {
 		return -1, nil, sceneerr.New(sceneerr.InvalidReference, "no element %q in the scene and no ref %q in this call", name, name).
 			With("pointer", ptr)
@@ -337,7 +337,7 @@ func (c *creation) placeItem(i int, it *createItem) error {
 		return sceneerr.New(sceneerr.InvalidReference,
 			"%q is element %d of this call, which comes later; list it before element %d", p.of, j, i).With("pointer", ptr)
 	}
-	el := c.tx.byID[it.id]
+	el := c.tx.byID.Get(it.id)
 	to, ok := query.ElementBounds(ref)
 	if !ok {
 		return sceneerr.New(sceneerr.InvalidReference, "%q has no position to place by", p.of).With("pointer", ptr)

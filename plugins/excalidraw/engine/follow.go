@@ -51,7 +51,7 @@ func (tx *Txn) followArrows(before, target *ojson.Object) {
 		if !ok || scene.StringOf(o, "type") != "arrow" {
 			continue
 		}
-		a := tx.byID[scene.StringOf(o, "id")]
+		a := tx.byID.Get(scene.StringOf(o, "id"))
 		if a == nil || scene.IsDeleted(a) || a == target {
 			continue
 		}
@@ -136,7 +136,7 @@ func (tx *Txn) rebind(a *ojson.Object, was, pts []point, id string, to build.Tar
 		}
 		target := to
 		if tid := scene.StringOf(b, "elementId"); tid != id {
-			el := tx.byID[tid]
+			el := tx.byID.Get(tid)
 			if el == nil || scene.IsDeleted(el) {
 				continue
 			}

@@ -222,12 +222,12 @@ func (tx *Txn) joiners(frame string, named []*ojson.Object, ids []string, ptr st
 	all := tx.withLabels(tx.inOrder(in))
 	joins := setOf(all)
 	inFrame := func(id string) bool {
-		el := tx.byID[id]
+		el := tx.byID.Get(id)
 		return el != nil && !scene.IsDeleted(el) && (joins[el] || frame != "" && tx.liveFrameOf(el) == frame)
 	}
 	for _, el := range slices.Clone(all) {
 		for _, aid := range boundArrowIDs(el) {
-			a := tx.byID[aid]
+			a := tx.byID.Get(aid)
 			if a == nil || scene.IsDeleted(a) || joins[a] || tx.liveFrameOf(a) != "" {
 				continue
 			}
@@ -309,12 +309,12 @@ func (tx *Txn) FrameRemove(ids []string, pointer string) error {
 		}
 		for _, el := range leaving {
 			for _, aid := range boundArrowIDs(el) {
-				a := tx.byID[aid]
+				a := tx.byID.Get(aid)
 				if a == nil || scene.IsDeleted(a) || !left[scene.StringOf(a, "frameId")] {
 					continue
 				}
 				f := scene.StringOf(a, "frameId")
-				s, e := tx.byID[bindingTarget(a, "startBinding")], tx.byID[bindingTarget(a, "endBinding")]
+				s, e := tx.byID.Get(bindingTarget(a, "startBinding")), tx.byID.Get(bindingTarget(a, "endBinding"))
 				if s != nil && e != nil && (scene.StringOf(s, "frameId") != f || scene.StringOf(e, "frameId") != f) {
 					for _, o := range tx.withLabels([]*ojson.Object{a}) {
 						o.Set("frameId", nil)

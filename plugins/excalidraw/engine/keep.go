@@ -67,7 +67,7 @@ func (tx *Txn) MarkEdited(ids []string) {
 		tx.edited = map[*ojson.Object]bool{}
 	}
 	for _, id := range ids {
-		if el := tx.byID[id]; el != nil {
+		if el := tx.byID.Get(id); el != nil {
 			tx.edited[el] = true
 		}
 	}

@@ -104,7 +104,7 @@ func (tx *Txn) newLabel(p *patcher, obj *ojson.Object, ptr string) error {
 	list, _ := p.el.Array("boundElements")
 	p.el.Set("boundElements", append(slices.Clone(list), ojson.New().Set("type", "text").Set("id", ids[0])))
 	tx.besideContainer(p.el, t)
-	tx.byID[ids[0]] = t
+	tx.byID.Set(ids[0], t)
 	p.label, p.textChanged = t, true
 	return nil
 }

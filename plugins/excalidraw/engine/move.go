@@ -107,7 +107,7 @@ func (tx *Txn) shift(moved []*ojson.Object, in map[string]bool, dx, dy float64, 
 	// The arrows that move whole are out of the index while their shapes
 	// move, so that followArrows leaves them to be moved after.
 	for _, a := range whole {
-		delete(tx.byID, scene.StringOf(a, "id"))
+		tx.byID.Delete(scene.StringOf(a, "id"))
 	}
 	for _, el := range moved {
 		if !scene.IsLinear(scene.StringOf(el, "type")) {
@@ -117,7 +117,7 @@ func (tx *Txn) shift(moved []*ojson.Object, in map[string]bool, dx, dy float64, 
 		}
 	}
 	for _, a := range whole {
-		tx.byID[scene.StringOf(a, "id")] = a
+		tx.byID.Set(scene.StringOf(a, "id"), a)
 	}
 	unbound := []Unbound{}
 	for _, a := range whole {
@@ -170,7 +170,7 @@ func (tx *Txn) rerouteFollowers(moved, whole []*ojson.Object) error {
 	var arrows []*ojson.Object
 	for _, el := range moved {
 		for _, id := range boundArrowIDs(el) {
-			a := tx.byID[id]
+			a := tx.byID.Get(id)
 			if a == nil || skip[a] || scene.IsDeleted(a) {
 				continue
 			}
@@ -188,7 +188,7 @@ func (tx *Txn) rerouteFollowers(moved, whole []*ojson.Object) error {
 		return opError("", "%v", err)
 	}
 	for _, id := range ids {
-		a := tx.byID[id]
+		a := tx.byID.Get(id)
 		tx.bump(a)
 		if l := tx.labelOf(a); l != nil {
 			layoutLabel(a, l)
@@ -223,7 +223,7 @@ func (tx *Txn) wholeArrows(moved []*ojson.Object, in map[string]bool) []*ojson.O
 			continue
 		}
 		for _, id := range boundArrowIDs(el) {
-			a := tx.byID[id]
+			a := tx.byID.Get(id)
 			if a == nil || scene.IsDeleted(a) || scene.StringOf(a, "type") != "arrow" {
 				continue
 			}
@@ -260,7 +260,7 @@ func (tx *Txn) unbindLeft(a *ojson.Object, in map[string]bool) []Unbound {
 		}
 		a.Set(key, nil)
 		tx.bump(a)
-		if t := tx.byID[tid]; t != nil && dropBound(t, scene.StringOf(a, "id")) {
+		if t := tx.byID.Get(tid); t != nil && dropBound(t, scene.StringOf(a, "id")) {
 			tx.bump(t)
 		}
 		out = append(out, Unbound{Arrow: scene.StringOf(a, "id"), End: end, Target: tid})

@@ -101,7 +101,7 @@ func (tx *Txn) reorder(ids []string, to, relativeTo, pointer string) error {
 
 // liveAt returns the live element with the id, or not_found at ptr.
 func (tx *Txn) liveAt(id, ptr string) (*ojson.Object, error) {
-	el := tx.byID[id]
+	el := tx.byID.Get(id)
 	if el == nil || scene.IsDeleted(el) {
 		return nil, sceneerr.New(sceneerr.NotFound, "no live element with id %q", id).With("pointer", ptr).With("id", id)
 	}
@@ -132,7 +132,7 @@ func setOf(els []*ojson.Object) map[*ojson.Object]bool {
 // frameId naming no live frame does not hold el).
 func (tx *Txn) liveFrameOf(el *ojson.Object) string {
 	id := scene.StringOf(el, "frameId")
-	if f := tx.byID[id]; id != "" && f != nil && !scene.IsDeleted(f) && isFrameType(scene.StringOf(f, "type")) {
+	if f := tx.byID.Get(id); id != "" && f != nil && !scene.IsDeleted(f) && isFrameType(scene.StringOf(f, "type")) {
 		return id
 	}
 	return ""
@@ -150,7 +150,7 @@ func (tx *Txn) framed(order []*ojson.Object, in map[*ojson.Object]bool) (free ma
 			continue
 		}
 		f := tx.liveFrameOf(el)
-		if f == "" || in[tx.byID[f]] {
+		if f == "" || in[tx.byID.Get(f)] {
 			free[el] = true
 			continue
 		}
@@ -170,7 +170,7 @@ func (tx *Txn) toEnd(order []*ojson.Object, in map[*ojson.Object]bool, front boo
 	free, byFrame, frames := tx.framed(order, in)
 	for _, f := range frames {
 		lo, hi := tx.frameRange(order, f)
-		if order[lo] == tx.byID[f] {
+		if order[lo] == tx.byID.Get(f) {
 			lo++
 		}
 		order = shiftToEnd(order, byFrame[f], lo, hi, front)
@@ -387,7 +387,7 @@ func (tx *Txn) belowFrame(order []*ojson.Object, in map[*ojson.Object]bool) (str
 		if !in[el] {
 			continue
 		}
-		if f := tx.liveFrameOf(el); f != "" && !in[tx.byID[f]] && pos[el] < pos[tx.byID[f]] {
+		if f := tx.liveFrameOf(el); f != "" && !in[tx.byID.Get(f)] && pos[el] < pos[tx.byID.Get(f)] {
 			return scene.StringOf(el, "id"), f
 		}
 	}

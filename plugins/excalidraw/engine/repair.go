@@ -111,7 +111,7 @@ func (tx *Txn) repairFor(f lint.Finding) ([]*ojson.Object, func() error, string)
 		id, _ := s["arrow"].(string)
 		end, _ := s["end"].(string)
 		tid, _ := s["target"].(string)
-		a, t := tx.byID[id], tx.byID[tid]
+		a, t := tx.byID.Get(id), tx.byID.Get(tid)
 		switch {
 		case a == nil || t == nil || scene.IsDeleted(a) || scene.IsDeleted(t) || (end != "start" && end != "end"):
 			return nil, nil, "the suggestion names no live arrow end and target"
@@ -124,7 +124,7 @@ func (tx *Txn) repairFor(f lint.Finding) ([]*ojson.Object, func() error, string)
 		return tx.withLabels([]*ojson.Object{a, t}), func() error { tx.bindEnd(a, end, t); return nil }, ""
 	case (f.Code == lint.CodeTextOverflow || f.Code == lint.CodeLabelBrokenMidWord) && action == "resize":
 		id, _ := s["id"].(string)
-		c := tx.byID[id]
+		c := tx.byID.Get(id)
 		w, okW := s["width"].(float64)
 		h, okH := s["height"].(float64)
 		switch {
@@ -135,7 +135,7 @@ func (tx *Txn) repairFor(f lint.Finding) ([]*ojson.Object, func() error, string)
 		}
 		touched := tx.withLabels([]*ojson.Object{c})
 		for _, aid := range boundArrowIDs(c) {
-			if a := tx.byID[aid]; a != nil && !scene.IsDeleted(a) {
+			if a := tx.byID.Get(aid); a != nil && !scene.IsDeleted(a) {
 				touched = append(touched, tx.withLabels([]*ojson.Object{a})...)
 			}
 		}

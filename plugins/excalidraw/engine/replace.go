@@ -151,7 +151,7 @@ func (tx *Txn) textsOf(ids []string, pointer string) ([]*ojson.Object, error) {
 			continue
 		}
 		if cid := scene.StringOf(el, "containerId"); cid != "" {
-			if c := tx.byID[cid]; c == nil || scene.IsDeleted(c) {
+			if c := tx.byID.Get(cid); c == nil || scene.IsDeleted(c) {
 				continue
 			}
 		}

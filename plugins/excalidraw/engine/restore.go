@@ -35,7 +35,7 @@ func (tx *Txn) Restore(puts []Put) ([]string, error) {
 	err := tx.do(func() error {
 		tx.index()
 		for _, p := range puts {
-			cur := tx.byID[p.ID]
+			cur := tx.byID.Get(p.ID)
 			if p.Element == nil {
 				if cur == nil || scene.IsDeleted(cur) {
 					continue
@@ -60,7 +60,7 @@ func (tx *Txn) Restore(puts []Put) ([]string, error) {
 			} else {
 				tx.doc.SetElements(append(tx.doc.Elements(), el))
 			}
-			tx.byID[p.ID] = el
+			tx.byID.Set(p.ID, el)
 			delete(tx.bumped, cur)
 			tx.bump(el)
 			tx.note(p.ID)

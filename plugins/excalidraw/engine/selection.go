@@ -35,7 +35,7 @@ func (tx *Txn) named(ids []string, pointer string) ([]*ojson.Object, error) {
 			continue
 		}
 		seen[id] = true
-		el := tx.byID[id]
+		el := tx.byID.Get(id)
 		at := pointer + "/" + strconv.Itoa(i)
 		if el == nil {
 			return nil, sceneerr.New(sceneerr.NotFound, "no element with id %q", id).With("pointer", at).With("id", id)
@@ -55,7 +55,7 @@ func (tx *Txn) holderOf(el *ojson.Object) *ojson.Object {
 	if scene.StringOf(el, "type") != "text" {
 		return el
 	}
-	if c := tx.byID[scene.StringOf(el, "containerId")]; c != nil && !scene.IsDeleted(c) {
+	if c := tx.byID.Get(scene.StringOf(el, "containerId")); c != nil && !scene.IsDeleted(c) {
 		return c
 	}
 	return el

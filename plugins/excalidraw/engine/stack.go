@@ -152,7 +152,7 @@ func (tx *Txn) SetStack(st Stack, items [][]string, pointer string) ([]string, e
 		var list []stackItem
 		for _, ids := range items {
 			for _, id := range ids {
-				el := tx.byID[id]
+				el := tx.byID.Get(id)
 				if el == nil || scene.IsDeleted(el) || scene.StringOf(el, "containerId") != "" && scene.StringOf(el, "type") == "text" {
 					continue
 				}
@@ -160,7 +160,7 @@ func (tx *Txn) SetStack(st Stack, items [][]string, pointer string) ([]string, e
 					return err
 				}
 			}
-			key, h := tx.itemKey(tx.byID[ids[0]])
+			key, h := tx.itemKey(tx.byID.Get(ids[0]))
 			list = append(list, tx.item(key, h))
 		}
 		var err error
@@ -177,7 +177,7 @@ func (tx *Txn) StackAnchor(st Stack, items [][]string, at *Point) Stack {
 	tx.index()
 	var boxes []geom.Rect
 	for _, ids := range items {
-		key, h := tx.itemKey(tx.byID[ids[0]])
+		key, h := tx.itemKey(tx.byID.Get(ids[0]))
 		boxes = append(boxes, tx.item(key, h).box)
 	}
 	if len(boxes) == 0 {
@@ -379,7 +379,7 @@ func (tx *Txn) leave(s *stackState) ([]stackItem, error) {
 			continue
 		}
 		for _, id := range it.ids {
-			if el := tx.byID[id]; el != nil {
+			if el := tx.byID.Get(id); el != nil {
 				if st, ok := stackOf(el); ok && st.ID == s.spec.ID {
 					if err := tx.Tag(id, StackKind, nil, ""); err != nil {
 						return nil, err

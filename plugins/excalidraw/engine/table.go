@@ -246,7 +246,7 @@ func keepTables(tx *Txn) ([]string, error) {
 			continue
 		}
 		if c := scene.StringOf(el, "containerId"); c != "" {
-			if owner := tx.byID[c]; owner != nil {
+			if owner := tx.byID.Get(c); owner != nil {
 				el = owner
 			}
 		}
@@ -348,7 +348,7 @@ func (tx *Txn) LabelCell(id string, label json.RawMessage, pointer string) error
 		if t == nil {
 			return opError(pointer, "the label of %q was not drawn", id)
 		}
-		delete(tx.bumped, tx.byID[ids[0]])
+		delete(tx.bumped, tx.byID.Get(ids[0]))
 		t.Set("containerId", id)
 		if g, ok := c.Array("groupIds"); ok {
 			t.Set("groupIds", slices.Clone(g))

@@ -35,7 +35,7 @@ type Config struct {
 type Txn struct {
 	doc    *scene.Document
 	cfg    Config
-	byID   map[string]*ojson.Object
+	byID   *scene.IDMap
 	now    int64
 	result Result
 	bumped map[*ojson.Object]bool
@@ -191,6 +191,7 @@ func (tx *Txn) addAll(ops []Op) ([]string, error) {
 func (tx *Txn) add(inputs []json.RawMessage, at func(int) string) ([]string, error) {
 	res, err := build.Build(inputs, build.Context{
 		Existing: tx.doc.Elements(), FileIDs: fileIDs(tx.doc), Rand: tx.cfg.Rand, Now: tx.cfg.Now, MaxTextLength: tx.cfg.MaxTextLength,
+		ByID: tx.doc.IDMap(), LastIndex: tx.doc.LastIndex(),
 	})
 	if err != nil {
 		return nil, prefixBuildError(err, at)
@@ -210,13 +211,13 @@ func (tx *Txn) add(inputs []json.RawMessage, at func(int) string) ([]string, err
 
 // index maps ids to elements (first occurrence wins, as Find does).
 func (tx *Txn) index() {
-	tx.byID = tx.doc.IDIndex() // on a fork: the sealed base's, corrected
+	tx.byID = tx.doc.IDMap() // on a fork: the sealed base's, read through
 }
 
 // live returns the live element with the id, or not_found located at the
 // operation's id.
 func (tx *Txn) live(op Op) (*ojson.Object, error) {
-	el := tx.byID[op.id]
+	el := tx.byID.Get(op.id)
 	if el == nil {
 		return nil, sceneerr.New(sceneerr.NotFound, "no element with id %q", op.id).With("pointer", op.pointer+"/id").With("id", op.id)
 	}

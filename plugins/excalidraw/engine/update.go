@@ -60,7 +60,7 @@ func (tx *Txn) update(op Op) error {
 	p := &patcher{el: el, typ: scene.StringOf(el, "type"), label: tx.labelOf(el)}
 	var container *ojson.Object
 	if p.typ == "text" {
-		container = tx.byID[scene.StringOf(el, "containerId")]
+		container = tx.byID.Get(scene.StringOf(el, "containerId"))
 	}
 	defer tx.settle(tx.snapshot(el, p.label, container))
 	was := el.Clone()
@@ -178,7 +178,7 @@ func (tx *Txn) settle(snaps []snapshot) {
 func (tx *Txn) relayout(p *patcher, was *ojson.Object) {
 	switch {
 	case p.typ == "text" && scene.StringOf(p.el, "containerId") != "":
-		if c := tx.byID[scene.StringOf(p.el, "containerId")]; c != nil && p.textChanged {
+		if c := tx.byID.Get(scene.StringOf(p.el, "containerId")); c != nil && p.textChanged {
 			layoutLabel(c, p.el)
 			tx.bump(c)
 		}
@@ -205,7 +205,7 @@ func (tx *Txn) labelOf(el *ojson.Object) *ojson.Object {
 		if !ok || scene.StringOf(o, "type") != "text" {
 			continue
 		}
-		if t := tx.byID[scene.StringOf(o, "id")]; t != nil && !scene.IsDeleted(t) && scene.StringOf(t, "containerId") == scene.StringOf(el, "id") {
+		if t := tx.byID.Get(scene.StringOf(o, "id")); t != nil && !scene.IsDeleted(t) && scene.StringOf(t, "containerId") == scene.StringOf(el, "id") {
 			return t
 		}
 	}

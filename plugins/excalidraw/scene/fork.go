@@ -43,6 +43,10 @@ type encoding struct {
 	ptrOnce     sync.Once // builds ptrs
 	ptrs        map[string]*ojson.Object
 	kept        sync.Map // Kept's values, by key
+	// lastKey is the greatest valid index among els, lastPos where
+	// (-1: none has one): see LastIndex.
+	lastKey string
+	lastPos int
 }
 
 // Seal freezes the document's elements and remembers their bytes in sp,
@@ -71,6 +75,7 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 		}
 	}
 	enc.inheritPositions(base, sp)
+	enc.inheritLastIndex(base)
 	d.asSealed = true
 	d.readBytes = sp.size() // the hint for its forks' Marshal
 	if base != nil {

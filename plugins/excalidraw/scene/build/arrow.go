@@ -67,7 +67,7 @@ func (b *builder) target(id string) *bindTarget {
 	if n, ok := b.byID[id]; ok {
 		el = n.el
 	} else {
-		el = b.touch(b.sc.byID[id])
+		el = b.touch(b.sc.byID.Get(id))
 	}
 	s, sw := shapeOf(el)
 	t := newBindTarget(id, s, sw, el)

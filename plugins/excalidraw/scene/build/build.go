@@ -20,7 +20,7 @@ import (
 // or unbindable arrow target, a missing file or frame, and too_large for
 // text over ctx.MaxTextLength.
 func Build(inputs []json.RawMessage, ctx Context) (*Result, error) {
-	sc := indexScene(ctx.Existing)
+	sc := sceneOf(ctx)
 	items := make([]*checked, len(inputs))
 	decoded, errs := decodeInputs(inputs)
 	for i := range inputs {
@@ -63,7 +63,7 @@ type builder struct {
 	sc      scene
 	rnd     randomSource
 	now     int64
-	taken   map[string]bool // every id in the scene or handed out
+	taken   takenIDs // every id in the scene or handed out
 	made    []*made
 	byID    map[string]*made
 	targets map[string]*bindTarget
@@ -81,16 +81,12 @@ type made struct {
 }
 
 func newBuilder(ctx Context, sc scene) *builder {
-	taken := make(map[string]bool, len(sc.byID))
-	for id := range sc.byID {
-		taken[id] = true
-	}
 	return &builder{
 		ctx:     ctx,
 		sc:      sc,
 		rnd:     randomSource{ctx.random()},
 		now:     ctx.nowMillis(),
-		taken:   taken,
+		taken:   takenIDs{sc: sc, own: idsOf{}},
 		byID:    map[string]*made{},
 		targets: map[string]*bindTarget{},
 	}
@@ -106,7 +102,7 @@ func (b *builder) assignIDs(items []*checked) error {
 			continue
 		}
 		id := *c.ID
-		if b.taken[id] {
+		if b.taken.has(id) {
 			return inputError(sceneerr.DuplicateID, c.index, "/id", "an element with id %q already exists in the scene", id)
 		}
 		if prev, dup := b.byID[id]; dup {
@@ -117,7 +113,7 @@ func (b *builder) assignIDs(items []*checked) error {
 	}
 	for _, m := range b.made {
 		if m.id != "" {
-			b.taken[m.id] = true
+			b.taken.add(m.id)
 		}
 	}
 	for _, m := range b.made {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
@@ -24,6 +25,13 @@ type Context struct {
 	// MaxTextLength bounds a text or label, in characters. Zero means no
 	// limit.
 	MaxTextLength int
+	// ByID, when set, is the index of Existing the caller keeps (the
+	// first element with each id, as scene.Document.IDMap gives), and
+	// LastIndex the greatest valid fractional index among them
+	// (scene.Document.LastIndex): Build then reads no element it does not
+	// name instead of indexing them all. Build does not change ByID.
+	ByID      *model.IDMap
+	LastIndex string
 }
 
 // Result holds what Build made.

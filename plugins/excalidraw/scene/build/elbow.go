@@ -165,7 +165,7 @@ func elbowFields(el *ojson.Object, p path) {
 // (which hold others), by id.
 func (b *builder) obstacles() map[string]geom.Rect {
 	out := map[string]geom.Rect{}
-	for _, el := range b.sc.byID {
+	for _, el := range b.sc.byID.All() {
 		addObstacle(out, el)
 	}
 	for _, m := range b.made {

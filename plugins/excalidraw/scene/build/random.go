@@ -22,19 +22,48 @@ type randomSource struct {
 
 // id returns a fresh 21-character id that taken does not hold, and
 // records it there.
-func (s randomSource) id(taken map[string]bool) string {
+func (s randomSource) id(taken idSet) string {
 	for {
 		b := make([]byte, idLength)
 		for i := range b {
 			b[i] = idAlphabet[s.r.IntN(len(idAlphabet))]
 		}
 		id := string(b)
-		if !taken[id] {
-			taken[id] = true
+		if !taken.has(id) {
+			taken.add(id)
 			return id
 		}
 	}
 }
+
+// idSet is a set of ids.
+type idSet interface {
+	has(id string) bool
+	add(id string)
+}
+
+// idsOf is an idSet in a map.
+type idsOf map[string]bool
+
+func (m idsOf) has(id string) bool { return m[id] }
+func (m idsOf) add(id string)      { m[id] = true }
+
+// takenIDs are the ids a Build call must not hand out: the scene's, read
+// through its index, and those handed out already.
+type takenIDs struct {
+	sc  scene
+	own idsOf
+}
+
+func (t takenIDs) has(id string) bool {
+	if t.own[id] {
+		return true
+	}
+	_, ok := t.sc.byID.Lookup(id)
+	return ok
+}
+
+func (t takenIDs) add(id string) { t.own[id] = true }
 
 // integer is a seed or versionNonce: an integer in [0, 2^31).
 func (s randomSource) integer() int64 {

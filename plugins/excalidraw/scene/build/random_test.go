@@ -8,7 +8,7 @@ import (
 
 func TestRandomIDShapeAndUniqueness(t *testing.T) {
 	s := randomSource{rand.New(rand.NewPCG(1, 2))}
-	taken := map[string]bool{}
+	taken := idsOf{}
 	for range 2000 {
 		id := s.id(taken)
 		if len(id) != idLength {
@@ -26,8 +26,8 @@ func TestRandomIDShapeAndUniqueness(t *testing.T) {
 }
 
 func TestRandomIDSkipsTaken(t *testing.T) {
-	first := randomSource{rand.New(rand.NewPCG(7, 7))}.id(map[string]bool{})
-	taken := map[string]bool{first: true}
+	first := randomSource{rand.New(rand.NewPCG(7, 7))}.id(idsOf{})
+	taken := idsOf{first: true}
 	got := randomSource{rand.New(rand.NewPCG(7, 7))}.id(taken)
 	if got == first {
 		t.Fatalf("id %q was already taken", got)
@@ -46,7 +46,7 @@ func TestRandomIntegerRange(t *testing.T) {
 func TestRandomDeterministic(t *testing.T) {
 	a := randomSource{rand.New(rand.NewPCG(9, 9))}
 	b := randomSource{rand.New(rand.NewPCG(9, 9))}
-	if a.id(map[string]bool{}) != b.id(map[string]bool{}) || a.integer() != b.integer() {
+	if a.id(idsOf{}) != b.id(idsOf{}) || a.integer() != b.integer() {
 		t.Fatal("same seed gave different draws")
 	}
 }

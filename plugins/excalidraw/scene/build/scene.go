@@ -9,7 +9,7 @@ import (
 
 // scene indexes the existing elements.
 type scene struct {
-	byID map[string]*ojson.Object
+	byID *model.IDMap
 	// lastIndex is the greatest valid fractional index among the existing
 	// elements. New elements go after it: in a well-ordered scene that is
 	// the last element's index, and in a scene that is not, keys above
@@ -18,27 +18,38 @@ type scene struct {
 	lastIndex string
 }
 
+// sceneOf is the index of ctx's scene: the one the caller keeps
+// (Context.ByID), else one built from Existing.
+func sceneOf(ctx Context) scene {
+	if ctx.ByID != nil {
+		return scene{byID: ctx.ByID, lastIndex: ctx.LastIndex}
+	}
+	return indexScene(ctx.Existing)
+}
+
 func indexScene(existing []*ojson.Object) scene {
-	s := scene{byID: make(map[string]*ojson.Object, len(existing))}
+	byID := make(map[string]*ojson.Object, len(existing))
+	s := scene{}
 	for _, el := range existing {
 		if el == nil {
 			continue
 		}
 		if id, ok := el.String("id"); ok {
-			if _, dup := s.byID[id]; !dup {
-				s.byID[id] = el
+			if _, dup := byID[id]; !dup {
+				byID[id] = el
 			}
 		}
 		if idx, ok := el.String("index"); ok && findex.Validate(idx) == nil && idx > s.lastIndex {
 			s.lastIndex = idx
 		}
 	}
+	s.byID = model.NewIDMap(byID)
 	return s
 }
 
 // live returns the existing, not deleted element with this id.
 func (s scene) live(id string) (*ojson.Object, bool) {
-	el, ok := s.byID[id]
+	el, ok := s.byID.Lookup(id)
 	if !ok {
 		return nil, false
 	}

@@ -9,14 +9,18 @@ import (
 
 func TestIndexScene(t *testing.T) {
 	sc := indexScene(nil)
-	if sc.lastIndex != "" || len(sc.byID) != 0 {
+	n := 0
+	for range sc.byID.All() {
+		n++
+	}
+	if sc.lastIndex != "" || n != 0 {
 		t.Fatalf("empty scene %+v", sc)
 	}
 	a := parseObject(t, `{"id":"a","type":"rectangle","index":"a1"}`)
 	dup := parseObject(t, `{"id":"a","type":"ellipse","index":"a0"}`)
 	del := parseObject(t, `{"id":"d","type":"rectangle","isDeleted":true,"index":"a3"}`)
 	sc = indexScene([]*ojson.Object{a, dup, del})
-	if got := sc.byID["a"]; got != a {
+	if got := sc.byID.Get("a"); got != a {
 		t.Error("the first of two elements with one id should win")
 	}
 	if sc.lastIndex != "a3" {
