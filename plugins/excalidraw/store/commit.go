@@ -81,10 +81,11 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	var linked, sideTmp string
 	var frame *journal.Frame
 	var sha string
+	var marks *hashMarks
 	var sc *sidecar
 	var raw []byte
 	var wg, hashed sync.WaitGroup
-	hashed.Go(func() { sha = sha256Hex(ch.data) })
+	hashed.Go(func() { sha, marks = sha256Marked(t.s.marksOf(t.name), ch.data) })
 	if cur.exists {
 		wg.Go(func() { linked, backupErr = t.backup(cur) })
 	}
@@ -185,7 +186,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if err != nil {
 		sideInfo = nil // known by its bytes only
 	}
-	t.s.rememberData(t.name, raw, sc, verified, verifiedAt, ch.data, sideInfo)
+	t.s.rememberData(t.name, raw, sc, verified, verifiedAt, ch.data, sideInfo, marks)
 	t.s.queue.moved(t.name, sc)
 
 	// The sidecar's directory fsync, and pruning the backup that fell out

@@ -76,6 +76,8 @@ type knownScene struct {
 	// that finds the pair unchanged takes it instead of reading and
 	// hashing the file again.
 	data []byte
+	// marks are data's SHA-256 marks (hashmarks.go), dropped with it.
+	marks *hashMarks
 }
 
 // stillKnown reports whether name's sidecar and scene file are still the
@@ -163,20 +165,23 @@ func (s *Store) sidecarStill(meta *os.File, name string, k *knownScene) bool {
 // scene file whose stat is info, proven by reading the file's content
 // after readAt. Kept only if that proof holds for later: see Head.
 func (s *Store) remember(name string, side []byte, parsed *sidecar, info fs.FileInfo, readAt time.Time) {
-	s.rememberData(name, side, parsed, info, readAt, nil, nil)
+	s.rememberData(name, side, parsed, info, readAt, nil, nil, nil)
 }
 
 // rememberData is remember for a commit of this Store, which also keeps
 // the bytes it wrote and read back (data) for its next load, and the
 // sidecar it renamed into place (its record sc and its stat sideInfo,
 // nil if unknown).
-func (s *Store) rememberData(name string, side []byte, sc *sidecar, info fs.FileInfo, readAt time.Time, data []byte, sideInfo fs.FileInfo) {
+func (s *Store) rememberData(name string, side []byte, sc *sidecar, info fs.FileInfo, readAt time.Time, data []byte, sideInfo fs.FileInfo, marks *hashMarks) {
 	st, ok := stampOf(info)
 	if !ok || st.nlink != 1 || !s.settled(st, readAt) || int64(len(data)) > s.opts.MaxSceneBytes {
 		s.known.Delete(name)
 		return
 	}
 	k := &knownScene{side: bytes.Clone(side), meta: sc.meta(), stamp: st, data: data, parsed: sc}
+	if data != nil {
+		k.marks = marks
+	}
 	if sideInfo != nil && s.fineCtimes() {
 		k.sideStamp, k.sideStamped = stampOf(sideInfo)
 	}
@@ -244,7 +249,7 @@ func (h *heldBytes) add(s *Store, name string, n int64) {
 		delete(h.size, old)
 		if v, ok := s.known.Load(old); ok {
 			k := *v.(*knownScene)
-			k.data = nil
+			k.data, k.marks = nil, nil
 			s.known.CompareAndSwap(old, v, &k)
 		}
 	}
