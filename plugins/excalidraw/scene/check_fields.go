@@ -21,7 +21,8 @@ import (
 func (v *validator) checkFields() {
 	var defaulted []*defaultedField
 	byName := map[string]*defaultedField{}
-	for i, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		if e.el == nil || !IsSupported(e.typ) || v.doc.sealedUnder(e.el, v.lim) {
 			continue // a sealed element's fields were checked when it was written (fork.go)
 		}

@@ -29,7 +29,8 @@ func (v *validator) checkAttachments() {
 func (v *validator) checkImageFiles() {
 	files := v.files()
 	used := make(map[string]bool, files.Len())
-	for i, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		if e.typ != "image" {
 			continue
 		}

@@ -46,7 +46,7 @@ func (v *validator) lookup(id string) (elemInfo, bool) {
 	if !ok {
 		return elemInfo{}, false
 	}
-	return v.info[i], true
+	return v.at(i), true
 }
 
 // checkIDsScoped is checkIDs for Errors on a fork: the ids of the dirty

@@ -12,7 +12,8 @@ import "unicode/utf8"
 // but hand-editing the file. Tombstones are bounded by MaxSceneBytes.
 func (v *validator) checkLimits() {
 	live := 0
-	for _, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		if !e.deleted {
 			live++
 		}
@@ -20,7 +21,8 @@ func (v *validator) checkLimits() {
 	if live > v.lim.MaxElements {
 		v.push(overLimit(CodeTooManyElements, pointer(keyElements), "", int64(live), int64(v.lim.MaxElements)))
 	}
-	for i, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		if e.typ != "text" || v.doc.sealedUnder(e.el, v.lim) {
 			continue
 		}

@@ -11,7 +11,7 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 // collaboration and are never drawn.
 func (v *validator) checkRefs() {
 	visit := func(i int) {
-		e := v.info[i]
+		e := v.at(i)
 		if e.el == nil || e.deleted || !IsSupported(e.typ) {
 			return
 		}
@@ -33,7 +33,7 @@ func (v *validator) checkRefs() {
 		}
 		return
 	}
-	for i := range v.info {
+	for i := range v.n {
 		visit(i)
 	}
 }

@@ -4,7 +4,8 @@ package scene
 // string type: nothing else can be said about them, and no Excalidraw can
 // read them.
 func (v *validator) checkShapes() {
-	for i, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		if e.el == nil {
 			v.errorf(CodeInvalidElement, elementPointer(i), "", "element is not an object")
 			continue

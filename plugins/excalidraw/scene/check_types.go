@@ -5,7 +5,8 @@ package scene
 // a scene means it disappears for every editor user: an error, except for
 // the legacy types restore itself migrates (see legacyTypes).
 func (v *validator) checkTypes() {
-	for i, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		t := e.typ
 		if t == "" || IsSupported(t) {
 			continue

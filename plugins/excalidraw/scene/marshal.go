@@ -201,8 +201,19 @@ func rawVersion(el *ojson.Object) int64 {
 
 // sizeHint guesses the encoded size: what was read, or a typical element
 // size times the count, so the output buffer rarely has to grow (and is
-// not much larger than needed: it is zeroed when allocated).
+// not much larger than needed: it is zeroed when allocated). A fork of a
+// sealed document writes its shared elements as the bytes they had, so
+// its guess is the sealed size and room for the elements it changed.
 func (d *Document) sizeHint() int {
+	if d.enc != nil && d.readBytes > 0 {
+		changed := 0
+		for _, el := range d.elements {
+			if el == nil || !el.Frozen() {
+				changed++
+			}
+		}
+		return d.readBytes + 2048*changed + 4096
+	}
 	if d.readBytes > 0 {
 		return max(d.readBytes+d.readBytes/8, 512*len(d.elements)) + 4096
 	}

@@ -34,7 +34,10 @@ var restorableTypes = map[string]bool{
 // drops are left as they are, and so are frozen elements: a sealed
 // document's, restored when it was written.
 func (n *normalizer) restoreElements() {
-	claimed := make(map[string]bool, len(n.els))
+	var claimed map[string]bool // a scoped run claims in scope
+	if !n.scoped {
+		claimed = make(map[string]bool, len(n.els))
+	}
 	for i, el := range n.els {
 		if n.sealedVisible(i, el) {
 			continue // a sealed element in place: its visibility was recorded

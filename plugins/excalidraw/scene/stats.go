@@ -6,9 +6,10 @@ import "github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 // elements, from the validator's per-element cache.
 func (v *validator) computeStats() Stats {
 	d := v.doc
-	st := Stats{Elements: len(v.info), ByType: map[string]int{}}
+	st := Stats{Elements: v.n, ByType: map[string]int{}}
 	var box boundsAcc
-	for _, e := range v.info {
+	for i := range v.n {
+		e := v.at(i)
 		if e.el == nil {
 			continue
 		}

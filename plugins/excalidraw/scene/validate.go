@@ -95,10 +95,19 @@ type validator struct {
 	lim     Limits
 	doc     *Document
 	diags   []Diagnostic
-	errors  int            // error-severity diagnostics, listed or not
-	omitted int            // diagnostics past Limits.MaxDiagnostics
-	info    []elemInfo     // per element, read once: checks look these up often
-	raw     []elemRaw      // per element, read with info
+	errors  int // error-severity diagnostics, listed or not
+	omitted int // diagnostics past Limits.MaxDiagnostics
+	// n is the number of elements; at(i) is element i's record, read
+	// once: checks look these up often. A fork's records are the sealed
+	// base's (info, shared, read only) where it holds the base's
+	// element, the fork's own elsewhere (patched, tail); other documents
+	// have all theirs in info.
+	n       int
+	info    []elemInfo
+	raw     []elemRaw // per element of info, read with it (not for a fork)
+	patched *patches  // a fork's own records below len(info), nil if none
+	tail    []elemInfo
+	tailRaw []elemRaw
 	byID    map[string]int // element id → position of its first occurrence
 	// bound caches, per element position, the ids its long boundElements
 	// lists name, so that many arrows bound to one shape cost linear time.
@@ -134,16 +143,76 @@ type elemRaw struct {
 }
 
 func newValidator(d *Document, lim Limits) *validator {
+	if e := d.enc; e != nil {
+		return newForkValidator(d, e, lim)
+	}
 	info := make([]elemInfo, len(d.elements))
 	raw := make([]elemRaw, len(d.elements))
 	for i, el := range d.elements {
-		if e, ok := d.sealedInfo(i, el); ok {
-			info[i] = e
-			continue
-		}
 		info[i], raw[i] = readElement(i, el)
 	}
-	return &validator{lim: lim, doc: d, info: info, raw: raw}
+	return &validator{lim: lim, doc: d, n: len(d.elements), info: info, raw: raw}
+}
+
+// newForkValidator is newValidator of a document forked from (or being)
+// the sealed document e: the records of the elements it shares at their
+// positions are e's, read through, not copied; only the others are read.
+func newForkValidator(d *Document, e *encoding, lim Limits) *validator {
+	nb := min(len(d.elements), len(e.info), len(e.els))
+	v := &validator{lim: lim, doc: d, n: len(d.elements), info: e.info[:nb:nb]}
+	for i := range nb {
+		if el := d.elements[i]; el != e.els[i] || e.info[i].pos != i {
+			if v.patched == nil {
+				v.patched = &patches{at: make([]uint64, (nb+63)/64), info: map[int]elemInfo{}, raw: map[int]elemRaw{}}
+			}
+			in, r := readElement(i, el)
+			v.patched.at[i/64] |= 1 << (i % 64)
+			v.patched.info[i], v.patched.raw[i] = in, r
+		}
+	}
+	if rest := len(d.elements) - nb; rest > 0 {
+		v.tail, v.tailRaw = make([]elemInfo, rest), make([]elemRaw, rest)
+		for k := range rest {
+			v.tail[k], v.tailRaw[k] = readElement(nb+k, d.elements[nb+k])
+		}
+	}
+	return v
+}
+
+// patches are a fork's own records among the positions of its sealed
+// base's: at marks their positions.
+type patches struct {
+	at   []uint64
+	info map[int]elemInfo
+	raw  map[int]elemRaw
+}
+
+func (p *patches) has(i int) bool { return p != nil && p.at[i/64]&(1<<(i%64)) != 0 }
+
+// at is element i's record.
+func (v *validator) at(i int) elemInfo {
+	if i >= len(v.info) {
+		return v.tail[i-len(v.info)]
+	}
+	if v.patched.has(i) {
+		return v.patched.info[i]
+	}
+	return v.info[i]
+}
+
+// rawAt is element i's elemRaw, nil when it was not read with its record
+// (a sealed element's).
+func (v *validator) rawAt(i int) *elemRaw {
+	switch {
+	case v.tail != nil && i >= len(v.info):
+		return &v.tailRaw[i-len(v.info)]
+	case v.raw != nil && i < len(v.raw):
+		return &v.raw[i]
+	case v.patched.has(i):
+		r := v.patched.raw[i]
+		return &r
+	}
+	return nil
 }
 
 // readElement reads what the checks ask of element i.
@@ -163,8 +232,8 @@ func readElement(i int, el *ojson.Object) (elemInfo, elemRaw) {
 // member returns element i's id, type or index, from v.raw when it was
 // read there.
 func (v *validator) member(i int, k string) (any, bool) {
-	if i < len(v.raw) && v.raw[i].read {
-		switch r := &v.raw[i]; k {
+	if r := v.rawAt(i); r != nil && r.read {
+		switch k {
 		case "id":
 			return r.id, r.hasID
 		case "type":
