@@ -168,7 +168,8 @@ fuzz:
 # runs passed/failed per package (.ci/stress-tally.go); it fails if any
 # run fails. The set (.ci/stress's table): all of pgstore, pgstate, pgdb,
 # live (the hub and the directory watcher), manynodes (nodes, kill -9,
-# database restarts, Chromium), cmd/dsh (the binary as a process),
+# database restarts, Chromium, a room across nodes), roomcheck (the live
+# rooms through Node clients), cmd/dsh (the binary as a process),
 # internal/migrate (documents through a database), the admin API's and
 # hosttest's real hosts;
 # the editor's Chromium tests 5 times each (20 would take over an hour
