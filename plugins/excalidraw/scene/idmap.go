@@ -15,7 +15,11 @@ import (
 // base's index is shared and never written. The zero value is an empty
 // map. It is not safe for concurrent writes.
 type IDMap struct {
-	base map[string]*ojson.Object // read only
+	// The base index, read only: by element (base), or by position in
+	// els (pos, a sealed document's).
+	base map[string]*ojson.Object
+	pos  map[string]int
+	els  []*ojson.Object
 	over map[string]*ojson.Object // entries set since; nil: deleted
 }
 
@@ -34,6 +38,17 @@ func (m *IDMap) Lookup(id string) (*ojson.Object, bool) {
 	if el, ok := m.over[id]; ok {
 		return el, el != nil
 	}
+	return m.inBase(id)
+}
+
+// inBase is the base's entry for the id.
+func (m *IDMap) inBase(id string) (*ojson.Object, bool) {
+	if m.pos != nil {
+		if j, ok := m.pos[id]; ok && j < len(m.els) && m.els[j] != nil {
+			return m.els[j], true
+		}
+		return nil, false
+	}
 	el, ok := m.base[id]
 	return el, ok && el != nil
 }
@@ -48,7 +63,7 @@ func (m *IDMap) Set(id string, el *ojson.Object) {
 
 // Delete removes the id's entry.
 func (m *IDMap) Delete(id string) {
-	if _, inBase := m.base[id]; !inBase {
+	if _, inBase := m.inBase(id); !inBase {
 		delete(m.over, id)
 		return
 	}
@@ -66,6 +81,14 @@ func (m *IDMap) All() iter.Seq2[string, *ojson.Object] {
 				return
 			}
 		}
+		for id, j := range m.pos {
+			if _, changed := m.over[id]; changed || j >= len(m.els) || m.els[j] == nil {
+				continue
+			}
+			if !yield(id, m.els[j]) {
+				return
+			}
+		}
 		for id, el := range m.over {
 			if el != nil && !yield(id, el) {
 				return
@@ -79,13 +102,13 @@ func (m *IDMap) All() iter.Seq2[string, *ojson.Object] {
 // all its forks, and holds only the entries the fork changed.
 func (d *Document) IDMap() *IDMap {
 	if d.asSealed && d.enc != nil && len(d.enc.els) == len(d.elements) {
-		return &IDMap{base: d.enc.pointers()}
+		return &IDMap{pos: d.enc.positions(), els: d.enc.els}
 	}
 	dirty, ok := d.forkDirty()
 	if !ok {
 		return &IDMap{base: d.IDIndex()}
 	}
-	m := &IDMap{base: d.enc.pointers()}
+	m := &IDMap{pos: d.enc.positions(), els: d.enc.els}
 	for _, i := range dirty {
 		if i < len(d.enc.els) {
 			if old := d.enc.info[i].id; old != "" && m.Get(old) == d.enc.els[i] {
