@@ -313,10 +313,7 @@ func (tx *Txn) layStack(st Stack, items []stackItem) ([]string, error) {
 // leaves the gaps as they were; an item dragged clear off to the side
 // leaves the stack (leave). A kept stack is left alone.
 func keepStacks(tx *Txn) ([]string, error) {
-	if !slices.ContainsFunc(tx.doc.Elements(), func(el *ojson.Object) bool {
-		_, ok := stackOf(el)
-		return ok && !scene.IsDeleted(el)
-	}) {
+	if len(tx.doc.Matching(liveStackItemKey{}, isLiveStackItem)) == 0 {
 		return nil, nil // no stack: nothing to index
 	}
 	tx.index()
@@ -392,3 +389,13 @@ func (tx *Txn) leave(s *stackState) ([]stackItem, error) {
 }
 
 func init() { registerKeeper(20, "stack", keepStacks) }
+
+// liveStackItemKey keys the positions of a document's live stack items
+// (scene.Document.Matching): kept with a sealed document, so that a write
+// to a board without stacks does not read every element to learn it.
+type liveStackItemKey struct{}
+
+func isLiveStackItem(el *ojson.Object) bool {
+	_, ok := stackOf(el)
+	return ok && !scene.IsDeleted(el)
+}

@@ -76,6 +76,7 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 	}
 	enc.inheritPositions(base, sp)
 	enc.inheritLastIndex(base)
+	enc.inheritMatches(base)
 	d.asSealed = true
 	d.readBytes = sp.size() // the hint for its forks' Marshal
 	if base != nil {
