@@ -273,6 +273,9 @@ func (w *world) openScene(tab context.Context, name string) {
 	w.t.Helper()
 	w.run(tab, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/#"+name))
 	w.waitJS(tab, "editor of "+name, fmt.Sprintf(`window.dshEditor && window.dshEditor.name === %q && document.querySelector(".excalidraw canvas") !== null`, name))
+	// In the board's live room: from here on what the page draws is sent
+	// there (before, it saves by PUT).
+	w.waitJS(tab, "the room of "+name, `window.dshEditor.state().room === "joined"`)
 }
 
 // state is the page's view of its scene.
@@ -285,6 +288,8 @@ type pageState struct {
 	Link     string `json:"link"`    // the live stream: live, reconnecting, unavailable, unauthorized, offline, off
 	Dirty    bool   `json:"dirty"`   // the canvas has changes not on disk
 	Failure  string `json:"failure"` // why the last save failed (describe's kind), "" if it did not
+	Room     string `json:"room"`    // the live room: off, connecting, joined, down, refused
+	Unacked  int    `json:"unacked"` // elements sent to the room that dsh has not acknowledged
 }
 
 func (w *world) state(tab context.Context) pageState {

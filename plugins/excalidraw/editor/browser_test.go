@@ -94,15 +94,16 @@ func TestAgentChangeAppearsLive(t *testing.T) {
 	w.pressSave(tab)
 	w.waitJS(tab, "the person's save on top of the agent's", `window.dshEditor.state().revision === 3 && window.dshEditor.state().status === "saved"`)
 
-	// Now with an unsaved stroke on the canvas when the agent's change
-	// lands (autosave waits 800 ms): the merge keeps the stroke, and the
-	// autosave that follows commits both.
+	// Now a stroke and the agent's change one after the other: in the
+	// board's room the stroke is stored as it is drawn (no autosave delay
+	// any more), so the agent builds on it, and the page shows both.
 	w.draw(tab, "unsaved-stroke", 200, 200)
-	w.tool("excalidraw_scene_apply", map[string]any{"name": "board", "expected_revision": 3, "operations": []any{
+	w.waitJS(tab, "the stroke stored", `window.dshEditor.state().revision === 4 && window.dshEditor.state().status === "saved" && !window.dshEditor.state().dirty`)
+	w.tool("excalidraw_scene_apply", map[string]any{"name": "board", "expected_revision": 4, "operations": []any{
 		map[string]any{"op": "add", "element": map[string]any{"type": "diamond", "id": "agent-again", "x": 500, "y": 0, "width": 80, "height": 80}},
 	}})
 	w.waitJS(tab, "both on the canvas", pageHasJS("agent-again")+" && "+pageHasJS("unsaved-stroke"))
-	w.waitJS(tab, "the autosave after the merge", `window.dshEditor.state().revision === 5 && window.dshEditor.state().status === "saved"`)
+	w.waitJS(tab, "the base at the agent's revision", `window.dshEditor.state().revision === 5 && window.dshEditor.state().status === "saved"`)
 	disk := string(w.sceneFile("board"))
 	for _, id := range []string{`"id": "from-agent"`, `"id": "from-person"`, `"id": "a"`, `"id": "agent-again"`, `"id": "unsaved-stroke"`} {
 		if !strings.Contains(disk, id) {

@@ -20,10 +20,12 @@ func sceneReads(w *world, tab context.Context, name string) int {
 }
 
 // TestAgentWritesArriveAsDeltas: with a board open, an agent's commits
-// (an add, a move, a delete) reach the page through the live stream's
-// deltas, never a read of the whole scene after the first; a person's
-// unsaved edit survives an incoming delta (and is then saved on top of
-// it), and a deletion arrives as a tombstone that removes the element.
+// (an add, a move, a delete) reach the page as their changed elements —
+// through the board's live room, with the stream moving the base — never
+// a read of the whole scene after the first; a person's edit the room
+// has not yet taken survives an incoming change (and is then stored on
+// top of it), and a deletion arrives as a tombstone that removes the
+// element.
 func TestAgentWritesArriveAsDeltas(t *testing.T) {
 	w := newWorld(t)
 	tab := w.browser
@@ -46,14 +48,15 @@ func TestAgentWritesArriveAsDeltas(t *testing.T) {
 		t.Fatalf("after the delta: %+v", s)
 	}
 
-	// A person draws while the agent deletes another element. The page's
-	// saves are held back (its fetch waits for a release), so the delta
+	// A person draws while the agent deletes another element. What the
+	// page sends the room is held back (until a release), so the change
 	// arrives while the rectangle is on the canvas only.
 	evalJS[bool](w, tab, `(() => {
-		const real = window.fetch;
+		const room = window.dshEditor.room;
+		const real = room.sendScene;
 		const held = [];
-		window.fetch = (u, o) => o?.method === "PUT" ? new Promise(r => held.push(() => r(real(u, o)))) : real(u, o);
-		window.releaseSaves = () => { window.fetch = real; held.splice(0).forEach(go => go()); return true; };
+		room.sendScene = (...args) => new Promise(r => held.push(() => r(real.apply(room, args))));
+		window.releaseSaves = () => { room.sendScene = real; held.splice(0).forEach(go => go()); return true; };
 		return true;
 	})()`)
 	w.draw(tab, "mine", 300, 200)
@@ -71,12 +74,13 @@ func TestAgentWritesArriveAsDeltas(t *testing.T) {
 	if !tomb {
 		t.Fatal("the deleted element is not a tombstone on the page")
 	}
-	// The person's edit is then saved on top of the agent's revision.
+	// The person's edit is then stored on top of the agent's revision.
 	evalJS[bool](w, tab, `window.releaseSaves()`)
 	eventually(t, "the person's rectangle saved", func() bool {
 		return strings.Contains(string(w.sceneFile("deltas")), `"id": "mine"`) && w.state(tab).Status == "saved"
 	})
-	if s := w.state(tab); s.Revision != 4 {
+	w.waitJS(tab, "the base at the person's commit", `window.dshEditor.state().revision === 4`)
+	if s := w.state(tab); s.Revision != 4 || s.Dirty {
 		t.Fatalf("after the person's save: %+v", s)
 	}
 	file := string(w.sceneFile("deltas"))

@@ -246,7 +246,11 @@ func (w *world) restoreDrawn(tab context.Context, n sceneEl) {
 	w.t.Helper()
 	evalJS[bool](w, tab, `(() => {
 		const {api, lib} = window.dshEditor;
-		api.updateScene({elements: JSON.parse(window.dshDrawn), appState: {selectedElementIds: {}}, captureUpdate: lib.CaptureUpdateAction.NEVER});
+		// As a new version of each element (as an undo makes one): the
+		// board's room stores what rose, so the drawing goes back there too.
+		const now = new Map(api.getSceneElementsIncludingDeleted().map(e => [e.id, e.version]));
+		const els = JSON.parse(window.dshDrawn).map(e => ({...e, version: Math.max(e.version, now.get(e.id) || 0) + 1, versionNonce: Math.floor(Math.random() * 2 ** 31)}));
+		api.updateScene({elements: els, appState: {selectedElementIds: {}}, captureUpdate: lib.CaptureUpdateAction.NEVER});
 		return true;
 	})()`)
 	w.waitJS(tab, "the drawing restored", fmt.Sprintf(`(() => {
@@ -319,16 +323,18 @@ func (w *world) dragNode(tab context.Context, s *diagramScene, key string, dx, d
 	w.run(tab, acts...)
 	w.waitJS(tab, "the drag to move "+key, fmt.Sprintf(`(() => {
 		const e = window.dshEditor.api.getSceneElements().find(e => e.id === %q);
-		return Math.abs(e.x - %f) <= 2 && Math.abs(e.y - %f) <= 2 && window.dshEditor.state().dirty;
+		return Math.abs(e.x - %f) <= 2 && Math.abs(e.y - %f) <= 2;
 	})()`, id, n.x()+dx, n.y()+dy))
 }
 
-// saveDiagram presses Ctrl+S, waits for the save and reads the file.
+// saveDiagram presses Ctrl+S, waits for the save and reads the file. In
+// the board's room the drag is stored as it is made (the press may find
+// nothing left to save): saved, with nothing unacknowledged, is the drag
+// on disk.
 func (w *world) saveDiagram(tab context.Context, name string) *diagramScene {
 	w.t.Helper()
-	rev := w.state(tab).Revision
 	w.pressSave(tab)
-	w.waitJS(tab, "the save", fmt.Sprintf(`(() => { const s = window.dshEditor.state(); return s.status === "saved" && !s.dirty && s.revision > %d; })()`, rev))
+	w.waitJS(tab, "the save", `(() => { const s = window.dshEditor.state(); return s.status === "saved" && !s.dirty && s.unacked === 0; })()`)
 	return w.diagramFile(name)
 }
 

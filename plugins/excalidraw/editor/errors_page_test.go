@@ -38,6 +38,12 @@ func TestSessionEndedIsExplained(t *testing.T) {
 		_, err := chromedp.Call(ctx, network.DeleteCookies, network.DeleteCookiesParams{Name: "dsh_session", URL: w.host.URL()})
 		return err
 	}))
+	// The board's room admitted its socket at the handshake: the ended
+	// session shows when it connects again, which a dropped connection
+	// makes it do. Until the person is back, the page is out of the room
+	// and saves (or fails to) by PUT.
+	evalJS[bool](w, tab, `(window.dshEditor.room.drop(), true)`)
+	w.waitJS(tab, "the page out of the room", `window.dshEditor.state().room !== "joined"`)
 
 	w.draw(tab, "kept-while-logged-out", 0, 0)
 	w.waitJS(tab, "the page to say the session ended", bannerJS+`.includes("session ended")`)

@@ -4,9 +4,11 @@ import {
   Excalidraw,
   FONT_FAMILY,
   convertToExcalidrawElements,
+  getVisibleSceneBounds,
   hashElementsVersion,
   reconcileElements,
   restoreElements,
+  zoomToFitBounds,
 } from "@excalidraw/excalidraw";
 import {
   ApiError,
@@ -14,12 +16,15 @@ import {
   describe,
   isOwnRequest,
   loginCommand,
+  mergeScene,
   openedBoard,
   pluginAvailable,
   readScene,
   report,
   reportError,
   revertCommit,
+  roomError,
+  roomInfo,
   saveScene,
   sceneEventsURL,
   sceneLog,
@@ -28,9 +33,28 @@ import {
 import { HistoryPanel, ago, entryWho, failureText, touchedIds } from "./History.jsx";
 import { ConnectDialog } from "./Connect.jsx";
 import { backoff, openStream } from "./stream.js";
+import { openRoom } from "./room.js";
 
 // How long the page waits after the last change before saving by itself.
 const AUTOSAVE_MS = 800;
+
+// How often, at most, the page tells the room where the pointer is.
+const POINTER_MS = 33;
+
+// What the room does not carry: the stored appState subset (and the
+// files, which the page tracks by id).
+const appStateSignature = (api) => JSON.stringify(storedAppState(api.getAppState()));
+
+// syncable is what Excalidraw's collaboration sends of an element: a
+// deletion, or one large enough to see (a shape just started is not).
+const syncable = (el) => {
+  if (el.isDeleted) return true;
+  if (el.type === "line" || el.type === "arrow" || el.type === "freedraw") return (el.points?.length || 0) >= 2;
+  return el.width !== 0 || el.height !== 0;
+};
+
+// mayEdit: the room keeps what this role draws.
+const mayEdit = (role) => role === "owner" || role === "editor";
 
 // The scene-level appState the store keeps (the rest is per-viewer).
 const storedAppState = (a) => ({
@@ -48,6 +72,15 @@ export const LINK_TEXT = {
   unauthorized: "log in again",
   unavailable: "plugin unavailable, retrying",
   off: "not following",
+};
+
+// What the status bar says about the live room.
+export const ROOM_TEXT = {
+  off: "",
+  connecting: "joining…",
+  joined: "in the room",
+  down: "room unreachable",
+  refused: "room refused",
 };
 
 // SceneEditor is one open scene: the real Excalidraw, saved with the
@@ -114,6 +147,40 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   const onThemeRef = useRef(onTheme);
   onThemeRef.current = onTheme;
 
+  // The live room (room.js). While the page is in it and may edit
+  // (roomSaving), what the person draws is sent there and dsh keeps it:
+  // the fenced PUT is not used. Out of it (it cannot be reached, the
+  // socket is down, "follow live changes" is off) the PUT path saves.
+  //
+  //   sent      element id → the version sent to the room or received
+  //             from it: an element whose version rose is sent
+  //   unacked   element id → the version sent that dsh has not yet
+  //             acknowledged (dsh-saved); re-sent on the next join
+  //   metaSaved the appState and files' signature last stored (merge)
+  const [ready, setReady] = useState(false);
+  const [roomState, setRoomState] = useState("off"); // off | connecting | joined | down | refused
+  const [here, setHere] = useState(0); // how many are in the room (agents at work too)
+  const roomRef = useRef(null);
+  const inRoom = useRef(false);
+  const roomSaving = useRef(false);
+  const me = useRef({ id: "", name: "", role: "" });
+  const sent = useRef(new Map());
+  const unacked = useRef(new Map());
+  const metaSaved = useRef("");
+  const metaTimer = useRef(0);
+  const metaInFlight = useRef(null);
+  const filesSent = useRef(new Set());
+  const ackWaiters = useRef([]);
+  const roomFns = useRef({}); // roomSave, updateRoomStatus: used before they are defined
+  const collaborators = useRef(new Map());
+  const pointer = useRef(null); // {pointer, button}: the last one
+  const pointerSentAt = useRef(0);
+  const pointerTimer = useRef(0);
+  const selectionSeen = useRef("");
+  const boundsTimer = useRef(0);
+  const reportRevision = useRef(0); // a room commit whose sha256 the stream brings
+  const headCount = useRef(undefined); // the element count of the head the stream last brought
+
   const signature = useCallback(() => {
     const api = apiRef.current;
     if (!api) return "";
@@ -127,7 +194,42 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     ].join("|");
   }, []);
 
-  const isDirty = useCallback(() => !!apiRef.current && !!savedSig.current && signature() !== savedSig.current, [signature]);
+  // unsentElements are the elements whose version rose since they were
+  // sent to the room or received from it.
+  const unsentElements = useCallback(() => {
+    const api = apiRef.current;
+    if (!api) return [];
+    const out = [];
+    for (const el of api.getSceneElementsIncludingDeleted()) {
+      const v = sent.current.get(el.id);
+      if ((v === undefined || el.version > v) && syncable(el)) out.push(el);
+    }
+    return out;
+  }, []);
+
+  // metaDirty: the stored appState subset changed since it was stored, or
+  // a file is on the canvas that the board may lack.
+  const metaDirty = (api) =>
+    appStateSignature(api) !== metaSaved.current || Object.keys(api.getFiles()).some((id) => !filesSent.current.has(id));
+
+  // addReceivedFiles adds files the board has to the canvas.
+  const addReceivedFiles = (api, files) => {
+    if (!files.length) return;
+    api.addFiles(files);
+    for (const f of files) if (f?.id) filesSent.current.add(f.id);
+  };
+
+  // canvasClean: nothing on the canvas that the board lacks from this
+  // page (in the room: nothing sent and unacknowledged, nothing unsent).
+  const canvasClean = () =>
+    roomSaving.current ? unacked.current.size === 0 && unsentElements().length === 0 : signature() === savedSig.current;
+
+  const isDirty = useCallback(() => {
+    const api = apiRef.current;
+    if (!api || !savedSig.current) return false;
+    if (roomSaving.current) return unacked.current.size > 0 || unsentElements().length > 0 || metaDirty(api);
+    return signature() !== savedSig.current;
+  }, [signature, unsentElements]);
 
   const setBase = useCallback(
     (revision, sha256) => {
@@ -196,6 +298,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     ({ force = false, id } = {}) => {
       const api = apiRef.current;
       if (!api) return Promise.resolve(true);
+      if (roomSaving.current && !force) return roomFns.current.roomSave();
       if (inConflict.current && !force) return Promise.resolve(false);
       if (inFlight.current) {
         saveAgain.current = true;
@@ -215,6 +318,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           if (!res.unchanged) ownRevisions.current.add(res.revision);
           if (res.revision >= base.current.revision) setBase(res.revision, res.sha256);
           savedSig.current = sig;
+          metaSaved.current = appStateSignature(api);
+          for (const id of Object.keys(api.getFiles())) filesSent.current.add(id);
           inConflict.current = false;
           setConflict(null);
           clearFailure();
@@ -291,6 +396,32 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     timer.current = setTimeout(() => save(), AUTOSAVE_MS);
   }, [save]);
 
+  // noteReceived records elements the server has (from the room, a delta
+  // or a read), so they are not sent back to it.
+  // updateReceived puts elements the server sent into the canvas. Bringing
+  // them in may re-index the page's own (Excalidraw keeps fractional
+  // indices valid, bumping the versions of the elements it moves): such
+  // a bump of an element the server has is not this person's edit, and
+  // is not sent (it could bring back what an overwrite removed).
+  // (Reconciling re-indexes in place: before is taken ahead of it.)
+  const versionsOf = (api) => new Map(api.getSceneElementsIncludingDeleted().map((el) => [el.id, el.version]));
+  const updateReceived = (api, before, elements, extra = {}) => {
+    api.updateScene({ elements, ...extra, captureUpdate: CaptureUpdateAction.NEVER });
+    for (const el of api.getSceneElementsIncludingDeleted()) {
+      const was = before.get(el.id);
+      if (was !== undefined && el.version !== was && sent.current.get(el.id) === was) sent.current.set(el.id, el.version);
+    }
+  };
+
+  // With exact, the elements replaced the page's (an overwrite may take
+  // an element back to a lower version).
+  const noteReceived = (elements, exact = false) => {
+    for (const el of elements) {
+      const v = sent.current.get(el.id);
+      if (exact || v === undefined || el.version > v) sent.current.set(el.id, el.version);
+    }
+  };
+
   // Bring a newer stored revision into the canvas and move the base to it.
   // Unsaved local edits are merged with Excalidraw's own reconciliation
   // (higher version wins; on a tie the lower versionNonce; the element
@@ -299,21 +430,27 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   // With same, the stored revision is brought in even when it is the base:
   // this tab's own save, which the plugin stored other than it was sent.
   const mergeNow = useCallback(
-    async ({ same = false } = {}) => {
+    async ({ same = false, truth = false } = {}) => {
       const api = apiRef.current;
       if (!api) return;
       const res = await readScene(name);
       if (res.revision < base.current.revision || (res.revision === base.current.revision && !same)) return;
-      const wasClean = signature() === savedSig.current;
+      // In the room, others' strokes not yet stored are on the canvas:
+      // reconcile there — unless the stream could not say what changed
+      // (truth: a resync, after an overwrite that dropped elements).
+      const wasClean = (!inRoom.current || truth) && canvasClean();
+      const before = versionsOf(api);
       const remote = restoreElements(res.scene.elements || [], null, { repairBindings: true });
       const files = Object.values(res.scene.files || {});
-      if (files.length) api.addFiles(files);
+      addReceivedFiles(api, files);
       // With nothing unsaved, the disk is the whole truth (an element
       // another writer dropped must go here too). With unsaved edits,
       // reconcile so they survive.
       const elements = wasClean ? remote : reconcileElements(api.getSceneElementsIncludingDeleted(), remote, api.getAppState());
-      api.updateScene({ elements, captureUpdate: CaptureUpdateAction.NEVER });
+      noteReceived(remote, wasClean);
+      updateReceived(api, before, elements);
       setBase(res.revision, res.sha256);
+      if (inRoom.current) return;
       if (wasClean) {
         savedSig.current = signature();
         if (!inConflict.current && !inFlight.current) setStatus("saved");
@@ -321,6 +458,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         scheduleSave();
       }
     },
+    // noteReceived only touches refs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [name, signature, setBase, scheduleSave],
   );
 
@@ -359,17 +498,19 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         const have = api.getFiles();
         if (remote.some((el) => el.type === "image" && !el.isDeleted && el.fileId && !have[el.fileId] && !d.files?.[el.fileId])) return mergeNow();
         const files = Object.values(d.files || {});
-        if (files.length) api.addFiles(files);
-        const wasClean = signature() === savedSig.current;
+        addReceivedFiles(api, files);
+        const wasClean = canvasClean();
+        const before = versionsOf(api);
         const local = api.getSceneElementsIncludingDeleted();
         // By the delta's own ids: restoreElements drops an invisibly
         // small one, which a full read would not show either.
         const ids = new Set((d.elements || []).map((el) => el.id));
         const elements = reconcileElements(wasClean ? local.filter((el) => !ids.has(el.id)) : local, remote, api.getAppState());
+        noteReceived(remote, wasClean);
         // The stored appState (background, grid) only where the person
         // changed nothing: their save would write theirs anyway.
         const appState = d.appState && wasClean ? storedAppState({ ...api.getAppState(), ...d.appState }) : undefined;
-        api.updateScene({ elements, ...(appState ? { appState } : {}), captureUpdate: CaptureUpdateAction.NEVER });
+        updateReceived(api, before, elements, appState ? { appState } : {});
         setBase(d.revision, d.sha256);
         if (wasClean) {
           savedSig.current = signature();
@@ -378,6 +519,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           scheduleSave();
         }
       }),
+    // noteReceived only touches refs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [merged, mergeNow, signature, setBase, scheduleSave],
   );
 
@@ -388,7 +531,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     if (!api) return;
     const res = await readScene(name);
     const files = Object.values(res.scene.files || {});
-    if (files.length) api.addFiles(files);
+    addReceivedFiles(api, files);
     api.updateScene({
       elements: restoreElements(res.scene.elements || [], null, { repairBindings: true }),
       appState: storedAppState({ ...api.getAppState(), ...(res.scene.appState || {}) }),
@@ -425,6 +568,394 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     [name],
   );
 
+  // roomHead moves the base to a revision the stream announces while the
+  // page is in the room, and tells /health of this tab's room commits.
+  const roomHead = (change) => {
+    const api = apiRef.current;
+    if (api && change.revision > base.current.revision) {
+      // What the room does not carry comes with the delta: files (an
+      // image someone added) and the stored appState, taken where this
+      // person changed nothing of it.
+      addReceivedFiles(api, Object.values(change.files || {}));
+      if (change.appState && appStateSignature(api) === metaSaved.current) {
+        api.updateScene({ appState: storedAppState({ ...api.getAppState(), ...change.appState }), captureUpdate: CaptureUpdateAction.NEVER });
+        metaSaved.current = appStateSignature(api);
+      }
+    }
+    if (change.revision > base.current.revision) setBase(change.revision, change.sha256);
+    if (change.elementCount !== undefined) headCount.current = change.elementCount;
+    if (reportRevision.current && base.current.revision >= reportRevision.current) {
+      const elementCount = headCount.current ?? apiRef.current?.getSceneElements().length ?? 0;
+      report("saved", { name, revision: base.current.revision, sha256: base.current.sha256, elementCount }, name);
+      reportRevision.current = 0;
+    }
+  };
+
+  // updateRoomStatus shows saving while anything sent is not acknowledged
+  // (or the appState and files are being stored), saved once it all is;
+  // then the canvas's signature is the saved one, for the PUT path.
+  const updateRoomStatus = () => {
+    const api = apiRef.current;
+    if (!api || !roomSaving.current) return;
+    if (unacked.current.size > 0 || unsentElements().length > 0 || metaInFlight.current || metaDirty(api)) {
+      setStatus((s) => (s === "failed" ? s : "saving"));
+      return;
+    }
+    savedSig.current = signature();
+    if (failing.current) clearFailure();
+    setStatus("saved");
+    for (const done of ackWaiters.current.splice(0)) done(true);
+  };
+
+  // syncRoom sends the room what changed since it was last sent.
+  const syncRoom = () => {
+    const room = roomRef.current;
+    if (!roomSaving.current || !room?.joined()) return;
+    const changed = unsentElements();
+    if (changed.length === 0) return;
+    for (const el of changed) {
+      sent.current.set(el.id, el.version);
+      unacked.current.set(el.id, el.version);
+    }
+    room.sendScene(changed);
+  };
+
+  // syncMeta stores the appState subset and new files (POST …/merge):
+  // the room does not carry them. Files go at once (others' pages need
+  // them for the image the room brought), the rest after a pause.
+  const syncMeta = (now = false) => {
+    const api = apiRef.current;
+    if (!api || !roomSaving.current || metaInFlight.current) return;
+    if (!metaDirty(api)) return;
+    const sig = appStateSignature(api);
+    const files = Object.fromEntries(Object.entries(api.getFiles()).filter(([id]) => !filesSent.current.has(id)));
+    clearTimeout(metaTimer.current);
+    if (!now && Object.keys(files).length === 0) {
+      metaTimer.current = setTimeout(() => syncMeta(true), AUTOSAVE_MS);
+      return;
+    }
+    metaInFlight.current = mergeScene(name, { appState: storedAppState(api.getAppState()), files })
+      .then((res) => {
+        metaSaved.current = sig;
+        for (const id of Object.keys(files)) filesSent.current.add(id);
+        if (res?.write?.revision) ownRevisions.current.add(res.write.revision);
+      })
+      .catch(async (e) => {
+        const unavailable = e instanceof ApiError && e.status === 404 ? !(await pluginAvailable()) : false;
+        fail(describe(e, { unavailable }));
+        clearTimeout(metaTimer.current);
+        metaTimer.current = setTimeout(() => syncMeta(true), backoff(++retries.current));
+      })
+      .finally(() => {
+        metaInFlight.current = null;
+        if (metaDirty(api) && !failing.current) syncMeta();
+        updateRoomStatus();
+      });
+  };
+
+  // roomSave is save while in the room: it sends what is pending and
+  // resolves once dsh acknowledged all of it (true), or false when the
+  // room went away first (the PUT path then takes over).
+  const roomSave = () => {
+    syncRoom();
+    syncMeta(true);
+    if (!isDirty()) return Promise.resolve(true);
+    setStatus((s) => (s === "failed" ? s : "saving"));
+    return new Promise((done) => ackWaiters.current.push(done));
+  };
+  roomFns.current = { roomSave, updateRoomStatus, syncRoom };
+  // (syncMeta, sendPointer and relayBounds join them below.)
+
+  // keepaliveMerge stores what the room has not acknowledged through a
+  // request that outlives the page (the tab is going away or hidden).
+  const keepaliveMerge = ({ leaving = false } = {}) => {
+    const api = apiRef.current;
+    if (!api || !(roomSaving.current || leaving)) return;
+    const byId = new Map(api.getSceneElementsIncludingDeleted().map((el) => [el.id, el]));
+    const els = new Map(unsentElements().map((el) => [el.id, el]));
+    for (const id of unacked.current.keys()) if (byId.has(id)) els.set(id, byId.get(id));
+    const meta = appStateSignature(api) !== metaSaved.current;
+    if (els.size === 0 && !meta) return;
+    mergeScene(name, { elements: [...els.values()], ...(meta ? { appState: storedAppState(api.getAppState()) } : {}) }, { keepalive: true }).catch(() => {});
+  };
+
+  const showCollaborators = () => {
+    apiRef.current?.updateScene({ collaborators: new Map(collaborators.current), captureUpdate: CaptureUpdateAction.NEVER });
+  };
+
+  // sendPointer tells the room where the pointer is and what is selected,
+  // at most every POINTER_MS (the last one always goes).
+  const sendPointer = () => {
+    const room = roomRef.current;
+    const api = apiRef.current;
+    if (!room?.joined() || !api || !pointer.current) return;
+    const wait = pointerSentAt.current + POINTER_MS - Date.now();
+    if (wait > 0) {
+      if (!pointerTimer.current) {
+        pointerTimer.current = setTimeout(() => {
+          pointerTimer.current = 0;
+          sendPointer();
+        }, wait);
+      }
+      return;
+    }
+    pointerSentAt.current = Date.now();
+    const { pointer: p, button } = pointer.current;
+    room.sendPresence("MOUSE_LOCATION", {
+      pointer: p,
+      button: button || "up",
+      selectedElementIds: api.getAppState().selectedElementIds || {},
+      username: me.current.name,
+    });
+  };
+
+  // relayBounds sends this person's viewport to those who follow them.
+  const relayBounds = () => {
+    const room = roomRef.current;
+    const api = apiRef.current;
+    if (!room?.joined() || !api) return;
+    const a = api.getAppState();
+    if (!a.followedBy?.size) return;
+    room.sendPresence("USER_VISIBLE_SCENE_BOUNDS", { username: me.current.name, sceneBounds: getVisibleSceneBounds(a) }, { follow: true });
+  };
+
+  Object.assign(roomFns.current, { syncMeta, sendPointer, relayBounds });
+
+  // The room, once the canvas is ready and while live changes are
+  // followed: presence, others' strokes as they are drawn, and (for an
+  // owner or editor) saving.
+  useEffect(() => {
+    if (!ready || !follow) return;
+    let room = null;
+    let gone = false;
+    let infoTimer = 0;
+    setRoomState("connecting");
+    const leaveRoom = ({ closing = false } = {}) => {
+      const wasSaving = roomSaving.current;
+      inRoom.current = false;
+      roomSaving.current = false;
+      me.current = { ...me.current, id: "" };
+      collaborators.current = new Map();
+      showCollaborators();
+      for (const done of ackWaiters.current.splice(0)) done(false);
+      if (!wasSaving) return;
+      if (closing) {
+        // The editor goes (the scene list flushed it first) or stops
+        // following: what the room did not acknowledge is merged.
+        keepaliveMerge({ leaving: true });
+        return;
+      }
+      // Out of the room with strokes it did not acknowledge: store them
+      // by a merge (no conflict), bring in what the room had not yet
+      // shown, then the PUT path saves what is left.
+      const api = apiRef.current;
+      if (!api) return;
+      const byId = new Map(api.getSceneElementsIncludingDeleted().map((el) => [el.id, el]));
+      const els = new Map(unsentElements().map((el) => [el.id, el]));
+      for (const id of unacked.current.keys()) if (byId.has(id)) els.set(id, byId.get(id));
+      const stored = els.size ? mergeScene(name, { elements: [...els.values()] }).then(() => unacked.current.clear()) : Promise.resolve();
+      stored
+        .catch(() => {}) // the PUT path saves them, and says so if it cannot
+        .then(() => mergeFromDisk({ same: true }))
+        .then(() => {
+          if (!roomSaving.current && isDirty()) scheduleSave();
+        });
+    };
+    const handlers = {
+      onState: (state) => {
+        if (gone) return;
+        setRoomState(state);
+        if (state !== "joined" && inRoom.current) leaveRoom();
+      },
+      onJoined: (body) => {
+        me.current = { id: body.id, name: body.name || "", role: body.role || "" };
+        inRoom.current = true;
+        roomSaving.current = mayEdit(body.role);
+        if (!roomSaving.current) return;
+        // The PUT path stops; what the room lacks goes now: what it did
+        // not acknowledge and what changed since it was sent.
+        clearTimeout(timer.current);
+        clearTimeout(retryTimer.current);
+        const api = apiRef.current;
+        if (!api) return;
+        const byId = new Map(api.getSceneElementsIncludingDeleted().map((el) => [el.id, el]));
+        const resend = new Map();
+        for (const id of unacked.current.keys()) {
+          const el = byId.get(id);
+          if (el) resend.set(id, el);
+          else unacked.current.delete(id);
+        }
+        for (const el of unsentElements()) resend.set(el.id, el);
+        for (const el of resend.values()) {
+          sent.current.set(el.id, el.version);
+          unacked.current.set(el.id, el.version);
+        }
+        if (resend.size) room.sendScene([...resend.values()]);
+        syncMeta();
+        updateRoomStatus();
+      },
+      onScene: (elements) => {
+        const api = apiRef.current;
+        if (!api) return;
+        const remote = restoreElements(elements, null);
+        const before = versionsOf(api);
+        const local = api.getSceneElementsIncludingDeleted();
+        const merged = reconcileElements(local, remote, api.getAppState());
+        noteReceived(remote);
+        updateReceived(api, before, merged);
+        // An image whose file this page lacks: its file is stored by the
+        // merge its author sends; read it from the board.
+        const have = api.getFiles();
+        if (remote.some((el) => el.type === "image" && !el.isDeleted && el.fileId && !have[el.fileId])) {
+          clearTimeout(infoTimer);
+          infoTimer = setTimeout(() => {
+            readScene(name)
+              .then((res) => {
+                const files = Object.values(res.scene.files || {});
+                if (apiRef.current) addReceivedFiles(apiRef.current, files);
+              })
+              .catch(() => {});
+          }, 500);
+        }
+      },
+      onPresence: (type, p) => {
+        const api = apiRef.current;
+        if (!api || !p.socketId || p.socketId === me.current.id) return;
+        if (type === "USER_VISIBLE_SCENE_BOUNDS") {
+          const a = api.getAppState();
+          if (a.userToFollow?.socketId !== p.socketId || a.followedBy?.has(p.socketId) || !p.sceneBounds) return;
+          api.updateScene({
+            appState: zoomToFitBounds({ appState: a, bounds: p.sceneBounds, fitToViewport: true, viewportZoomFactor: 1 }).appState,
+            captureUpdate: CaptureUpdateAction.NEVER,
+          });
+          return;
+        }
+        const c = { ...(collaborators.current.get(p.socketId) || {}), socketId: p.socketId, id: p.socketId };
+        if (p.username) c.username = p.username;
+        if (type === "MOUSE_LOCATION") {
+          c.pointer = p.pointer;
+          c.button = p.button;
+          c.selectedElementIds = p.selectedElementIds || {};
+        } else if (type === "IDLE_STATUS") {
+          c.userState = p.userState;
+        } else {
+          return;
+        }
+        collaborators.current.set(p.socketId, c);
+        showCollaborators();
+      },
+      onUsers: (ids) => {
+        const api = apiRef.current;
+        const here = new Set(ids);
+        const next = new Map();
+        for (const id of ids) {
+          const c = collaborators.current.get(id) || { socketId: id, id };
+          next.set(id, id === me.current.id ? { ...c, username: me.current.name, isCurrentUser: true } : c);
+        }
+        collaborators.current = next;
+        setHere(ids.length);
+        showCollaborators();
+        const following = api?.getAppState().userToFollow;
+        if (following && !here.has(following.socketId)) {
+          api.updateScene({ appState: { userToFollow: null }, captureUpdate: CaptureUpdateAction.NEVER });
+        }
+      },
+      onFollowers: (ids) => {
+        apiRef.current?.updateScene({ appState: { followedBy: new Set(ids) }, captureUpdate: CaptureUpdateAction.NEVER });
+        relayBounds();
+      },
+      onSaved: ({ revision, elements }) => {
+        for (const [id, v] of Object.entries(elements || {})) {
+          const mine = unacked.current.get(id);
+          if (mine !== undefined && mine <= v) unacked.current.delete(id);
+        }
+        if (revision > 0) {
+          ownRevisions.current.add(revision);
+          reportRevision.current = revision;
+          if (base.current.revision >= revision) roomHead({ revision: base.current.revision, sha256: base.current.sha256 });
+        }
+        updateRoomStatus();
+      },
+      onError: (body) => {
+        if (!inRoom.current || !roomSaving.current) return;
+        const why = describe(roomError(body));
+        for (const done of ackWaiters.current.splice(0)) done(false);
+        if (body.code === "permission_denied") {
+          // No longer an editor: the canvas keeps the strokes, the
+          // banner says they were not saved.
+          roomSaving.current = false;
+          fail(why);
+          return;
+        }
+        // A commit failed: what the room did not acknowledge is sent
+        // again — after a pause when that can help, else with the next
+        // change (a limit: the person deletes something).
+        for (const id of unacked.current.keys()) sent.current.delete(id);
+        fail(why);
+        if (why.retry) {
+          clearTimeout(retryTimer.current);
+          retryTimer.current = setTimeout(() => roomFns.current.syncRoom(), backoff(++retries.current));
+        }
+      },
+    };
+    roomInfo(name)
+      .then((info) => {
+        if (gone) return;
+        room = openRoom(info, handlers);
+        roomRef.current = room;
+        if (window.dshEditor?.name === name) window.dshEditor.room = room;
+      })
+      .catch(() => {
+        if (!gone) setRoomState("down");
+      });
+    return () => {
+      gone = true;
+      clearTimeout(infoTimer);
+      clearTimeout(pointerTimer.current);
+      clearTimeout(boundsTimer.current);
+      clearTimeout(metaTimer.current);
+      if (inRoom.current) leaveRoom({ closing: true });
+      room?.close();
+      if (roomRef.current === room) roomRef.current = null;
+      setRoomState("off");
+    };
+    // the handlers only touch refs and stable callbacks of this scene
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready, follow, name]);
+
+  // Idle state: away while the tab is hidden.
+  useEffect(() => {
+    const onVisibility = () => {
+      roomRef.current?.sendPresence("IDLE_STATUS", {
+        userState: document.visibilityState === "hidden" ? "away" : "active",
+        username: me.current.name,
+      });
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => document.removeEventListener("visibilitychange", onVisibility);
+  }, []);
+
+  const onPointerUpdate = useCallback((payload) => {
+    pointer.current = { pointer: payload.pointer, button: payload.button };
+    roomFns.current.sendPointer();
+    // sendPointer only touches refs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const onUserFollow = useCallback((payload) => {
+    roomRef.current?.follow(payload);
+  }, []);
+
+  const onScrollChange = useCallback(() => {
+    if (boundsTimer.current) return;
+    boundsTimer.current = setTimeout(() => {
+      boundsTimer.current = 0;
+      roomFns.current.relayBounds();
+    }, POINTER_MS);
+    // relayBounds only touches refs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   // Live updates: every commit to this scene, by anyone, arrives as a
   // `revision` event; the first one on every (re)connect is the current
   // head, so a stream that was away catches up by itself. When the stream
@@ -449,7 +980,13 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           return;
         }
         if (type === "delta") {
-          applyDelta(change);
+          // In the room its elements arrive from the room (already on
+          // the canvas, or about to be): only the base moves.
+          // An overwrite (a forced save) is the exception: it may take
+          // elements back to lower versions, which only the stream's rule
+          // (on a clean canvas the store is the truth) brings in.
+          if (inRoom.current && !change.forced?.length) roomHead(change);
+          else applyDelta(change);
           // The delta names the forced saves it covers: no journal read.
           if (change.revision > checked.current) {
             checked.current = change.revision;
@@ -458,7 +995,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           }
           return;
         }
-        if (change.revision > base.current.revision) mergeFromDisk();
+        if (change.revision > base.current.revision) {
+          if (inRoom.current && type === "revision" && change.sha256) roomHead(change);
+          else mergeFromDisk(type === "resync" ? { truth: true } : undefined);
+        }
         lookForOverwrite(change.revision);
       },
       onState: (state, info) => {
@@ -467,6 +1007,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       },
     });
     return () => stream.close();
+    // roomHead only touches refs and setBase
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [name, initial, follow, mergeFromDisk, applyDelta, save, lookForOverwrite]);
 
   // revert undoes one commit as this person ("Undo this change", "Bring my
@@ -585,15 +1127,20 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   // Leaving: save what is pending the moment the tab is hidden or goes
   // away, and ask before closing while anything is unsaved or in flight.
   useEffect(() => {
+    // In the room, what it has not acknowledged goes by a keepalive merge.
     const onVisibility = () => {
-      if (document.visibilityState === "hidden" && isDirty()) save();
+      if (document.visibilityState !== "hidden" || !isDirty()) return;
+      if (roomSaving.current) keepaliveMerge();
+      else save();
     };
     const onPageHide = () => {
-      if (isDirty()) save();
+      if (!isDirty()) return;
+      if (roomSaving.current) keepaliveMerge();
+      else save();
     };
     const onBeforeUnload = (e) => {
       if (!isDirty() && !inFlight.current) return;
-      if (isDirty()) save();
+      if (isDirty() && !roomSaving.current) save();
       e.preventDefault();
       e.returnValue = "";
     };
@@ -605,6 +1152,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       window.removeEventListener("pagehide", onPageHide);
       window.removeEventListener("beforeunload", onBeforeUnload);
     };
+    // keepaliveMerge only touches refs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [isDirty, save]);
 
   useImperativeHandle(ref, () => ({ flush, dirty: isDirty, failure: () => failing.current }), [flush, isDirty]);
@@ -616,6 +1165,8 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   followRef.current = follow;
   const linkRef = useRef(link);
   linkRef.current = link;
+  const roomStateRef = useRef(roomState);
+  roomStateRef.current = roomState;
   const onApi = useCallback(
     (api) => {
       apiRef.current = api;
@@ -632,7 +1183,20 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
           link: linkRef.current.state,
           dirty: isDirty(),
           failure: failing.current?.kind || "",
+          room: roomStateRef.current,
+          unacked: unacked.current.size,
+          unsent: unsentElements().map((el) => el.id),
+          metaUnsaved: metaDirty(api),
         }),
+        collaborators: () =>
+          [...(api.getAppState().collaborators || new Map()).values()].map((c) => ({
+            socketId: c.socketId || "",
+            username: c.username || "",
+            isCurrentUser: !!c.isCurrentUser,
+            pointer: c.pointer || null,
+            selected: Object.keys(c.selectedElementIds || {}).sort(),
+          })),
+        room: roomRef.current,
         save: () => save(),
         flush,
         reloadFromDisk,
@@ -722,7 +1286,17 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         report("mounted", { build: __DSH_BUILD__, width: Math.round(a.width), height: Math.round(a.height), theme: a.theme }, name);
       }
       report("canvas-ready", { elementCount: api.getSceneElements().length }, name);
-      settleText(api).catch((e) => reportError(`re-measure ${name}: ${e.message}`));
+      // The room is joined once the text is settled (its correction is a
+      // save of its own, attributed by request id).
+      settleText(api)
+        .catch((e) => reportError(`re-measure ${name}: ${e.message}`))
+        .finally(() => {
+          if (apiRef.current !== api) return;
+          sent.current = new Map(api.getSceneElementsIncludingDeleted().map((el) => [el.id, el.version]));
+          metaSaved.current = appStateSignature(api);
+          filesSent.current = new Set(Object.keys(api.getFiles()));
+          setReady(true);
+        });
     };
     frame = requestAnimationFrame(tick);
     openedBoard(name);
@@ -747,6 +1321,20 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     if (appState?.theme && appState.theme !== themeSeen.current) {
       themeSeen.current = appState.theme;
       onThemeRef.current?.(appState.theme);
+    }
+    // A new selection reaches the others with the pointer.
+    const selection = Object.keys(appState?.selectedElementIds || {}).sort().join(",");
+    if (selection !== selectionSeen.current) {
+      selectionSeen.current = selection;
+      if (pointer.current) roomFns.current.sendPointer();
+    }
+    if (roomSaving.current && apiRef.current && savedSig.current) {
+      // In the room: the changed elements go now (as Excalidraw's
+      // collaboration sends them), the appState and files by a merge.
+      roomFns.current.syncRoom();
+      roomFns.current.syncMeta();
+      roomFns.current.updateRoomStatus();
+      return;
     }
     if (!apiRef.current || !savedSig.current || inConflict.current) return;
     if (signature() === savedSig.current) {
@@ -781,6 +1369,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             initialData={initial}
             onChange={onChange}
             onPointerDown={onPointerDown}
+            isCollaborating={roomState === "joined"}
+            onPointerUpdate={onPointerUpdate}
+            onUserFollow={onUserFollow}
+            onScrollChange={onScrollChange}
             name={name}
             UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
           />
@@ -837,6 +1429,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         </span>
         <span data-testid="link" className={`dsh-link dsh-link-${link.state}`} title={link.status ? `HTTP ${link.status}` : ""}>
           {LINK_TEXT[link.state] || link.state}
+        </span>
+        <span data-testid="room" className={`dsh-room dsh-room-${roomState}`} title="The board's live room: who is here, and their strokes as they draw">
+          {ROOM_TEXT[roomState] || roomState}
+          {roomState === "joined" && here > 1 ? ` · ${here} here` : ""}
         </span>
         <label className="dsh-follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow live changes

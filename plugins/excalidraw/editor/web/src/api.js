@@ -62,6 +62,36 @@ export const saveScene = (name, scene, expectedRevision, { force = false, keepal
     { keepalive },
   );
 
+// roomInfo is the board's live room: {board, roomId, roomKey, link, path}.
+export const roomInfo = (name) => call("GET", `/scenes/${encodeURIComponent(name)}/room`);
+
+// mergeScene stores elements where they are newer than the board's (no
+// revision fence, never a conflict), and the stored appState subset and
+// files: what the live room does not carry, and the way out when the
+// room cannot be reached (keepalive as the tab goes away).
+export const mergeScene = (name, { elements, appState, files } = {}, { keepalive = false } = {}) =>
+  call(
+    "POST",
+    `/scenes/${encodeURIComponent(name)}/merge`,
+    { ...(elements ? { elements } : {}), ...(appState ? { appState } : {}), ...(files ? { files } : {}) },
+    { keepalive },
+  );
+
+// roomError is a room's dsh-error ({code, message}) as the ApiError the
+// same failure of an HTTP call would be, for describe().
+const ROOM_STATUS = {
+  permission_denied: 403,
+  not_found: 404,
+  too_large: 413,
+  too_many_elements: 422,
+  invalid_scene: 422,
+  invalid_operation: 422,
+  busy: 423,
+  store_unavailable: 503,
+};
+export const roomError = (body = {}) =>
+  new ApiError(ROOM_STATUS[body.code] || (String(body.code || "").startsWith("invalid") ? 422 : 500), body.code || "io_error", body.message || "the room could not save", body.details);
+
 // Who is signed in: {kind: person | bot | host | local, name, person,
 // admin, hostOwner}.
 export const whoAmI = () => call("GET", "/me");
@@ -189,7 +219,9 @@ export function describe(e, { unavailable = false } = {}) {
       return { kind: "limit", retry: false, text: `The scene is bigger than dsh accepts (${e.message}). Raise host.http.maxBodyBytes in the dsh config, or make the scene smaller.` };
     case 422:
       if (e.code === "too_many_elements") {
-        const what = d.max !== undefined && d.actual !== undefined ? `The scene would have ${number(d.actual)} elements; the limit is ${number(d.max)}` : e.message;
+        // (Without details — a room's error — the message says it all but
+        // the limit's name, which follows.)
+        const what = d.max !== undefined && d.actual !== undefined ? `The scene would have ${number(d.actual)} elements; the limit is ${number(d.max)}` : e.message.replace(/ \([A-Za-z]+\)$/, "");
         return { kind: "limit", retry: false, text: `${what} (${d.limit || "maxElements"}). Delete some elements, or raise ${d.limit || "maxElements"} in the dsh config.` };
       }
       return { kind: "invalid", retry: false, text: `The server refused the scene: ${e.message}${d.pointer ? ` (at ${d.pointer})` : ""}.` };

@@ -1,0 +1,217 @@
+package editor_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/dshgo/dsh/plugins/webserver/accounts"
+)
+
+// collaborator is one entry of Excalidraw's collaborators as the page
+// shows them (window.dshEditor.collaborators()).
+type collaborator struct {
+	SocketID      string          `json:"socketId"`
+	Username      string          `json:"username"`
+	IsCurrentUser bool            `json:"isCurrentUser"`
+	Pointer       *map[string]any `json:"pointer"`
+	Selected      []string        `json:"selected"`
+}
+
+// signIn opens a browser context of its own (its own cookies) and logs a
+// person in with a password.
+func (w *world) signIn(person, password string) context.Context {
+	w.t.Helper()
+	tab, cancel := chromedp.NewContext(w.browser, chromedp.WithNewBrowserContext())
+	w.t.Cleanup(cancel)
+	w.watch(tab)
+	w.run(tab, chromedp.Navigate(w.host.URL()+"/login?next="+url.QueryEscape("/dsh-excalidraw/")))
+	w.waitJS(tab, "the login form", `document.querySelector('input[name="password"]') !== null`)
+	w.run(tab, chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), person), chromedp.SendKeys(chromedp.CSS(`input[name="password"]`), password), chromedp.Submit(chromedp.CSS(`input[name="password"]`)))
+	w.waitAcrossNavigation(tab, person+"'s editor after login", `location.pathname === "/dsh-excalidraw/" && document.readyState === "complete"`)
+	return tab
+}
+
+// invite makes an account for a person, with a password.
+func (w *world) invite(person, password string) {
+	w.t.Helper()
+	people := accounts.Open(accounts.File(w.dataDir()), accounts.Options{})
+	_, secret, err := people.Add(w.t.Context(), person, "", time.Hour)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := people.AcceptInvite(w.t.Context(), secret, password); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) collaborators(tab context.Context) []collaborator {
+	w.t.Helper()
+	return evalJS[[]collaborator](w, tab, `window.dshEditor.collaborators()`)
+}
+
+// screenPoint is where a scene point is in the tab's viewport.
+func (w *world) screenPoint(tab context.Context, x, y float64) (float64, float64) {
+	w.t.Helper()
+	p := evalJS[map[string]float64](w, tab, fmt.Sprintf(`(() => {
+		const a = window.dshEditor.api.getAppState();
+		const z = a.zoom.value;
+		return {x: (%f + a.scrollX) * z + a.offsetLeft, y: (%f + a.scrollY) * z + a.offsetTop};
+	})()`, x, y))
+	return p["x"], p["y"]
+}
+
+// TestTwoPeopleDrawTogether: the owner (A) and an invited editor (erin,
+// B, in a browser context of her own) open one board and meet in its
+// live room. B sees A's pointer named as dsh names A, and what A has
+// selected; a rectangle A is still drawing (the mouse button held) is on
+// B's canvas, so it came through the room while it was drawn, not
+// through a save (A's tab never PUTs the scene while in the room). What
+// A drew is on the board (an HTTP read) and the journal names A for it;
+// A closing the tab right after a stroke loses nothing; an agent's write
+// shows the agent among B's collaborators, its change selected.
+func TestTwoPeopleDrawTogether(t *testing.T) {
+	w := newWorld(t)
+	const erinPassword = "a long password for erin"
+	w.invite("erin", erinPassword)
+
+	// A (the owner, in a tab of their own, which they close later).
+	a := w.newTab()
+	w.run(a, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
+	w.waitJS(a, "the scene list", `document.querySelector(".dsh-create") !== null`)
+	created := evalJS[int](w, a, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "together"})}).then(r => r.status)`)
+	if created != 201 && created != 200 {
+		t.Fatalf("creating the board: HTTP %d", created)
+	}
+	shared := evalJS[int](w, a, `fetch("/dsh-excalidraw/api/boards/together/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"editor"}'}).then(r => r.status)`)
+	if shared != 200 {
+		t.Fatalf("sharing the board with erin: HTTP %d", shared)
+	}
+	aName := evalJS[string](w, a, `fetch("/dsh-excalidraw/api/me").then(r => r.json()).then(m => m.name)`)
+	if aName == "" || aName == "erin" {
+		t.Fatalf("A is named %q", aName)
+	}
+	w.openScene(a, "together")
+
+	b := w.signIn("erin", erinPassword)
+	w.openScene(b, "together")
+	for _, tab := range []context.Context{a, b} {
+		w.waitJS(tab, "the page in the room", `window.dshEditor.state().room === "joined"`)
+	}
+	w.waitJS(b, "A among B's collaborators", `window.dshEditor.collaborators().length === 2`)
+
+	// A draws a rectangle with the mouse; while the button is still held,
+	// B has it.
+	evalJS[bool](w, a, `document.fonts.ready.then(() => true)`)
+	// Right of the tool's properties island, which takes pointer events.
+	x0, y0 := w.screenPoint(a, 400, 150)
+	x1, y1 := w.screenPoint(a, 560, 260)
+	evalJS[bool](w, a, `(window.dshEditor.api.setActiveTool({type: "rectangle"}), true)`)
+	w.run(a,
+		chromedp.MouseEvent(chromedp.MouseMoved, x0, y0),
+		chromedp.MouseEvent(chromedp.MousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, (x0+x1)/2, (y0+y1)/2, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, x1, y1, chromedp.ButtonLeft),
+	)
+	w.waitJS(a, "A's rectangle in progress", `window.dshEditor.api.getSceneElements().some(e => e.type === "rectangle")`)
+	id := evalJS[string](w, a, `window.dshEditor.api.getSceneElements().find(e => e.type === "rectangle").id`)
+	w.waitJS(b, "A's rectangle on B's canvas while A still draws it", fmt.Sprintf(`window.dshEditor.api.getSceneElements().some(e => e.id === %q && e.width > 100)`, id))
+	w.run(a, chromedp.MouseEvent(chromedp.MouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+
+	// A's pointer, named, with the rectangle (selected once drawn).
+	w.run(a, chromedp.MouseEvent(chromedp.MouseMoved, x1+40, y1+40))
+	w.waitJS(b, "A's pointer and selection at B", fmt.Sprintf(`window.dshEditor.collaborators().some(c => !c.isCurrentUser && c.username === %q && c.pointer && c.selected.includes(%q))`, aName, id))
+	// And B's at A, for the screenshot of two cursors.
+	bx, by := w.screenPoint(b, 400, 300)
+	w.run(b, chromedp.MouseEvent(chromedp.MouseMoved, bx, by))
+	w.waitJS(a, "erin's pointer at A", `window.dshEditor.collaborators().some(c => !c.isCurrentUser && c.username === "erin" && c.pointer)`)
+	w.keepScreenshot(a, "room-a-sees-erin")
+	w.keepScreenshot(b, "room-erin-sees-a")
+
+	// Saved through the room: acknowledged, on the board, named after A.
+	w.waitJS(a, "A's stroke acknowledged", `window.dshEditor.state().status === "saved" && window.dshEditor.state().unacked === 0`)
+	if puts := slices.DeleteFunc(w.requests(a), func(r string) bool { return !strings.HasPrefix(r, "PUT /dsh-excalidraw/api/scenes/") }); len(puts) > 0 {
+		t.Errorf("A's tab saved by PUT while in the room: %v", puts)
+	}
+	board := evalJS[[]string](w, b, `fetch("/dsh-excalidraw/api/scenes/together").then(r => r.json()).then(d => d.scene.elements.filter(e => !e.isDeleted).map(e => e.id))`)
+	if !slices.Contains(board, id) {
+		t.Fatalf("the board lacks A's rectangle %s: %v", id, board)
+	}
+	who := evalJS[[]string](w, b, fmt.Sprintf(`fetch("/dsh-excalidraw/api/scenes/together/log?limit=50").then(r => r.json()).then(d => d.entries.filter(e => (e.created || []).includes(%q)).map(e => e.actor + ":" + (e.name || "") + ":" + (e.via || "")))`, id))
+	if len(who) == 0 || !strings.Contains(who[0], ":"+aName+":") {
+		t.Fatalf("the journal's entry creating A's rectangle names %v, want %s", who, aName)
+	}
+
+	// B follows A from Excalidraw's list of collaborators (A's avatar):
+	// A learns it is followed, and B's viewport goes where A scrolls.
+	w.waitJS(b, "A's avatar in B's list", `[...document.querySelectorAll(".UserList .Avatar")].some(a => a.textContent.trim() === "R")`)
+	evalJS[bool](w, b, `([...document.querySelectorAll(".UserList .Avatar")].find(a => a.textContent.trim() === "R").click(), true)`)
+	w.waitJS(a, "A followed by B", `window.dshEditor.api.getAppState().followedBy.size === 1`)
+	evalJS[bool](w, a, `(() => {
+		const {api, lib} = window.dshEditor;
+		const s = api.getAppState();
+		api.updateScene({appState: {scrollX: s.scrollX - 700, scrollY: s.scrollY - 300}, captureUpdate: lib.CaptureUpdateAction.NEVER});
+		return true;
+	})()`)
+	const view = `(() => { const s = window.dshEditor.api.getAppState(); return [-s.scrollX, -s.scrollY, -s.scrollX + s.width / s.zoom.value, -s.scrollY + s.height / s.zoom.value]; })()`
+	aView := evalJS[[]float64](w, a, view)
+	w.waitJS(b, "B's viewport following A's", fmt.Sprintf(`(() => { const v = %s, want = %s; return v.every((x, i) => Math.abs(x - want[i]) < 40); })()`, view, mustJSON(t, aView)))
+	evalJS[bool](w, b, `([...document.querySelectorAll(".UserList .Avatar")].find(a => a.textContent.trim() === "R").click(), true)`)
+	w.waitJS(a, "A no longer followed", `window.dshEditor.api.getAppState().followedBy.size === 0`)
+
+	// An agent's write: B shows the agent where it worked.
+	rev := int(w.state(b).Revision)
+	w.waitJS(b, "B's base at the board's head", fmt.Sprintf(`window.dshEditor.state().revision >= %d`, rev))
+	list := w.tool("excalidraw_scene_list", map[string]any{})
+	for _, row := range list["scenes"].([]any) {
+		if r := row.(map[string]any); r["name"] == "together" {
+			rev = int(r["revision"].(float64))
+		}
+	}
+	w.tool("excalidraw_scene_apply", map[string]any{"name": "together", "expected_revision": rev, "operations": []any{
+		map[string]any{"op": "add", "element": map[string]any{"type": "ellipse", "id": "by-agent", "x": 400, "y": 100, "width": 80, "height": 80}},
+	}})
+	w.waitJS(b, "the agent's ellipse at B", pageHasJS("by-agent"))
+	w.waitJS(b, "the agent among B's collaborators", `window.dshEditor.collaborators().some(c => c.socketId.startsWith("agent-") && c.username !== "" && c.selected.includes("by-agent"))`)
+	w.keepScreenshot(b, "room-erin-sees-agent")
+
+	// A draws once more and closes the tab at once: the stroke is kept.
+	if err := chromedp.Listen(a, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			go func() {
+				_, _ = chromedp.Call(a, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+			}()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w.draw(a, "drawn-then-closed", 0, 300)
+	ctx, cancel := context.WithTimeout(a, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, page.Close, cdp.Empty{}); err != nil {
+		t.Fatalf("close A's tab: %v", err)
+	}
+	eventually(t, "A's last stroke on the board after the tab closed", func() bool {
+		return strings.Contains(string(w.sceneFile("together")), `"id": "drawn-then-closed"`)
+	})
+	w.waitJS(b, "A's last stroke at B", pageHasJS("drawn-then-closed"))
+	w.noConsoleErrorsBut(b)
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
