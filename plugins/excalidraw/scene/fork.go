@@ -31,15 +31,16 @@ import (
 // encoding is what a sealed document's elements were encoded to.
 type encoding struct {
 	gen, parent uint64 // see Lineage
-	split       *Split // the sealed document's; raw are its elements' bytes
+	split       *Split // the sealed document's: its elements' bytes
 	els         []*ojson.Object
-	raw         [][]byte
 	limits      Limits     // the limits the document was validated under
 	info        []elemInfo // what validators read of each element
 	once        sync.Once  // builds byPtr; forks may marshal at once
 	byPtr       map[*ojson.Object]int
-	idOnce      sync.Once // builds ids
-	ids         map[string]int
+	idOnce      sync.Once // builds chain, unless Seal inherited it
+	chain       *idPositions
+	flatOnce    sync.Once // builds flat
+	flat        map[string]int
 	ptrOnce     sync.Once // builds ptrs
 	ptrs        map[string]*ojson.Object
 	kept        sync.Map // Kept's values, by key
@@ -61,12 +62,12 @@ func (d *Document) Seal(sp *Split, lim Limits) {
 	// The split kept is without its own Base, so that a chain of writes
 	// keeps one generation of bytes alive, not all of them.
 	own := &Split{Elements: sp.Elements, Members: sp.Members}
-	enc := &encoding{gen: sealGen.Add(1), split: own, els: make([]*ojson.Object, len(d.elements)), raw: make([][]byte, len(d.elements)),
+	enc := &encoding{gen: sealGen.Add(1), split: own, els: make([]*ojson.Object, len(d.elements)),
 		info: make([]elemInfo, len(d.elements)), limits: lim.Effective()}
 	base := d.enc
 	for i, el := range d.elements {
 		el.Freeze()
-		enc.els[i], enc.raw[i] = el, sp.Elements[i].Raw
+		enc.els[i] = el
 		if j := fromOf(sp, i); base != nil && j >= 0 && j < len(base.info) && base.info[j].el == el {
 			enc.info[i] = base.info[j]
 			enc.info[i].pos = i
@@ -100,9 +101,9 @@ func (d *Document) Lineage() (gen, parent uint64) {
 }
 
 // inheritPositions gives e the id index of its base with the changes of
-// the fork it seals (a copy of the map, not a rebuild), when the fork
-// kept every shared element at its position; otherwise e builds its own
-// on first need.
+// the fork it seals (the base's index and a map of the changes, not a
+// copy), when the fork kept every shared element at its position;
+// otherwise e builds its own on first need.
 func (e *encoding) inheritPositions(base *encoding, sp *Split) {
 	if base == nil || len(e.info) < len(base.info) {
 		return
@@ -112,14 +113,21 @@ func (e *encoding) inheritPositions(base *encoding, sp *Split) {
 			return // moved
 		}
 	}
-	ids := maps.Clone(base.positions())
+	parent := base.index()
+	changes := map[string]int{}
+	get := func(id string) (int, bool) {
+		if j, ok := changes[id]; ok {
+			return j, j >= 0
+		}
+		return parent.get(id)
+	}
 	for i := range e.info {
-		if fromOf(sp, i) == i {
+		if fromOf(sp, i) == i || i >= len(base.info) {
 			continue
 		}
-		if i < len(base.info) {
-			if old := base.info[i].id; old != "" && ids[old] == i {
-				delete(ids, old)
+		if old := base.info[i].id; old != "" {
+			if j, ok := get(old); ok && j == i {
+				changes[old] = -1
 			}
 		}
 	}
@@ -127,11 +135,11 @@ func (e *encoding) inheritPositions(base *encoding, sp *Split) {
 		if fromOf(sp, i) == i || in.id == "" {
 			continue
 		}
-		if j, ok := ids[in.id]; !ok || j > i {
-			ids[in.id] = i
+		if j, ok := get(in.id); !ok || j > i {
+			changes[in.id] = i
 		}
 	}
-	e.ids = ids
+	e.chain = parent.with(changes, len(e.info))
 	e.idOnce.Do(func() {})
 }
 
@@ -182,7 +190,7 @@ func (e *encoding) lookup() func(i int, el *ojson.Object) ([]byte, int) {
 			return nil, -1
 		}
 		if i < len(e.els) && e.els[i] == el {
-			return e.raw[i], i
+			return e.split.Elements[i].Raw, i
 		}
 		e.once.Do(func() {
 			e.byPtr = make(map[*ojson.Object]int, len(e.els))
@@ -191,7 +199,7 @@ func (e *encoding) lookup() func(i int, el *ojson.Object) ([]byte, int) {
 			}
 		})
 		if j, ok := e.byPtr[el]; ok {
-			return e.raw[j], j
+			return e.split.Elements[j].Raw, j
 		}
 		return nil, -1
 	}
@@ -207,14 +215,13 @@ func (d *Document) OwnRelated(ids []string) {
 	if d.enc == nil || len(ids) == 0 {
 		return
 	}
-	pos := d.enc.positions()
 	seen := map[string]bool{}
 	frames, groups := map[string]bool{}, map[string]bool{}
 	frontier := ids
 	for hop := 0; hop <= 2 && len(frontier) > 0; hop++ {
 		var next []string
 		for _, id := range frontier {
-			i, ok := pos[id]
+			i, ok := d.enc.pos(id)
 			if !ok || seen[id] || i >= len(d.elements) || d.elements[i] != d.enc.els[i] {
 				continue // not the base's, or moved: a retry finds it if needed
 			}
@@ -332,18 +339,79 @@ func (d *Document) sealedInfo(i int, el *ojson.Object) (elemInfo, bool) {
 	return elemInfo{}, false
 }
 
-// positions maps the sealed elements' ids to their positions (the first
-// with each id), built once for all the forks of the document.
-func (e *encoding) positions() map[string]int {
+// index maps the sealed elements' ids to their positions (the first
+// with each id), built once for all the forks of the document, or
+// inherited from its base when it was sealed (inheritPositions).
+func (e *encoding) index() *idPositions {
 	e.idOnce.Do(func() {
-		e.ids = make(map[string]int, len(e.info))
+		ids := make(map[string]int, len(e.info))
 		for i, in := range e.info {
-			if _, dup := e.ids[in.id]; in.id != "" && !dup {
-				e.ids[in.id] = i
+			if _, dup := ids[in.id]; in.id != "" && !dup {
+				ids[in.id] = i
 			}
 		}
+		e.chain = &idPositions{m: ids}
 	})
-	return e.ids
+	return e.chain
+}
+
+// pos is the position of the first sealed element with the id.
+func (e *encoding) pos(id string) (int, bool) { return e.index().get(id) }
+
+// positions is index as one map, made on first need (to list it).
+func (e *encoding) positions() map[string]int {
+	e.flatOnce.Do(func() { e.flat = e.index().flatten() })
+	return e.flat
+}
+
+// idPositions maps ids to positions as a chain: a sealed document's is
+// its base's with the changes of the fork it sealed (m; -1: no element
+// has the id any more), so that sealing costs what the fork changed.
+// A chain longer than maxChain, or changes many, are made one map again.
+type idPositions struct {
+	parent *idPositions
+	m      map[string]int
+	depth  int
+}
+
+const maxChain = 16
+
+func (p *idPositions) get(id string) (int, bool) {
+	for q := p; q != nil; q = q.parent {
+		if j, ok := q.m[id]; ok {
+			return j, j >= 0
+		}
+	}
+	return 0, false
+}
+
+// with is p changed by changes, for a document of n elements.
+func (p *idPositions) with(changes map[string]int, n int) *idPositions {
+	next := &idPositions{parent: p, m: changes, depth: p.depth + 1}
+	if next.depth > maxChain || len(changes) > n/16+16 {
+		return &idPositions{m: next.flatten()}
+	}
+	return next
+}
+
+// flatten is the chain as one new map.
+func (p *idPositions) flatten() map[string]int {
+	var chain []*idPositions
+	for q := p; q != nil; q = q.parent {
+		chain = append(chain, q)
+	}
+	root := chain[len(chain)-1]
+	out := make(map[string]int, len(root.m))
+	for k := len(chain) - 1; k >= 0; k-- {
+		for id, j := range chain[k].m {
+			if j < 0 {
+				delete(out, id)
+			} else {
+				out[id] = j
+			}
+		}
+	}
+	return out
 }
 
 // Select returns the elements whose ids are keys of ids, in array order,
@@ -401,7 +469,6 @@ func (d *Document) forkIndex(dirty []int, keep func(i int) bool) (lookup func(id
 	for _, i := range dirty {
 		isDirty[i] = true
 	}
-	base := d.enc.positions()
 	dirtyIDs := make(map[string]int, len(dirty))
 	for _, i := range dirty {
 		id := elementID(d.elements[i])
@@ -412,7 +479,7 @@ func (d *Document) forkIndex(dirty []int, keep func(i int) bool) (lookup func(id
 			dupes = append(dupes, [2]int{j, i})
 			continue
 		}
-		if j, ok := base[id]; ok && j != i && j < len(d.elements) && !isDirty[j] && keep(j) {
+		if j, ok := d.enc.pos(id); ok && j != i && j < len(d.elements) && !isDirty[j] && keep(j) {
 			dupes = append(dupes, [2]int{min(i, j), max(i, j)})
 			if j < i {
 				continue
@@ -424,7 +491,7 @@ func (d *Document) forkIndex(dirty []int, keep func(i int) bool) (lookup func(id
 		if i, ok := dirtyIDs[id]; ok {
 			return i, true
 		}
-		if j, ok := base[id]; ok && j < len(d.elements) && !isDirty[j] {
+		if j, ok := d.enc.pos(id); ok && j < len(d.elements) && !isDirty[j] {
 			return j, true
 		}
 		return 0, false
@@ -552,7 +619,7 @@ func (e *encoding) pointers() map[string]*ojson.Object {
 // ptrPos is the sealed position of a sealed element.
 func (e *encoding) ptrPos(el *ojson.Object) (int, bool) {
 	id := elementID(el)
-	if j, ok := e.positions()[id]; ok && j < len(e.els) && e.els[j] == el {
+	if j, ok := e.pos(id); ok && j < len(e.els) && e.els[j] == el {
 		return j, true
 	}
 	return 0, false
@@ -563,8 +630,7 @@ func (e *encoding) ptrPos(el *ojson.Object) (int, bool) {
 // sealed document is: its index describes it), by a scan otherwise.
 func (d *Document) IndexOf(id string) (int, bool) {
 	if d.asSealed && d.enc != nil {
-		j, ok := d.enc.positions()[id]
-		return j, ok
+		return d.enc.pos(id)
 	}
 	for i, el := range d.elements {
 		if el != nil && elementID(el) == id {

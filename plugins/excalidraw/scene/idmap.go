@@ -15,11 +15,10 @@ import (
 // base's index is shared and never written. The zero value is an empty
 // map. It is not safe for concurrent writes.
 type IDMap struct {
-	// The base index, read only: by element (base), or by position in
-	// els (pos, a sealed document's).
+	// The base index, read only: by element (base), or a sealed
+	// document's by position (enc).
 	base map[string]*ojson.Object
-	pos  map[string]int
-	els  []*ojson.Object
+	enc  *encoding
 	over map[string]*ojson.Object // entries set since; nil: deleted
 }
 
@@ -43,9 +42,9 @@ func (m *IDMap) Lookup(id string) (*ojson.Object, bool) {
 
 // inBase is the base's entry for the id.
 func (m *IDMap) inBase(id string) (*ojson.Object, bool) {
-	if m.pos != nil {
-		if j, ok := m.pos[id]; ok && j < len(m.els) && m.els[j] != nil {
-			return m.els[j], true
+	if e := m.enc; e != nil {
+		if j, ok := e.pos(id); ok && j < len(e.els) && e.els[j] != nil {
+			return e.els[j], true
 		}
 		return nil, false
 	}
@@ -81,12 +80,14 @@ func (m *IDMap) All() iter.Seq2[string, *ojson.Object] {
 				return
 			}
 		}
-		for id, j := range m.pos {
-			if _, changed := m.over[id]; changed || j >= len(m.els) || m.els[j] == nil {
-				continue
-			}
-			if !yield(id, m.els[j]) {
-				return
+		if e := m.enc; e != nil {
+			for id, j := range e.positions() {
+				if _, changed := m.over[id]; changed || j >= len(e.els) || e.els[j] == nil {
+					continue
+				}
+				if !yield(id, e.els[j]) {
+					return
+				}
 			}
 		}
 		for id, el := range m.over {
@@ -102,13 +103,13 @@ func (m *IDMap) All() iter.Seq2[string, *ojson.Object] {
 // all its forks, and holds only the entries the fork changed.
 func (d *Document) IDMap() *IDMap {
 	if d.asSealed && d.enc != nil && len(d.enc.els) == len(d.elements) {
-		return &IDMap{pos: d.enc.positions(), els: d.enc.els}
+		return &IDMap{enc: d.enc}
 	}
 	dirty, ok := d.forkDirty()
 	if !ok {
 		return &IDMap{base: d.IDIndex()}
 	}
-	m := &IDMap{pos: d.enc.positions(), els: d.enc.els}
+	m := &IDMap{enc: d.enc}
 	for _, i := range dirty {
 		if i < len(d.enc.els) {
 			if old := d.enc.info[i].id; old != "" && m.Get(old) == d.enc.els[i] {
