@@ -153,8 +153,7 @@ func TestTwoPeopleDrawTogether(t *testing.T) {
 
 	// B follows A from Excalidraw's list of collaborators (A's avatar):
 	// A learns it is followed, and B's viewport goes where A scrolls.
-	w.waitJS(b, "A's avatar in B's list", `[...document.querySelectorAll(".UserList .Avatar")].some(a => a.textContent.trim() === "R")`)
-	evalJS[bool](w, b, `([...document.querySelectorAll(".UserList .Avatar")].find(a => a.textContent.trim() === "R").click(), true)`)
+	w.followInList(b, aName)
 	w.waitJS(a, "A followed by B", `window.dshEditor.api.getAppState().followedBy.size === 1`)
 	evalJS[bool](w, a, `(() => {
 		const {api, lib} = window.dshEditor;
@@ -165,7 +164,7 @@ func TestTwoPeopleDrawTogether(t *testing.T) {
 	const view = `(() => { const s = window.dshEditor.api.getAppState(); return [-s.scrollX, -s.scrollY, -s.scrollX + s.width / s.zoom.value, -s.scrollY + s.height / s.zoom.value]; })()`
 	aView := evalJS[[]float64](w, a, view)
 	w.waitJS(b, "B's viewport following A's", fmt.Sprintf(`(() => { const v = %s, want = %s; return v.every((x, i) => Math.abs(x - want[i]) < 40); })()`, view, mustJSON(t, aView)))
-	evalJS[bool](w, b, `([...document.querySelectorAll(".UserList .Avatar")].find(a => a.textContent.trim() === "R").click(), true)`)
+	w.followInList(b, aName)
 	w.waitJS(a, "A no longer followed", `window.dshEditor.api.getAppState().followedBy.size === 0`)
 
 	// An agent's write: B shows the agent where it worked.
@@ -214,4 +213,18 @@ func mustJSON(t testing.TB, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// followInList clicks a person in Excalidraw's list of collaborators (its
+// avatar, or their row under "+N" when the avatars do not all fit), which
+// follows them, or stops following them.
+func (w *world) followInList(tab context.Context, name string) {
+	w.t.Helper()
+	row := fmt.Sprintf(`[...document.querySelectorAll(".UserList__collaborator-name")].find(n => n.textContent.trim() === %q)`, name)
+	if !evalJS[bool](w, tab, row+` !== undefined`) {
+		w.waitJS(tab, "the list's +N", `document.querySelector(".UserList__more") !== null`)
+		evalJS[bool](w, tab, `(document.querySelector(".UserList__more").click(), true)`)
+	}
+	w.waitJS(tab, name+" in the list", row+` !== undefined`)
+	evalJS[bool](w, tab, `(`+row+`.closest(".UserList__collaborator").click(), true)`)
 }

@@ -942,9 +942,15 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // Following someone from Excalidraw's list of collaborators: Excalidraw
+  // 0.18 tells it through the API's emitter only (the prop is not called).
   const onUserFollow = useCallback((payload) => {
     roomRef.current?.follow(payload);
   }, []);
+  useEffect(() => {
+    if (!ready || !apiRef.current) return;
+    return apiRef.current.onUserFollow(onUserFollow);
+  }, [ready, onUserFollow]);
 
   const onScrollChange = useCallback(() => {
     if (boundsTimer.current) return;
@@ -1371,7 +1377,6 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             onPointerDown={onPointerDown}
             isCollaborating={roomState === "joined"}
             onPointerUpdate={onPointerUpdate}
-            onUserFollow={onUserFollow}
             onScrollChange={onScrollChange}
             name={name}
             UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
