@@ -228,3 +228,41 @@ func (w *world) followInList(tab context.Context, name string) {
 	w.waitJS(tab, name+" in the list", row+` !== undefined`)
 	evalJS[bool](w, tab, `(`+row+`.closest(".UserList__collaborator").click(), true)`)
 }
+
+// TestOfflineStrokeReachesTheRoom: A draws while offline (out of the room,
+// and the PUT that tries meanwhile fails); once back online the page joins
+// the room again, sends what the room lacks, and B has the stroke, which
+// is on the board. No edit is lost and none needed a reload.
+func TestOfflineStrokeReachesTheRoom(t *testing.T) {
+	w := newWorld(t)
+	w.tool("excalidraw_scene_create", map[string]any{"name": "offline"})
+	a, b := w.newTab(), w.browser
+	w.openScene(a, "offline")
+	w.openScene(b, "offline")
+
+	w.setOffline(a, true)
+	// Offline emulation may leave an open WebSocket be: end it as the
+	// network would.
+	evalJS[bool](w, a, `(window.dshEditor.room.drop(), true)`)
+	w.waitJS(a, "A out of the room", `window.dshEditor.state().room !== "joined"`)
+	w.draw(a, "drawn-offline", 40, 40)
+	w.waitJS(a, "A's page saying it is not saved", `window.dshEditor.state().dirty && window.dshEditor.state().status !== "saved"`)
+	if evalJS[bool](w, b, pageHasJS("drawn-offline")) {
+		t.Fatal("B has the stroke A drew offline")
+	}
+
+	w.setOffline(a, false)
+	w.waitJS(a, "A in the room again", `window.dshEditor.state().room === "joined"`)
+	w.waitJS(b, "A's offline stroke at B", pageHasJS("drawn-offline"))
+	w.waitJS(a, "A's stroke saved", `window.dshEditor.state().status === "saved" && !window.dshEditor.state().dirty`)
+	if !strings.Contains(string(w.sceneFile("offline")), `"id": "drawn-offline"`) {
+		t.Fatal("the stroke A drew offline is not on the board")
+	}
+	// Through the room (the page's re-join), or by the page's retried PUT
+	// if that came first: either way one commit holds it.
+	via := evalJS[[]string](w, b, `fetch("/dsh-excalidraw/api/scenes/offline/log?limit=50").then(r => r.json()).then(d => d.entries.filter(e => (e.created || []).includes("drawn-offline")).map(e => e.via || ""))`)
+	if len(via) != 1 {
+		t.Fatalf("the journal has %d entries creating the stroke (%v), want 1", len(via), via)
+	}
+	t.Logf("stored via %s", via[0])
+}
