@@ -266,3 +266,34 @@ func TestOfflineStrokeReachesTheRoom(t *testing.T) {
 	}
 	t.Logf("stored via %s", via[0])
 }
+
+// TestBackgroundGoesByMerge: the room carries elements only; a page in it
+// stores a new background by a merge (no PUT, no conflict), the page says
+// saving until it is stored, and the other page takes it from the stream.
+func TestBackgroundGoesByMerge(t *testing.T) {
+	w := newWorld(t)
+	w.tool("excalidraw_scene_create", map[string]any{"name": "colour"})
+	a, b := w.newTab(), w.browser
+	w.openScene(a, "colour")
+	w.openScene(b, "colour")
+	evalJS[bool](w, a, `(() => {
+		const {api, lib} = window.dshEditor;
+		api.updateScene({appState: {viewBackgroundColor: "#ffc9c9"}, captureUpdate: lib.CaptureUpdateAction.IMMEDIATELY});
+		return true;
+	})()`)
+	w.waitJS(a, "the background stored", `window.dshEditor.state().status === "saved" && !window.dshEditor.state().dirty`)
+	if !strings.Contains(string(w.sceneFile("colour")), `"viewBackgroundColor": "#ffc9c9"`) {
+		t.Fatalf("the background is not on the board:\n%.400s", w.sceneFile("colour"))
+	}
+	w.waitJS(b, "the background at B", `window.dshEditor.api.getAppState().viewBackgroundColor === "#ffc9c9"`)
+	reqs := w.requests(a)
+	if puts := slices.DeleteFunc(slices.Clone(reqs), func(r string) bool { return !strings.HasPrefix(r, "PUT /dsh-excalidraw/api/scenes/") }); len(puts) > 0 {
+		t.Errorf("A saved by PUT while in the room: %v", puts)
+	}
+	if !slices.Contains(reqs, "POST /dsh-excalidraw/api/scenes/colour/merge") {
+		t.Errorf("A did not merge the background: %v", reqs)
+	}
+	if s := w.state(b); s.Dirty || s.Status != "saved" {
+		t.Errorf("B after taking the background: %+v", s)
+	}
+}

@@ -578,8 +578,10 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       // person changed nothing of it.
       addReceivedFiles(api, Object.values(change.files || {}));
       if (change.appState && appStateSignature(api) === metaSaved.current) {
-        api.updateScene({ appState: storedAppState({ ...api.getAppState(), ...change.appState }), captureUpdate: CaptureUpdateAction.NEVER });
-        metaSaved.current = appStateSignature(api);
+        const next = storedAppState({ ...api.getAppState(), ...change.appState });
+        // (getAppState may show the update only after the next render.)
+        metaSaved.current = JSON.stringify(next);
+        api.updateScene({ appState: next, captureUpdate: CaptureUpdateAction.NEVER });
       }
     }
     if (change.revision > base.current.revision) setBase(change.revision, change.sha256);
