@@ -1437,9 +1437,12 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         <span data-testid="link" className={`dsh-link dsh-link-${link.state}`} title={link.status ? `HTTP ${link.status}` : ""}>
           {LINK_TEXT[link.state] || link.state}
         </span>
-        <span data-testid="room" className={`dsh-room dsh-room-${roomState}`} title="The board's live room: who is here, and their strokes as they draw">
-          {ROOM_TEXT[roomState] || roomState}
-          {roomState === "joined" && here > 1 ? ` · ${here} here` : ""}
+        <span
+          data-testid="room"
+          className={`dsh-room dsh-room-${roomState}`}
+          title={`The board's live room: who is here, and their strokes as they draw${roomState === "joined" ? ` (${here} here)` : ""}`}
+        >
+          {roomState === "joined" && here > 1 ? `${here} here` : ROOM_TEXT[roomState] || roomState}
         </span>
         <label className="dsh-follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow live changes
