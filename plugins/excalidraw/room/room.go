@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/identity"
@@ -218,7 +219,7 @@ func (r *room) usersChanged() {
 // as sent, and gathered for the next commit. A viewer's is dropped.
 func (r *room) scene(m *member, msg message, data, iv []byte) {
 	if !m.mayWrite(r.s.opts.Boards, r.board) {
-		_ = m.sock.Emit(evDshError, map[string]any{"code": "permission_denied", "message": "you may view this board, not change it: what you drew was not shared or saved"})
+		_ = m.sock.Emit(evDshError, errorBody(sceneerr.New(sceneerr.PermissionDenied, "you may view this board, not change it: what you drew was not shared or saved")))
 		return
 	}
 	var p scenePayload
@@ -250,14 +251,14 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 		if json.Unmarshal(raw, &h) != nil || h.ID == "" {
 			continue
 		}
-		// Acknowledged on the next flush whether or not it is new here:
-		// then it is stored, or someone's newer version is.
 		if v, ok := acks[h.ID]; !ok || h.Version > v {
 			acks[h.ID] = h.Version
 		}
-		if _, fresh := r.see(raw); !fresh {
-			continue
-		}
+		// What the members were sent is not what the board holds (a
+		// forced save may have put an element back to an older
+		// version): every element sent goes to Merge, which keeps
+		// those newer than the board's.
+		r.see(raw)
 		if old, ok := b.heads[h.ID]; ok && !newerHead(h, old) {
 			continue
 		}
@@ -287,6 +288,22 @@ func (r *room) see(raw json.RawMessage) (elementHead, bool) {
 	return h, true
 }
 
+// told records an element of the board as the members now have it (a
+// commit's: the board's version, newer or not); it reports false when
+// they had that very version already (what they sent, committed).
+// r.mu is held.
+func (r *room) told(raw json.RawMessage) (elementHead, bool) {
+	var h elementHead
+	if json.Unmarshal(raw, &h) != nil || h.ID == "" {
+		return h, false
+	}
+	if old, ok := r.seen[h.ID]; ok && old.Version == h.Version && old.VersionNonce == h.VersionNonce {
+		return h, false
+	}
+	r.seen[h.ID] = h
+	return h, true
+}
+
 // newerHead is service.Merge's rule: a higher version, or the same with
 // a lower versionNonce.
 func newerHead(a, b elementHead) bool {
@@ -307,7 +324,7 @@ func (r *room) flush() {
 	r.flushing = false
 	r.mu.Unlock()
 	for _, b := range batches {
-		rev := int64(0)
+		rev, sha := int64(0), ""
 		if len(b.order) > 0 {
 			els := make([]json.RawMessage, 0, len(b.order))
 			for _, id := range b.order {
@@ -326,13 +343,13 @@ func (r *room) flush() {
 				continue
 			}
 			if res.Write != nil {
-				rev = res.Write.Revision
+				rev, sha = res.Write.Revision, res.Write.SHA256
 			}
 		}
 		// Each socket hears which of the elements it sent are now safe:
 		// stored, or superseded by a newer version someone stored.
 		for sid, m := range b.socks {
-			_ = m.sock.Emit(evDshSaved, map[string]any{"revision": rev, "elements": b.acks[sid]})
+			_ = m.sock.Emit(evDshSaved, map[string]any{"revision": rev, "sha256": sha, "elements": b.acks[sid]})
 		}
 	}
 }
@@ -391,7 +408,7 @@ func (r *room) catchUp(c live.Change) {
 		r.revision = d.Revision
 	}
 	for _, raw := range els {
-		if h, ok := r.see(raw); ok {
+		if h, ok := r.told(raw); ok {
 			send = append(send, raw)
 			touched = append(touched, h)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
@@ -382,16 +383,22 @@ func (s *Server) refuse(m *member, err error) {
 
 // refuseWith is refuse with one of the host's admission codes.
 func (s *Server) refuseWith(m *member, code, message string) {
-	_ = m.sock.Emit(evDshError, map[string]any{"code": code, "message": message})
+	_ = m.sock.Emit(evDshError, map[string]any{"code": code, "message": message, "status": http.StatusUnauthorized})
 	m.sock.Disconnect(true)
 }
 
+// errorBody is the host's one error contract (code, message, status,
+// details) as a dsh-error carries it, so a page words it as it words the
+// same error over HTTP.
 func errorBody(err error) map[string]any {
-	code := string(sceneerr.CodeOf(err))
-	if code == "" {
-		code = string(sceneerr.IOError)
+	if c, ok := apierr.As(err); ok {
+		body := map[string]any{"code": c.ErrorCode(), "message": c.ErrorMessage(), "status": c.HTTPStatus()}
+		if d := c.ErrorDetails(); len(d) > 0 {
+			body["details"] = d
+		}
+		return body
 	}
-	return map[string]any{"code": code, "message": err.Error()}
+	return map[string]any{"code": string(sceneerr.IOError), "message": err.Error(), "status": http.StatusInternalServerError}
 }
 
 // board is the board of a room id: one whose room this process named, or

@@ -144,7 +144,7 @@ func TestStockClientsShareABoard(t *testing.T) {
 	ann.Do(map[string]any{"do": "update", "elements": []any{roomcheck.Rect("n1", "aV", 300, 5)}})
 	bob.Message("SCENE_UPDATE", roomcheck.HasElement("n1"))
 	saved := ann.Await("dsh-saved", func(e roomcheck.Event) bool { return e.Ev == "dsh-saved" })
-	if els, _ := saved.Body["elements"].(map[string]any); els["n1"] != 5.0 || saved.Body["revision"].(float64) < 2 {
+	if els, _ := saved.Body["elements"].(map[string]any); els["n1"] != 5.0 || saved.Body["revision"].(float64) < 2 || len(fmt.Sprint(saved.Body["sha256"])) != 64 {
 		t.Fatalf("dsh-saved %v", saved.Body)
 	}
 	if el := h.board("plan")["n1"]; el == nil || el["version"] != 5.0 || el["x"] != 300.0 {
@@ -210,7 +210,7 @@ func TestStockClientsShareABoard(t *testing.T) {
 	vic := roomcheck.Join(t, "vic", h.h.URL(), link, viewer)
 	vic.Message("SCENE_INIT", roomcheck.HasElement("n1"))
 	vic.Do(map[string]any{"do": "update", "elements": []any{roomcheck.Rect("v1", "aY", 900, 2)}})
-	if e := vic.Await("dsh-error", func(e roomcheck.Event) bool { return e.Ev == "dsh-error" }); e.Body["code"] != "permission_denied" {
+	if e := vic.Await("dsh-error", func(e roomcheck.Event) bool { return e.Ev == "dsh-error" }); e.Body["code"] != "permission_denied" || e.Body["status"] != 403.0 {
 		t.Fatalf("viewer's write: %v", e.Body)
 	}
 
@@ -351,4 +351,38 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// After a forced save put the board back ("Overwrite anyway" in another
+// editor), an element the room relayed at a higher version may be older
+// on the board than what a member sends next: that edit must still be
+// stored, not acknowledged and dropped.
+func TestEditAfterAnOverwriteIsStored(t *testing.T) {
+	roomcheck.NeedNode(t)
+	h := startHost(t)
+	h.call("excalidraw_scene_create", `{"name":"plan","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":50}]}`)
+	_, before := h.send(http.MethodGet, "/dsh-excalidraw/api/scenes/plan", "", h.h.Token())
+	_, info := h.send(http.MethodGet, "/dsh-excalidraw/api/scenes/plan/room", "", h.h.Token())
+	ann := roomcheck.Join(t, "ann", h.h.URL(), info["link"].(string), h.h.Token())
+	ann.Message("SCENE_INIT", nil)
+	ann.Do(map[string]any{"do": "update", "elements": []any{roomcheck.Rect("n1", "aV", 300, 5)}})
+	ann.Await("n1 saved", func(e roomcheck.Event) bool { return e.Ev == "dsh-saved" })
+
+	// Another editor overwrites the board with what it had before n1.
+	scene, _ := json.Marshal(before["scene"])
+	if st, out := h.send(http.MethodPut, "/dsh-excalidraw/api/scenes/plan", `{"scene":`+string(scene)+`,"force":true}`, h.h.Token()); st != 200 {
+		t.Fatalf("forced save: %d %v", st, out)
+	}
+	if h.board("plan")["n1"] != nil {
+		t.Fatal("the overwrite kept n1")
+	}
+	// ann edits n1 again, at a version below the one the room relayed.
+	ann.Do(map[string]any{"do": "update", "elements": []any{roomcheck.Rect("n1", "aV", 450, 3)}})
+	ann.Await("the edit saved", func(e roomcheck.Event) bool {
+		els, _ := e.Body["elements"].(map[string]any)
+		return e.Ev == "dsh-saved" && els["n1"] == 3.0
+	})
+	if el := h.board("plan")["n1"]; el == nil || el["x"] != 450.0 {
+		t.Fatalf("the edit after the overwrite was acknowledged but not stored: %v", el)
+	}
 }
