@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -181,6 +182,10 @@ func TestTwoPeopleDrawTogether(t *testing.T) {
 	}})
 	w.waitJS(b, "the agent's ellipse at B", pageHasJS("by-agent"))
 	w.waitJS(b, "the agent among B's collaborators", `window.dshEditor.collaborators().some(c => c.socketId.startsWith("agent-") && c.username !== "" && c.selected.includes("by-agent"))`)
+	if os.Getenv("DSH_SCREENSHOTS") != "" {
+		// Where the agent worked, for the picture.
+		evalJS[bool](w, b, `(window.dshEditor.api.scrollToContent(window.dshEditor.api.getSceneElements().filter(e => e.id === "by-agent"), {animate: false}), true)`)
+	}
 	w.keepScreenshot(b, "room-erin-sees-agent")
 
 	// A draws once more and closes the tab at once: the stroke is kept.
