@@ -302,3 +302,55 @@ func TestBackgroundGoesByMerge(t *testing.T) {
 		t.Errorf("B after taking the background: %+v", s)
 	}
 }
+
+// TestPageClosedMidStroke: A is drawing freehand (the mouse button still
+// down) when A's tab closes. What B saw of the stroke is on the board:
+// the room stored it as it was drawn.
+func TestPageClosedMidStroke(t *testing.T) {
+	w := newWorld(t)
+	const erinPassword = "a long password for erin"
+	w.invite("erin", erinPassword)
+	a := w.newTab()
+	w.run(a, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
+	w.waitJS(a, "the scene list", `document.querySelector(".dsh-create") !== null`)
+	evalJS[int](w, a, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "midstroke"})}).then(r => r.status)`)
+	evalJS[int](w, a, `fetch("/dsh-excalidraw/api/boards/midstroke/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"editor"}'}).then(r => r.status)`)
+	w.openScene(a, "midstroke")
+	b := w.signIn("erin", erinPassword)
+	w.openScene(b, "midstroke")
+	w.waitJS(b, "A among B's collaborators", `window.dshEditor.collaborators().length === 2`)
+
+	evalJS[bool](w, a, `(window.dshEditor.api.setActiveTool({type: "freedraw"}), true)`)
+	x0, y0 := w.screenPoint(a, 300, 200)
+	w.run(a, chromedp.MouseEvent(chromedp.MouseMoved, x0, y0),
+		chromedp.MouseEvent(chromedp.MousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	for k := 1; k <= 12; k++ {
+		w.run(a, chromedp.MouseEvent(chromedp.MouseMoved, x0+float64(k*8), y0+float64(k%3*4), chromedp.ButtonLeft))
+	}
+	w.waitJS(b, "A's stroke at B while A draws", `window.dshEditor.api.getSceneElements().some(e => e.type === "freedraw" && e.points.length >= 8)`)
+	id := evalJS[string](w, b, `window.dshEditor.api.getSceneElements().find(e => e.type === "freedraw").id`)
+	seen := evalJS[int](w, b, `window.dshEditor.api.getSceneElements().find(e => e.type === "freedraw").points.length`)
+	ctx, cancel := context.WithTimeout(a, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, page.Close, cdp.Empty{}); err != nil {
+		t.Fatalf("close A's tab: %v", err)
+	}
+	eventually(t, "the stroke on the board with what B saw of it", func() bool {
+		var doc struct {
+			Elements []struct {
+				ID     string      `json:"id"`
+				Points [][]float64 `json:"points"`
+			} `json:"elements"`
+		}
+		if json.Unmarshal(w.sceneFile("midstroke"), &doc) != nil {
+			return false
+		}
+		for _, e := range doc.Elements {
+			if e.ID == id && len(e.Points) >= seen {
+				return true
+			}
+		}
+		return false
+	})
+	w.noConsoleErrorsBut(b)
+}
