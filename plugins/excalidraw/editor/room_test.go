@@ -82,33 +82,12 @@ func (w *world) screenPoint(tab context.Context, x, y float64) (float64, float64
 // shows the agent among B's collaborators, its change selected.
 func TestTwoPeopleDrawTogether(t *testing.T) {
 	w := newWorld(t)
-	const erinPassword = "a long password for erin"
-	w.invite("erin", erinPassword)
-
-	// A (the owner, in a tab of their own, which they close later).
-	a := w.newTab()
-	w.run(a, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
-	w.waitJS(a, "the scene list", `document.querySelector(".dsh-create") !== null`)
-	created := evalJS[int](w, a, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "together"})}).then(r => r.status)`)
-	if created != 201 && created != 200 {
-		t.Fatalf("creating the board: HTTP %d", created)
-	}
-	shared := evalJS[int](w, a, `fetch("/dsh-excalidraw/api/boards/together/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"editor"}'}).then(r => r.status)`)
-	if shared != 200 {
-		t.Fatalf("sharing the board with erin: HTTP %d", shared)
-	}
+	// A, the owner, in a tab of their own, which they close later.
+	a, b := w.twoPeople("together")
 	aName := evalJS[string](w, a, `fetch("/dsh-excalidraw/api/me").then(r => r.json()).then(m => m.name)`)
 	if aName == "" || aName == "erin" {
 		t.Fatalf("A is named %q", aName)
 	}
-	w.openScene(a, "together")
-
-	b := w.signIn("erin", erinPassword)
-	w.openScene(b, "together")
-	for _, tab := range []context.Context{a, b} {
-		w.waitJS(tab, "the page in the room", `window.dshEditor.state().room === "joined"`)
-	}
-	w.waitJS(b, "A among B's collaborators", `window.dshEditor.collaborators().length === 2`)
 
 	// A draws a rectangle with the mouse; while the button is still held,
 	// B has it.
@@ -211,6 +190,31 @@ func TestTwoPeopleDrawTogether(t *testing.T) {
 	w.noConsoleErrorsBut(b)
 }
 
+// twoPeople opens a board for two people, each in a tab (and browser
+// context) of their own, both in the board's live room: A, the owner,
+// who creates it and shares it with B, erin, an invited editor.
+func (w *world) twoPeople(board string) (a, b context.Context) {
+	w.t.Helper()
+	const erinPassword = "a long password for erin"
+	w.invite("erin", erinPassword)
+	a = w.newTab()
+	w.run(a, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
+	w.waitJS(a, "the scene list", `document.querySelector(".dsh-create") !== null`)
+	created := evalJS[int](w, a, fmt.Sprintf(`fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: %q})}).then(r => r.status)`, board))
+	if created != 201 && created != 200 {
+		w.t.Fatalf("creating the board: HTTP %d", created)
+	}
+	shared := evalJS[int](w, a, fmt.Sprintf(`fetch("/dsh-excalidraw/api/boards/%s/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"editor"}'}).then(r => r.status)`, board))
+	if shared != 200 {
+		w.t.Fatalf("sharing the board with erin: HTTP %d", shared)
+	}
+	w.openScene(a, board)
+	b = w.signIn("erin", erinPassword)
+	w.openScene(b, board)
+	w.waitJS(b, "A among B's collaborators", `window.dshEditor.collaborators().length === 2`)
+	return a, b
+}
+
 func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -308,17 +312,7 @@ func TestBackgroundGoesByMerge(t *testing.T) {
 // the room stored it as it was drawn.
 func TestPageClosedMidStroke(t *testing.T) {
 	w := newWorld(t)
-	const erinPassword = "a long password for erin"
-	w.invite("erin", erinPassword)
-	a := w.newTab()
-	w.run(a, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
-	w.waitJS(a, "the scene list", `document.querySelector(".dsh-create") !== null`)
-	evalJS[int](w, a, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "midstroke"})}).then(r => r.status)`)
-	evalJS[int](w, a, `fetch("/dsh-excalidraw/api/boards/midstroke/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"editor"}'}).then(r => r.status)`)
-	w.openScene(a, "midstroke")
-	b := w.signIn("erin", erinPassword)
-	w.openScene(b, "midstroke")
-	w.waitJS(b, "A among B's collaborators", `window.dshEditor.collaborators().length === 2`)
+	a, b := w.twoPeople("midstroke")
 
 	evalJS[bool](w, a, `(window.dshEditor.api.setActiveTool({type: "freedraw"}), true)`)
 	x0, y0 := w.screenPoint(a, 300, 200)

@@ -20,17 +20,7 @@ import (
 // the machine's.
 func BenchmarkStrokeToOtherScreen(b *testing.B) {
 	w := newWorld(b)
-	const erinPassword = "a long password for erin"
-	w.invite("erin", erinPassword)
-	a := w.newTab()
-	w.run(a, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
-	w.waitJS(a, "the scene list", `document.querySelector(".dsh-create") !== null`)
-	evalJS[int](w, a, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "strokes"})}).then(r => r.status)`)
-	evalJS[int](w, a, `fetch("/dsh-excalidraw/api/boards/strokes/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"editor"}'}).then(r => r.status)`)
-	w.openScene(a, "strokes")
-	bt := w.signIn("erin", erinPassword)
-	w.openScene(bt, "strokes")
-	w.waitJS(bt, "A among B's collaborators", `window.dshEditor.collaborators().length === 2`)
+	a, bt := w.twoPeople("strokes")
 	evalJS[bool](w, a, `(() => {
 		window.__moves = [];
 		window.addEventListener("pointermove", (e) => { if (e.buttons) window.__moves.push(performance.timeOrigin + e.timeStamp); }, true);
