@@ -385,7 +385,8 @@ func (r *room) catchUp(c live.Change) {
 		r.s.log.Warn("room: a commit's delta", zap.String("board", r.board), zap.Error(err))
 		return
 	}
-	els := d.Elements
+	// d is shared with every stream of the board: read, never written.
+	els, rev := d.Elements, d.Revision
 	if d.Resync {
 		res, err := r.s.opts.Boards.Read(ctx, service.ReadRequest{Name: r.board})
 		if err != nil {
@@ -398,14 +399,13 @@ func (r *room) catchUp(c live.Change) {
 		if json.Unmarshal(res.Scene, &doc) != nil {
 			return
 		}
-		els = doc.Elements
-		d.Revision = res.Revision
+		els, rev = doc.Elements, res.Revision
 	}
 	var send []json.RawMessage
 	var touched []elementHead
 	r.mu.Lock()
-	if d.Revision > r.revision {
-		r.revision = d.Revision
+	if rev > r.revision {
+		r.revision = rev
 	}
 	for _, raw := range els {
 		if h, ok := r.told(raw); ok {
@@ -419,7 +419,7 @@ func (r *room) catchUp(c live.Change) {
 	}
 	data, iv := r.seal(message{Type: msgSceneUpdate, Payload: mustJSON(scenePayload{Elements: send})})
 	_ = r.s.io.To(roomName(r.id)).Emit(evClientBroadcast, data, iv)
-	if c.UpdatedBy == string(store.ActorAgent) && c.Revision == d.Revision {
+	if c.UpdatedBy == string(store.ActorAgent) && c.Revision == rev {
 		r.agentAt(r.agentName(ctx, c), touched)
 	}
 }
