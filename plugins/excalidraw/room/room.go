@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -87,31 +88,40 @@ func newRoom(s *Server, id, board string, sub *live.Subscription) *room {
 
 // enter sends m the board and tells everyone who is here.
 func (r *room) enter(m *member) {
-	res, err := r.s.opts.Boards.Read(m.ctx, service.ReadRequest{Name: r.board})
+	rev, elements, err := r.read(m.ctx)
 	if err != nil {
 		r.s.refuse(m, err)
 		return
+	}
+	if !r.admit(m, rev, elements) {
+		r.s.refuse(m, errClosed)
+		return
+	}
+	m.sock.Join(roomName(r.id))
+	data, iv := r.seal(message{Type: msgSceneInit, Payload: mustJSON(scenePayload{Elements: orEmpty(elements)})})
+	_ = m.sock.Emit(evClientBroadcast, data, iv)
+	if len(elements) == 0 {
+		_ = m.sock.Emit(evFirstInRoom)
+	}
+	_ = m.sock.Emit(evDshRoom, map[string]any{"board": r.board, "revision": rev, "name": m.name, "role": m.roleNow()})
+	r.usersChanged()
+	r.publishMembers()
+}
+
+// read is the board as the caller of ctx may read it: its revision and
+// elements.
+func (r *room) read(ctx context.Context) (int64, []json.RawMessage, error) {
+	res, err := r.s.opts.Boards.Read(ctx, service.ReadRequest{Name: r.board})
+	if err != nil {
+		return 0, nil, err
 	}
 	var doc struct {
 		Elements []json.RawMessage `json:"elements"`
 	}
 	if err := json.Unmarshal(res.Scene, &doc); err != nil {
-		r.s.refuse(m, err)
-		return
+		return 0, nil, err
 	}
-	if !r.admit(m, res.Revision, doc.Elements) {
-		r.s.refuse(m, errClosed)
-		return
-	}
-	m.sock.Join(roomName(r.id))
-	data, iv := r.seal(message{Type: msgSceneInit, Payload: mustJSON(scenePayload{Elements: orEmpty(doc.Elements)})})
-	_ = m.sock.Emit(evClientBroadcast, data, iv)
-	if len(doc.Elements) == 0 {
-		_ = m.sock.Emit(evFirstInRoom)
-	}
-	_ = m.sock.Emit(evDshRoom, map[string]any{"board": r.board, "revision": res.Revision, "name": m.name, "role": m.roleNow()})
-	r.usersChanged()
-	r.publishMembers()
+	return res.Revision, doc.Elements, nil
 }
 
 // admit adds m, which read the board at revision rev with elements els,
@@ -129,7 +139,9 @@ func (r *room) admit(m *member, rev int64, els []json.RawMessage) bool {
 	if len(r.members) == 0 && rev > r.revision {
 		r.revision = rev
 		for _, raw := range els {
-			r.see(raw)
+			if h, ok := headOf(raw); ok {
+				r.see(h)
+			}
 		}
 	}
 	r.members[m.id] = m
@@ -137,11 +149,7 @@ func (r *room) admit(m *member, rev int64, els []json.RawMessage) bool {
 }
 
 // errClosed refuses a socket joining a room being closed.
-var errClosed = errorString("the room is closing; join again")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+var errClosed = errors.New("the room is closing; join again")
 
 // leave takes m out of the room; the last one out closes it.
 func (r *room) leave(m *member) {
@@ -211,7 +219,7 @@ func (r *room) usersChanged() {
 		}
 	}
 	r.mu.Unlock()
-	sortStrings(list)
+	slices.Sort(list)
 	_ = r.s.io.To(roomName(r.id)).Emit(evRoomUserChange, list)
 }
 
@@ -247,8 +255,8 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 		b.acks[m.id] = acks
 	}
 	for _, raw := range p.Elements {
-		var h elementHead
-		if json.Unmarshal(raw, &h) != nil || h.ID == "" {
+		h, ok := headOf(raw)
+		if !ok {
 			continue
 		}
 		if v, ok := acks[h.ID]; !ok || h.Version > v {
@@ -258,7 +266,7 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 		// forced save may have put an element back to an older
 		// version): every element sent goes to Merge, which keeps
 		// those newer than the board's.
-		r.see(raw)
+		r.see(h)
 		if old, ok := b.heads[h.ID]; ok && !newerHead(h, old) {
 			continue
 		}
@@ -273,18 +281,20 @@ func (r *room) scene(m *member, msg message, data, iv []byte) {
 	}
 }
 
-// see records an element the members have; it reports false when the
-// room had it at that version or newer already (nothing new to keep).
-// r.mu is held.
-func (r *room) see(raw json.RawMessage) (elementHead, bool) {
+// see records an element the members have, unless the room had it at
+// that version or newer already. r.mu is held.
+func (r *room) see(h elementHead) {
+	if old, ok := r.seen[h.ID]; !ok || newerHead(h, old) {
+		r.seen[h.ID] = h
+	}
+}
+
+// headOf reads what the room needs of an element (false: no element).
+func headOf(raw json.RawMessage) (elementHead, bool) {
 	var h elementHead
 	if json.Unmarshal(raw, &h) != nil || h.ID == "" {
 		return h, false
 	}
-	if old, ok := r.seen[h.ID]; ok && !newerHead(h, old) {
-		return h, false
-	}
-	r.seen[h.ID] = h
 	return h, true
 }
 
@@ -293,8 +303,8 @@ func (r *room) see(raw json.RawMessage) (elementHead, bool) {
 // they had that very version already (what they sent, committed).
 // r.mu is held.
 func (r *room) told(raw json.RawMessage) (elementHead, bool) {
-	var h elementHead
-	if json.Unmarshal(raw, &h) != nil || h.ID == "" {
+	h, ok := headOf(raw)
+	if !ok {
 		return h, false
 	}
 	if old, ok := r.seen[h.ID]; ok && old.Version == h.Version && old.VersionNonce == h.VersionNonce {
@@ -332,7 +342,7 @@ func (r *room) flush() {
 			}
 			res, err := r.s.opts.Boards.Merge(b.ctx, service.MergeRequest{
 				Name: r.board, Elements: els, Actor: store.ActorUI,
-				Attribution: store.Attribution{Via: Via, Name: displayName(b.who)},
+				Attribution: store.Attribution{Via: Via, Name: b.who.Display()},
 			})
 			if err != nil {
 				r.s.log.Warn("room: what a person drew was not saved", zap.String("board", r.board),
@@ -388,18 +398,10 @@ func (r *room) catchUp(c live.Change) {
 	// d is shared with every stream of the board: read, never written.
 	els, rev := d.Elements, d.Revision
 	if d.Resync {
-		res, err := r.s.opts.Boards.Read(ctx, service.ReadRequest{Name: r.board})
-		if err != nil {
+		if rev, els, err = r.read(ctx); err != nil {
 			r.s.log.Warn("room: the board after a commit", zap.String("board", r.board), zap.Error(err))
 			return
 		}
-		var doc struct {
-			Elements []json.RawMessage `json:"elements"`
-		}
-		if json.Unmarshal(res.Scene, &doc) != nil {
-			return
-		}
-		els, rev = doc.Elements, res.Revision
 	}
 	var send []json.RawMessage
 	var touched []elementHead
@@ -600,7 +602,7 @@ func (r *room) publishMembers() {
 		list = append(list, id)
 	}
 	r.mu.Unlock()
-	sortStrings(list)
+	slices.Sort(list)
 	r.s.publish(RelayMessage{Room: r.id, Kind: relayMembers, Members: list})
 }
 
@@ -635,7 +637,9 @@ func (r *room) relayed(m RelayMessage) {
 		}
 		r.mu.Lock()
 		for _, raw := range p.Elements {
-			r.see(raw) // the other node commits it; its delta is not sent again here
+			if h, ok := headOf(raw); ok {
+				r.see(h) // the other node commits it; its delta is not sent again here
+			}
 		}
 		r.mu.Unlock()
 		_ = r.s.io.To(roomName(r.id)).Emit(evClientBroadcast, m.Data, m.IV)

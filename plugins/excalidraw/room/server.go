@@ -315,7 +315,7 @@ func splitRoomID(s string) (id, token string) {
 func (m *member) setWho(who identity.Principal, known bool) {
 	m.who, m.known = who, known
 	m.ctx = identity.With(context.Background(), who)
-	m.name = displayName(who)
+	m.name = who.Display() // "<bot> (for <person>)" for a bot
 }
 
 // bearer is a request carrying token, for Credential.
@@ -323,12 +323,6 @@ func bearer(token string) *http.Request {
 	r, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "/", nil)
 	r.Header.Set("Authorization", "Bearer "+token)
 	return r
-}
-
-// displayName is how a room names a principal to the others: a person's
-// name, a bot as "<bot> for <person>".
-func displayName(p identity.Principal) string {
-	return p.Display()
 }
 
 // join puts m in the room of roomID, if it may read that board, and
@@ -560,40 +554,12 @@ func bytesArg(args []any, i int) []byte {
 		return v
 	case types.BufferInterface:
 		return v.Bytes()
-	case map[string]any:
-		// A typed array sent as JSON ({"0":12,"1":7,...}) by a client
-		// without binary support: read it as bytes in key order.
-		out := make([]byte, len(v))
-		for k, x := range v {
-			var i int
-			for _, c := range k {
-				if c < '0' || c > '9' {
-					return nil
-				}
-				i = i*10 + int(c-'0')
-			}
-			f, ok := x.(float64)
-			if !ok || i >= len(out) {
-				return nil
-			}
-			out[i] = byte(f)
-		}
-		return out
 	}
 	return nil
 }
 
 // ids is a sorted copy of a set's keys.
-func ids(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for id := range set {
-		out = append(out, id)
-	}
-	slices.Sort(out)
-	return out
-}
+func ids(set map[string]bool) []string { return slices.Sorted(maps.Keys(set)) }
 
 // roomName is a socket.io room.
 func roomName(id string) socket.Room { return socket.Room(id) }
-
-func sortStrings(s []string) { slices.Sort(s) }
