@@ -1,10 +1,12 @@
 // Package benchkit is what benchmarks that compare dsh with the disk
-// share: the durable-write floor and goroutines released together.
+// share: the durable-write floor, goroutines released together, and the
+// CPU this process has used.
 package benchkit
 
 import (
 	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -56,4 +58,13 @@ func Together(tb testing.TB, n int, fn func(g int) error) time.Duration {
 		}
 	}
 	return d
+}
+
+// CPUTime is the CPU (user and system) this process has used: taken
+// before and after, it is what the work between cost, whichever of the
+// process's goroutines did it.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

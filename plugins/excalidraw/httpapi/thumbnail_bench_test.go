@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/internal/testkit/benchkit"
 	"github.com/dshgo/dsh/plugins/excalidraw/editor"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
@@ -78,7 +78,7 @@ func BenchmarkThumbnailsBesideWrites(b *testing.B) {
 			renders = 0
 			mu.Unlock()
 			var lat []time.Duration
-			cpu0 := cpuTime()
+			cpu0 := benchkit.CPUTime()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
 				// The viewers of the current revision ask while the
@@ -110,7 +110,7 @@ func BenchmarkThumbnailsBesideWrites(b *testing.B) {
 					break
 				}
 			}
-			cpu := cpuTime() - cpu0
+			cpu := benchkit.CPUTime() - cpu0
 			b.StopTimer()
 			slices.Sort(lat)
 			n := float64(len(lat))
@@ -126,13 +126,6 @@ func BenchmarkThumbnailsBesideWrites(b *testing.B) {
 			mu.Unlock()
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchServer is a server with the plugin's routes over a service holding
@@ -220,7 +213,7 @@ func BenchmarkThumbnailsFiftyBoards(b *testing.B) {
 			}
 			var asks sync.WaitGroup
 			var lat []time.Duration
-			cpu0 := cpuTime()
+			cpu0 := benchkit.CPUTime()
 			for i := 0; b.Loop(); i++ {
 				k := i % boards
 				start := time.Now()
@@ -246,7 +239,7 @@ func BenchmarkThumbnailsFiftyBoards(b *testing.B) {
 				}
 			}
 			asks.Wait()
-			cpu := cpuTime() - cpu0
+			cpu := benchkit.CPUTime() - cpu0
 			b.StopTimer()
 			slices.Sort(lat)
 			n := float64(len(lat))

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
+	"github.com/dshgo/dsh/internal/testkit/benchkit"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/room/roomcheck"
@@ -288,12 +288,12 @@ func BenchmarkRoomLoad(b *testing.B) {
 					}()
 				}
 			}
-			cpu0, wall0 := cpuTime(), time.Now()
+			cpu0, wall0 := benchkit.CPUTime(), time.Now()
 			cmd := exec.Command("node", "load.mjs", h.h.URL(), info["link"].(string), h.h.Token(), strconv.Itoa(n), strconv.Itoa(secs))
 			cmd.Dir = "."
 			cmd.Stderr = os.Stderr
 			out, err := cmd.Output()
-			cores := (cpuTime() - cpu0).Seconds() / time.Since(wall0).Seconds()
+			cores := (benchkit.CPUTime() - cpu0).Seconds() / time.Since(wall0).Seconds()
 			wg.Wait()
 			if err != nil {
 				b.Fatalf("load.mjs: %v", err)
@@ -344,13 +344,6 @@ func boardDigest(t testing.TB, h *host, name string) string {
 	slices.Sort(lines)
 	sum := sha256.Sum256([]byte(strings.Join(lines, "")))
 	return hex.EncodeToString(sum[:])
-}
-
-// cpuTime is the CPU this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // After a forced save put the board back ("Overwrite anyway" in another
