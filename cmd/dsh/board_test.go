@@ -84,7 +84,8 @@ func TestBoardCreateThenConnectToken(t *testing.T) {
 func TestBoardRoomLink(t *testing.T) {
 	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
 	info, _ := serve(t, cfg)
-	if _, err := run(t, context.Background(), "board", "room", "nope", "--config", cfg); err == nil || !strings.Contains(err.Error(), "not_found") {
+	if _, err := run(t, context.Background(), "board", "room", "nope", "--config", cfg); err == nil || !strings.Contains(err.Error(), "not_found") ||
+		!strings.Contains(err.Error(), "dsh board create nope") {
 		t.Fatalf("a missing board: %v", err)
 	}
 	if _, err := run(t, context.Background(), "board", "create", "plan", "--config", cfg); err != nil {

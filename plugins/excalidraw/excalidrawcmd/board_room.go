@@ -1,6 +1,7 @@
 package excalidrawcmd
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -43,6 +44,9 @@ func newBoardRoom() *cobra.Command {
 			}
 			var room roomAnswer
 			if err := cli.Send(cmd, http.MethodGet, httpapi.Prefix+"/api/scenes/"+url.PathEscape(board)+"/room", nil, &room); err != nil {
+				if he := (*cli.HostError)(nil); errors.As(err, &he) && he.Code == "not_found" {
+					return fmt.Errorf("%w\n  a room is a board's; make the board first: dsh board create %s", err, board)
+				}
 				return err
 			}
 			name := "room " + board + " " + time.Now().UTC().Format("2006-01-02 15:04:05")

@@ -39,12 +39,9 @@ func (s *Server) info(c echo.Context) error {
 	if err != nil {
 		return sceneerr.New(sceneerr.InvalidName, "board name is not a valid path segment")
 	}
-	role, err := s.opts.Boards.Role(c.Request().Context(), name) // the name checked first
-	if err != nil {
+	// The board, as the caller may read it: a room is an existing board's.
+	if _, err := s.opts.Boards.Head(c.Request().Context(), name); err != nil {
 		return err
-	}
-	if role == "" {
-		return sceneerr.New(sceneerr.NotFound, "board %q not found", name).With("name", name)
 	}
 	id, key := s.RoomOf(name)
 	return c.JSON(http.StatusOK, Info{Board: name, RoomID: id, Key: key.String(), Link: "#room=" + id + "," + key.String(), Path: Path})

@@ -28,6 +28,7 @@ import (
 // process's own for what every member gets alike (a commit's delta).
 type Boards interface {
 	Role(ctx context.Context, name string) (string, error)
+	Head(ctx context.Context, name string) (service.Head, error)
 	Read(ctx context.Context, r service.ReadRequest) (*service.ReadResult, error)
 	Delta(ctx context.Context, name string, from int64) (*service.Delta, error)
 	Merge(ctx context.Context, r service.MergeRequest) (*service.MergeResult, error)
