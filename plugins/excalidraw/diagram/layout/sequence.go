@@ -644,10 +644,12 @@ func (l *seqLayout) place() {
 				last = y
 			}
 			if r.destroyed >= 0 {
+				// The lifeline ends where the message does: for a
+				// self-message, at the bottom of its loop.
 				d := &res.Participants[r.destroyed]
-				d.Destroyed, d.Bottom = true, y
+				d.Destroyed, d.Bottom = true, last
 				for len(stacks[r.destroyed]) > 0 {
-					endBar(r.destroyed, y)
+					endBar(r.destroyed, last)
 				}
 			}
 			if r.created >= 0 {

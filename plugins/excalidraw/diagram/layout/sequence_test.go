@@ -793,6 +793,11 @@ func FuzzSequenceLayout(f *testing.F) {
 	}
 	f.Add("sequenceDiagram\nACtivAte 0")
 	f.Add("sequenceDiagram\nBoX 0\nend")
+	// A participant that destroys itself with a self-message: its
+	// lifeline once ended at the top of the loop, above where the loop
+	// comes back (found by this fuzzer in CI).
+	f.Add("sequenceDiagram\ndestroy 0\n0->>0:")
+	f.Add("sequenceDiagram\nactivate 0\ndestroy 0\n0->>+0: x")
 	f.Fuzz(func(t *testing.T, src string) {
 		d, err := mermaid.Read(src)
 		if err != nil || d.Sequence == nil {
