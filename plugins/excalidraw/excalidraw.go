@@ -21,8 +21,10 @@ package excalidraw
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/dshgo/dsh/app"
@@ -246,10 +248,19 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if conn != nil && conn.Tokens() != nil {
 		binder = tokenBinder{conn.Tokens()}
 	}
+	// Agents' writes show in the live rooms before they are stored
+	// (room.Server.Preview), once the web part has opened the rooms.
+	var previewing atomic.Pointer[room.Server]
 	svc, err := service.New(service.Config{
 		DrawingsDir: dir, Limits: limits, Logger: ctx.Logger(), Journal: cfg.History.journal(),
 		OnCommit: func(h service.Head) { hub.Publish(httpapi.ChangeOf(h)) },
-		Fonts:    editor.Fonts(), Exports: ex, Guard: access.NewGuard(meta, binder, ownerOf(conn)),
+		OnPreview: func(board string, els []json.RawMessage) func(error) {
+			if r := previewing.Load(); r != nil {
+				return r.Preview(board, els)
+			}
+			return nil
+		},
+		Fonts: editor.Fonts(), Exports: ex, Guard: access.NewGuard(meta, binder, ownerOf(conn)),
 		OpenStore: stores.OpenScenes, Quotas: quotas,
 	})
 	if err != nil {
@@ -341,6 +352,15 @@ func apply(ctx *app.Context, raw app.Config) error {
 		// what the rooms hold is committed and their sockets end.
 		if _, err := web.Effect("close live rooms", func(context.Context) error { return rooms.Close() }); err != nil {
 			_ = rooms.Close()
+			return err
+		}
+		// Undone first: no preview reaches rooms that are closing.
+		previewing.Store(rooms)
+		if _, err := web.Effect("stop previews in the live rooms", func(context.Context) error {
+			previewing.CompareAndSwap(rooms, nil)
+			return nil
+		}); err != nil {
+			previewing.CompareAndSwap(rooms, nil)
 			return err
 		}
 		// The host's start page is the editor while the plugin is here.

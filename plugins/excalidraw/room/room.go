@@ -49,6 +49,7 @@ type room struct {
 	agents    map[string]*agent              // pseudo socket id → an agent at work
 	remote    map[string]remoteList          // node → its sockets in the room (Relay)
 	remoteFol map[string]map[string][]string // followed socket id → node → its followers there
+	lifted    map[string]float64             // element id → the version a retraction gave the members (preview.go)
 	closed    bool
 	flushMu   sync.Mutex // one flush at a time
 	agentTime *time.Timer
@@ -83,7 +84,7 @@ func newRoom(s *Server, id, board string, sub *live.Subscription) *room {
 	return &room{s: s, id: id, board: board, key: s.opts.Keys.Key(board), sub: sub, done: make(chan struct{}),
 		members: map[string]*member{}, followers: map[string]map[string]bool{}, seen: map[string]elementHead{},
 		pending: map[string]*batch{}, agents: map[string]*agent{}, remote: map[string]remoteList{},
-		remoteFol: map[string]map[string][]string{}}
+		remoteFol: map[string]map[string][]string{}, lifted: map[string]float64{}}
 }
 
 // enter sends m the board and tells everyone who is here.
@@ -410,18 +411,20 @@ func (r *room) catchUp(c live.Change) {
 		r.revision = rev
 	}
 	for _, raw := range els {
-		if h, ok := r.told(raw); ok {
+		raw = r.lift(raw)
+		h, ok := r.told(raw)
+		if ok {
 			send = append(send, raw)
-			touched = append(touched, h)
+		}
+		if ok || h.ID != "" && !d.Resync {
+			touched = append(touched, h) // a preview may have sent it: still the agent's work
 		}
 	}
 	r.mu.Unlock()
-	if len(send) == 0 {
-		return
+	if len(send) > 0 {
+		r.emitScene(send)
 	}
-	data, iv := r.seal(message{Type: msgSceneUpdate, Payload: mustJSON(scenePayload{Elements: send})})
-	_ = r.s.io.To(roomName(r.id)).Emit(evClientBroadcast, data, iv)
-	if c.UpdatedBy == string(store.ActorAgent) && c.Revision == rev {
+	if len(touched) > 0 && c.UpdatedBy == string(store.ActorAgent) && c.Revision == rev {
 		r.agentAt(r.agentName(ctx, c), touched)
 	}
 }

@@ -14,27 +14,35 @@ const maxDiagnosticsInError = 20
 // the file is a fixed point of Excalidraw's restore), Validate (no errors
 // allowed, see check), then encode under the limits.
 func (s *Service) finish(doc *scene.Document) ([]byte, error) {
-	data, _, err := s.finishReporting(doc)
+	data, _, _, err := s.finishSplit(doc)
 	return data, err
 }
 
 // finishReporting is finish, also returning what Normalize repaired, for
 // a write whose caller sent a whole scene and must learn that what is
-// stored differs from it (Save). The document is sealed (its elements
-// frozen, scene.Document.Seal) and given up for writing: the next write
-// of the scene forks it (docCache, editStored).
+// stored differs from it (Save).
 func (s *Service) finishReporting(doc *scene.Document) ([]byte, scene.NormalizeReport, error) {
+	data, rep, _, err := s.finishSplit(doc)
+	return data, rep, err
+}
+
+// finishSplit is finish, also returning what Normalize repaired and the
+// bytes cut into the document's elements (which of them were encoded
+// anew: preview). The document is sealed (its elements frozen,
+// scene.Document.Seal) and given up for writing: the next write of the
+// scene forks it (docCache, editStored).
+func (s *Service) finishSplit(doc *scene.Document) ([]byte, scene.NormalizeReport, *scene.Split, error) {
 	rep := scene.Normalize(doc)
 	if err := s.check(doc); err != nil {
-		return nil, rep, err
+		return nil, rep, nil, err
 	}
 	data, sp, err := scene.Codec{Limits: s.limits}.EncodeSplit(doc)
 	if err != nil {
-		return nil, rep, mapError(err)
+		return nil, rep, nil, mapError(err)
 	}
 	doc.Seal(sp, s.limits)
 	s.docs.finished(data, doc, sp)
-	return data, rep, nil
+	return data, rep, sp, nil
 }
 
 // check validates doc and converts its errors into one *sceneerr.Error.

@@ -44,6 +44,9 @@ type Config struct {
 	// nothing. It runs on the writer's goroutine after the scene's lock is
 	// released, so it must be quick (e.g. live.Hub.Publish).
 	OnCommit func(Head)
+	// OnPreview, if set, is told of an agent's write as soon as it is
+	// decided, before the store has it (see preview.go).
+	OnPreview Previewer
 	// Fonts is the folder of Excalidraw's font files (the editor build's
 	// fonts/) that Render draws text with; nil draws no text.
 	Fonts fs.FS
@@ -97,6 +100,7 @@ type Service struct {
 	randMu   sync.Mutex
 	rand     *rand.Rand
 	onCommit func(Head)
+	preview  Previewer
 	fonts    *fonts.Set
 	exports  *exports.Store
 	tiling   tiling
@@ -152,7 +156,7 @@ func New(cfg Config) (*Service, error) {
 	if quotas == nil {
 		quotas = quota.New(now)
 	}
-	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
+	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, preview: cfg.OnPreview, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
 }
 
 // Close closes the store; calls after Close fail.

@@ -289,6 +289,7 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 	var planned *scene.Document
 	var changedIDs []string
 	var lintPending func() *LintDelta // the lint running beside the commit
+	var settled func(error)           // what showed the write early (preview.go)
 	attr := r.Attribution
 	if attr.Note == "" {
 		attr.Note = o.Note
@@ -297,13 +298,16 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID, Attribution: attr,
 		AnyRevision: r.ExpectedRevision == nil,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
-			out, doc, ids, pending, err := s.plan(cur, o, plan, env, r.Named, envelope)
+			out, doc, ids, pending, shown, err := s.plan(cur, o, plan, env, r.Named, envelope)
 			planned, changedIDs, lintPending = doc, ids, pending
 			if err != nil || o.DryRun {
 				if err == nil {
 					return cur.Data, nil // no change: nothing is written
 				}
 				return nil, err
+			}
+			if s.preview != nil && len(shown) > 0 {
+				settled = s.preview(r.Name, shown)
 			}
 			return out, nil
 		},
@@ -312,6 +316,9 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 		req.ExpectedRevision = *r.ExpectedRevision
 	}
 	res, err := s.store.Update(ctx, req)
+	if settled != nil {
+		settled(err)
+	}
 	if lintPending != nil {
 		env.Lint = lintPending()
 	}
@@ -337,23 +344,25 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 }
 
 // plan is Write's work under the lock: it returns the bytes to store, the
-// planned document and the ids that changed, and fills env.
+// planned document, the ids that changed and the elements a preview
+// shows (none when the bytes are the stored ones), and fills env.
 //
 // The lint of a write that is not strict runs beside the commit (both
 // documents are sealed, so nothing changes under it): plan returns a
 // function that waits for it. A strict write's lint decides whether it
 // commits, so it runs first. Without envelope, plan leaves env and what
 // fills it alone.
-func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string, envelope bool) ([]byte, *scene.Document, []string, func() *LintDelta, error) {
+func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelope, named []string, envelope bool) ([]byte, *scene.Document, []string, func() *LintDelta, []json.RawMessage, error) {
 	before, err := s.viewStored(cur.Data) // read only: the plan edits a fork
 	if err != nil {
-		return nil, nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
+		return nil, nil, nil, nil, nil, sceneerr.New(sceneerr.CorruptScene, "stored scene does not parse").With("cause", err.Error())
 	}
 	if err := checkExpect(o.Expect, cur.Revision, before); err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, nil, err
 	}
 	var pr PlanResult
 	var out []byte
+	var sp *scene.Split
 	var touched map[string]bool
 	after, err := s.editStored(cur.Data, named, func(after *scene.Document, sd seed) error {
 		if _, err := s.editSeeded(after, sd, func(tx *engine.Txn) error {
@@ -374,23 +383,23 @@ func (s *Service) plan(cur *store.Scene, o WriteOptions, plan Plan, env *Envelop
 			snapChanged(before, after, o.Snap)
 		}
 		var err error
-		out, err = s.finish(after)
+		out, _, sp, err = s.finishSplit(after)
 		return err
 	})
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, nil, err
 	}
 	var changedIDs []string
 	var pending func() *LintDelta
 	if envelope {
 		if changedIDs, pending, err = s.report(env, o, before, after, pr, touched); err != nil {
-			return nil, nil, nil, nil, err
+			return nil, nil, nil, nil, nil, err
 		}
 	}
 	if bytes.Equal(out, cur.Data) {
-		out = cur.Data
+		return cur.Data, after, changedIDs, pending, nil, nil
 	}
-	return out, after, changedIDs, pending, nil
+	return out, after, changedIDs, pending, previewOf(sp), nil
 }
 
 // report fills env with what the write did (the diff from before to
