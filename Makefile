@@ -51,9 +51,12 @@ node-deps: $(RESTORE)/node_modules/.installed $(CONFORMANCE)/node_modules/.insta
   $(M2E)/dist/m2e.js
 
 # The browser editor: React + Vite + Excalidraw 0.18.1 from the npm registry,
-# built into plugins/excalidraw/editor/dist/app, which dsh embeds.
+# built into plugins/excalidraw/editor/dist/app, which dsh embeds, with a
+# brotli and a gzip copy beside each compressible file (web/compress.mjs)
+# that dsh sends to browsers accepting them.
 EDITOR     := plugins/excalidraw/editor
-EDITOR_SRC := $(wildcard $(EDITOR)/web/src/*) $(EDITOR)/web/index.html $(EDITOR)/web/vite.config.js $(EDITOR)/web/copy-fonts.mjs
+EDITOR_SRC := $(wildcard $(EDITOR)/web/src/*) $(EDITOR)/web/index.html $(EDITOR)/web/vite.config.js $(EDITOR)/web/copy-fonts.mjs \
+              $(EDITOR)/web/compress.mjs $(EDITOR)/web/package.json
 $(EDITOR)/web/node_modules/.installed: $(EDITOR)/web/package-lock.json
 	cd $(EDITOR)/web && npm ci --no-audit --no-fund
 	touch $@
