@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, createScene, describe, listEventsURL, trashBoard } from "./api.js";
-import { BoardActions, DeleteDialog, RenameDialog, SignedIn, TrashView, boardTitle, useBoards, useMe } from "./Boards.jsx";
+import { ApiError, createScene, describe, listEventsURL, trashBoard, updateBoard } from "./api.js";
+import { BoardActions, DeleteDialog, Icon, RenameDialog, SignedIn, TrashView, boardTitle, slugFor, useBoards, useMe } from "./Boards.jsx";
 import { LINK_TEXT, LoginHint, SceneEditor } from "./SceneEditor.jsx";
-import { ago, useNow, who } from "./History.jsx";
+import { ago, failureText, useNow, who } from "./History.jsx";
 import { ShareDialog } from "./Share.jsx";
 import { openStream } from "./stream.js";
 import { Thumbnail } from "./Thumbnail.jsx";
@@ -56,6 +56,39 @@ function useSceneList() {
   return { scenes, link };
 }
 
+// Below this width the board list is a drawer over the board.
+const NARROW = "(max-width: 700px)";
+
+// useMedia is whether a media query matches, following it.
+function useMedia(query) {
+  const [on, setOn] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const mq = window.matchMedia(query);
+    const hear = () => setOn(mq.matches);
+    mq.addEventListener("change", hear);
+    hear();
+    return () => mq.removeEventListener("change", hear);
+  }, [query]);
+  return on;
+}
+
+// remembered reads and keep writes a setting of this browser's; where
+// storage is refused the page just forgets.
+const remembered = (key) => {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+};
+const keep = (key, value) => {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // private mode or full: nothing to do
+  }
+};
+
 export function App() {
   const { scenes, link } = useSceneList();
   const namesKey = scenes.map((s) => s.name).join("\n");
@@ -66,14 +99,44 @@ export function App() {
   const [deleting, setDeleting] = useState("");
   const [sharing, setSharing] = useState("");
   const [current, setCurrent] = useState(sceneFromHash());
-  const [newName, setNewName] = useState("");
+  const [newTitle, setNewTitle] = useState("");
+  const [creating, setCreating] = useState(false);
   const [problem, setProblem] = useState(null);
   const [switching, setSwitching] = useState("");
   const editor = useRef(null);
-  // Excalidraw's theme, as the open editor last reported it: the list's
-  // thumbnails are drawn in it, and the next scene opens in it.
-  const [theme, setTheme] = useState(null);
-  const dark = theme === "dark";
+  // Excalidraw's theme, as the open editor last reported it (and this
+  // browser remembers): the page's chrome and the list's thumbnails are
+  // drawn in it, and the next board opens in it. Before any, the system's.
+  const [theme, setTheme] = useState(() => remembered("dsh.theme"));
+  const onTheme = useCallback((t) => {
+    setTheme(t);
+    keep("dsh.theme", t);
+  }, []);
+  const prefersDark = useMedia("(prefers-color-scheme: dark)");
+  const dark = theme ? theme === "dark" : prefersDark;
+  useEffect(() => {
+    document.documentElement.classList.toggle("dsh-dark", dark);
+  }, [dark]);
+
+  // The board list: a sidebar a person may collapse (remembered), or,
+  // on a narrow screen, a drawer over the board, closed once one is open.
+  const narrow = useMedia(NARROW);
+  const [collapsed, setCollapsed] = useState(() => remembered("dsh.sidebar") === "collapsed");
+  const [drawer, setDrawer] = useState(() => !sceneFromHash());
+  const listOpen = narrow ? drawer || !current : !collapsed;
+  const sidebar = useRef(null);
+  const opener = useRef(null);
+  const showList = () => {
+    if (narrow) setDrawer(true);
+    else (setCollapsed(false), keep("dsh.sidebar", "open"));
+    // Into the list, once it is shown.
+    requestAnimationFrame(() => sidebar.current?.querySelector("[data-action='hide-boards']")?.focus());
+  };
+  const hideList = () => {
+    if (narrow) setDrawer(false);
+    else (setCollapsed(true), keep("dsh.sidebar", "collapsed"));
+    requestAnimationFrame(() => opener.current?.focus());
+  };
   const now = useNow();
   const currentRef = useRef(current);
   currentRef.current = current;
@@ -124,6 +187,28 @@ export function App() {
     };
   }, [switchTo]);
 
+  // A board opened (from the list, a link, created): the drawer gets out
+  // of the way, and the keyboard goes to the canvas, so a shortcut (r, a
+  // rectangle) works at once. Excalidraw hears keys on its container.
+  useEffect(() => {
+    if (!current) return undefined;
+    setDrawer(false);
+    let frame = 0;
+    const settle = () => {
+      const box = document.querySelector(".dsh-main .excalidraw");
+      if (!box || window.dshEditor?.name !== current) {
+        frame = requestAnimationFrame(settle);
+        return;
+      }
+      // Unless the person has since put the focus somewhere of their own
+      // (a dialog, a field in the editor).
+      const at = document.activeElement;
+      if (!at || at === document.body || sidebar.current?.contains(at) || at.closest?.(".dsh-rail")) box.focus({ preventScroll: true });
+    };
+    settle();
+    return () => cancelAnimationFrame(frame);
+  }, [current]);
+
   // The list: the stream's scenes with their boards' titles, less what is
   // in the trash (the stream may not know yet), plus boards the stream has
   // not brought yet (one just restored).
@@ -138,6 +223,10 @@ export function App() {
     rows.sort((a, b) => (a.name < b.name ? -1 : 1));
   }
   const currentBoard = boards?.get(current);
+  const currentTitle = current ? boardTitle(current, currentBoard) : "";
+  useEffect(() => {
+    document.title = current ? `${currentTitle} · dsh` : "Boards · dsh";
+  }, [current, currentTitle]);
 
   // deleteBoard saves what the open board has pending, moves it to the
   // trash, and closes it.
@@ -151,25 +240,68 @@ export function App() {
     await refreshBoards();
   };
 
+  // A new board is asked for by its title; its name (what links and
+  // agents use) is made from it, and shown as it is typed.
+  const taken = new Set([...rows.map((r) => r.name), ...(trash || []).map((b) => b.name)]);
+  const newSlug = newTitle.trim() ? slugFor(newTitle, taken) : "";
   const create = async (e) => {
     e.preventDefault();
-    const name = newName.trim();
-    if (!name) return;
+    const title = newTitle.trim();
+    if (!title || creating) return;
+    const name = slugFor(title, taken);
+    setCreating(true);
     try {
       await createScene(name);
-      setNewName("");
+      setNewTitle("");
       setProblem(null);
+      if (title !== name) {
+        try {
+          await updateBoard(name, { title });
+        } catch (err) {
+          setProblem({ text: `“${name}” is made, but its title was not saved: ${failureText(err)}` });
+        }
+      }
       switchTo(name);
+      refreshBoards();
     } catch (err) {
       setProblem(err instanceof ApiError && err.code === "invalid_name" ? { text: err.message } : describe(err));
+    } finally {
+      setCreating(false);
     }
   };
 
   return (
-    <div className={dark ? "dsh-layout dsh-dark" : "dsh-layout"}>
-      <aside className="dsh-sidebar">
+    <div
+      className={["dsh-layout", dark && "dsh-dark", listOpen ? "dsh-list-open" : "dsh-list-closed", !current && "dsh-no-board"].filter(Boolean).join(" ")}
+      onKeyDown={(e) => e.key === "Escape" && narrow && current && drawer && sidebar.current?.contains(e.target) && hideList()}
+    >
+      {!listOpen && (
+        <div className="dsh-rail">
+          <button
+            type="button"
+            ref={opener}
+            className="dsh-icon-btn"
+            data-action="show-boards"
+            aria-controls="dsh-boards"
+            aria-expanded="false"
+            aria-label="Show boards"
+            title="Show boards"
+            onClick={showList}
+          >
+            <Icon name="boards" />
+          </button>
+          {current && (
+            <span className="dsh-rail-title" title={currentTitle}>
+              {currentTitle}
+            </span>
+          )}
+        </div>
+      )}
+      {narrow && listOpen && current && <div className="dsh-scrim" onClick={hideList} aria-hidden="true" />}
+      <aside className="dsh-sidebar" id="dsh-boards" ref={sidebar} aria-label="Boards" hidden={!listOpen}>
         <div className="dsh-sidebar-head">
           <h1>{view === "trash" ? "Trash" : "Boards"}</h1>
+          <span className="dsh-spacer" />
           {view === "trash" ? (
             <button type="button" className="dsh-view" data-action="boards" onClick={() => setView("boards")}>
               ← Boards
@@ -181,11 +313,43 @@ export function App() {
               </button>
             )
           )}
+          {(current || !narrow) && (
+            <button
+              type="button"
+              className="dsh-icon-btn"
+              data-action="hide-boards"
+              aria-controls="dsh-boards"
+              aria-expanded="true"
+              aria-label="Hide boards"
+              title="Hide boards"
+              onClick={hideList}
+            >
+              <Icon name={narrow ? "close" : "collapse"} />
+            </button>
+          )}
         </div>
         {view === "trash" && <TrashView trash={trash} onRestored={refreshBoards} />}
         <form onSubmit={create} className="dsh-create" hidden={view === "trash"}>
-          <input aria-label="New board name" placeholder="new-board-name" value={newName} onChange={(e) => setNewName(e.target.value)} />
-          <button type="submit">Create</button>
+          <span className="dsh-create-row">
+            <input
+              aria-label="New board title"
+              placeholder="New board title"
+              value={newTitle}
+              maxLength={120}
+              aria-describedby="dsh-create-slug"
+              onChange={(e) => (setNewTitle(e.target.value), setProblem(null))}
+            />
+            <button type="submit" className="dsh-primary" disabled={creating}>
+              Create
+            </button>
+          </span>
+          <small id="dsh-create-slug" className="dsh-create-slug" data-testid="slug">
+            {newSlug && (
+              <>
+                saved as <code>{newSlug}</code>
+              </>
+            )}
+          </small>
         </form>
         {problem && (
           <p className="dsh-problem" role="alert">
@@ -204,12 +368,13 @@ export function App() {
             <li key={s.name} className="dsh-board" data-board={s.name}>
               <button
                 className={s.name === current ? "dsh-scene dsh-active" : "dsh-scene"}
-                onClick={() => switchTo(s.name)}
+                onClick={() => (s.name === current ? narrow && hideList() : switchTo(s.name))}
+                aria-current={s.name === current ? "page" : undefined}
                 title={s.valid === false ? s.problem || "this file cannot be read" : `revision ${s.revision}, ${s.elementCount} elements`}
                 data-scene={s.name}
               >
                 <Thumbnail scene={s} dark={dark} />
-                <span className="dsh-scene-line">
+                <span className={s.board?.role === "owner" ? "dsh-scene-line dsh-has-actions" : "dsh-scene-line"}>
                   <span className="dsh-scene-name">{boardTitle(s.name, s.board)}</span>
                   <span className="dsh-rev" data-testid="rev">
                     {s.valid === false ? "invalid" : `r${s.revision}`}
@@ -260,10 +425,10 @@ export function App() {
             title={boardTitle(current, currentBoard)}
             role={currentBoard?.role}
             theme={theme}
-            onTheme={setTheme}
+            onTheme={onTheme}
           />
         ) : (
-          <div className="dsh-empty">Pick a board or create one.</div>
+          <div className="dsh-empty dsh-pick">Pick a board or create one.</div>
         )}
       </main>
     </div>

@@ -10,6 +10,45 @@ export const DESCRIPTION_MAX = 300;
 // boardTitle is what a person calls a board: its title, else its name.
 export const boardTitle = (name, board) => board?.title?.trim() || name;
 
+// slugFor makes a board's name from its title: lower-case ASCII letters
+// and digits, words joined by "-" (the rule store.ValidName checks), with
+// a number added when a board already has that name. "My Board!" is
+// my-board; a title with no letter or digit to keep is "board".
+export function slugFor(title, taken = new Set()) {
+  const base =
+    title
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+/, "")
+      .slice(0, 56)
+      .replace(/-+$/, "") || "board";
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+// The strokes of the page's small icons (24×24, drawn with the text's
+// colour).
+const ICONS = {
+  boards: "M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z",
+  collapse: "M11 6l-6 6 6 6M19 6l-6 6 6 6",
+  close: "M6 6l12 12M18 6L6 18",
+  share: "M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zM3 20c0-3.3 2.7-6 6-6s6 2.7 6 6M18 8v6M15 11h6",
+  rename: "M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4",
+  delete: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3",
+};
+
+// Icon is one of ICONS, for a button that names itself (aria-label).
+export function Icon({ name }) {
+  return (
+    <svg className="dsh-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path d={ICONS[name]} fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 // useBoards follows what the list stream does not carry: each board's
 // title, description and the caller's role (GET /boards), and the caller's
 // trash (GET /boards?trash=1). It reads them again when the set of scene
@@ -75,18 +114,28 @@ export function SignedIn({ me }) {
   );
 }
 
-// BoardActions are an owner's Share, Rename and Delete on a list row.
+// BoardActions are an owner's Share, Rename and Delete on a list row:
+// small buttons beside its title, always shown (a touch screen has no
+// hover), never over its picture.
 export function BoardActions({ name, title, onShare, onRename, onDelete }) {
   return (
     <span className="dsh-board-actions">
-      <button type="button" data-action="share" aria-label={`Share ${title}`} title="Share with people on this host" onClick={onShare}>
-        Share
+      <button type="button" className="dsh-icon-btn" data-action="share" aria-label={`Share ${title}`} title="Share with people on this host" onClick={onShare}>
+        <Icon name="share" />
       </button>
-      <button type="button" data-action="rename" aria-label={`Rename ${title}`} title="Rename, describe" onClick={onRename}>
-        Rename
+      <button type="button" className="dsh-icon-btn" data-action="rename" aria-label={`Rename ${title}`} title="Rename, describe" onClick={onRename}>
+        <Icon name="rename" />
       </button>
-      <button type="button" data-action="delete" aria-label={`Delete ${title}`} title="Move to the trash" onClick={onDelete} data-board={name}>
-        Delete
+      <button
+        type="button"
+        className="dsh-icon-btn"
+        data-action="delete"
+        aria-label={`Delete ${title}`}
+        title="Move to the trash"
+        onClick={onDelete}
+        data-board={name}
+      >
+        <Icon name="delete" />
       </button>
     </span>
   );
