@@ -83,14 +83,16 @@ func TestEveryWriteIsJournaled(t *testing.T) {
 	log, size := rawCall(t, s, "board_log", `{"name":"hist"}`)
 	t.Logf("board_log, %d bytes: %v", size, log)
 	entries, _ := log["entries"].([]any)
-	type want struct{ actor, name, via, note string }
+	// Everything here comes with the host's own token ("local"): it names
+	// the writer; the MCP client's name ("test-agent") is only a detail.
+	type want struct{ actor, name, client, via, note string }
 	wants := []want{ // newest first
-		{"recovery", "", "recovery", ""},
-		{"ui", "", "editor", ""},
-		{"ui", "", "editor", ""},
-		{"agent", "test-agent", "excalidraw_scene_apply", ""},
-		{"agent", "test-agent", "batch_create", "add b"},
-		{"agent", "test-agent", "excalidraw_scene_create", ""},
+		{"recovery", "", "", "recovery", ""},
+		{"ui", "local", "", "editor", ""},
+		{"ui", "local", "", "editor", ""},
+		{"agent", "local", "test-agent", "excalidraw_scene_apply", ""},
+		{"agent", "local", "test-agent", "batch_create", "add b"},
+		{"agent", "local", "test-agent", "excalidraw_scene_create", ""},
 	}
 	if len(entries) != len(wants) {
 		t.Fatalf("%d entries, want %d: %v", len(entries), len(wants), entries)
@@ -98,7 +100,7 @@ func TestEveryWriteIsJournaled(t *testing.T) {
 	for i, w := range wants {
 		e := entries[i].(map[string]any)
 		str := func(k string) string { v, _ := e[k].(string); return v }
-		if str("actor") != w.actor || str("name") != w.name || str("via") != w.via || (w.note != "" && str("note") != w.note) {
+		if str("actor") != w.actor || str("name") != w.name || str("client") != w.client || str("via") != w.via || (w.note != "" && str("note") != w.note) {
 			t.Errorf("entry %d = %v, want %+v", i, e, w)
 		}
 		if rev, _ := e["revision"].(float64); int(rev) != len(wants)-i {
@@ -124,7 +126,7 @@ func TestEveryWriteIsJournaled(t *testing.T) {
 	if st != 200 || len(top) != 1 {
 		t.Fatalf("HTTP log: %d %v", st, page)
 	}
-	if e := top[0].(map[string]any); e["via"] != "restore" || e["undoes"] != batch || e["mode"] != "revert" || e["note"] != "not b after all" || e["name"] != "test-agent" {
+	if e := top[0].(map[string]any); e["via"] != "restore" || e["undoes"] != batch || e["mode"] != "revert" || e["note"] != "not b after all" || e["name"] != "local" || e["client"] != "test-agent" {
 		t.Fatalf("the restore's entry = %v", e)
 	}
 

@@ -115,6 +115,27 @@ func (p Principal) Display() string {
 	return p.Name
 }
 
+// Author names p on what it changes (a board's history, its list, the
+// live events): a bot as Display does ("claude (for erin)"), a person by
+// their name, a host token by its name ("a host token" when it has none),
+// a session of a host that keeps no people as "the owner" (its Name is
+// the browser's), the process itself as "local". What a client says it
+// is never names it: the credential does.
+func (p Principal) Author() string {
+	switch {
+	case p.Grant != nil:
+		return p.Display()
+	case p.Kind == KindSession || p.Kind == KindProxy:
+		if p.PersonName != "" {
+			return p.PersonName
+		}
+		return "the owner"
+	case p.Kind == KindToken && p.Name == "":
+		return "a host token"
+	}
+	return p.Name
+}
+
 // Local is the process itself (stdio MCP, the embedding program): every
 // right, as the person who started it has on their own files.
 var Local = Principal{Kind: KindLocal, ID: "local", Name: "local", Admin: true}

@@ -5,21 +5,16 @@ import "context"
 // Caller is who makes a tool call, as far as the transport knows: the
 // name of the credential the call came in with (a token's name) and the
 // name the client gave itself (MCP's clientInfo.name, "claude-desktop").
-// Handlers use it to attribute what they change; either may be empty.
+// The credential names the caller; the client's name is only a detail
+// (any client may claim any name). Either may be empty.
 type Caller struct {
 	Name   string
 	Client string
 }
 
-// Display is how the caller is named in attributions: the client's name
-// when it gave one (it tells agents sharing a token apart), else the
-// credential's.
-func (c Caller) Display() string {
-	if c.Client != "" {
-		return c.Client
-	}
-	return c.Name
-}
+// Display is how the caller is named: the credential's name. The
+// client's name is not, whatever it claims; keep it beside the name.
+func (c Caller) Display() string { return c.Name }
 
 type callerKey struct{}
 

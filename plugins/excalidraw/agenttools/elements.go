@@ -127,10 +127,11 @@ func (a writeArgs) request(ctx context.Context) service.WriteRequest {
 		Actor: store.ActorAgent, Attribution: attribution(ctx)}
 }
 
-// attribution is what the journal keeps of a tool call: the caller's
-// name and the tool.
+// attribution is what the journal keeps of a tool call beyond who makes
+// it: the tool, and the name the client gave itself as a detail. The
+// service names the writer from the call's credential.
 func attribution(ctx context.Context) store.Attribution {
-	return store.Attribution{Name: tools.CallerOf(ctx).Display(), Via: tools.ToolName(ctx)}
+	return store.Attribution{Client: tools.CallerOf(ctx).Client, Via: tools.ToolName(ctx)}
 }
 
 // elementTools are the engine's tools bound to svc.

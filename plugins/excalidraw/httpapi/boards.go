@@ -239,15 +239,21 @@ type Me struct {
 	// (the process itself).
 	Kind string `json:"kind"`
 	Name string `json:"name"`
-	// Person is the name of the person it acts for.
-	Person    string `json:"person"`
+	// Person is the name of the person it acts for, PersonID their id:
+	// a history entry whose personId is the same is theirs ("you"). ""
+	// for a host token and a host that keeps no people.
+	Person   string `json:"person"`
+	PersonID string `json:"personId,omitempty"`
+	// Author is how what it changes is named (a history entry's name).
+	Author    string `json:"author"`
 	Admin     bool   `json:"admin"`
 	HostOwner bool   `json:"hostOwner"`
 }
 
 func me(c echo.Context) error {
 	who := identity.Of(c.Request().Context())
-	out := Me{Kind: "person", Name: who.Name, Person: who.PersonName, Admin: who.Admin, HostOwner: who.HostOwner}
+	out := Me{Kind: "person", Name: who.Name, Person: who.PersonName, PersonID: who.Person, Author: who.Author(),
+		Admin: who.Admin, HostOwner: who.HostOwner}
 	switch {
 	case who.Grant != nil:
 		out.Kind = "bot"

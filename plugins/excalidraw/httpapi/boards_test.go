@@ -219,11 +219,11 @@ func TestMeRoute(t *testing.T) {
 	e.admit.set("host", accesstest.Host("tok_h"))
 	e.admit.set("owner", accesstest.Owner("Olga"))
 	for key, want := range map[string]string{
-		"alice": `{"kind":"person","name":"Alice","person":"Alice","admin":false,"hostOwner":false}`,
-		"bot":   `{"kind":"bot","name":"helper","person":"Alice","admin":false,"hostOwner":false}`,
-		"host":  `{"kind":"host","name":"cli","person":"","admin":true,"hostOwner":false}`,
-		"owner": `{"kind":"person","name":"Olga","person":"Olga","admin":true,"hostOwner":true}`,
-		"":      `{"kind":"local","name":"local","person":"","admin":true,"hostOwner":false}`,
+		"alice": `{"kind":"person","name":"Alice","person":"Alice","personId":"per_alice","author":"Alice","admin":false,"hostOwner":false}`,
+		"bot":   `{"kind":"bot","name":"helper","person":"Alice","personId":"per_alice","author":"helper (for Alice)","admin":false,"hostOwner":false}`,
+		"host":  `{"kind":"host","name":"cli","person":"","author":"cli","admin":true,"hostOwner":false}`,
+		"owner": `{"kind":"person","name":"Olga","person":"Olga","personId":"` + accesstest.HostOwner + `","author":"Olga","admin":true,"hostOwner":true}`,
+		"":      `{"kind":"local","name":"local","person":"","author":"local","admin":true,"hostOwner":false}`,
 	} {
 		r := e.as(key, http.MethodGet, api+"/me", nil)
 		expect(t, r, http.StatusOK, "")

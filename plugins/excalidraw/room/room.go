@@ -343,7 +343,7 @@ func (r *room) flush() {
 			}
 			res, err := r.s.opts.Boards.Merge(b.ctx, service.MergeRequest{
 				Name: r.board, Elements: els, Actor: store.ActorUI,
-				Attribution: store.Attribution{Via: Via, Name: b.who.Display()},
+				Attribution: store.Attribution{Via: Via}, // the service names who, from b.ctx
 			})
 			if err != nil {
 				r.s.log.Warn("room: what a person drew was not saved", zap.String("board", r.board),

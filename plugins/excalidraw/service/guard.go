@@ -69,17 +69,26 @@ func (g guarded) check(ctx context.Context, name string, a access.Action) error 
 	return g.guard.Check(ctx, name, a)
 }
 
-// attribute names the principal's bot and person on a commit.
+// attribute names who writes a commit, the one place every write's name
+// comes from: the principal's author name (identity.Principal.Author: a
+// bot by its token and person, a person by their name, a host token by
+// its name), its bot, and its person's name and id. A client's claimed
+// name stays in Client. An unmarked context (in-process callers) keeps
+// what the caller said.
 func attribute(ctx context.Context, a store.Attribution) store.Attribution {
 	who, ok := identity.From(ctx)
 	if !ok {
 		return a
 	}
+	a.Name = who.Author()
 	if who.Grant != nil {
 		a.Bot = who.Name
 	}
 	if a.Person == "" {
 		a.Person = who.PersonName
+	}
+	if a.PersonID == "" {
+		a.PersonID = who.Person
 	}
 	return a
 }

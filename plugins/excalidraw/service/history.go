@@ -59,11 +59,21 @@ type LogRow struct {
 	Revision int64  `json:"revision"`
 	At       string `json:"at"`
 	Actor    string `json:"actor"`
-	Name     string `json:"name,omitempty"`
+	// Name is who wrote it, named by their credential: "claude (for
+	// erin)" for a connect token, the person's name for what they saved,
+	// a host token's name.
+	Name string `json:"name,omitempty"`
+	// Bot is the connect token's name; Person the person it acts for, or
+	// who saved; PersonID that person's id (a page compares it with GET
+	// /me's personId to say "you").
 	Bot      string `json:"bot,omitempty"`
 	Person   string `json:"person,omitempty"`
-	Via      string `json:"via,omitempty"`
-	Note     string `json:"note,omitempty"`
+	PersonID string `json:"personId,omitempty"`
+	// Client is the name the agent's MCP client gave itself: a detail,
+	// never the writer's name.
+	Client string `json:"client,omitempty"`
+	Via    string `json:"via,omitempty"`
+	Note   string `json:"note,omitempty"`
 	// Summary says it in words: "created 12, moved 3".
 	Summary string `json:"summary"`
 	// IDs are the ids it changed (IDs "some": the first of each kind) and
@@ -127,7 +137,8 @@ func logTime(pointer, v string) (time.Time, error) {
 
 // logRow renders an entry.
 func logRow(e *journal.Entry, ids string) LogRow {
-	row := LogRow{Commit: e.Commit, Revision: e.Revision, At: e.At, Actor: e.Actor, Name: e.Name, Bot: e.Bot, Person: e.Person, Via: e.Via,
+	row := LogRow{Commit: e.Commit, Revision: e.Revision, At: e.At, Actor: e.Actor, Name: e.Name, Bot: e.Bot, Person: e.Person,
+		PersonID: e.PersonID, Client: e.Client, Via: e.Via,
 		Note: e.Note, Summary: Summarize(e), Forced: e.Forced, Undoes: e.Undoes, Mode: e.Mode,
 		Restorable: e.Images == journal.ImagesStored, RequestID: e.RequestID, IDs: journal.IDs{Members: e.Members}}
 	if e.Images != journal.ImagesStored {
@@ -149,7 +160,9 @@ func logRow(e *journal.Entry, ids string) LogRow {
 }
 
 // Summarize says what a commit changed in words: "created 12, moved 3,
-// changed 2, deleted 1" (changed: updated other than by moving).
+// changed 2, deleted 1" (changed: updated other than by moving), "changed
+// the board's settings and images" (the document's appState and files),
+// "nothing changed".
 func Summarize(e *journal.Entry) string {
 	var parts []string
 	add := func(verb string, n int) {
@@ -163,16 +176,32 @@ func Summarize(e *journal.Entry) string {
 	add("deleted", len(e.Deleted))
 	add("revived", len(e.Revived))
 	if len(e.Members) > 0 {
-		parts = append(parts, "changed "+strings.Join(e.Members, " and "))
+		words := make([]string, len(e.Members))
+		for i, m := range e.Members {
+			words[i] = memberWords(m)
+		}
+		parts = append(parts, "changed "+strings.Join(words, " and "))
 	}
 	switch {
 	case len(parts) > 0:
 		return strings.Join(parts, ", ")
 	case e.Images == journal.ImagesUnavailable:
-		return "the file changed (elements not compared)"
+		return "changed the board (what changed was not recorded)"
 	default:
-		return "no element changed"
+		return "nothing changed"
 	}
+}
+
+// memberWords says what a document member is: appState the board's
+// settings (its background, grid, name...), files its images.
+func memberWords(m string) string {
+	switch m {
+	case "appState":
+		return "the board's settings"
+	case "files":
+		return "images"
+	}
+	return "the board's " + m
 }
 
 // Restore modes.

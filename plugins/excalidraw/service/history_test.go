@@ -206,7 +206,7 @@ func TestMembersInAnotherOrderAreNoChange(t *testing.T) {
 	if _, err := s.Save(ctx, SaveRequest{Name: "h", Scene: resorted, ExpectedRevision: read.Revision}); err != nil {
 		t.Fatal(err)
 	}
-	if row := newest(t, s); row.Revision != 2 || row.Summary != "no element changed" || len(row.Updated) != 0 {
+	if row := newest(t, s); row.Revision != 2 || row.Summary != "nothing changed" || len(row.Updated) != 0 {
 		t.Fatalf("the re-serialized save's entry = %+v", row)
 	}
 	env, err := s.Restore(ctx, RestoreRequest{Name: "h", From: created})

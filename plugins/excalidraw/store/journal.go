@@ -201,7 +201,8 @@ func (t *txn) baseEntry(ch change, sha string, now time.Time) *journal.Entry {
 	e := &journal.Entry{
 		Commit: newCommitID(now), Seq: 1, Scene: t.name, Revision: ch.revision, SHA256: sha,
 		ByteLength: int64(len(ch.data)), ElementCount: ch.count, At: formatTime(now),
-		Actor: string(ch.actor), Name: ch.attr.Name, Bot: ch.attr.Bot, Person: ch.attr.Person, Via: ch.attr.Via, Note: ch.attr.Note,
+		Actor: string(ch.actor), Name: ch.attr.Name, Bot: ch.attr.Bot, Person: ch.attr.Person,
+		PersonID: ch.attr.PersonID, Client: ch.attr.Client, Via: ch.attr.Via, Note: ch.attr.Note,
 		RequestID: ch.requestID, Forced: ch.forced, Undoes: ch.attr.Undoes, Mode: ch.attr.Mode,
 		Images: journal.ImagesUnavailable,
 	}

@@ -25,7 +25,8 @@ type LogQuery struct {
 	Name string
 	// Cursor continues a previous page (LogPage.Next).
 	Cursor string
-	// Actor is a kind ("agent", "ui", "recovery", "system") or a name.
+	// Actor is a kind ("agent", "ui", "recovery", "system"), a name (the
+	// writer's, bot's or person's), a person's id or a client's name.
 	Actor string
 	// Element keeps the commits that changed this element id.
 	Element string
@@ -275,7 +276,8 @@ func resume(f *os.File, size, off int64, commit string) (int64, error) {
 // Limit aside): the one definition of the filters, which every backend
 // applies.
 func (q LogQuery) Matches(e *journal.Entry) bool {
-	if q.Actor != "" && q.Actor != e.Actor && q.Actor != e.Name && q.Actor != e.Bot && q.Actor != e.Person {
+	if q.Actor != "" && q.Actor != e.Actor && q.Actor != e.Name && q.Actor != e.Bot && q.Actor != e.Person &&
+		q.Actor != e.PersonID && q.Actor != e.Client {
 		return false
 	}
 	if q.MinRevision > 0 && e.Revision < q.MinRevision || q.MaxRevision > 0 && e.Revision > q.MaxRevision {

@@ -27,11 +27,17 @@ func (a Actor) Valid() bool {
 // kept in the scene's journal entry, and Name also in the sidecar
 // (updatedByName). All of it is optional.
 type Attribution struct {
-	// Name is the token's, person's or client's name ("claude-desktop").
+	// Name is who wrote, as people read it: the credential's author name
+	// (identity.Principal.Author: "claude (for erin)", "erin", a host
+	// token's name).
 	Name string
 	// Bot is the connect token's name when a bot wrote; Person the person
-	// it acts for, or who saved in the editor.
-	Bot, Person string
+	// it acts for, or who saved in the editor; PersonID that person's id,
+	// the same across their sessions and bots (a page tells "you" by it).
+	Bot, Person, PersonID string
+	// Client is the name an agent's MCP client gave itself
+	// ("claude-desktop"): a detail, never the writer's name.
+	Client string
 	// Via is the tool or route that wrote ("batch_create", "PUT scene").
 	Via string
 	// Note is the writer's note on the change.

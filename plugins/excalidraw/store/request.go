@@ -140,7 +140,7 @@ func (a Attribution) check() error {
 	for _, f := range []struct {
 		field, v string
 		max      int
-	}{{"name", a.Name, maxAttrName}, {"bot", a.Bot, maxAttrName}, {"person", a.Person, maxAttrName}, {"via", a.Via, maxAttrVia}, {"note", a.Note, maxAttrNote}, {"undoes", a.Undoes, maxAttrVia}, {"mode", a.Mode, maxAttrVia}} {
+	}{{"name", a.Name, maxAttrName}, {"bot", a.Bot, maxAttrName}, {"person", a.Person, maxAttrName}, {"personId", a.PersonID, maxAttrName}, {"client", a.Client, maxAttrName}, {"via", a.Via, maxAttrVia}, {"note", a.Note, maxAttrNote}, {"undoes", a.Undoes, maxAttrVia}, {"mode", a.Mode, maxAttrVia}} {
 		if len(f.v) > f.max {
 			return errorf(CodeInvalidRequest, "%s is longer than %d bytes", f.field, f.max).with("field", f.field).with("max", f.max)
 		}

@@ -40,14 +40,19 @@ type Entry struct {
 	ElementCount int    `json:"elementCount"`
 	// At is when it committed (RFC 3339, UTC, milliseconds).
 	At string `json:"at"`
-	// Actor is the kind (agent, ui, recovery, system); Name the token's,
-	// person's or client's name where known.
+	// Actor is the kind (agent, ui, recovery, system); Name who wrote it,
+	// named by their credential ("claude (for erin)", "erin", a host
+	// token's name) where known.
 	Actor string `json:"actor"`
 	Name  string `json:"name,omitempty"`
-	// Bot is the connect token that wrote it (its name), and Person the
-	// person it acts for, or who wrote it in the editor.
-	Bot    string `json:"bot,omitempty"`
-	Person string `json:"person,omitempty"`
+	// Bot is the connect token that wrote it (its name), Person the
+	// person it acts for, or who wrote it in the editor, and PersonID
+	// that person's id.
+	Bot      string `json:"bot,omitempty"`
+	Person   string `json:"person,omitempty"`
+	PersonID string `json:"personId,omitempty"`
+	// Client is the name the agent's MCP client gave itself: a detail.
+	Client string `json:"client,omitempty"`
 	// Via is the tool or route that wrote it.
 	Via       string `json:"via,omitempty"`
 	Note      string `json:"note,omitempty"`
