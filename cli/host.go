@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/plugins/admin"
 )
 
 // HostHelp is how the commands that talk to a running host find it.
@@ -61,8 +63,11 @@ func Host(cmd *cobra.Command) (Target, error) {
 	}
 	info, err := ReadRuntimeFile(c.Host.DataDir)
 	if err != nil {
-		if t.URL != "" && errors.Is(err, ErrNoHost) {
-			return Target{}, fmt.Errorf("no token for %s: pass --token or set DSH_TOKEN", t.URL)
+		if errors.Is(err, ErrNoHost) {
+			if t.URL != "" {
+				return Target{}, fmt.Errorf("no token for %s: pass --token or set DSH_TOKEN", t.URL)
+			}
+			return Target{}, noHost(c)
 		}
 		return Target{}, err
 	}
@@ -73,6 +78,19 @@ func Host(cmd *cobra.Command) (Target, error) {
 		t.Token = info.Token
 	}
 	return t, nil
+}
+
+// noHost is the error of a command that finds no runtime file in c's
+// data directory: which directory it looked in, and how to point it at
+// the host (the same --config as dsh serve's, or --url and --token). It
+// wraps ErrNoHost.
+func noHost(c *dsh.LoadedConfig) error {
+	start := "start one with `dsh serve`"
+	if c.Source.Path != "" {
+		start = "start one with `dsh serve --config " + c.Source.Path + "`"
+	}
+	return fmt.Errorf("%w: no %s in the data directory %s\n  %s\n  or name a host with --url and --token (or DSH_URL and DSH_TOKEN)\n  or %s",
+		ErrNoHost, RuntimeFileName, dataDirOf(c), otherConfigHint(c), start)
 }
 
 // Send sends one request to the running host Host finds, to any of its
@@ -123,6 +141,9 @@ func (t Target) Send(ctx context.Context, method, path string, in, out any) erro
 	client := &http.Client{Timeout: 90 * time.Second}
 	resp, err := client.Do(req)
 	if err != nil {
+		if isUnreachable(err) && t.FromRuntimeFile {
+			return fmt.Errorf("no host answers at %s, the URL its runtime file gives (did it stop without removing it?): %w", t.URL, err)
+		}
 		return err
 	}
 	defer resp.Body.Close()
@@ -140,6 +161,79 @@ func (t Target) Send(ctx context.Context, method, path string, in, out any) erro
 		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(raw))
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// PluginSend is Send for a path of plugin's API (plugin is its name, as
+// config entries give it). A host without the plugin answers such a path
+// with not_found; when no entry of the plugin is active there, the error
+// says so and how to load it.
+func PluginSend(cmd *cobra.Command, plugin, method, path string, in, out any) error {
+	t, err := Host(cmd)
+	if err != nil {
+		return err
+	}
+	return t.PluginSend(cmd, plugin, method, path, in, out)
+}
+
+// PluginSend is Send for a path of plugin's API on t (see the function
+// PluginSend); cmd is the command that sends it, for the advice.
+func (t Target) PluginSend(cmd *cobra.Command, plugin, method, path string, in, out any) error {
+	err := t.Send(cmd.Context(), method, path, in, out)
+	var he *HostError
+	if !errors.As(err, &he) || he.Code != "not_found" {
+		return err
+	}
+	var list struct {
+		Plugins []dsh.PluginInfo `json:"plugins"`
+	}
+	if t.call(cmd.Context(), http.MethodGet, "/plugins", nil, &list) != nil {
+		return err // a token that may not list the plugins: the host's own answer
+	}
+	return notLoaded(cmd, t.URL, plugin, list.Plugins, err)
+}
+
+// notLoaded is err, a not_found from a path of plugin's API, or, when no
+// entry of plugin is active among the host's entries, what to do about
+// that.
+func notLoaded(cmd *cobra.Command, url, plugin string, entries []dsh.PluginInfo, err error) error {
+	var off []dsh.PluginInfo
+	for _, e := range entries {
+		if e.Plugin != plugin {
+			continue
+		}
+		if e.State == "active" {
+			return err // the plugin answered: the thing asked for is not there
+		}
+		off = append(off, e)
+	}
+	if len(off) == 0 {
+		return fmt.Errorf("the %s plugin is not loaded on %s: its config file has no entry for it\n"+
+			"  add one under plugins: in that file, `- {name: %s}` (a running dsh serve picks up the saved file)", plugin, url, plugin)
+	}
+	e := off[0]
+	state, verb := e.State, "load"
+	switch {
+	case e.State == "failed":
+		state, verb = "failed: "+e.Error, "reload"
+	case e.Disabled && !e.Loaded:
+		state = "disabled in the config"
+	}
+	return fmt.Errorf("the %s plugin is not loaded on %s (its entry %s is %s)\n  load it with: %s", plugin, url, e.ID, state, hostCommand(cmd, "dsh plugins "+verb+" "+e.ID))
+}
+
+// hostCommand is line with the flags that point it at the same host as
+// cmd: its --config, --url and --token (by name, never the value).
+func hostCommand(cmd *cobra.Command, line string) string {
+	if c := configFlag(cmd); c != "" {
+		line += " --config " + c
+	}
+	if u, _ := cmd.Flags().GetString("url"); u != "" {
+		line += " --url " + u
+	}
+	if tok, _ := cmd.Flags().GetString("token"); tok != "" {
+		line += " --token …"
+	}
+	return line
 }
 
 // HostError is the running host's refusal: the error contract's code and

@@ -18,6 +18,8 @@ func newLogin() *cobra.Command {
 			"nothing else, so scripts can use it); open it in a browser to start a session. The link works\n" +
 			"once, for a few minutes. It opens the page of the first linked plugin that has one and an entry in\n" +
 			"the config, else the home page; --next picks another page.\n\n" + HostHelp,
+		Example: "  dsh login --config config.example.yaml\n" +
+			"  dsh login --next / --config config.example.yaml   # the home page",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			t, err := Host(cmd)

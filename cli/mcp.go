@@ -15,10 +15,12 @@ import (
 func newMCP() *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the agent tools over MCP on stdin/stdout (for desktop agents)",
-		Long: "Runs the host without a web server and speaks MCP (newline-delimited JSON-RPC) on stdin/stdout.\n" +
-			"Logs go to stderr. It exits when stdin closes.",
-		Args: cobra.NoArgs,
+		Short: "Serve the agent tools over MCP on stdin and stdout (for desktop agents)",
+		Long: "Runs the host without a web server and speaks MCP (newline-delimited JSON-RPC) on stdin and\n" +
+			"stdout, for a desktop agent that starts dsh itself. Logs go to stderr. It exits when stdin closes.\n" +
+			"It reads and writes the same data as `dsh serve` with the same --config (see `dsh serve --help`).",
+		Example: "  dsh mcp --config config.example.yaml",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, err := dsh.New(hostOptions(cmd, dsh.Headless())...)
 			if err != nil {

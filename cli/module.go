@@ -24,6 +24,10 @@ type Module struct {
 	// Plugin is not disabled ("": the module has none). The first module
 	// with one wins; with none, the home page.
 	Landing string
+	// Data says, for `dsh serve --help`, where the module's plugin keeps
+	// what it keeps and which setting moves it (lines of at most 100
+	// characters, without a final newline).
+	Data string
 	// Grant, when set, lets `dsh token create` mint connect tokens bounded
 	// by this module's grant, and `dsh token ls` describe them.
 	Grant *TokenGrant
@@ -38,6 +42,9 @@ type TokenGrant struct {
 	// Help says, for `dsh token create --help`, which flags make such a
 	// token and what it may do.
 	Help string
+	// Example is `dsh token create`'s examples of such tokens, each line
+	// indented by two spaces.
+	Example string
 	// Flags adds the grant's flags to `dsh token create`.
 	Flags func(fs *pflag.FlagSet)
 	// Wanted reports whether the command line asks for this grant (one

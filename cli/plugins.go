@@ -13,12 +13,17 @@ import (
 func newPlugins() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plugins",
-		Short: "List, load, unload or reload the plugins of a running host",
-		Long:  HostHelp,
+		Short: "List, load, unload or reload the plugin entries of a running host",
+		Long: "Each entry under plugins: in the config file runs one plugin; its ID is the entry's id (the\n" +
+			"plugin's name when it sets none). Loading, unloading and reloading change the running host only:\n" +
+			"at the next start the config file decides again.\n\n" + HostHelp,
+		Example: "  dsh plugins ls --config config.example.yaml\n" +
+			"  dsh plugins unload excalidraw --config config.example.yaml\n" +
+			"  dsh plugins load excalidraw --config config.example.yaml",
 	}
 	AddHostFlags(cmd)
 	cmd.AddCommand(&cobra.Command{
-		Use: "ls", Short: "List plugin entries and their state", Args: cobra.NoArgs,
+		Use: "ls", Short: "List the plugin entries and their state", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out struct {
 				Plugins []dsh.PluginInfo `json:"plugins"`
@@ -38,9 +43,14 @@ func newPlugins() *cobra.Command {
 			return tw.Flush()
 		},
 	})
-	for _, action := range []string{"load", "unload", "reload"} {
+	for _, action := range []struct{ name, short string }{
+		{"load", "Load a plugin entry (a disabled one too)"},
+		{"unload", "Unload a plugin entry: its pages, API and agent tools go away"},
+		{"reload", "Restart a plugin entry (or load it, if it is unloaded)"},
+	} {
+		action, short := action.name, action.short
 		cmd.AddCommand(&cobra.Command{
-			Use: action + " ID", Short: action + " a plugin entry at runtime", Args: cobra.ExactArgs(1),
+			Use: action + " ID", Short: short, Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				var out struct {
 					Plugin dsh.PluginInfo `json:"plugin"`

@@ -21,6 +21,8 @@ func newSessions() *cobra.Command {
 		Long: "Browser sessions are kept, hashed, in sessions.json in the data directory, so they survive a\n" +
 			"restart of `dsh serve`. With a host running these commands go through its admin API (a revoked\n" +
 			"session is refused at once); with none, they edit the file.\n\n" + HostHelp,
+		Example: "  dsh sessions ls --config config.example.yaml\n" +
+			"  dsh sessions revoke --all --config config.example.yaml",
 	}
 	AddHostFlags(cmd)
 	cmd.AddCommand(&cobra.Command{
@@ -34,8 +36,10 @@ func newSessions() *cobra.Command {
 					list = out.Sessions
 					return err
 				},
-				func(s *connection.SessionStore) (err error) {
-					list, err = s.List(cmd.Context())
+				func(st *State) (err error) {
+					if list, err = st.Sessions().List(cmd.Context()); err == nil {
+						warnNoFile(cmd, st, connection.SessionFile(st.c.Host.DataDir), "sessions file")
+					}
 					return err
 				})
 			if err != nil {
@@ -51,7 +55,7 @@ func newSessions() *cobra.Command {
 	})
 	revoke := &cobra.Command{
 		Use:   "revoke ID | --all",
-		Short: "Revoke one session, or all of them (a running host refuses them at once)",
+		Short: "Revoke one session, or all of them; a running host refuses them at once",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, _ := cmd.Flags().GetBool("all")
@@ -67,8 +71,8 @@ func newSessions() *cobra.Command {
 						n = out.Revoked
 						return err
 					},
-					func(s *connection.SessionStore) (err error) {
-						n, err = s.RevokeAll(cmd.Context())
+					func(st *State) (err error) {
+						n, err = st.Sessions().RevokeAll(cmd.Context())
 						return err
 					})
 				if err != nil {
@@ -86,8 +90,8 @@ func newSessions() *cobra.Command {
 				func(t Target) error {
 					return t.call(cmd.Context(), http.MethodDelete, "/sessions/"+url.PathEscape(id), nil, &admin.RevokedResponse{})
 				},
-				func(s *connection.SessionStore) error {
-					err := s.Revoke(cmd.Context(), id)
+				func(st *State) error {
+					err := st.Sessions().Revoke(cmd.Context(), id)
 					if errors.Is(err, connection.ErrSessionNotFound) {
 						// The admin API's code, so both paths read alike.
 						return fmt.Errorf("unknown_session: no live session has id %q", id)
@@ -107,11 +111,11 @@ func newSessions() *cobra.Command {
 }
 
 // withSessions runs viaAPI against the running host, or viaFile on the
-// sessions file when no host runs: no runtime file, or one left by a host
+// sessions file (of the state it is given) when no host runs: no runtime file, or one left by a host
 // that died (nothing answers at its URL; the request never reached a
 // server, so nothing was done twice). A host given by --url or DSH_URL
 // that does not answer is an error, not a reason to guess.
-func withSessions(cmd *cobra.Command, viaAPI func(Target) error, viaFile func(*connection.SessionStore) error) error {
+func withSessions(cmd *cobra.Command, viaAPI func(Target) error, viaFile func(*State) error) error {
 	t, err := Host(cmd)
 	if err == nil {
 		err = viaAPI(t)
@@ -127,5 +131,5 @@ func withSessions(cmd *cobra.Command, viaAPI func(Target) error, viaFile func(*c
 		return err
 	}
 	defer st.Close()
-	return viaFile(st.Sessions())
+	return viaFile(st)
 }

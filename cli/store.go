@@ -29,13 +29,16 @@ func newStore() *cobra.Command {
 	}
 	m := &cobra.Command{
 		Use:   "migrate --from fs|postgres --to postgres|fs",
-		Short: "Copy people, tokens, sessions and each plugin's data (scenes with their history, boards, files, exports)",
+		Short: "Copy everything dsh keeps from the data directory to a database, or back",
 		Long: "Copies everything dsh keeps from one store to the other: the host's people, tokens and sessions,\n" +
 			"and what each linked plugin keeps (the Excalidraw plugin's scenes with their history, checked\n" +
 			"revision, bytes and journal after the copy). The files are the data directory and the plugins'\n" +
 			"folders of --config; the database is host.store's DSN (or --dsn, or the variable host.store.dsnEnv\n" +
 			"names). Stop dsh first (no node may write while it copies). Running it again copies nothing twice:\n" +
 			"what is there identically is left alone, and a scene that differs is refused, never overwritten.",
+		Example: "  export DSH_STORE_DSN=postgres://dsh:PASSWORD@db.example.com:5432/dsh\n" +
+			"  dsh store migrate --from fs --to postgres --config config.example.yaml\n" +
+			"  dsh store migrate --from postgres --to fs --dsn postgres://dsh:PASSWORD@db.example.com:5432/dsh --config config.example.yaml",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			from, _ := cmd.Flags().GetString("from")

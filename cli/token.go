@@ -17,7 +17,11 @@ import (
 func newToken(mods []Module) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "token",
-		Short: "Manage bearer tokens for programs and agents (stored hashed in the data directory)",
+		Short: "Create, list or revoke bearer tokens for programs and agents",
+		Long: "Bearer tokens let programs and agents call the host (its API, and MCP at /mcp). They are kept\n" +
+			"hashed in tokens.json in the data directory (or in the database, with a postgres store); a token\n" +
+			"is shown once, when it is made.",
+		Example: tokenExamples(mods),
 	}
 	store := func(cmd *cobra.Command) (*connection.TokenStore, error) {
 		st, err := openState(cmd)
@@ -27,10 +31,11 @@ func newToken(mods []Module) *cobra.Command {
 		return st.Tokens(), nil // the pool, if any, ends with the command's process
 	}
 	create := &cobra.Command{
-		Use:   "create NAME",
-		Short: "Create a token; it is shown once (a module's flags make a connect token for an agent)",
-		Long:  tokenCreateHelp(mods),
-		Args:  cobra.ExactArgs(1),
+		Use:     "create NAME",
+		Short:   "Create a bearer token, shown once: a host token, or a plugin's connect token",
+		Long:    tokenCreateHelp(mods),
+		Example: tokenCreateExamples(mods),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := names.Check("token name", args[0]); err != nil {
 				return err // before anything is opened
@@ -63,14 +68,16 @@ func newToken(mods []Module) *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use: "ls", Short: "List tokens (never their values)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := store(cmd)
+			st, err := openState(cmd)
 			if err != nil {
 				return err
 			}
-			recs, err := s.List(cmd.Context())
+			defer st.Close()
+			recs, err := st.Tokens().List(cmd.Context())
 			if err != nil {
 				return err
 			}
+			warnNoFile(cmd, st, dsh.TokenFile(st.c.Host.DataDir), "token file")
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tNAME\tKIND\tROLE\tBOARDS\tCREATED")
 			for _, r := range recs {
@@ -97,7 +104,7 @@ func newToken(mods []Module) *cobra.Command {
 	})
 	revoke := &cobra.Command{
 		Use:   "revoke ID|NAME",
-		Short: "Revoke a token (a running host stops accepting it, and closes its open requests and MCP sessions, at once)",
+		Short: "Revoke a token; a running host stops accepting it at once",
 		Long: "With a host running this goes through its admin API, which also ends the token's open requests\n" +
 			"and MCP sessions at once; with none, it edits the token file.\n\n" + HostHelp,
 		Args: cobra.ExactArgs(1),
@@ -129,6 +136,25 @@ func newToken(mods []Module) *cobra.Command {
 	return cmd
 }
 
+// tokenCreateExamples are `dsh token create`'s examples: a host token,
+// then each module's kind of connect token.
+func tokenCreateExamples(mods []Module) string {
+	ex := "  dsh token create my-script --config config.example.yaml"
+	for _, m := range mods {
+		if m.Grant != nil && m.Grant.Example != "" {
+			ex += "\n" + m.Grant.Example
+		}
+	}
+	return ex
+}
+
+// tokenExamples are `dsh token`'s: making tokens, listing and revoking
+// them.
+func tokenExamples(mods []Module) string {
+	return tokenCreateExamples(mods) + "\n  dsh token ls --config config.example.yaml\n" +
+		"  dsh token revoke my-script --config config.example.yaml"
+}
+
 // tokenCreateHelp is `dsh token create`'s long help: each module's
 // connect tokens, and the host token made without their flags.
 func tokenCreateHelp(mods []Module) string {
@@ -141,5 +167,5 @@ func tokenCreateHelp(mods []Module) string {
 	if h == "" {
 		return "A host token, with every right (for programs and scripts you run).\n\n" + HostHelp
 	}
-	return h + "Without those flags: a host token, with every right (for programs and scripts you run).\n\n" + HostHelp
+	return h + "\nWithout those flags: a host token, with every right (for programs and scripts you run).\n\n" + HostHelp
 }

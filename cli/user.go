@@ -33,6 +33,10 @@ func newUser() *cobra.Command {
 			"at once; with no host running it edits the file.\n\n" +
 			"Invite links are made with, in this order: --url (or DSH_URL), host.publicURL, the running\n" +
 			"host's URL, host.listen.\n\n" + HostHelp,
+		Example: "  dsh user add bob --email bob@example.com --config config.example.yaml\n" +
+			"  dsh user ls --config config.example.yaml\n" +
+			"  dsh user reinvite bob --config config.example.yaml   # a forgotten password\n" +
+			"  dsh user rm bob --config config.example.yaml",
 	}
 	AddHostFlags(cmd)
 
@@ -96,16 +100,18 @@ func newUser() *cobra.Command {
 	reinvite.Flags().Duration("ttl", accounts.DefaultInviteTTL, "how long the invite link works")
 
 	ls := &cobra.Command{
-		Use: "ls", Short: "List people (never their passwords or invites)", Args: cobra.NoArgs,
+		Use: "ls", Short: "List the people who can sign in (never their passwords or invites)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, st, err := accountsOf(cmd)
+			st, err := openState(cmd)
 			if err != nil {
 				return err
 			}
-			people, err := st.List(cmd.Context())
+			defer st.Close()
+			people, err := st.People().List(cmd.Context())
 			if err != nil {
 				return err
 			}
+			warnNoFile(cmd, st, accounts.File(st.c.Host.DataDir), "accounts file")
 			now := time.Now()
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tNAME\tEMAIL\tOWNER\tSTATUS")
@@ -121,7 +127,7 @@ func newUser() *cobra.Command {
 	}
 
 	rm := &cobra.Command{
-		Use: "rm NAME", Short: "Remove a person: their sessions and bots stop working (at once, with a host running)", Args: cobra.ExactArgs(1),
+		Use: "rm NAME", Short: "Remove a person: their sessions and agents' tokens stop working", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var gone admin.PersonInfo
 			err := WithHostOrFile(cmd, "accounts file",

@@ -14,6 +14,8 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,20 +84,41 @@ func Open(ctx context.Context, o Options) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
-// Describe turns a connection failure into ErrUnreachable naming the
+// UnreachableError is a server that did not answer: where it was looked
+// for and why it did not answer, never the password. It is ErrUnreachable
+// (errors.Is).
+type UnreachableError struct {
+	// Addr is the server's host:port.
+	Addr string
+	// Cause is the reason in a few words ("connection refused").
+	Cause string
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("%s at %s (%s)", ErrUnreachable, e.Addr, e.Cause)
+}
+
+// Unwrap makes the error ErrUnreachable.
+func (e *UnreachableError) Unwrap() error { return ErrUnreachable }
+
+// Describe turns a connection failure into an *UnreachableError naming the
 // server (never the password), and passes other errors through.
 func Describe(err error, host string, port uint16) error {
 	if Unreachable(err) {
-		return fmt.Errorf("%w at %s:%d (%s)", ErrUnreachable, host, port, cause(err))
+		return &UnreachableError{Addr: net.JoinHostPort(host, strconv.Itoa(int(port))), Cause: cause(err)}
 	}
 	return fmt.Errorf("pgdb: %w", err)
 }
 
-// cause is the root of a connection failure in a few words ("connect:
-// connection refused"), not pgx's every attempt.
+// cause is the root of a connection failure in a few words ("connection
+// refused"), not pgx's every attempt.
 func cause(err error) string {
 	var op *net.OpError
 	if errors.As(err, &op) && op.Err != nil {
+		var sys *os.SyscallError
+		if errors.As(op.Err, &sys) && sys.Err != nil {
+			return sys.Err.Error()
+		}
 		return op.Err.Error()
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")

@@ -71,6 +71,11 @@ func TestOpenUnreachable(t *testing.T) {
 	if !strings.Contains(err.Error(), "127.0.0.1:1") || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("message %q: should name the server, not the password", err)
 	}
+	// The parts, for a command line's one-line message.
+	var down *UnreachableError
+	if !errors.As(err, &down) || down.Addr != "127.0.0.1:1" || down.Cause != "connection refused" {
+		t.Fatalf("err = %#v, want an *UnreachableError at 127.0.0.1:1, connection refused", err)
+	}
 }
 
 // A DSN that does not parse is refused without echoing it.

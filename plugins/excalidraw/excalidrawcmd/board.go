@@ -25,9 +25,12 @@ type membersAnswer struct {
 func newBoard() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "board",
-		Short: "Create boards and share them with people (the running host's owner acts)",
+		Short: "Create boards and share them with people, as the running host's owner",
 		Long: "Boards are shared with people as editors (they may change them) or viewers (they may look).\n" +
-			"These commands go through the running host as its owner.\n\n" + cli.HostHelp,
+			"These commands go through the running host, as its owner; its excalidraw plugin must be loaded.\n\n" + cli.HostHelp,
+		Example: "  dsh board create plan --title \"The plan\" --config config.example.yaml\n" +
+			"  dsh board share plan bob --role viewer --config config.example.yaml\n" +
+			"  dsh board members plan --config config.example.yaml",
 	}
 	cli.AddHostFlags(cmd)
 	print := func(cmd *cobra.Command, board string, m membersAnswer) error {
@@ -40,7 +43,7 @@ func newBoard() *cobra.Command {
 	}
 	share := &cobra.Command{
 		Use:   "share BOARD PERSON",
-		Short: "Share a board with a person (--role editor|viewer), or stop (--role none)",
+		Short: "Share a board with a person (--role editor or viewer), or stop (--role none)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			role, _ := cmd.Flags().GetString("role")
@@ -53,7 +56,7 @@ func newBoard() *cobra.Command {
 			}
 			var out membersAnswer
 			path := httpapi.Prefix + "/api/boards/" + url.PathEscape(args[0]) + "/members/" + url.PathEscape(args[1])
-			if err := cli.Send(cmd, http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
+			if err := send(cmd, http.MethodPut, path, map[string]string{"role": role}, &out); err != nil {
 				return err
 			}
 			return print(cmd, args[0], out)
@@ -62,11 +65,11 @@ func newBoard() *cobra.Command {
 	share.Flags().String("role", "editor", "editor, viewer, or none to stop sharing")
 	cmd.AddCommand(newBoardCreate(), newBoardRoom(), share, &cobra.Command{
 		Use:   "members BOARD",
-		Short: "Who a board is shared with",
+		Short: "List the people a board is shared with, and their roles",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var out membersAnswer
-			if err := cli.Send(cmd, http.MethodGet, httpapi.Prefix+"/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
+			if err := send(cmd, http.MethodGet, httpapi.Prefix+"/api/boards/"+url.PathEscape(args[0])+"/members", nil, &out); err != nil {
 				return err
 			}
 			return print(cmd, args[0], out)

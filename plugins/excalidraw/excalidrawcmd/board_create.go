@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/dshgo/dsh/cli"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/spf13/cobra"
 )
@@ -24,13 +23,13 @@ type createdBoard struct {
 func newBoardCreate() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create NAME",
-		Short: "Create an empty board (--title, --description)",
+		Short: "Create an empty board, owned by the host's owner",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			title, _ := cmd.Flags().GetString("title")
 			description, _ := cmd.Flags().GetString("description")
 			var out createdBoard
-			if err := cli.Send(cmd, http.MethodPost, httpapi.Prefix+"/api/boards",
+			if err := send(cmd, http.MethodPost, httpapi.Prefix+"/api/boards",
 				map[string]string{"name": args[0], "title": title, "description": description}, &out); err != nil {
 				return err
 			}

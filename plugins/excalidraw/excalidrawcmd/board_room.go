@@ -29,13 +29,14 @@ type roomAnswer struct {
 func newBoardRoom() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "room BOARD",
-		Short: "A room link for a stock Excalidraw client to join the board live (carries a new connect token)",
+		Short: "Print a room link for a stock Excalidraw client to join a board live",
 		Long: "Prints the fragment of a collaboration link (#room=<id>_<token>,<key>) for an Excalidraw app\n" +
 			"whose room server (VITE_APP_WS_SERVER_URL) is this host: open <that app's URL>/<fragment>.\n" +
 			"The link carries a new connect token for the board (--role editor or viewer); whoever holds it\n" +
 			"joins as that token until `dsh token revoke` ends it. People signed in to dsh need no link: the\n" +
 			"board's page is in the room already.",
-		Args: cobra.ExactArgs(1),
+		Example: "  dsh board room plan --role viewer --config config.example.yaml",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			board := args[0]
 			role, _ := cmd.Flags().GetString("role")
@@ -43,7 +44,7 @@ func newBoardRoom() *cobra.Command {
 				return fmt.Errorf("--role must be editor or viewer, not %q", role)
 			}
 			var room roomAnswer
-			if err := cli.Send(cmd, http.MethodGet, httpapi.Prefix+"/api/scenes/"+url.PathEscape(board)+"/room", nil, &room); err != nil {
+			if err := send(cmd, http.MethodGet, httpapi.Prefix+"/api/scenes/"+url.PathEscape(board)+"/room", nil, &room); err != nil {
 				if he := (*cli.HostError)(nil); errors.As(err, &he) && he.Code == "not_found" {
 					return fmt.Errorf("%w\n  a room is a board's; make the board first: dsh board create %s", err, board)
 				}
@@ -51,7 +52,7 @@ func newBoardRoom() *cobra.Command {
 			}
 			name := "room " + board + " " + time.Now().UTC().Format("2006-01-02 15:04:05")
 			var tok connectToken
-			if err := cli.Send(cmd, http.MethodPost, httpapi.Prefix+"/api/mcp/tokens",
+			if err := send(cmd, http.MethodPost, httpapi.Prefix+"/api/mcp/tokens",
 				map[string]any{"name": name, "boards": []string{board}, "role": role}, &tok); err != nil {
 				return err
 			}

@@ -17,6 +17,15 @@ var Module = cli.Module{
 	Plugin:   excalidraw.Plugin,
 	Commands: []func() *cobra.Command{newBoard},
 	Landing:  httpapi.Prefix + "/",
-	Grant:    grant,
-	Migrate:  migrateStores,
+	Data: "The excalidraw plugin keeps boards in excalidraw/drawings under the data directory (its\n" +
+		"drawingsDir setting), their images in excalidraw/files (files.dir) and exports in exports\n" +
+		"(exports.dir); relative paths in these settings are relative to the data directory.",
+	Grant:   grant,
+	Migrate: migrateStores,
+}
+
+// send is cli.PluginSend for the plugin's API: a host where the plugin
+// is not loaded says so, and how to load it.
+func send(cmd *cobra.Command, method, path string, in, out any) error {
+	return cli.PluginSend(cmd, excalidraw.Plugin.Name, method, path, in, out)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/access"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/identity"
@@ -26,6 +27,7 @@ var grant = &cli.TokenGrant{
 	Help: "With --board: a connect token, an agent that draws as the host's owner on those boards only,\n" +
 		"as an editor or a viewer. With a host running it is minted through its API (the boards are\n" +
 		"checked); with none, in the token file.",
+	Example: "  dsh token create my-agent --board plan --role viewer --config config.example.yaml",
 	Flags: func(fs *pflag.FlagSet) {
 		fs.StringArray("board", nil, "a board the agent reaches (repeat for several)")
 		fs.String("role", "editor", "editor or viewer")
@@ -78,7 +80,7 @@ func createConnectToken(cmd *cobra.Command, name string, boards []string) error 
 	var out connectToken
 	err := cli.WithHostOrFile(cmd, "token file",
 		func(t cli.Target) error {
-			err := t.Send(cmd.Context(), http.MethodPost, httpapi.Prefix+"/api/mcp/tokens", map[string]any{
+			err := t.PluginSend(cmd, excalidraw.Plugin.Name, http.MethodPost, httpapi.Prefix+"/api/mcp/tokens", map[string]any{
 				"name": name, "boards": boards, "role": role, "canCreateBoards": canBoards, "canCreateFolders": canFolders, "expiresInDays": days,
 			}, &out)
 			if he := (*cli.HostError)(nil); errors.As(err, &he) && he.Code == "not_found" {
