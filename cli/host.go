@@ -142,7 +142,8 @@ func (t Target) Send(ctx context.Context, method, path string, in, out any) erro
 	resp, err := client.Do(req)
 	if err != nil {
 		if isUnreachable(err) && t.FromRuntimeFile {
-			return fmt.Errorf("no host answers at %s, the URL its runtime file gives (did it stop without removing it?): %w", t.URL, err)
+			return fmt.Errorf("no host answers at %s, the URL in the data directory's runtime file: that host stopped without\n"+
+				"  removing it; start it again with `dsh serve` (%w)", t.URL, err)
 		}
 		return err
 	}

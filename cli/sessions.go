@@ -54,7 +54,7 @@ func newSessions() *cobra.Command {
 		},
 	})
 	revoke := &cobra.Command{
-		Use:   "revoke ID | --all",
+		Use:   "revoke ID|--all",
 		Short: "Revoke one session, or all of them; a running host refuses them at once",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

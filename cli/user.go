@@ -29,8 +29,8 @@ func newUser() *cobra.Command {
 			"one-time invite link, which `dsh user add` and `dsh user reinvite` print, and then signs in with\n" +
 			"their name and password at /login.\n\n" +
 			"add, ls and reinvite edit the accounts file of --config's data directory (safe while a host\n" +
-			"runs). rm goes through the running host's admin API, so the person's sessions and bots are cut\n" +
-			"at once; with no host running it edits the file.\n\n" +
+			"runs). rm goes through the running host's admin API, so the person's sessions and agents' tokens\n" +
+			"stop at once; with no host running it edits the file.\n\n" +
 			"Invite links are made with, in this order: --url (or DSH_URL), host.publicURL, the running\n" +
 			"host's URL, host.listen.\n\n" + HostHelp,
 		Example: "  dsh user add bob --email bob@example.com --config config.example.yaml\n" +

@@ -2,13 +2,19 @@
 // only links plugins in: the command line is package cli, and each
 // plugin's module brings its own commands.
 //
-//	dsh serve --config dsh.yaml     run the host; prints its URL and a login link
+//	dsh serve --config dsh.yaml     run the host; prints its URL, a login link and its data directory
 //	dsh mcp --config dsh.yaml       serve the agent tools over MCP on stdio
 //	dsh plugins ls|load|unload|reload [ID]
 //	dsh login                       print a new one-time login link for the running host
 //	dsh sessions ls | revoke ID|--all
-//	dsh token create NAME | ls | revoke ID
+//	dsh token create NAME | ls | revoke ID|NAME
+//	dsh user add|ls|reinvite|rm [NAME]
+//	dsh store migrate --from fs|postgres --to postgres|fs
+//	dsh board create|share|members|room …   (the excalidraw plugin's)
 //	dsh version
+//
+// `dsh help` and `dsh COMMAND --help` say more; --verbose prints an
+// error in full.
 package main
 
 import (

@@ -60,6 +60,21 @@ func TestNoHostSaysWhereItLookedAndSuggestsConfig(t *testing.T) {
 	if out, err := run(t, context.Background(), "plugins", "ls", "--config", cfg); err != nil || !strings.Contains(out, "status") {
 		t.Fatalf("plugins ls with the host's config: %v\n%s", err, out)
 	}
+
+	// A runtime file left by a host that died: nothing answers at its URL.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := "http://" + l.Addr().String()
+	l.Close()
+	if _, err := cli.WriteRuntimeFile(dataDirOf(other), cli.RuntimeInfo{URL: gone, Token: "dsh_x", PID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = run(t, context.Background(), "plugins", "ls", "--config", other); err == nil ||
+		!strings.Contains(err.Error(), "no host answers at "+gone) || !strings.Contains(err.Error(), "start it again with `dsh serve`") {
+		t.Fatalf("plugins ls with a stale runtime file: %v", err)
+	}
 }
 
 // token ls, user ls and sessions ls on a data directory without their
