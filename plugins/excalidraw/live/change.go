@@ -9,7 +9,8 @@ type Change struct {
 	SHA256       string `json:"sha256"`
 	ElementCount int    `json:"elementCount"`
 	UpdatedBy    string `json:"updatedBy,omitempty"`
-	// UpdatedByName is the writer's name where known ("claude-desktop").
+	// UpdatedByName is who wrote it, named by their credential
+	// ("claude (for erin)", "erin"), as its history names them.
 	UpdatedByName string `json:"updatedByName,omitempty"`
 	// At is when the revision was committed (RFC 3339, UTC, milliseconds).
 	At string `json:"at,omitempty"`

@@ -35,7 +35,11 @@ type BoardInfo struct {
 	Folder      *FolderRef `json:"folder,omitempty"`
 	Revision    int64      `json:"revision"`
 	UpdatedAt   string     `json:"updatedAt,omitempty"`
-	TrashedAt   *time.Time `json:"trashedAt,omitempty"`
+	// UpdatedBy is the last writer's kind (agent, ui, ...) and
+	// UpdatedByName who they are, as the board's history names them.
+	UpdatedBy     string     `json:"updatedBy,omitempty"`
+	UpdatedByName string     `json:"updatedByName,omitempty"`
+	TrashedAt     *time.Time `json:"trashedAt,omitempty"`
 }
 
 // FolderRef names a board's folder.
@@ -143,7 +147,9 @@ func (s *Service) ListBoards(ctx context.Context, trash bool) ([]BoardInfo, erro
 			return nil, mapError(err)
 		}
 		b.Name = r.Name
-		out = append(out, info(r.Name, b, r.Revision, formatTime(r.UpdatedAt)))
+		row := info(r.Name, b, r.Revision, formatTime(r.UpdatedAt))
+		row.UpdatedBy, row.UpdatedByName = string(r.UpdatedBy), r.UpdatedByName
+		out = append(out, row)
 	}
 	return out, nil
 }

@@ -15,7 +15,8 @@ type Head struct {
 	ElementCount int    `json:"elementCount"`
 	UpdatedAt    string `json:"updatedAt"`
 	UpdatedBy    string `json:"updatedBy"`
-	// UpdatedByName is the writer's name where known (a token's or client's).
+	// UpdatedByName is who last wrote it, named by their credential
+	// ("claude (for erin)", "erin"), as its history names them.
 	UpdatedByName string `json:"updatedByName,omitempty"`
 }
 

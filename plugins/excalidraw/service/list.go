@@ -18,7 +18,8 @@ type SceneSummary struct {
 	ByteLength   int64  `json:"byteLength"`
 	UpdatedAt    string `json:"updatedAt"`
 	UpdatedBy    string `json:"updatedBy"`
-	// UpdatedByName is the writer's name where known (a token's or client's).
+	// UpdatedByName is who last wrote it, named by their credential
+	// ("claude (for erin)", "erin"), as its history names them.
 	UpdatedByName string `json:"updatedByName,omitempty"`
 	SHA256        string `json:"sha256"`
 	Valid         bool   `json:"valid"`

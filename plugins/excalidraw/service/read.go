@@ -29,7 +29,8 @@ type ReadResult struct {
 	SHA256    string `json:"sha256"`
 	UpdatedAt string `json:"updatedAt"`
 	UpdatedBy string `json:"updatedBy"`
-	// UpdatedByName is the writer's name where known (a token's or client's).
+	// UpdatedByName is who last wrote it, named by their credential
+	// ("claude (for erin)", "erin"), as its history names them.
 	UpdatedByName string          `json:"updatedByName,omitempty"`
 	ByteLength    int64           `json:"byteLength"`
 	Scene         json.RawMessage `json:"scene,omitempty"`
