@@ -49,9 +49,10 @@ func TestDrawAndSave(t *testing.T) {
 	if s := w.state(tab); s.SHA256 != sha {
 		t.Fatalf("page shows sha %s, disk has %s", s.SHA256, sha)
 	}
-	shown := evalJS[string](w, tab, `document.querySelector('[data-testid="sha"]').textContent`)
-	if !strings.Contains(shown, sha[:12]) {
-		t.Fatalf("status bar shows %q, want the first 12 hex of %s", shown, sha)
+	// The revision and sha are details, in the status's tooltip.
+	shown := evalJS[string](w, tab, `document.querySelector('[data-testid="state"]').title`)
+	if !strings.Contains(shown, sha) {
+		t.Fatalf("status bar's details say %q, want the sha %s", shown, sha)
 	}
 
 	ed := w.editorHealth("sketch")
@@ -130,9 +131,9 @@ func TestStaleSaveConflict(t *testing.T) {
 
 	w.draw(b, "from-b", 200, 0)
 	w.pressSave(b)
-	w.waitJS(b, "the conflict dialog", `document.querySelector('[role="dialog"][aria-label="Revision conflict"]') !== null`)
+	w.waitJS(b, "the conflict dialog", `document.querySelector('.dsh-conflict[role="dialog"]') !== null`)
 	buttons := evalJS[[]string](w, b, `[...document.querySelectorAll('[role="dialog"] button')].map(b => b.textContent.trim())`)
-	if strings.Join(buttons, "|") != "Reload from disk|Overwrite anyway" {
+	if strings.Join(buttons, "|") != "Take their version|Keep mine (overwrite theirs)" {
 		t.Fatalf("conflict choices %q", buttons)
 	}
 	if s := w.state(b); s.Status != "conflict" || s.Revision != 1 {

@@ -54,7 +54,7 @@ func TestSessionEndedIsExplained(t *testing.T) {
 	if s := w.state(tab); s.Status != "failed" || s.Failure != "unauthorized" || !s.Dirty {
 		t.Fatalf("state while logged out: %+v", s)
 	}
-	if got := evalJS[string](w, tab, `document.querySelector('[data-testid="state"]').textContent`); got != "not saved" {
+	if got := evalJS[string](w, tab, `document.querySelector('[data-testid="state"]').textContent`); got != "Not saved — log in again" {
 		t.Fatalf("status bar says %q", got)
 	}
 	w.noBareError(tab)
@@ -88,7 +88,7 @@ func TestUnloadedPluginIsExplained(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.draw(tab, "drawn-while-away", 0, 0)
-	w.waitJS(tab, "the page to say the plugin is away", bannerJS+`.includes("plugin is unavailable")`)
+	w.waitJS(tab, "the page to say the plugin is away", bannerJS+`.includes("dsh is restarting")`)
 	if s := w.state(tab); s.Failure != "unavailable" {
 		t.Fatalf("state while unloaded: %+v", s)
 	}

@@ -46,7 +46,9 @@ func TestHistoryUndoAgentChange(t *testing.T) {
 	const entry2 = `.dsh-history .dsh-entry[data-revision="2"]`
 	w.waitJS(tab, "the agent's commit in the history", `document.querySelector('`+entry2+`') !== null && document.querySelector('.dsh-entry[data-revision="1"]') !== null`)
 	text := evalJS[string](w, tab, `document.querySelector('`+entry2+`').textContent`)
-	for _, want := range []string{"agent browser-test-agent", "created 3, changed 1", "add the cache tier", "r2", "just now", "batch_create", "Undo this change"} {
+	// The writer as the journal names it (the name its credential gives).
+	writer := evalJS[string](w, tab, `fetch("/dsh-excalidraw/api/scenes/board/log?limit=1").then(r => r.json()).then(d => d.entries[0].name)`)
+	for _, want := range []string{writer, "created 3, changed 1", "add the cache tier", "r2", "just now", "batch_create", "Undo this change"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("history entry %q lacks %q", text, want)
 		}
@@ -72,7 +74,7 @@ func TestHistoryUndoAgentChange(t *testing.T) {
 	// Offline, the undo fails and says why; nothing changes.
 	w.setOffline(tab, true)
 	w.run(tab, chromedp.Click(chromedp.CSS(entry2+` button[data-action="undo"]`)))
-	w.waitJS(tab, "the failed undo's message", `document.querySelector('[data-testid="notice"][role="alert"]')?.textContent.includes("Could not undo r2: dsh is not reachable")`)
+	w.waitJS(tab, "the failed undo's message", `document.querySelector('[data-testid="notice"][role="alert"]')?.textContent.match(/Could not undo the change by .+: dsh is not reachable/) != null`)
 	w.setOffline(tab, false)
 	w.waitJS(tab, "the stream back", `window.dshEditor.state().link === "live"`)
 	if s := w.state(tab); s.Revision != 2 || s.Status != "saved" {
@@ -95,12 +97,12 @@ func TestHistoryUndoAgentChange(t *testing.T) {
 	if regexp.MustCompile(`"boundElements": \[\s*\{`).Match(w.sceneFile("board")) {
 		t.Errorf("the box the arrow started at is still bound to it:\n%s", w.sceneFile("board"))
 	}
-	w.waitJS(tab, "the undo's notice", `document.querySelector('[data-testid="notice"]')?.textContent.includes("Undid r2")`)
+	w.waitJS(tab, "the undo's notice", fmt.Sprintf(`(document.querySelector('[data-testid="notice"]')?.textContent || "").startsWith("Undid the change by " + %q)`, writer))
 
 	// The panel follows: this tab's undo on top, the agent's commit marked.
 	const entry3 = `.dsh-history .dsh-entry[data-revision="3"]`
 	w.waitJS(tab, "the undo in the history", `document.querySelector('`+entry3+`') !== null`)
-	if text := evalJS[string](w, tab, `document.querySelector('`+entry3+`').textContent`); !strings.Contains(text, "this tab") || !strings.Contains(text, "undo of r2") {
+	if text := evalJS[string](w, tab, `document.querySelector('`+entry3+`').textContent`); !strings.HasPrefix(text, "you · ") || !strings.Contains(text, "undo of r2") {
 		t.Errorf("the undo's entry reads %q", text)
 	}
 	if text := evalJS[string](w, tab, `document.querySelector('`+entry2+`').textContent`); !strings.Contains(text, "undone in r3") {
@@ -117,8 +119,9 @@ func TestHistoryUndoAgentChange(t *testing.T) {
 	// The history panel in the other tab opens on the same story.
 	w.run(other, chromedp.Click(chromedp.CSS(`.dsh-status button[data-action="history"]`)))
 	w.waitJS(other, "the other tab's history", `document.querySelector('`+entry3+`') !== null`)
-	if text := evalJS[string](w, other, `document.querySelector('`+entry3+`').textContent`); !strings.Contains(text, "another editor") {
-		t.Errorf("in another tab the undo reads %q, want another editor", text)
+	// (The same person: their other tab calls it theirs too.)
+	if who := evalJS[string](w, other, `document.querySelector('`+entry3+` [data-testid="who"]').textContent`); who != "you" {
+		t.Errorf("in another tab the undo is by %q, want you", who)
 	}
 }
 
@@ -193,7 +196,7 @@ func TestOverwriteBannerBringsVersionBack(t *testing.T) {
 
 	const banner = `document.querySelector('[data-testid="overwrite"]')`
 	w.waitJS(b, "the overwrite banner", banner+` !== null && window.dshEditor.state().revision === 3`)
-	if text := evalJS[string](w, b, banner+`.textContent`); !strings.Contains(text, "Your view was replaced by another editor’s overwrite") || !strings.Contains(text, "Bring my version back") {
+	if text := evalJS[string](w, b, banner+`.textContent`); !strings.Contains(text, "You replaced this board from another tab") || !strings.Contains(text, "Bring my version back") {
 		t.Errorf("banner reads %q", text)
 	}
 	if ids := w.pageIDs(b); strings.Join(ids, ",") != "base,from-a" {

@@ -26,7 +26,8 @@ export function useNow() {
 }
 
 // who names a writer from its kind (agent, ui, recovery, system) and its
-// name where known: "agent claude-desktop", "the editor".
+// name where known: "agent claude-desktop", "the editor" (the board
+// list's words).
 export function who(actor, name) {
   switch (actor) {
     case "agent":
@@ -41,26 +42,69 @@ export function who(actor, name) {
   }
 }
 
-// botWho names a connect token's commit: the token (bot) and the person
-// it acts for, "claude for erin".
-export const botWho = (e) => (e.person ? `${e.bot} for ${e.person}` : `${e.bot} (an agent)`);
+// isMe: the person the page is signed in as (GET /me) is this entry's
+// person, by id where both say it, else by name.
+const isMe = (e, me) => {
+  if (!me) return false;
+  if (e.personId && me.personId) return e.personId === me.personId;
+  return !!e.person && e.person === (me.person || me.name);
+};
 
-// entryWho names the writer of a journal entry as this tab sees it: its
-// own commits are "this tab"; the editor's others "another editor"; a
-// connect token's, its name and its person's.
-export const entryWho = (e) =>
-  isOwnRequest(e.requestId) ? "this tab" : e.bot ? botWho(e) : e.actor === "ui" && !e.name ? "another editor" : who(e.actor, e.name);
+// personWord names an entry's person as the page's reader knows them.
+const personWord = (e, me) => (isMe(e, me) ? "you" : e.person);
+
+// ownEntry: the reader made this change themselves, in this tab or in
+// another page signed in as them (not an agent acting for them).
+export const ownEntry = (e, me) => isOwnRequest(e.requestId) || (e.actor === "ui" && !e.bot && isMe(e, me));
+
+// botWho names a connect token's commit: the token (bot) and the person
+// it acts for, "claude for erin" ("claude for you" on erin's page).
+export const botWho = (e, me) => (e.person ? `${e.bot} for ${personWord(e, me)}` : `${e.bot} (an agent)`);
+
+// entryWho names the writer of a journal entry as the reader knows them:
+// "you" for their own changes; a connect token's, its name and its
+// person's; an agent by the name it is known by (and its person's); a
+// person in the editor by name. me is GET /me (null while unknown).
+export function entryWho(e, me = null) {
+  if (ownEntry(e, me)) return "you";
+  if (e.bot) return botWho(e, me);
+  if (e.actor === "agent") {
+    const name = e.name || "an agent";
+    return e.person && !name.includes(e.person) ? `${name} for ${personWord(e, me)}` : name;
+  }
+  if (e.actor === "ui") return e.person || e.name || "someone in the editor";
+  if (e.actor === "recovery" || e.actor === "system") return "dsh";
+  return who(e.actor, e.name);
+}
+
+// clientOf is the name the agent's MCP client gave itself, where it is
+// not already the writer's name: a detail.
+export function clientOf(e) {
+  if (e.client) return e.client;
+  if (e.bot && e.name && e.name !== e.bot && !e.name.startsWith(`${e.bot} (`)) return e.name;
+  return "";
+}
+
+// changedNothing: the entry says it changed nothing (undoing it would
+// change nothing either).
+export const changedNothing = (e) =>
+  e.summary === "nothing changed" ||
+  e.summary === "no element changed" ||
+  (e.restorable && touchedIds(e).size === 0 && !e.moved?.length && !e.members?.length && !e.more);
 
 // touchedIds are the elements an entry created, changed, deleted or
 // brought back.
 export const touchedIds = (e) => new Set([...(e.created || []), ...(e.updated || []), ...(e.revived || []), ...(e.deleted || [])]);
 
-// HistoryPanel lists the scene's commits, newest first, and reloads its
-// first page whenever the scene's revision moves past what it shows (the
+// HistoryPanel lists the board's changes, newest first, and reloads its
+// first page whenever the board's revision moves past what it shows (the
 // editor's revision follows the live stream), so new entries arrive by
 // themselves. Clicking an entry calls onSelect (the editor highlights its
 // elements); "Undo this change" calls onUndo, which resolves once done.
-export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
+// It is offered only where it would change something, and only with
+// canUndo (not to a viewer). me is who the page is signed in as (GET
+// /me), to say "you"; theme is Excalidraw's ("dark" darkens the panel).
+export function HistoryPanel({ name, revision, me = null, canUndo = true, theme = "light", onSelect, onUndo, onClose }) {
   const now = useNow();
   const [entries, setEntries] = useState([]);
   const [next, setNext] = useState("");
@@ -132,7 +176,7 @@ export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
   for (const e of entries) if (e.undoes && !undoneBy.has(e.undoes)) undoneBy.set(e.undoes, e);
 
   return (
-    <aside className="dsh-history" aria-label="History" data-testid="history">
+    <aside className={`dsh-history dsh-chrome dsh-theme-${theme === "dark" ? "dark" : "light"}`} aria-label="History" data-testid="history">
       <header className="dsh-history-head">
         <h2>History</h2>
         <button className="dsh-close" aria-label="Close history" title="Close" onClick={onClose}>
@@ -156,24 +200,29 @@ export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
           }
           const later = undoneBy.get(e.commit);
           if (later) tags.push(`undone in r${later.revision}`);
+          const mine = ownEntry(e, me);
+          const client = clientOf(e);
+          const undoable = e.restorable && canUndo && !later && !changedNothing(e);
           return (
             <li key={e.commit} className={e.commit === selected ? "dsh-entry dsh-entry-selected" : "dsh-entry"} data-commit={e.commit} data-revision={e.revision}>
               <button
                 className="dsh-entry-main"
-                title={`${new Date(e.at).toLocaleString()}${e.via ? ` · via ${e.via}` : ""} · click to show its elements`}
+                title={`Revision ${e.revision} · ${new Date(e.at).toLocaleString()}${e.via ? ` · via ${e.via}` : ""}${client ? ` · client ${client}` : ""} · click to show what it changed`}
                 onClick={() => {
                   setSelected(e.commit);
                   onSelect(e);
                 }}
               >
                 <span className="dsh-entry-line">
-                  {e.bot && !isOwnRequest(e.requestId) ? (
+                  {e.bot && !mine ? (
                     <span className="dsh-entry-who" data-testid="bot">
                       <strong className="dsh-entry-bot">{e.bot}</strong>
-                      {e.person && <span className="dsh-entry-person"> for {e.person}</span>}
+                      {e.person && <span className="dsh-entry-person"> for {isMe(e, me) ? "you" : e.person}</span>}
                     </span>
                   ) : (
-                    <strong className="dsh-entry-who">{entryWho(e)}</strong>
+                    <strong className={mine ? "dsh-entry-who dsh-entry-you" : "dsh-entry-who"} data-testid="who">
+                      {entryWho(e, me)}
+                    </strong>
                   )}
                   {" · "}
                   <span className="dsh-entry-summary">{e.summary}</span>
@@ -187,7 +236,7 @@ export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
                 <span className="dsh-entry-meta">
                   r{e.revision} · {ago(e.at, now)}
                   {e.actor === "agent" && e.via ? ` · ${e.via}` : ""}
-                  {e.bot && e.name && e.name !== e.bot ? ` · client ${e.name}` : ""}
+                  {client ? ` · client ${client}` : ""}
                   {tags.map((t) => (
                     <span key={t} className="dsh-tag">
                       {t}
@@ -195,7 +244,7 @@ export function HistoryPanel({ name, revision, onSelect, onUndo, onClose }) {
                   ))}
                 </span>
               </button>
-              {e.restorable && (
+              {undoable && (
                 <button className="dsh-entry-undo" data-action="undo" disabled={undoing !== ""} onClick={() => undo(e)}>
                   {undoing === e.commit ? "Undoing…" : "Undo this change"}
                 </button>

@@ -3,6 +3,7 @@ import {
   CaptureUpdateAction,
   Excalidraw,
   FONT_FAMILY,
+  MainMenu,
   convertToExcalidrawElements,
   getVisibleSceneBounds,
   hashElementsVersion,
@@ -29,9 +30,12 @@ import {
   sceneEventsURL,
   sceneLog,
   requestId,
+  whoAmI,
 } from "./api.js";
-import { HistoryPanel, ago, entryWho, failureText, touchedIds } from "./History.jsx";
+import { HistoryPanel, ago, entryWho, failureText, ownEntry, touchedIds, useNow } from "./History.jsx";
 import { ConnectDialog } from "./Connect.jsx";
+import { ShareDialog } from "./Share.jsx";
+import "./chrome.css";
 import { backoff, openStream } from "./stream.js";
 import { openRoom } from "./room.js";
 
@@ -70,18 +74,48 @@ export const LINK_TEXT = {
   reconnecting: "reconnecting…",
   offline: "offline",
   unauthorized: "log in again",
-  unavailable: "plugin unavailable, retrying",
-  off: "not following",
+  unavailable: "dsh is restarting; reconnecting…",
+  off: "not following live changes",
 };
 
 // What the status bar says about the live room.
 export const ROOM_TEXT = {
   off: "",
   connecting: "joining…",
-  joined: "in the room",
-  down: "room unreachable",
-  refused: "room refused",
+  joined: "only you here",
+  down: "others' strokes show once saved",
+  refused: "not let in to draw live",
 };
+
+// What the status bar says about the person's work: the words for a
+// save's status, and for a failure of the kind describe() gives.
+const KEPT = "your changes are kept here";
+export function stateWords(status, failure, link) {
+  switch (status) {
+    case "saving":
+      return "Saving…";
+    case "unsaved":
+      return link === "offline" ? `Offline — ${KEPT}` : "Unsaved changes";
+    case "conflict":
+      return "Someone else changed this board";
+    case "failed":
+      switch (failure?.kind) {
+        case "offline":
+        case "network":
+          return `Offline — ${KEPT}`;
+        case "unavailable":
+          return `dsh is restarting — ${KEPT}`;
+        case "unauthorized":
+          return "Not saved — log in again";
+        case "busy":
+          return "Waiting to save…";
+        default:
+          return "Not saved";
+      }
+    default:
+      return "Saved";
+  }
+}
 
 // SceneEditor is one open scene: the real Excalidraw, saved with the
 // revision it was based on, and kept up to date with other writers.
@@ -110,7 +144,11 @@ export const ROOM_TEXT = {
 // title is the board's title (its name when it has none) and role the
 // person's role on it (owner, editor, viewer; undefined while unknown),
 // for the "Connect an agent" dialog.
-export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, onHead, theme = null, onTheme }, ref) {
+//
+// onBoards and onShare, where given, are what the main menu's "Boards" and
+// "Share" do (without them: Boards loads the board list, and Share opens
+// the share dialog here).
+export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, onHead, theme = null, onTheme, onBoards, onShare }, ref) {
   const [initial, setInitial] = useState(null);
   const [loadError, setLoadError] = useState(null);
   const [status, setStatus] = useState("saved");
@@ -124,6 +162,16 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   const [notice, setNotice] = useState(null); // {kind: info | warn | error, text}
   const [overwrite, setOverwrite] = useState(null); // the journal entry of another writer's forced save
   const [restoring, setRestoring] = useState(false);
+  // The status bar's chrome: who the page is signed in as (GET /me, to
+  // name "you"), the last change someone else made ({revision, at, who}),
+  // whether its folded details are open (a narrow screen), Excalidraw's
+  // theme, and the share dialog opened from the main menu.
+  const [whoami, setWhoami] = useState(null);
+  const [lastChange, setLastChange] = useState(null);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const [themeName, setThemeName] = useState(theme || "light");
+  const [shareOpen, setShareOpen] = useState(false);
+  const now = useNow();
 
   const apiRef = useRef(null);
   const base = useRef({ revision: 0, sha256: "" });
@@ -278,6 +326,44 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       cancelled = true;
     };
   }, [name]);
+
+  // Who the page is signed in as, to call their own changes "you".
+  useEffect(() => {
+    let gone = false;
+    whoAmI()
+      .then((m) => !gone && setWhoami(m))
+      .catch(() => {}); // unknown: names stay names
+    return () => {
+      gone = true;
+    };
+  }, []);
+
+  // noteChange learns who made a revision the stream brought, when it was
+  // not this page: the journal names them (a token's name and the person
+  // it acts for), for the status bar's "changed by". The last of a burst
+  // is read, once.
+  const whoamiRef = useRef(null);
+  whoamiRef.current = whoami;
+  const changeTimer = useRef(0);
+  const changeSeq = useRef(0);
+  const noteChange = useCallback(
+    (revision) => {
+      clearTimeout(changeTimer.current);
+      changeTimer.current = setTimeout(() => {
+        if (ownRevisions.current.has(revision)) return;
+        const mine = ++changeSeq.current;
+        sceneLog(name, { minRevision: revision, maxRevision: revision, ids: "none", limit: 1 })
+          .then((page) => {
+            const e = page.entries?.[0];
+            if (mine !== changeSeq.current || !e || ownRevisions.current.has(e.revision) || ownEntry(e, whoamiRef.current)) return;
+            setLastChange({ revision: e.revision, at: e.at, who: entryWho(e, whoamiRef.current) });
+          })
+          .catch(() => {}); // a courtesy: the history panel names them too
+      }, 250);
+    },
+    [name],
+  );
+  useEffect(() => () => clearTimeout(changeTimer.current), []);
 
   const documentOf = (api) => ({
     type: "excalidraw",
@@ -987,6 +1073,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         } catch {
           return;
         }
+        if (change.revision > base.current.revision && !ownRevisions.current.has(change.revision)) noteChange(change.revision);
         if (type === "delta") {
           // In the room its elements arrive from the room (already on
           // the canvas, or about to be): only the base moves.
@@ -1017,7 +1104,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     return () => stream.close();
     // roomHead only touches refs and setBase
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [name, initial, follow, mergeFromDisk, applyDelta, save, lookForOverwrite]);
+  }, [name, initial, follow, mergeFromDisk, applyDelta, save, lookForOverwrite, noteChange]);
 
   // revert undoes one commit as this person ("Undo this change", "Bring my
   // version back"). Pending edits are saved first, so the revert acts on
@@ -1032,7 +1119,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       try {
         res = await revertCommit(name, entry.commit);
       } catch (e) {
-        setNotice({ kind: "error", text: `Could not undo r${entry.revision}: ${failureText(e)}` });
+        setNotice({ kind: "error", text: `Could not undo ${changeBy(entry, whoamiRef.current)}: ${failureText(e)}` });
         return false;
       }
       if (!res.unchanged) ownRevisions.current.add(res.revision);
@@ -1042,7 +1129,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       const left = res.collateral?.length || 0;
       const leftText = left === 1 ? "1 element was changed again later and was left as it is." : `${left} elements were changed again later and were left as they are.`;
       if (n === 0) {
-        setNotice({ kind: "warn", text: left ? `Nothing was undone: ${leftText}` : `Nothing to undo: r${entry.revision}'s changes are already gone.` });
+        setNotice({ kind: "warn", text: left ? `Nothing was undone: ${leftText}` : "Nothing to undo: that change is already gone." });
       } else {
         setNotice({ kind: left ? "warn" : "info", text: left ? `${done} ${leftText}` : done });
       }
@@ -1053,7 +1140,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
 
   const undoEntry = useCallback(
     async (entry) => {
-      if (await revert(entry, `Undid r${entry.revision} (${entry.summary}).`)) {
+      if (await revert(entry, `Undid ${changeBy(entry, whoamiRef.current)} (${entry.summary}).`)) {
         setOverwrite((o) => (o?.commit === entry.commit ? null : o));
       }
     },
@@ -1086,7 +1173,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
       pick.set(target.id, target);
     }
     if (pick.size === 0) {
-      setNotice({ kind: "info", text: `Nothing r${entry.revision} touched is on the canvas now.` });
+      setNotice({ kind: "info", text: "Nothing this change touched is on the board now." });
       return;
     }
     setNotice(null);
@@ -1328,6 +1415,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   const onChange = useCallback((_elements, appState) => {
     if (appState?.theme && appState.theme !== themeSeen.current) {
       themeSeen.current = appState.theme;
+      setThemeName(appState.theme);
       onThemeRef.current?.(appState.theme);
     }
     // A new selection reaches the others with the pointer.
@@ -1360,16 +1448,35 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   if (loadError) {
     return (
       <div className="dsh-empty dsh-problem" role="alert">
-        <p>Could not open {name}: {loadError.text}</p>
+        <p>
+          Could not open {title || name}: {boardWords(loadError.text)}
+        </p>
         {loadError.kind === "unauthorized" && <LoginHint />}
       </div>
     );
   }
-  if (!initial) return <div className="dsh-empty">Loading {name}…</div>;
+  if (!initial) return <div className="dsh-empty">Opening {title || name}…</div>;
 
   const unauthorized = failure?.kind === "unauthorized" || link.state === "unauthorized";
+  const dark = themeName === "dark";
+  const canEdit = role !== "viewer";
+  const isOwner = role === undefined || role === "owner";
+  const changedBy = status === "saved" && lastChange && lastChange.revision === head.revision ? lastChange : null;
+  // Without onBoards: to the board list by loading it, once what is
+  // pending is saved (the page asks first if it cannot be).
+  const openBoards = () => {
+    if (onBoards) return onBoards();
+    flush().finally(() => location.assign(location.pathname + location.search));
+  };
+  const openShare = () => {
+    if (onShare) onShare();
+    else setShareOpen(true);
+  };
+  const details = `Board ${name}${head.revision ? ` · revision ${head.revision}` : ""}${head.sha256 ? ` · sha256 ${head.sha256}` : ""}${
+    failure?.text ? `\n${boardWords(failure.text)}` : ""
+  }`;
   return (
-    <div className="dsh-editor">
+    <div className={`dsh-editor dsh-chrome dsh-theme-${dark ? "dark" : "light"}`}>
       <div className="dsh-body">
         <div className="dsh-canvas">
           <Excalidraw
@@ -1382,14 +1489,56 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             onScrollChange={onScrollChange}
             name={name}
             UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
-          />
+          >
+            <MainMenu>
+              <MainMenu.Item data-menu="boards" onSelect={openBoards}>
+                Boards
+              </MainMenu.Item>
+              <MainMenu.Item data-menu="history" onSelect={() => setHistoryOpen(true)}>
+                History
+              </MainMenu.Item>
+              <MainMenu.Item data-menu="connect" onSelect={() => setConnectOpen(true)}>
+                Connect an agent…
+              </MainMenu.Item>
+              {isOwner && (
+                <MainMenu.Item data-menu="share" onSelect={openShare}>
+                  Share…
+                </MainMenu.Item>
+              )}
+              <MainMenu.Separator />
+              <MainMenu.DefaultItems.Export />
+              <MainMenu.DefaultItems.SaveAsImage />
+              <MainMenu.DefaultItems.SearchMenu />
+              <MainMenu.DefaultItems.Help />
+              {canEdit && <MainMenu.DefaultItems.ClearCanvas />}
+              <MainMenu.Separator />
+              <MainMenu.DefaultItems.ToggleTheme />
+              <MainMenu.DefaultItems.ChangeCanvasBackground />
+            </MainMenu>
+          </Excalidraw>
         </div>
-        {historyOpen && <HistoryPanel name={name} revision={head.revision} onSelect={highlight} onUndo={undoEntry} onClose={() => setHistoryOpen(false)} />}
+        {historyOpen && (
+          <HistoryPanel
+            name={name}
+            revision={head.revision}
+            me={whoami}
+            canUndo={canEdit}
+            theme={themeName}
+            onSelect={highlight}
+            onUndo={undoEntry}
+            onClose={() => setHistoryOpen(false)}
+          />
+        )}
       </div>
       {overwrite && (
-        <div className="dsh-banner dsh-banner-overwrite" role="alert" data-testid="overwrite">
+        <div className="dsh-banner dsh-banner-overwrite" role="alert" data-testid="overwrite" title={`Revision ${overwrite.revision}`}>
           <p>
-            <strong>Your view was replaced by {entryWho(overwrite)}&rsquo;s overwrite</strong> (r{overwrite.revision}, {ago(overwrite.at)}).
+            <strong>
+              {entryWho(overwrite, whoami) === "you"
+                ? "You replaced this board from another tab"
+                : `${entryWho(overwrite, whoami)} replaced this board with their version`}
+            </strong>{" "}
+            ({ago(overwrite.at, now)}); what you had is gone from it.
             <button data-action="bring-back" onClick={bringBack} disabled={restoring}>
               {restoring ? "Bringing it back…" : "Bring my version back"}
             </button>
@@ -1418,56 +1567,75 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             </>
           ) : (
             <p>
-              <strong>Not saved.</strong> {failure.text}
+              <strong>Not saved yet.</strong> {boardWords(failure.text)}
             </p>
           )}
         </div>
       )}
-      <footer className="dsh-status" data-status={status}>
+      <footer className="dsh-status" data-status={status} data-open={detailsOpen ? "true" : undefined}>
         <span className="dsh-name" title={title && title !== name ? name : undefined}>
           {title || name}
         </span>
-        <span data-testid="revision">rev {head.revision}</span>
-        <span data-testid="sha" title={head.sha256}>
-          sha {head.sha256.slice(0, 12)}
+        <span className="dsh-status-now">
+          <span data-testid="state" className={`dsh-state dsh-${status}`} title={details}>
+            {stateWords(status, failure, link.state)}
+          </span>
+          {changedBy && (
+            <span data-testid="changed" className="dsh-changed" title={`Revision ${changedBy.revision}`}>
+              {" · "}changed by {changedBy.who} {ago(changedBy.at, now)}
+            </span>
+          )}
         </span>
-        <span data-testid="state" className={`dsh-state dsh-${status}`} title={failure?.text || ""}>
-          {status === "failed" ? "not saved" : status}
-        </span>
-        <span data-testid="link" className={`dsh-link dsh-link-${link.state}`} title={link.status ? `HTTP ${link.status}` : ""}>
-          {LINK_TEXT[link.state] || link.state}
-        </span>
-        <span
-          data-testid="room"
-          className={`dsh-room dsh-room-${roomState}`}
-          title={`The board's live room: who is here, and their strokes as they draw${roomState === "joined" ? ` (${here} here)` : ""}`}
+        <button
+          type="button"
+          className="dsh-status-toggle"
+          data-action="details"
+          aria-expanded={detailsOpen}
+          aria-controls={`dsh-status-details-${name}`}
+          aria-label="More: live status, history, connect, save"
+          title="More"
+          onClick={() => setDetailsOpen((o) => !o)}
         >
-          {roomState === "joined" && here > 1 ? `${here} here` : ROOM_TEXT[roomState] || roomState}
-        </span>
-        <label className="dsh-follow">
-          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow live changes
-        </label>
-        <button data-action="connect" aria-haspopup="dialog" onClick={() => setConnectOpen(true)} title="Let an MCP client (Claude, an IDE, a script) work on this board">
-          Connect an agent…
+          <span className={`dsh-dot dsh-link-${link.state}`} aria-hidden="true" />⋯
         </button>
-        <button data-action="history" aria-pressed={historyOpen} onClick={() => setHistoryOpen((o) => !o)}>
-          History
-        </button>
-        <button onClick={() => save()} disabled={status === "conflict"}>
-          Save (Ctrl+S)
-        </button>
+        <div className="dsh-status-details" id={`dsh-status-details-${name}`}>
+          <span data-testid="link" className={`dsh-link dsh-link-${link.state}`} title={link.status ? `The live updates: HTTP ${link.status}` : "The live updates from others"}>
+            {LINK_TEXT[link.state] || link.state}
+          </span>
+          <span
+            data-testid="room"
+            className={`dsh-room dsh-room-${roomState}`}
+            title={`Who is drawing on this board now, live${roomState === "joined" ? ` (${here} here, agents at work too)` : ""}`}
+          >
+            {roomState === "joined" && here > 1 ? `${here} here` : ROOM_TEXT[roomState] || roomState}
+          </span>
+          <label className="dsh-follow">
+            <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live changes
+          </label>
+          <button data-action="connect" aria-haspopup="dialog" onClick={() => setConnectOpen(true)} title="Let an MCP client (Claude, an IDE, a script) work on this board">
+            Connect an agent…
+          </button>
+          <button data-action="history" aria-pressed={historyOpen} onClick={() => setHistoryOpen((o) => !o)}>
+            History
+          </button>
+          <button data-action="save" onClick={() => save()} disabled={status === "conflict"} title="Save now (Ctrl+S); changes are saved by themselves too">
+            Save
+          </button>
+        </div>
       </footer>
       {connectOpen && <ConnectDialog board={name} title={title} role={role} onClose={() => setConnectOpen(false)} />}
+      {shareOpen && <ShareDialog name={name} board={{ name, title, role }} me={whoami} onClose={() => setShareOpen(false)} />}
       {conflict && (
-        <div className="dsh-conflict" role="dialog" aria-label="Revision conflict">
+        <div className="dsh-conflict" role="dialog" aria-label="Someone else changed this board" title={`Now revision ${conflict.current}; yours was based on revision ${conflict.expected}`}>
           <p>
-            This scene changed on disk (now revision {conflict.current}) after your copy (revision {conflict.expected}).
+            <strong>Someone else changed this board</strong> while you were editing it, and your changes were not saved.
           </p>
+          <p>Take their version (your unsaved changes are dropped), or replace it with yours.</p>
           <button data-action="reload" onClick={() => reloadFromDisk().catch((e) => reportError(e.message))}>
-            Reload from disk
+            Take their version
           </button>
           <button data-action="overwrite" onClick={() => save({ force: true })}>
-            Overwrite anyway
+            Keep mine (overwrite theirs)
           </button>
         </div>
       )}
@@ -1483,6 +1651,16 @@ export function LoginHint() {
       On the machine where dsh runs, run <code>{loginCommand()}</code> and open the link it prints in this browser.
     </p>
   );
+}
+
+// boardWords says "board" where a message from dsh says "scene".
+export const boardWords = (text) => String(text || "").replace(/\bscenes\b/g, "boards").replace(/\bscene\b/g, "board").replace(/\bScene\b/g, "Board");
+
+// changeBy names a change by its writer, as the undo notices say it:
+// "your change", "the change by claude for erin".
+function changeBy(entry, me) {
+  const w = entryWho(entry, me);
+  return w === "you" ? "your change" : `the change by ${w}`;
 }
 
 // headlessMeasured: dsh sized this text with its declared fallback fonts,

@@ -203,43 +203,43 @@ function bytes(n) {
 export function describe(e, { unavailable = false } = {}) {
   if (!(e instanceof ApiError)) {
     if (navigator.onLine === false) return { kind: "offline", retry: true, text: "You are offline. Your changes stay here and are saved when the connection is back." };
-    return { kind: "network", retry: true, text: "dsh is not reachable (stopped or restarting?). Retrying." };
+    return { kind: "network", retry: true, text: "dsh cannot be reached (stopped or restarting?). Your changes stay here; trying again." };
   }
   const d = e.details || {};
   switch (e.status) {
     case 401:
       return { kind: "unauthorized", retry: true, text: "Your session ended. Your changes stay on this page and are saved once you log in again." };
     case 404:
-      if (unavailable) return { kind: "unavailable", retry: true, text: "The Excalidraw plugin is unavailable (unloaded or restarting). Retrying." };
-      return { kind: "gone", retry: false, text: `This scene is no longer on the server (${e.message}).` };
+      if (unavailable) return { kind: "unavailable", retry: true, text: "dsh is restarting its drawing service. Your changes stay on this page and are saved when it is back." };
+      return { kind: "gone", retry: false, text: "This board is no longer in dsh (deleted, or moved to the trash). Your drawing stays on this page until you close it." };
     case 413:
       if (d.limit) {
-        return { kind: "limit", retry: false, text: `${e.message}. Make the scene smaller, or raise ${d.limit} in the dsh config.` };
+        return { kind: "limit", retry: false, text: `${e.message}. Make the board smaller, or raise ${d.limit} in the dsh config.` };
       }
-      return { kind: "limit", retry: false, text: `The scene is bigger than dsh accepts (${e.message}). Raise host.http.maxBodyBytes in the dsh config, or make the scene smaller.` };
+      return { kind: "limit", retry: false, text: `The board is bigger than dsh accepts (${e.message}). Raise host.http.maxBodyBytes in the dsh config, or make the board smaller.` };
     case 422:
       if (e.code === "too_many_elements") {
         // (Without details — a room's error — the message says it all but
         // the limit's name, which follows.)
-        const what = d.max !== undefined && d.actual !== undefined ? `The scene would have ${number(d.actual)} elements; the limit is ${number(d.max)}` : e.message.replace(/ \([A-Za-z]+\)$/, "");
+        const what = d.max !== undefined && d.actual !== undefined ? `The board would have ${number(d.actual)} elements; the limit is ${number(d.max)}` : e.message.replace(/ \([A-Za-z]+\)$/, "");
         return { kind: "limit", retry: false, text: `${what} (${d.limit || "maxElements"}). Delete some elements, or raise ${d.limit || "maxElements"} in the dsh config.` };
       }
-      return { kind: "invalid", retry: false, text: `The server refused the scene: ${e.message}${d.pointer ? ` (at ${d.pointer})` : ""}.` };
+      return { kind: "invalid", retry: false, text: `dsh could not store this drawing: ${e.message}${d.pointer ? ` (at ${d.pointer})` : ""}.` };
     case 423:
-      return { kind: "busy", retry: true, text: "Another writer is holding the scene. Retrying." };
+      return { kind: "busy", retry: true, text: "Someone else is saving this board right now. Trying again in a moment." };
     case 503:
       if (e.code === "store_unavailable") {
         return { kind: "unavailable", retry: true, text: "dsh cannot reach its database. Your changes stay on this page and are saved when it is back." };
       }
-      return { kind: "unavailable", retry: true, text: "dsh is starting or stopping. Retrying." };
+      return { kind: "unavailable", retry: true, text: "dsh is restarting. Your changes stay on this page and are saved when it is back." };
   }
   if (e.status >= 500) {
-    return { kind: "server", retry: true, text: `The server could not save (${e.code}: ${e.message}). Retrying.` };
+    return { kind: "server", retry: true, text: `dsh could not save just now (${e.message}). Trying again.` };
   }
   if (e.code === "too_large" && d.max !== undefined) {
-    return { kind: "limit", retry: false, text: `The scene is ${bytes(d.actual)}; the limit is ${bytes(d.max)} (${d.limit}).` };
+    return { kind: "limit", retry: false, text: `The board is ${bytes(d.actual)}; the limit is ${bytes(d.max)} (${d.limit}).` };
   }
-  return { kind: "refused", retry: false, text: `The server refused this (${e.code}: ${e.message}).` };
+  return { kind: "refused", retry: false, text: `dsh did not accept this change: ${e.message}.` };
 }
 
 // Lifecycle evidence (contract section 8), kept per board: every report
