@@ -234,7 +234,7 @@ func TestPeopleAreNamedByTheirCredential(t *testing.T) {
 	check("board_log (the host token)", okCall(t, host, "board_log", `{"name":"named"}`))
 	check("board_log (erin's bot)", okCall(t, bot, "board_log", `{"name":"named"}`))
 	if top := n.must(n.erin, "GET", api+"/scenes/named/log?limit=2", "", 200)["entries"].([]any); top[0].(map[string]any)["summary"] != "created 1" ||
-		top[1].(map[string]any)["summary"] != "changed the board's settings" {
+		top[1].(map[string]any)["summary"] != "changed the background" {
 		t.Errorf("erin's commits are summarized as %q and %q", top[0].(map[string]any)["summary"], top[1].(map[string]any)["summary"])
 	}
 	// The log finds erin's commits by her id, the bot's among them.

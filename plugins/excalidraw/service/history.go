@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -140,7 +141,7 @@ func logRow(e *journal.Entry, ids string) LogRow {
 	row := LogRow{Commit: e.Commit, Revision: e.Revision, At: e.At, Actor: e.Actor, Name: e.Name, Bot: e.Bot, Person: e.Person,
 		PersonID: e.PersonID, Client: e.Client, Via: e.Via,
 		Note: e.Note, Summary: Summarize(e), Forced: e.Forced, Undoes: e.Undoes, Mode: e.Mode,
-		Restorable: e.Images == journal.ImagesStored, RequestID: e.RequestID, IDs: journal.IDs{Members: e.Members}}
+		Restorable: e.Images == journal.ImagesStored, RequestID: e.RequestID, IDs: journal.IDs{Members: e.Members, Settings: e.Settings}}
 	if e.Images != journal.ImagesStored {
 		row.Images = e.Images
 	}
@@ -176,11 +177,15 @@ func Summarize(e *journal.Entry) string {
 	add("deleted", len(e.Deleted))
 	add("revived", len(e.Revived))
 	if len(e.Members) > 0 {
-		words := make([]string, len(e.Members))
-		for i, m := range e.Members {
-			words[i] = memberWords(m)
+		var words []string
+		for _, m := range e.Members {
+			if m == "appState" {
+				words = appendNew(words, settingsWords(e.Settings)...)
+			} else {
+				words = appendNew(words, memberWords(m))
+			}
 		}
-		parts = append(parts, "changed "+strings.Join(words, " and "))
+		parts = append(parts, "changed "+sentence(words))
 	}
 	switch {
 	case len(parts) > 0:
@@ -193,7 +198,7 @@ func Summarize(e *journal.Entry) string {
 }
 
 // memberWords says what a document member is: appState the board's
-// settings (its background, grid, name...), files its images.
+// settings (its background, grid...), files its images.
 func memberWords(m string) string {
 	switch m {
 	case "appState":
@@ -202,6 +207,53 @@ func memberWords(m string) string {
 		return "images"
 	}
 	return "the board's " + m
+}
+
+// settingsWords says what a commit changed of the board's settings (the
+// appState members in settings): "the background", "the grid", then
+// "the board's settings" for the others (alone when the entry does not
+// say which).
+func settingsWords(settings []string) []string {
+	var background, grid, other bool
+	for _, k := range settings {
+		switch k {
+		case "viewBackgroundColor":
+			background = true
+		case "gridSize", "gridStep", "gridModeEnabled":
+			grid = true
+		default:
+			other = true
+		}
+	}
+	var out []string
+	if background {
+		out = append(out, "the background")
+	}
+	if grid {
+		out = append(out, "the grid")
+	}
+	if other || len(out) == 0 {
+		out = append(out, "the board's settings")
+	}
+	return out
+}
+
+// sentence joins words as a sentence does: "a", "a and b", "a, b and c".
+func sentence(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// appendNew appends the words not in l yet.
+func appendNew(l []string, words ...string) []string {
+	for _, w := range words {
+		if !slices.Contains(l, w) {
+			l = append(l, w)
+		}
+	}
+	return l
 }
 
 // Restore modes.

@@ -2,6 +2,8 @@ package service
 
 import (
 	"bytes"
+	"encoding/json"
+	"slices"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -60,6 +62,9 @@ func (sc *storeCodec) Diff(before, after []byte) (journal.Changes, error) {
 	was, now := prev.Elements, next.Elements
 	if before != nil {
 		c.Members = changedMembers(prev.Members, next.Members)
+		if slices.Contains(c.Members, "appState") {
+			c.Settings = changedSettings(prev.Members, next.Members)
+		}
 	}
 	// Where after was written from a fork of before's document, the
 	// elements written as before's bytes are known (Split.From): only
@@ -212,6 +217,39 @@ func onlyMoved(a, b []byte) bool {
 
 // changedMembers names the top-level members other than elements that
 // differ (appState, files, …), compared like elements.
+// changedSettings are the members of appState that differ between the
+// documents' members, sorted; nil when either appState is not an object.
+func changedSettings(before, after []scene.RawMember) []string {
+	object := func(ms []scene.RawMember) map[string]json.RawMessage {
+		out := map[string]json.RawMessage{}
+		for _, m := range ms {
+			if m.Name == "appState" {
+				if json.Unmarshal(m.Raw, &out) != nil {
+					return nil
+				}
+			}
+		}
+		return out
+	}
+	was, now := object(before), object(after)
+	if was == nil || now == nil {
+		return nil
+	}
+	var out []string
+	for k, v := range now {
+		if o, ok := was[k]; !ok || (!bytes.Equal(o, v) && journal.Fingerprint(o) != journal.Fingerprint(v)) {
+			out = append(out, k)
+		}
+	}
+	for k := range was {
+		if _, ok := now[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 func changedMembers(before, after []scene.RawMember) []string {
 	old := map[string][]byte{}
 	for _, m := range before {

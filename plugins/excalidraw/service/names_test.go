@@ -1,7 +1,9 @@
 package service
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -62,7 +64,8 @@ func TestCommitsAreNamedByTheirCredential(t *testing.T) {
 }
 
 // TestSummariesInPeoplesWords: what a commit changed, as a person reads
-// it: the document's members by what they are, never by their keys.
+// it: the document's members and settings by what they are, never by
+// their keys.
 func TestSummariesInPeoplesWords(t *testing.T) {
 	for _, c := range []struct {
 		e    journal.Entry
@@ -70,6 +73,10 @@ func TestSummariesInPeoplesWords(t *testing.T) {
 	}{
 		{journal.Entry{Created: []string{"a", "b"}, Updated: []string{"c"}, Moved: []string{"c"}}, "created 2, moved 1"},
 		{journal.Entry{Members: []string{"appState"}, Images: journal.ImagesStored}, "changed the board's settings"},
+		{journal.Entry{Members: []string{"appState"}, Settings: []string{"viewBackgroundColor"}}, "changed the background"},
+		{journal.Entry{Members: []string{"appState"}, Settings: []string{"gridModeEnabled", "gridSize"}}, "changed the grid"},
+		{journal.Entry{Members: []string{"appState", "files"}, Settings: []string{"gridSize", "theme", "viewBackgroundColor"}},
+			"changed the background, the grid, the board's settings and images"},
 		{journal.Entry{Members: []string{"files"}, Images: journal.ImagesStored}, "changed images"},
 		{journal.Entry{Deleted: []string{"a"}, Members: []string{"appState", "files"}}, "deleted 1, changed the board's settings and images"},
 		{journal.Entry{Images: journal.ImagesStored}, "nothing changed"},
@@ -78,5 +85,34 @@ func TestSummariesInPeoplesWords(t *testing.T) {
 		if got := Summarize(&c.e); got != c.want {
 			t.Errorf("Summarize(%+v) = %q, want %q", c.e, got, c.want)
 		}
+	}
+}
+
+// TestJournalSaysWhichSettingsChanged: a save that changes the board's
+// background is journaled with the appState member it changed, and
+// summarized as changing the background.
+func TestJournalSaysWhichSettingsChanged(t *testing.T) {
+	s, _ := historyScene(t)
+	read, err := s.Read(ctx, ReadRequest{Name: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(read.Scene, &m); err != nil {
+		t.Fatal(err)
+	}
+	app, _ := m["appState"].(map[string]any)
+	if app == nil {
+		app = map[string]any{}
+	}
+	app["viewBackgroundColor"] = "#ffc9c9"
+	m["appState"] = app
+	changed, _ := json.Marshal(m)
+	if _, err := s.Save(ctx, SaveRequest{Name: "h", Scene: changed, ExpectedRevision: read.Revision}); err != nil {
+		t.Fatal(err)
+	}
+	row := newest(t, s)
+	if row.Summary != "changed the background" || !slices.Equal(row.Members, []string{"appState"}) || !slices.Equal(row.Settings, []string{"viewBackgroundColor"}) {
+		t.Fatalf("the background's save = summary %q, members %v, settings %v", row.Summary, row.Members, row.Settings)
 	}
 }

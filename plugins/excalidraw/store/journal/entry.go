@@ -70,8 +70,10 @@ type Entry struct {
 	Deleted []string `json:"deleted,omitempty"`
 	Revived []string `json:"revived,omitempty"`
 	// Members are the document's other members it changed (appState,
-	// files): what changed besides elements.
-	Members []string `json:"members,omitempty"`
+	// files): what changed besides elements; Settings the members of
+	// appState it changed.
+	Members  []string `json:"members,omitempty"`
+	Settings []string `json:"settings,omitempty"`
 	// Images says what the blob holds (ImagesStored, …).
 	Images string `json:"images"`
 }
@@ -92,7 +94,7 @@ func (e *Entry) Affected() []string {
 // (ImagesSkipped).
 func (e *Entry) Record(c *Changes, maxImageBytes int) *Images {
 	e.Created, e.Updated, e.Moved, e.Deleted, e.Revived = c.Created, c.Updated, c.Moved, c.Deleted, c.Revived
-	e.Members = c.Members
+	e.Members, e.Settings = c.Members, c.Settings
 	im := c.Images
 	e.Images = ImagesStored
 	if c.ImageBytes() > maxImageBytes {
@@ -171,6 +173,9 @@ type IDs struct {
 	Deleted []string `json:"deleted,omitempty"`
 	Revived []string `json:"revived,omitempty"`
 	Members []string `json:"members,omitempty"`
+	// Settings are the appState members it changed, where appState is
+	// among Members ("viewBackgroundColor", "gridSize").
+	Settings []string `json:"settings,omitempty"`
 }
 
 // Changes are what a commit did to the elements, as a Differ reports
