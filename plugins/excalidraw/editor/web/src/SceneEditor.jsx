@@ -32,7 +32,7 @@ import {
   requestId,
   whoAmI,
 } from "./api.js";
-import { HistoryPanel, ago, entryWho, failureText, ownEntry, touchedIds, useNow } from "./History.jsx";
+import { HistoryPanel, ago, entryWho, failureText, touchedIds, useNow } from "./History.jsx";
 import { ConnectDialog } from "./Connect.jsx";
 import { ShareDialog } from "./Share.jsx";
 import "./chrome.css";
@@ -338,31 +338,23 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     };
   }, []);
 
-  // noteChange learns who made a revision the stream brought, when it was
-  // not this page: the journal names them (a token's name and the person
-  // it acts for), for the status bar's "changed by". The last of a burst
-  // is read, once.
+  // noteChange keeps who made a revision the stream brought, when it was
+  // not this page, for the status bar's "changed by": the event names
+  // the writer as the history does (updatedByName, "claude (for erin)").
+  // No journal is read for it.
   const whoamiRef = useRef(null);
   whoamiRef.current = whoami;
   const changeTimer = useRef(0);
-  const changeSeq = useRef(0);
-  const noteChange = useCallback(
-    (revision) => {
-      clearTimeout(changeTimer.current);
-      changeTimer.current = setTimeout(() => {
-        if (ownRevisions.current.has(revision)) return;
-        const mine = ++changeSeq.current;
-        sceneLog(name, { minRevision: revision, maxRevision: revision, ids: "none", limit: 1 })
-          .then((page) => {
-            const e = page.entries?.[0];
-            if (mine !== changeSeq.current || !e || ownRevisions.current.has(e.revision) || ownEntry(e, whoamiRef.current)) return;
-            setLastChange({ revision: e.revision, at: e.at, who: entryWho(e, whoamiRef.current) });
-          })
-          .catch(() => {}); // a courtesy: the history panel names them too
-      }, 250);
-    },
-    [name],
-  );
+  const noteChange = useCallback((change) => {
+    clearTimeout(changeTimer.current);
+    // Shortly after, so this page's own commit (acknowledged by the room
+    // or the save's answer, which may come after the event) is known.
+    changeTimer.current = setTimeout(() => {
+      if (ownRevisions.current.has(change.revision)) return;
+      const who = writerOf(change, whoamiRef.current);
+      if (who) setLastChange({ revision: change.revision, at: change.at || change.updatedAt, who });
+    }, 250);
+  }, []);
   useEffect(() => () => clearTimeout(changeTimer.current), []);
 
   const documentOf = (api) => ({
@@ -1073,7 +1065,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
         } catch {
           return;
         }
-        if (change.revision > base.current.revision && !ownRevisions.current.has(change.revision)) noteChange(change.revision);
+        if (change.revision > base.current.revision && !ownRevisions.current.has(change.revision)) noteChange(change);
         if (type === "delta") {
           // In the room its elements arrive from the room (already on
           // the canvas, or about to be): only the base moves.
@@ -1651,6 +1643,18 @@ export function LoginHint() {
       On the machine where dsh runs, run <code>{loginCommand()}</code> and open the link it prints in this browser.
     </p>
   );
+}
+
+// writerOf names the writer of a stream's change as the status bar says
+// it ("claude for erin", "claude for you", "erin"), or "" when it was the
+// person themselves (in another tab) or nobody is named. me is GET /me.
+export function writerOf(change, me) {
+  const name = change.updatedByName || "";
+  if (!name) return change.updatedBy === "agent" ? "an agent" : "";
+  if (me && change.updatedBy === "ui" && (name === me.author || name === me.person)) return "";
+  const m = /^(.*) \(for (.*)\)$/.exec(name);
+  if (m) return `${m[1]} for ${me && m[2] === me.person ? "you" : m[2]}`;
+  return name;
 }
 
 // boardWords says "board" where a message from dsh says "scene".
