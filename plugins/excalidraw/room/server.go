@@ -316,7 +316,7 @@ func splitRoomID(s string) (id, token string) {
 func (m *member) setWho(who identity.Principal, known bool) {
 	m.who, m.known = who, known
 	m.ctx = identity.With(context.Background(), who)
-	m.name = who.Display() // "<bot> (for <person>)" for a bot
+	m.name = who.Author() // as its commits are named: "<bot> (for <person>)" for a bot
 }
 
 // bearer is a request carrying token, for Credential.
