@@ -1,6 +1,7 @@
 package editor_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -116,6 +117,7 @@ func coldLoad(w *world, name, accept string) (*transfer, float64) {
 	tr.mu.Lock()
 	tr.counting = false
 	tr.mu.Unlock()
+	w.keepScreenshot(tab, "cold-load-"+cmp.Or(accept, "as-served"))
 	if errs := w.consoleErrors(tab); len(errs) > 0 {
 		w.t.Errorf("console errors on a cold load: %q", errs)
 	}
