@@ -15,8 +15,10 @@ var dist embed.FS
 const IndexFile = "index.html"
 
 // Assets returns the built page (index.html, the bundle under app/, the
-// fonts under fonts/), or nil when the page has not been built, in which
-// case the plugin serves an explanation instead of a blank page.
+// fonts under fonts/, and a .br and a .gz copy beside each compressible
+// file, which the plugin sends to browsers accepting them), or nil when
+// the page has not been built, in which case the plugin serves an
+// explanation instead of a blank page.
 func Assets() fs.FS {
 	sub, err := fs.Sub(dist, "dist/app")
 	if err != nil {
