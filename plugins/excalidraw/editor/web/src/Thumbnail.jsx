@@ -14,7 +14,7 @@ const EVERY_MS = 3000;
 
 // Thumbnail is a listed scene as dsh draws it (thumbnail.png), fitted into
 // a fixed box with its aspect ratio kept. It is fetched once the box is on
-// screen, and again when the list stream moves the row past the revision
+// screen (or nearly), and again when the list stream moves the row past the revision
 // the picture shows, at most every EVERY_MS: a burst of commits costs one
 // request, and the server answers from its cache (a 304 when the picture
 // has not changed). The picture shown may be of an older revision while
@@ -47,12 +47,17 @@ export function Thumbnail({ scene, dark }) {
       setVisible(true);
       return undefined;
     }
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        setVisible(true);
-        io.disconnect();
-      }
-    });
+    // A box a little below the fold of the list (which scrolls on its own)
+    // counts too: its picture is in by the time the list is scrolled to it.
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          setVisible(true);
+          io.disconnect();
+        }
+      },
+      { root: el.closest(".dsh-sidebar"), rootMargin: "0px 0px 400px 0px" },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, []);
