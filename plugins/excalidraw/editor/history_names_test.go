@@ -72,6 +72,10 @@ func TestHistoryNamesPeople(t *testing.T) {
 	if !w.canUndo(tab, 3) || !w.canUndo(tab, 2) {
 		t.Errorf("the owner is not offered to undo r2 and r3")
 	}
+	// Making the empty board changed nothing: nothing to undo.
+	if summary := evalJS[string](w, tab, entryJS(1)+`.querySelector('.dsh-entry-summary').textContent`); summary == "nothing changed" && w.canUndo(tab, 1) {
+		t.Errorf("undo offered for a change that changed nothing")
+	}
 
 	w.run(tab, chromedp.Click(chromedp.CSS(`.dsh-history .dsh-entry[data-revision="3"] button[data-action="undo"]`)))
 	w.waitJS(tab, "the undo in the history", entryJS(4)+` !== null && !(`+pageHasJS("from-claude")+`)`)

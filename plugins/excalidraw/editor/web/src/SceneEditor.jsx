@@ -82,9 +82,47 @@ export const LINK_TEXT = {
 export const ROOM_TEXT = {
   off: "",
   connecting: "joining…",
-  joined: "only you here",
-  down: "others' strokes show once saved",
-  refused: "not let in to draw live",
+  joined: "",
+  down: "live drawing unavailable",
+  refused: "live drawing not allowed",
+};
+
+// The main menu's icons for dsh's items, drawn like Excalidraw's own
+// (a 20-unit box, round strokes in the text colour).
+const menuIcon = (d) => (
+  <svg viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="1.25" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    {d}
+  </svg>
+);
+const MENU_ICONS = {
+  boards: menuIcon(
+    <>
+      <rect x="3" y="3" width="6" height="6" rx="1.5" />
+      <rect x="11" y="3" width="6" height="6" rx="1.5" />
+      <rect x="3" y="11" width="6" height="6" rx="1.5" />
+      <rect x="11" y="11" width="6" height="6" rx="1.5" />
+    </>,
+  ),
+  history: menuIcon(
+    <>
+      <circle cx="10" cy="10" r="7" />
+      <path d="M10 6v4l2.5 2" />
+    </>,
+  ),
+  connect: menuIcon(
+    <>
+      <path d="M7 3v4M13 3v4" />
+      <path d="M5 7h10v2a5 5 0 0 1-10 0z" />
+      <path d="M10 14v3" />
+    </>,
+  ),
+  share: menuIcon(
+    <>
+      <circle cx="8" cy="7" r="3" />
+      <path d="M2.5 17a5.5 5.5 0 0 1 11 0" />
+      <path d="M15.5 6v5M13 8.5h5" />
+    </>,
+  ),
 };
 
 // What the status bar says about the person's work: the words for a
@@ -1483,17 +1521,17 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
           >
             <MainMenu>
-              <MainMenu.Item data-menu="boards" onSelect={openBoards}>
+              <MainMenu.Item data-menu="boards" icon={MENU_ICONS.boards} onSelect={openBoards}>
                 Boards
               </MainMenu.Item>
-              <MainMenu.Item data-menu="history" onSelect={() => setHistoryOpen(true)}>
+              <MainMenu.Item data-menu="history" icon={MENU_ICONS.history} onSelect={() => setHistoryOpen(true)}>
                 History
               </MainMenu.Item>
-              <MainMenu.Item data-menu="connect" onSelect={() => setConnectOpen(true)}>
+              <MainMenu.Item data-menu="connect" icon={MENU_ICONS.connect} onSelect={() => setConnectOpen(true)}>
                 Connect an agent…
               </MainMenu.Item>
               {isOwner && (
-                <MainMenu.Item data-menu="share" onSelect={openShare}>
+                <MainMenu.Item data-menu="share" icon={MENU_ICONS.share} onSelect={openShare}>
                   Share…
                 </MainMenu.Item>
               )}
@@ -1599,7 +1637,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             className={`dsh-room dsh-room-${roomState}`}
             title={`Who is drawing on this board now, live${roomState === "joined" ? ` (${here} here, agents at work too)` : ""}`}
           >
-            {roomState === "joined" && here > 1 ? `${here} here` : ROOM_TEXT[roomState] || roomState}
+            {roomState === "joined" && here > 1 ? `${here} here` : roomState in ROOM_TEXT ? ROOM_TEXT[roomState] : roomState}
           </span>
           <label className="dsh-follow">
             <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live changes
