@@ -235,3 +235,24 @@ func TestMainMenuIsDsh(t *testing.T) {
 	})
 	w.noConsoleErrorsBut(tab)
 }
+
+// TestOfflineSaysChangesAreKept: cut off the network, the person's
+// drawing stays on the page and the status bar says so in words; back
+// online it is saved and the bar says Saved.
+func TestOfflineSaysChangesAreKept(t *testing.T) {
+	w := newWorld(t)
+	w.tool("excalidraw_scene_create", map[string]any{"name": "train"})
+	tab := w.browser
+	w.openScene(tab, "train")
+	w.setOffline(tab, true)
+	evalJS[bool](w, tab, `(window.dshEditor.room.drop(), true)`)
+	w.waitJS(tab, "the page out of the room", `window.dshEditor.state().room !== "joined"`)
+	w.draw(tab, "drawn-offline", 0, 0)
+	w.waitJS(tab, "the offline words", `document.querySelector('[data-testid="state"]').textContent === "Offline — your changes are kept here"`)
+	w.keepScreenshot(tab, "words-offline")
+	w.setOffline(tab, false)
+	w.waitJS(tab, "saved once back", `window.dshEditor.state().status === "saved" && !window.dshEditor.state().dirty && document.querySelector('[data-testid="state"]').textContent === "Saved"`)
+	if !strings.Contains(string(w.sceneFile("train")), `"id": "drawn-offline"`) {
+		t.Fatalf("the drawing is not on disk")
+	}
+}

@@ -1490,7 +1490,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
   const unauthorized = failure?.kind === "unauthorized" || link.state === "unauthorized";
   const dark = themeName === "dark";
   const canEdit = role !== "viewer";
-  const isOwner = role === undefined || role === "owner";
+  const isOwner = role === "owner";
   const changedBy = status === "saved" && lastChange && lastChange.revision === head.revision ? lastChange : null;
   // Without onBoards: to the board list by loading it, once what is
   // pending is saved (the page asks first if it cannot be).
