@@ -370,7 +370,7 @@ export function App() {
                 className={s.name === current ? "dsh-scene dsh-active" : "dsh-scene"}
                 onClick={() => (s.name === current ? narrow && hideList() : switchTo(s.name))}
                 aria-current={s.name === current ? "page" : undefined}
-                title={s.valid === false ? s.problem || "this file cannot be read" : `revision ${s.revision}, ${s.elementCount} elements`}
+                title={s.valid === false ? s.problem || "this file cannot be read" : `${s.elementCount} ${s.elementCount === 1 ? "element" : "elements"}`}
                 data-scene={s.name}
               >
                 <Thumbnail scene={s} dark={dark} />
