@@ -25,6 +25,7 @@ require (
 	github.com/tdewolff/font v0.0.0-20250430140153-b654fd8acba3
 	github.com/zishang520/socket.io/servers/socket/v3 v3.0.6
 	github.com/zishang520/socket.io/v3 v3.0.6
+	go.uber.org/dig v1.19.0
 	go.uber.org/fx v1.24.0
 	go.uber.org/goleak v1.3.0
 	go.uber.org/zap v1.28.0
@@ -71,7 +72,6 @@ require (
 	github.com/zishang520/socket.io/parsers/engine/v3 v3.0.6 // indirect
 	github.com/zishang520/socket.io/parsers/socket/v3 v3.0.6 // indirect
 	github.com/zishang520/socket.io/servers/engine/v3 v3.0.6 // indirect
-	go.uber.org/dig v1.19.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/net v0.62.0 // indirect

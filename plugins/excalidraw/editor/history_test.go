@@ -231,14 +231,16 @@ func TestOverwriteBannerBringsVersionBack(t *testing.T) {
 }
 
 // TestSceneListSaysWhoChangedIt: the scene list says when and by whom
-// each scene was last changed, with the agent's client name.
+// each scene was last changed: an agent by its token's name (here the
+// host's own, "local"), never by the name its MCP client claims
+// ("browser-test-agent").
 func TestSceneListSaysWhoChangedIt(t *testing.T) {
 	w := newWorld(t)
 	w.tool("excalidraw_scene_create", map[string]any{"name": "named"})
 	w.run(w.browser, chromedp.Reload())
 	w.waitJS(w.browser, "the scene in the list", sceneButtonJS("named")+` !== undefined`)
 	meta := evalJS[string](w, w.browser, sceneButtonJS("named")+`.querySelector('[data-testid="meta"]').textContent`)
-	if meta != "changed just now by agent browser-test-agent" {
+	if meta != "changed just now by agent local" {
 		t.Fatalf("list row says %q", meta)
 	}
 }

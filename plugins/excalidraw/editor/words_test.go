@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -224,15 +223,12 @@ func TestMainMenuIsDsh(t *testing.T) {
 	w.run(tab, chromedp.KeyEvent(kb.Escape))
 	w.waitJS(tab, "the share dialog closed", `document.querySelector('dialog[data-testid="share-dialog"]') === null`)
 
+	// Boards brings the folded list back beside the open board.
+	w.run(tab, chromedp.Click(chromedp.CSS(`[data-action="hide-boards"]`)))
+	w.waitJS(tab, "the list folded", `document.querySelector(".dsh-sidebar").hidden`)
 	openMenu()
 	w.run(tab, chromedp.Click(chromedp.CSS(`.dropdown-menu [data-menu="boards"]`)))
-	// (The page loads the list: a condition polled across the load.)
-	eventually(t, "the board list", func() bool {
-		ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-		defer cancel()
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!window.dshEditor && document.querySelector(".dsh-scenes") !== null && location.hash === ""`))
-		return err == nil && ok
-	})
+	w.waitJS(tab, "the board list beside the board", `!document.querySelector(".dsh-sidebar").hidden && document.activeElement?.dataset.action === "hide-boards" && window.dshEditor !== undefined`)
 	w.noConsoleErrorsBut(tab)
 }
 

@@ -2,6 +2,13 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, createScene, describe, listEventsURL, trashBoard, updateBoard } from "./api.js";
 import { BoardActions, DeleteDialog, Icon, RenameDialog, SignedIn, TrashView, boardTitle, slugFor, useBoards, useMe } from "./Boards.jsx";
 import { LINK_TEXT, LoginHint, SceneEditor } from "./SceneEditor.jsx";
+
+// What the board list says when its live updates are not flowing.
+const LIST_TEXT = {
+  reconnecting: "Reconnecting… the list may be out of date",
+  offline: "Offline: the list may be out of date",
+  off: "The list is not following changes",
+};
 import { ago, failureText, useNow, who } from "./History.jsx";
 import { ShareDialog } from "./Share.jsx";
 import { openStream } from "./stream.js";
@@ -408,7 +415,7 @@ export function App() {
         </ul>
         {link.state !== "live" && link.state !== "connecting" && link.state !== "unauthorized" && (
           <p className="dsh-list-link" data-testid="list-link">
-            list {LINK_TEXT[link.state] || link.state}
+            {LIST_TEXT[link.state] || LINK_TEXT[link.state] || link.state}
           </p>
         )}
         <SignedIn me={me} />
@@ -426,6 +433,8 @@ export function App() {
             role={currentBoard?.role}
             theme={theme}
             onTheme={onTheme}
+            onBoards={showList}
+            onShare={() => setSharing(current)}
           />
         ) : (
           <div className="dsh-empty dsh-pick">Pick a board or create one.</div>
