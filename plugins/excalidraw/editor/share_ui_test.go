@@ -249,3 +249,37 @@ func (w *world) members(tab context.Context, board string) sharing {
 	w.t.Helper()
 	return evalJS[sharing](w, tab, fmt.Sprintf(`fetch("/dsh-excalidraw/api/boards/%s/members").then(r => r.json())`, url.PathEscape(board)))
 }
+
+// TestShareBesideTheCanvas: the owner of an open board finds Share at the
+// top right of the canvas, beside Excalidraw's own buttons, and it opens
+// the share dialog; a person the board is shared with as a viewer has
+// none.
+func TestShareBesideTheCanvas(t *testing.T) {
+	w := newWorld(t)
+	const password = "a long password for erin"
+	w.invite("erin", password)
+	tab := w.browser
+	if created := evalJS[int](w, tab, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "shared"})}).then(r => r.status)`); created != 201 && created != 200 {
+		t.Fatalf("creating the board: HTTP %d", created)
+	}
+	if shared := evalJS[int](w, tab, `fetch("/dsh-excalidraw/api/boards/shared/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"viewer"}'}).then(r => r.status)`); shared != 200 {
+		t.Fatalf("sharing the board with erin: HTTP %d", shared)
+	}
+	w.openScene(tab, "shared")
+	w.waitJS(tab, "Share beside the canvas", `document.querySelector('[data-action="share-top"]') !== null`)
+	vw := evalJS[float64](w, tab, `window.innerWidth`)
+	b := evalJS[*box](w, tab, rectJS(`document.querySelector('[data-action="share-top"]')`))
+	if b == nil || b.Y > 60 || b.X+b.W < vw-300 {
+		t.Fatalf("Share is at %+v, not at the top right of a %v px wide page", b, vw)
+	}
+	w.keepScreenshot(tab, "share-top")
+	w.run(tab, chromedp.Click(chromedp.CSS(`[data-action="share-top"]`)))
+	w.waitJS(tab, "the share dialog", `document.querySelector('`+shareDialog+`')?.open === true`)
+
+	erin := w.signIn("erin", password)
+	w.openScene(erin, "shared")
+	if n := evalJS[int](w, erin, `document.querySelectorAll('[data-action="share-top"]').length`); n != 0 {
+		t.Errorf("a viewer has %d Share buttons", n)
+	}
+	w.noConsoleErrorsBut(tab)
+}

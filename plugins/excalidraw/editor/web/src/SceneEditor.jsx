@@ -1442,6 +1442,12 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     touched.current = true;
   }, []);
 
+  // Share beside Excalidraw's own top-right buttons, as Excalidraw+ has
+  // it (the owner's only). A stable callback: what it draws is set on
+  // every render (topRight), so Excalidraw's props do not change.
+  const topRight = useRef(null);
+  const renderTopRightUI = useCallback((isMobile) => topRight.current?.(isMobile) ?? null, []);
+
   const onChange = useCallback((_elements, appState) => {
     if (appState?.theme && appState.theme !== themeSeen.current) {
       themeSeen.current = appState.theme;
@@ -1502,6 +1508,13 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     if (onShare) onShare();
     else setShareOpen(true);
   };
+  topRight.current = isOwner
+    ? () => (
+        <button type="button" className="dsh-share-top" data-action="share-top" onClick={openShare} title="Share this board with people or an agent">
+          Share
+        </button>
+      )
+    : null;
   const details = `Board ${name}${head.revision ? ` · revision ${head.revision}` : ""}${head.sha256 ? ` · sha256 ${head.sha256}` : ""}${
     failure?.text ? `\n${boardWords(failure.text)}` : ""
   }`;
@@ -1517,6 +1530,7 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
             isCollaborating={roomState === "joined"}
             onPointerUpdate={onPointerUpdate}
             onScrollChange={onScrollChange}
+            renderTopRightUI={renderTopRightUI}
             name={name}
             UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false } }}
           >
