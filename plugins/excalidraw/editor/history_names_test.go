@@ -37,12 +37,7 @@ func TestHistoryNamesPeople(t *testing.T) {
 	const erinPassword = "a long password for erin"
 	w.invite("erin", erinPassword)
 	tab := w.browser
-	if created := evalJS[int](w, tab, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "names"})}).then(r => r.status)`); created != 201 && created != 200 {
-		t.Fatalf("creating the board: HTTP %d", created)
-	}
-	if shared := evalJS[int](w, tab, `fetch("/dsh-excalidraw/api/boards/names/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"viewer"}'}).then(r => r.status)`); shared != 200 {
-		t.Fatalf("sharing the board with erin: HTTP %d", shared)
-	}
+	w.shareNewBoard(tab, "names", "erin", "viewer")
 	me := evalJS[string](w, tab, `fetch("/dsh-excalidraw/api/me").then(r => r.json()).then(m => m.person || m.name)`)
 	w.openScene(tab, "names")
 	w.draw(tab, "mine", 0, 0)

@@ -259,12 +259,7 @@ func TestShareBesideTheCanvas(t *testing.T) {
 	const password = "a long password for erin"
 	w.invite("erin", password)
 	tab := w.browser
-	if created := evalJS[int](w, tab, `fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "shared"})}).then(r => r.status)`); created != 201 && created != 200 {
-		t.Fatalf("creating the board: HTTP %d", created)
-	}
-	if shared := evalJS[int](w, tab, `fetch("/dsh-excalidraw/api/boards/shared/members/erin", {method: "PUT", headers: {"Content-Type": "application/json"}, body: '{"role":"viewer"}'}).then(r => r.status)`); shared != 200 {
-		t.Fatalf("sharing the board with erin: HTTP %d", shared)
-	}
+	w.shareNewBoard(tab, "shared", "erin", "viewer")
 	w.openScene(tab, "shared")
 	w.waitJS(tab, "Share beside the canvas", `document.querySelector('[data-action="share-top"]') !== null`)
 	vw := evalJS[float64](w, tab, `window.innerWidth`)
@@ -282,4 +277,16 @@ func TestShareBesideTheCanvas(t *testing.T) {
 		t.Errorf("a viewer has %d Share buttons", n)
 	}
 	w.noConsoleErrorsBut(tab)
+}
+
+// shareNewBoard makes a board from tab's page and shares it with a person
+// in a role, through the API the page uses.
+func (w *world) shareNewBoard(tab context.Context, board, person, role string) {
+	w.t.Helper()
+	if created := evalJS[int](w, tab, fmt.Sprintf(`fetch("/dsh-excalidraw/api/scenes", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: %q})}).then(r => r.status)`, board)); created != 201 && created != 200 {
+		w.t.Fatalf("creating board %s: HTTP %d", board, created)
+	}
+	if shared := evalJS[int](w, tab, fmt.Sprintf(`fetch("/dsh-excalidraw/api/boards/%s/members/%s", {method: "PUT", headers: {"Content-Type": "application/json"}, body: JSON.stringify({role: %q})}).then(r => r.status)`, board, person, role)); shared != 200 {
+		w.t.Fatalf("sharing board %s with %s: HTTP %d", board, person, shared)
+	}
 }
