@@ -83,6 +83,7 @@ type fidelity struct {
 	score rendercheck.Score
 	ours  image.Image
 	ref   image.Image
+	ink   float64 // dsh's ink over Excalidraw's
 }
 
 // Every corpus scene (the generated ones, or DSH_CORPUS's real drawings),
@@ -132,7 +133,7 @@ func TestFidelityAgainstExcalidraw(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		results = append(results, fidelity{name: name, score: rendercheck.Compare(ours, ref), ours: ours, ref: ref})
+		results = append(results, fidelity{name: name, score: rendercheck.Compare(ours, ref), ours: ours, ref: ref, ink: ink(ours) / ink(ref)})
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].score.SSIM < results[j].score.SSIM })
 	scores := make([]float64, len(results))
@@ -142,6 +143,13 @@ func TestFidelityAgainstExcalidraw(t *testing.T) {
 	q := func(p float64) float64 { return scores[int(p*float64(len(scores)-1))] }
 	t.Logf("SSIM over %d corpus scenes: min %.3f, p10 %.3f, p25 %.3f, median %.3f, p75 %.3f, max %.3f",
 		len(scores), scores[0], q(0.1), q(0.25), q(0.5), q(0.75), scores[len(scores)-1])
+	inks := make([]float64, len(results))
+	for i, r := range results {
+		inks[i] = r.ink
+	}
+	slices.Sort(inks)
+	t.Logf("ink (dsh's ÷ Excalidraw's) over the scenes: min %.3f, p25 %.3f, median %.3f, p75 %.3f, max %.3f",
+		inks[0], inks[len(inks)/4], inks[len(inks)/2], inks[3*len(inks)/4], inks[len(inks)-1])
 	out := os.Getenv("DSH_RENDERCHECK_OUT")
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "dsh-fidelity")
@@ -158,7 +166,7 @@ func TestFidelityAgainstExcalidraw(t *testing.T) {
 	}
 	var all strings.Builder
 	for _, r := range results {
-		fmt.Fprintf(&all, " %s %.3f", r.name, r.score.SSIM)
+		fmt.Fprintf(&all, " %s %.3f (ink %.2f)", r.name, r.score.SSIM, r.ink)
 		if f := floor(r.name); r.score.SSIM < f {
 			t.Errorf("%s: SSIM %.3f with Excalidraw's export, under %.3f", r.name, r.score.SSIM, f)
 		}

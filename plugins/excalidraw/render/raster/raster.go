@@ -312,8 +312,16 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 	s.setWidth(width)
 	s.ox, s.oy = float64(r.Min.X), float64(r.Min.Y)
 	s.dash = usableDash(dash, scale, 4*(d.maxX-d.minX+d.maxY-d.minY)*float64(len(d.segs)))
+	dst := p.target.SubImage(r).(*image.RGBA)
+	s.hair, s.flush = 0, nil
+	if width <= 1 {
+		// A hairline, as Chromium draws strokes this thin: each subpath
+		// blended on its own.
+		s.hair = width
+		s.flush = func() { p.cov.paint(dst, c, true) }
+	}
 	p.flat = d.subpaths(p.flat, s.subpath)
-	p.cov.paint(p.target.SubImage(r).(*image.RGBA), c, true)
+	p.cov.paint(dst, c, true)
 }
 
 // text fills the glyphs of every line with one pass of the filler.
