@@ -71,7 +71,7 @@ func (c *coverage) hairPixel(xMajor bool, u, across int, v float64) {
 }
 
 // hairline draws the points as a hairline of coverage s.hair (closed:
-// back to the first), then blends it (s.flush).
+// back to the first).
 func (s *stroker) hairline(pts []render.Point, closed bool) {
 	o := render.Point{X: s.ox, Y: s.oy}
 	sub := func(p render.Point) render.Point { return render.Point{X: p.X - o.X, Y: p.Y - o.Y} }
@@ -85,8 +85,5 @@ func (s *stroker) hairline(pts []render.Point, closed bool) {
 	}
 	if closed && len(pts) > 2 {
 		s.cov.hairSegment(sub(pts[len(pts)-1]), sub(pts[0]), s.hair)
-	}
-	if s.flush != nil {
-		s.flush()
 	}
 }

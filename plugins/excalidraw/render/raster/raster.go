@@ -73,6 +73,7 @@ type painter struct {
 	fonts   *fonts.Set
 	base    render.Affine // scene → pixels
 	cov     coverage
+	union   union
 	stroker stroker
 	path    devicePath     // reused between shapes
 	flat    []render.Point // a subpath flattened, reused
@@ -313,15 +314,33 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 	s.ox, s.oy = float64(r.Min.X), float64(r.Min.Y)
 	s.dash = usableDash(dash, scale, 4*(d.maxX-d.minX+d.maxY-d.minY)*float64(len(d.segs)))
 	dst := p.target.SubImage(r).(*image.RGBA)
-	s.hair, s.flush = 0, nil
+	// Chromium blends each subpath of a stroke at most a pixel wide (a
+	// hairline) on its own, and covers a wider stroke with the union of
+	// its subpaths: the coverage holds one subpath at a time.
+	s.hair = 0
 	if width <= 1 {
-		// A hairline, as Chromium draws strokes this thin: each subpath
-		// blended on its own.
 		s.hair = width
-		s.flush = func() { p.cov.paint(dst, c, true) }
+	}
+	n := 0
+	p.union.w = -1 // sized by the first merge
+	s.before = func() {
+		if n > 0 {
+			if s.hair > 0 {
+				p.cov.paint(dst, c, true)
+			} else {
+				p.cov.merge(&p.union)
+			}
+		}
+		n++
 	}
 	p.flat = d.subpaths(p.flat, s.subpath)
-	p.cov.paint(dst, c, true)
+	s.before = nil
+	if s.hair > 0 || n <= 1 {
+		p.cov.paint(dst, c, true)
+		return
+	}
+	p.cov.merge(&p.union)
+	p.union.paint(dst, c)
 }
 
 // text fills the glyphs of every line with one pass of the filler.

@@ -25,9 +25,10 @@ type stroker struct {
 	dashed []render.Point // the dash being cut
 	pen    render.Point
 	// hair, when over 0, draws every subpath as a hairline of that
-	// coverage (see hairline), calling flush after each.
-	hair  float64
-	flush func()
+	// coverage (see hairline).
+	hair float64
+	// before, if set, is called before each subpath (each dash).
+	before func()
 	// step is the angle of the chords of an arc of radius r within
 	// tolerance, cosStep its cosine.
 	step, cosStep float64
@@ -145,6 +146,9 @@ func (s *stroker) polyline(pts []render.Point, closed bool) {
 	pts = pts[:k]
 	if closed && len(pts) > 1 && pts[0] == pts[len(pts)-1] {
 		pts = pts[:len(pts)-1]
+	}
+	if s.before != nil {
+		s.before()
 	}
 	if s.hair > 0 {
 		s.hairline(pts, closed)
