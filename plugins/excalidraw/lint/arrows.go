@@ -18,9 +18,13 @@ func (s *scene) linearScoped(e *el) bool {
 }
 
 // isZeroLength: every point within minLinearLength of the first.
-func isZeroLength(e *el) bool {
-	for _, p := range e.pts[1:] {
-		if p.Sub(e.pts[0]).Len() >= minLinearLength {
+func isZeroLength(e *el) bool { return e.zero }
+
+// pointsCoincide reports whether every point is within minLinearLength of the
+// first (pts is not empty).
+func pointsCoincide(pts []geom.Vec) bool {
+	for _, p := range pts[1:] {
+		if p.Sub(pts[0]).Len() >= minLinearLength {
 			return false
 		}
 	}
@@ -61,7 +65,8 @@ func drawnArrow(e *el) bool {
 // touched arrow, or one beside a touched shape.
 func (s *scene) unboundArrowEnds() {
 	touched := func(id string) bool { return s.opts.Touched == nil || s.opts.Touched[id] }
-	for i, e := range s.els {
+	for _, e := range s.subjects() {
+		i := e.idx
 		if !drawnArrow(e) || !s.subject(i) {
 			continue
 		}
@@ -105,7 +110,8 @@ func (s *scene) unboundArrowEnds() {
 // judged on the drawn path (a curved arrow's curve, not the straight
 // segments between its points).
 func (s *scene) arrowsThroughShapes() {
-	for i, e := range s.els {
+	for _, e := range s.subjects() {
+		i := e.idx
 		if !drawnArrow(e) || !s.subject(i) {
 			continue
 		}

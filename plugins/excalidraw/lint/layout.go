@@ -32,7 +32,8 @@ func (s *scene) content(e *el) bool {
 
 // occlusions: an opaque shape drawn over an element it covers entirely.
 func (s *scene) occlusions() {
-	for i, e := range s.els {
+	for _, e := range s.subjects() {
+		i := e.idx
 		if !e.finite || !opaque(e) || !s.subject(i) {
 			continue
 		}
@@ -196,11 +197,8 @@ func (s *scene) strokeColors() {
 	var els []*el
 	var cols []string
 	for _, e := range s.els {
-		c := normColor(e.stroke)
-		if c == "" || isFrame(e.typ) {
-			continue
-		}
-		if p, ok := parseColor(c); ok && p.a == 0 {
+		c := e.strokeKey
+		if c == "" {
 			continue
 		}
 		els = append(els, e)

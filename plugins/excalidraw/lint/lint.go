@@ -108,14 +108,39 @@ func Run(elements []*ojson.Object, o Options) []Finding {
 	return newScene(elements, o).run()
 }
 
-// run applies the enabled rules to a scene read already.
+// run applies the enabled rules to a scene read already. A model's scene
+// (s.kept not nil) runs each wholeScene rule once, on every element, and
+// gives its findings again on later runs: finish filters them by scope as
+// it would have filtered them fresh.
 func (s *scene) run() []Finding {
 	for _, r := range rules {
-		if s.opts.enabled(r.Code) {
-			r.run(s)
+		if !s.opts.enabled(r.Code) {
+			continue
 		}
+		if s.kept == nil || !wholeScene[r.Code] {
+			r.run(s)
+			continue
+		}
+		if f, ok := s.kept[r.Code]; ok {
+			s.out = append(s.out, f...)
+			continue
+		}
+		scope, near, from := s.opts.Scope, s.near, len(s.out)
+		s.opts.Scope, s.near = nil, nil
+		r.run(s)
+		s.opts.Scope, s.near = scope, near
+		s.kept[r.Code] = slices.Clone(s.out[from:])
 	}
 	return s.finish()
+}
+
+// wholeScene are the rules whose findings depend on the scene alone: not
+// on Options.Scope (but for the filter finish applies anyway) nor on
+// Options.Touched. Several read every element, so a model's scene keeps
+// their findings (scene.kept) for the writes that lint it again.
+var wholeScene = map[string]bool{
+	CodeDanglingBinding: true, CodeOneSidedBinding: true, CodeEmptyText: true,
+	CodeOffCanvas: true, CodeTooManyFonts: true, CodeTooManyStrokeColors: true,
 }
 
 // DeltaOptions are Delta's: the canvas colour of each version, and All

@@ -38,6 +38,9 @@ type el struct {
 	opacity          float64
 	label            int // index (in scene.els) of the bound text, -1
 	index            string
+	indexOK          bool   // index is a valid fractional index
+	zero             bool   // every point within minLinearLength of the first (isZeroLength)
+	strokeKey        string // the stroke colour strokeColors counts, "" for none
 	txt, orig        string // a text's text and originalText
 	blank            bool   // a text of nothing but whitespace
 	isDeleted        bool
@@ -80,6 +83,12 @@ type scene struct {
 	near   map[int]bool // with a scope: elements near a scoped one
 	visits int          // candidates the spatial index returned (tests check it grows linearly)
 	beside [][]*el      // by index: the arrows and texts near an arrow (besideArrow), looked up on first use
+	// Under a scope: the live scoped elements and those near them
+	// (subjects), in array order, listed on first use.
+	scoped, nearby []*el
+	// kept are a model's findings of the wholeScene rules by code, once
+	// run; nil for a scene of one Run.
+	kept map[string][]Finding
 }
 
 func newScene(elements []*ojson.Object, o Options) *scene {
@@ -137,10 +146,59 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 // scope limits the findings of the rules run next to those involving
 // these ids (nil: all), as Options.Scope does.
 func (s *scene) scope(ids map[string]bool) {
-	s.opts.Scope, s.near = ids, nil
+	s.opts.Scope, s.near, s.scoped, s.nearby = ids, nil, nil, nil
 	if ids != nil {
 		s.near = s.nearScope()
 	}
+}
+
+// subjects are the elements passing subject, in array order: every
+// element without a scope. A rule that skips the others loops over
+// these, so its cost follows the scope.
+func (s *scene) subjects() []*el {
+	if s.near == nil {
+		return s.els
+	}
+	if s.nearby == nil {
+		s.nearby = s.inOrder(func(yield func(int)) {
+			for i := range s.near {
+				yield(i)
+			}
+		})
+	}
+	return s.nearby
+}
+
+// scopedEls are the live elements whose id is in scope, in array order:
+// every element without a scope.
+func (s *scene) scopedEls() []*el {
+	if s.opts.Scope == nil {
+		return s.els
+	}
+	if s.scoped == nil {
+		s.scoped = s.inOrder(func(yield func(int)) {
+			for id := range s.opts.Scope {
+				if i, ok := s.byID[id]; ok {
+					yield(i)
+				}
+			}
+		})
+	}
+	return s.scoped
+}
+
+// inOrder lists the elements at the indexes each yields (each once), in
+// array order, never nil.
+func (s *scene) inOrder(each func(yield func(int))) []*el {
+	var idx []int
+	each(func(i int) { idx = append(idx, i) })
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	out := make([]*el, len(idx))
+	for k, i := range idx {
+		out[k] = s.els[i]
+	}
+	return out
 }
 
 // parsed is parseEl of o at pos, from o's derived record when o is frozen
@@ -268,6 +326,15 @@ func parseEl(pos int, o *ojson.Object) *el {
 			geom.Rotate(geom.V(e.x+e.w, e.y+e.h), c, e.angle), geom.Rotate(geom.V(e.x, e.y+e.h), c, e.angle)})
 	}
 	e.blank = e.typ == "text" && strings.TrimSpace(e.txt) == "" && strings.TrimSpace(e.orig) == ""
+	// What whole-scene passes would otherwise work out of every element
+	// on every run.
+	e.indexOK = findex.Validate(e.index) == nil
+	e.zero = e.pts != nil && pointsCoincide(e.pts)
+	if c := normColor(e.stroke); c != "" && !isFrame(e.typ) {
+		if p, ok := parseColor(c); !ok || p.a != 0 {
+			e.strokeKey = c
+		}
+	}
 	return e
 }
 
@@ -299,15 +366,23 @@ func pointsOf(v any, x, y float64) []geom.Vec {
 // Normalize wrote both orders agree.
 func (s *scene) order() {
 	keys := make([]string, len(s.els))
+	sorted := true
 	for i, e := range s.els {
 		k := e.index
-		if findex.Validate(k) != nil {
+		if !e.indexOK {
 			for j := range s.els {
 				s.els[j].z = float64(j)
 			}
 			return
 		}
 		keys[i] = k
+		sorted = sorted && (i == 0 || keys[i-1] <= k)
+	}
+	if sorted { // as Normalize writes them: the ranks are the positions
+		for i, e := range s.els {
+			e.z = float64(i)
+		}
+		return
 	}
 	idx := make([]int, len(s.els))
 	for i := range idx {

@@ -34,6 +34,7 @@ func (m *Model) take() (*scene, func()) {
 	}
 	if m.s == nil {
 		m.s = newScene(m.elements, m.opts)
+		m.s.kept = map[string][]Finding{}
 	}
 	s := m.s
 	s.out, s.near, s.visits = nil, nil, 0

@@ -61,10 +61,17 @@ func (s *scene) neighbours(ids []string) map[string]bool {
 	}
 
 	// References to the touched elements, and the arrows' other ends.
+	empty := touched[""] // most references are unset: look up only the set ones
+	is := func(id string) bool {
+		if id == "" {
+			return empty
+		}
+		return touched[id]
+	}
 	for _, e := range s.els {
-		refers := touched[e.start] || touched[e.end] || touched[e.container] || touched[e.frame]
+		refers := is(e.start) || is(e.end) || is(e.container) || is(e.frame)
 		for _, b := range e.bound {
-			refers = refers || touched[b.id]
+			refers = refers || is(b.id)
 		}
 		if refers {
 			add(e.id)

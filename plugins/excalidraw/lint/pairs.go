@@ -23,13 +23,14 @@ func (s *scene) pairsIn(keep func(*el) bool, windows func(*el) []geom.Rect, fn f
 }
 
 // pairsFrom is pairsIn over the pairs with at least one element passing
-// from.
+// from, which passes only elements in scope.
 func (s *scene) pairsFrom(from, keep func(*el) bool, windows func(*el) []geom.Rect, fn func(a, b *el)) {
 	source := func(e *el) bool {
 		return e.finite && keep(e) && from(e)
 	}
 	var found []*el
-	for i, e := range s.els {
+	for _, e := range s.scopedEls() {
+		i := e.idx
 		if !source(e) {
 			continue
 		}

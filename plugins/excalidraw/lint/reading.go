@@ -80,7 +80,8 @@ func (s *scene) arrowCrossings() {
 		n int
 	}
 	var found []crossed
-	for i, a := range s.els {
+	for _, a := range s.subjects() {
+		i := a.idx
 		if !drawnArrow(a) || !s.subject(i) || !s.inScope(a.id) {
 			continue
 		}
@@ -319,7 +320,8 @@ func (e *el) inkLines() ([][]geom.Vec, geom.Rect) {
 // arrowsOverText: an arrow drawn across a text that is not its own
 // label.
 func (s *scene) arrowsOverText() {
-	for i, a := range s.els {
+	for _, a := range s.subjects() {
+		i := a.idx
 		if !drawnArrow(a) || !s.subject(i) {
 			continue
 		}
@@ -433,7 +435,8 @@ func project(poly []geom.Vec, n geom.Vec) (lo, hi float64) {
 
 // collinearArrows: two arrows drawn on one line, which read as one.
 func (s *scene) collinearArrows() {
-	for i, a := range s.els {
+	for _, a := range s.subjects() {
+		i := a.idx
 		if !drawnArrow(a) || !s.subject(i) {
 			continue
 		}

@@ -229,7 +229,8 @@ func inkFor(bg rgba, opacity, need float64) string {
 // contrastMin whatever its size (see there why not WCAG AA), below
 // contrastPairMin for a shade of the hue of the fill behind it.
 func (s *scene) lowContrast() {
-	for i, e := range s.els {
+	for _, e := range s.subjects() {
+		i := e.idx
 		if e.typ != "text" || !e.finite || e.blank || !s.subject(i) {
 			continue
 		}

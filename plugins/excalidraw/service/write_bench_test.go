@@ -3,7 +3,9 @@ package service
 import (
 	"encoding/json"
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/engine"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
@@ -29,6 +31,7 @@ func BenchmarkWriteOneLintOff(b *testing.B)     { benchWriteOne(b, LintOff) }
 func BenchmarkWriteOne10k(b *testing.B) {
 	s, _ := benchN(b, 10000)
 	b.ResetTimer()
+	defer reportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		if _, err := s.Write(ctx, WriteRequest{Name: "big", Named: []string{"r500"}}, moveOne("r500", float64(1-2*(i%2)))); err != nil {
 			b.Fatal(err)
@@ -40,6 +43,7 @@ func BenchmarkWriteOne10k(b *testing.B) {
 func benchWriteOne(b *testing.B, lint string) {
 	s, _ := bench1000(b)
 	b.ResetTimer()
+	defer reportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		dx := 1.0
 		if i%2 == 1 {
@@ -68,6 +72,7 @@ func elementInputs(prefix string, n int) []json.RawMessage {
 // scene, the baseline.
 func BenchmarkBatchCreate1000(b *testing.B) {
 	s, _ := newTestService(b, scene.Limits{})
+	defer reportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		name := fmt.Sprintf("s%d", i)
 		if _, err := s.Create(ctx, CreateRequest{Name: name}); err != nil {
@@ -85,6 +90,7 @@ func BenchmarkBatchCreate1000(b *testing.B) {
 
 func BenchmarkBatchCreate10x100(b *testing.B) {
 	s, _ := newTestService(b, scene.Limits{})
+	defer reportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		name := fmt.Sprintf("s%d", i)
 		if _, err := s.Create(ctx, CreateRequest{Name: name}); err != nil {
@@ -104,9 +110,32 @@ func BenchmarkBatchCreate10x100(b *testing.B) {
 
 func BenchmarkContractCreate1000(b *testing.B) {
 	s, _ := newTestService(b, scene.Limits{})
+	defer reportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		if _, err := s.Create(ctx, CreateRequest{Name: fmt.Sprintf("s%d", i), Elements: elementInputs("b", 1000)}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// processCPU is the CPU time this process has used, user and system, on
+// every thread: a write's lint runs beside its commit, so wall time per
+// operation leaves it out.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU starts counting the process's CPU and returns the function
+// that reports it per operation as "cpu-µs/op" (call it after the loop).
+func reportCPU(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(processCPU()-start)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 		}
 	}
 }
