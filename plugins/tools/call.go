@@ -66,6 +66,11 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 	if terr := r.precheck(e, args); terr != nil {
 		return r.failure(name, terr)
 	}
+	if e.refuse != nil {
+		if err := r.refuseEarly(ctx, e, args); err != nil {
+			return r.failure(name, r.toolError(e, err))
+		}
+	}
 	canonArgs, terr := r.validateArgs(e, args)
 	if terr != nil {
 		return r.failure(name, terr)
@@ -88,6 +93,20 @@ func (r *Registry) invoke(ctx context.Context, e *entry, args json.RawMessage) (
 		}
 	}()
 	return e.handler(context.WithValue(ctx, toolNameKey{}, e.desc.Name), args)
+}
+
+// refuseEarly runs the tool's Refuse under recover, with the context its
+// handler would have: a panic there is a bug in it, so the call goes on
+// to the schema and the handler, which decide it as before.
+func (r *Registry) refuseEarly(ctx context.Context, e *entry, args json.RawMessage) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("tool refusal panicked",
+				zap.String("tool", e.desc.Name), zap.Any("panic", p), zap.StackSkip("stack", 2))
+			err = nil
+		}
+	}()
+	return e.refuse(context.WithValue(ctx, toolNameKey{}, e.desc.Name), args)
 }
 
 // errInternal is the generic error shown to the agent for handler bugs.

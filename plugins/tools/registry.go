@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,6 +21,7 @@ type entry struct {
 	schema      *jsonschema.Schema // the published schema, compiled
 	fast        *jsonschema.Schema // schema with dispatched unions; nil: none
 	handler     Handler
+	refuse      func(context.Context, json.RawMessage) error // Tool.Refuse
 	invalidCode string
 	limits      []argLimit
 }
@@ -96,6 +99,7 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 		schema:      cs.schema,
 		fast:        cs.fast,
 		handler:     t.Handler,
+		refuse:      t.Refuse,
 		invalidCode: code,
 		limits:      limits,
 	}

@@ -62,6 +62,15 @@ type Tool struct {
 	// validation, so an oversized call is refused with the limit's own
 	// code before any per-item work; see [ArgumentLimit].
 	ArgumentLimits []ArgumentLimit
+	// Refuse, if set, is a cheap look at the raw arguments run after
+	// ArgumentLimits and before they are decoded or checked against the
+	// schema: an error it returns is the call's answer, as the handler's
+	// would be, and nil lets the call go on. It is for a refusal that
+	// needs no more than a field or two (a write based on a revision that
+	// is no longer the current one), so it costs no schema pass over a
+	// large payload; it must return nil whenever it is in doubt, and
+	// arguments it cannot read are the schema's to refuse.
+	Refuse func(ctx context.Context, args json.RawMessage) error
 }
 
 // Descriptor is the public, handler-free view of a registered tool.

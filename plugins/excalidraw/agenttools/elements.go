@@ -201,10 +201,18 @@ func elementTools(svc *service.Service, lim limitsFunc) []tools.Tool {
 			InputSchema: writeSchema([]string{"ops"}, `"ops":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["tool","args"],"properties":{"tool":{"enum":["batch_create","update_elements","move_elements","delete_elements","group_elements","ungroup_elements","reorder","replace_text","create_frame","frame_add_children","arrange","copy_elements","set_table","create_stack","layout_frames","set_legend"]},"args":{"type":"object"}}}}`),
 			Annotations: rw("Apply several operations", true), Handler: tools.Typed(h.applyOps)},
 	}
+	// The edits of one scene refuse a stale expected_revision before
+	// their arguments are checked (copy may write another scene, and
+	// apply_ops runs other tools' arguments: both are left to the write).
+	oneScene := map[string]bool{BatchCreateTool: true, UpdateTool: true, MoveTool: true, DeleteTool: true, GroupTool: true,
+		UngroupTool: true, ReorderTool: true, ReplaceTextTool: true, CreateFrameTool: true, FrameAddTool: true, ArrangeTool: true, RepairTool: true}
 	for i := range ts {
 		// A malformed call is an invalid operation, as on the contract's
 		// tools.
 		ts[i].InvalidArgumentsCode = invalidArguments
+		if oneScene[ts[i].Name] {
+			ts[i].Refuse = staleRefusal(svc)
+		}
 	}
 	return ts
 }

@@ -88,6 +88,41 @@ func (h handlers) apply(ctx context.Context, a applyArgs) (any, error) {
 	return res, nil
 }
 
+// staleRefusal is a write tool's tools.Tool.Refuse: a call whose
+// expected_revision is not the scene's current revision gets the
+// revision_conflict its write would meet, told from the scene's head
+// (service.Service.Stale) before its operations or elements are checked
+// against the schema, decoded or linted. A call with a request_id (a
+// retry may be a duplicate, answered with its result), or whose name or
+// expected_revision is missing or not what the schema asks, goes on to
+// the schema and the write as before; a stale call's other arguments are
+// not looked at, so it is a revision_conflict even where they are wrong.
+// Without a service (tools listed, not served) there is none.
+func staleRefusal(svc *service.Service) func(context.Context, json.RawMessage) error {
+	if svc == nil {
+		return nil
+	}
+	return func(ctx context.Context, raw json.RawMessage) error {
+		var top map[string]json.RawMessage
+		if json.Unmarshal(raw, &top) != nil {
+			return nil
+		}
+		if _, ok := top["request_id"]; ok {
+			return nil
+		}
+		var name *string
+		var rev *int64
+		if json.Unmarshal(top["name"], &name) != nil || json.Unmarshal(top["expected_revision"], &rev) != nil ||
+			name == nil || rev == nil || *rev < 0 {
+			return nil
+		}
+		if err := svc.Stale(ctx, *name, *rev); err != nil {
+			return toolError(err)
+		}
+		return nil
+	}
+}
+
 func (h handlers) validate(_ context.Context, a validateArgs) (any, error) {
 	rep := h.svc.Validate(a.Scene)
 	if rep.Diagnostics == nil {

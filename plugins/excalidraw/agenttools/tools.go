@@ -95,7 +95,7 @@ func contractTools(h handlers, lim limitsFunc) []tools.Tool {
 			ListedSchema: marshal(applyListedSchema()),
 			Annotations:  tools.Annotations{Title: "Edit a scene", Destructive: true},
 			Handler:      tools.Typed(h.apply), InvalidArgumentsCode: invalidArguments,
-			ArgumentLimits: applyLimits(),
+			ArgumentLimits: applyLimits(), Refuse: staleRefusal(h.svc),
 		},
 		{
 			Name: ValidateTool, Description: validateDescription, InputSchema: marshal(validateSchema()),

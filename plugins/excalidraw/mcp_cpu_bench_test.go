@@ -1,0 +1,213 @@
+package excalidraw_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
+	"github.com/dshgo/dsh/internal/testkit/benchkit"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+	"github.com/dshgo/dsh/plugins/excalidraw"
+	"github.com/dshgo/dsh/plugins/status"
+)
+
+// cpuBenchCalls is how many calls each phase of BenchmarkMCPServerCPU
+// makes: 300, or $DSH_MCP_CPU_CALLS (more, for a profile with samples enough).
+var cpuBenchCalls = func() int {
+	if n, err := strconv.Atoi(os.Getenv("DSH_MCP_CPU_CALLS")); err == nil && n > 0 {
+		return n
+	}
+	return 300
+}()
+
+// BenchmarkMCPServerCPU is the server's CPU per MCP call: dsh_status (the
+// cheapest tool) and excalidraw_scene_apply refused as stale
+// (expected_revision one behind) on a 1,000-element board, each called
+// cpuBenchCalls times in one session over loopback HTTP.
+//
+// The client (the official SDK's) runs in a child process, this test
+// binary run again as TestMCPCPUClient, so the CPU this process uses
+// while the child calls (benchkit.CPUTime before and after, every
+// goroutine) is the server's alone: HTTP, admission, session, schema,
+// handler, encoding, GC. The two phases run in the same host and
+// session, so their ratio is a same-run figure. A -cpuprofile of this
+// benchmark profiles the server only, setup included; with
+// DSH_MCP_CPU_PROFILE=/tmp/p set, each phase alone is profiled to
+// /tmp/p-status.prof and /tmp/p-stale.prof (the go test flag
+// -cpuprofile must then be off):
+//
+//	go test -run '^$' -bench MCPServerCPU -benchtime 1x ./plugins/excalidraw/
+func BenchmarkMCPServerCPU(b *testing.B) {
+	h := hosttest.New(b, dsh.WithPlugins(excalidraw.Plugin, status.Plugin),
+		dsh.WithConfigYAML([]byte(hosttest.YAML(b, "  - {id: excalidraw, name: excalidraw}\n  - {id: status, name: status}\n"))))
+	if err := hosttest.Scope(b, h, "excalidraw").AwaitActive(hosttest.Context(b)); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestMCPCPUClient$", "-test.count", "1")
+		cmd.Env = append(os.Environ(), "DSH_MCP_CPU_CLIENT="+h.URL()+" "+h.Token())
+		cmd.Stderr = os.Stderr
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		outPipe, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		out := bufio.NewScanner(outPipe)
+		// await reads the child's lines up to the one starting with want.
+		await := func(want string) {
+			for out.Scan() {
+				if strings.HasPrefix(out.Text(), want) {
+					return
+				}
+			}
+			_ = cmd.Wait()
+			b.Fatalf("client ended before %q", want)
+		}
+		await("ready")
+		var cpu [3]time.Duration
+		var alloc [3]uint64
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		cpu[0], alloc[0] = benchkit.CPUTime(), ms.TotalAlloc
+		for i, phase := range []string{"status", "stale"} {
+			stop := phaseProfile(b, phase)
+			fmt.Fprintln(in, phase)
+			await("done")
+			runtime.ReadMemStats(&ms)
+			cpu[i+1], alloc[i+1] = benchkit.CPUTime(), ms.TotalAlloc
+			stop()
+		}
+		in.Close()
+		if err := cmd.Wait(); err != nil {
+			b.Fatalf("client: %v", err)
+		}
+		statusUS := float64(cpu[1]-cpu[0]) / 1e3 / float64(cpuBenchCalls)
+		staleUS := float64(cpu[2]-cpu[1]) / 1e3 / float64(cpuBenchCalls)
+		b.ReportMetric(statusUS, "status-server-us/call")
+		b.ReportMetric(staleUS, "stale-server-us/call")
+		b.ReportMetric(staleUS/statusUS, "stale/status")
+		b.ReportMetric(float64(alloc[1]-alloc[0])/float64(cpuBenchCalls), "status-server-B/call")
+		b.ReportMetric(float64(alloc[2]-alloc[1])/float64(cpuBenchCalls), "stale-server-B/call")
+	}
+}
+
+// phaseProfile starts a CPU profile of one phase, written to
+// $DSH_MCP_CPU_PROFILE-phase.prof when that is set, and returns its stop.
+func phaseProfile(b *testing.B, phase string) (stop func()) {
+	prefix := os.Getenv("DSH_MCP_CPU_PROFILE")
+	if prefix == "" {
+		return func() {}
+	}
+	f, err := os.Create(prefix + "-" + phase + ".prof")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
+// TestMCPCPUClient is BenchmarkMCPServerCPU's client, run only as its
+// child (DSH_MCP_CPU_CLIENT is "URL token"): it makes a 1,000-element
+// board, says "ready", and for each line "status" or "stale" on stdin
+// makes cpuBenchCalls such calls and says "done".
+func TestMCPCPUClient(t *testing.T) {
+	env := os.Getenv("DSH_MCP_CPU_CLIENT")
+	if env == "" {
+		t.Skip("the child of BenchmarkMCPServerCPU")
+	}
+	url, token, _ := strings.Cut(env, " ")
+	ctx := context.Background()
+	c := mcp.NewClient(&mcp.Implementation{Name: "cpu-bench", Version: "1"}, nil)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	sess, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: token, Base: tr}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	elements := make([]any, 0, 1000)
+	for i := range 1000 {
+		elements = append(elements, map[string]any{"type": "rectangle", "id": fmt.Sprintf("r%d", i), "x": (i % 40) * 120, "y": (i / 40) * 100, "width": 100, "height": 60})
+	}
+	call := func(name string, args map[string]any) *mcp.CallToolResult {
+		res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	if res := call("excalidraw_scene_create", map[string]any{"name": "cpu", "elements": elements}); res.IsError {
+		t.Fatalf("create: %+v", res)
+	}
+	// An apply that lands takes the board to revision 2; the stale ones
+	// still expect 1, and carry an update and a new element.
+	apply := func(rev int) map[string]any {
+		return map[string]any{"name": "cpu", "expected_revision": rev, "operations": []any{
+			map[string]any{"op": "update", "id": "r500", "patch": map[string]any{"x": 10}},
+			map[string]any{"op": "add", "element": map[string]any{"type": "ellipse", "id": "e1", "x": 0, "y": 0, "width": 50, "height": 50}},
+		}}
+	}
+	if res := call("excalidraw_scene_apply", apply(1)); res.IsError {
+		t.Fatalf("apply: %+v", res)
+	}
+	stale := apply(1)
+	if res := call("excalidraw_scene_apply", stale); !res.IsError || !strings.Contains(textOf(res), "revision_conflict") {
+		t.Fatalf("stale apply: want revision_conflict, got %s", textOf(res))
+	}
+	// Warm both paths before the measured phases.
+	for range 20 {
+		call("dsh_status", map[string]any{})
+		call("excalidraw_scene_apply", stale)
+	}
+	fmt.Println("ready")
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		switch in.Text() {
+		case "status":
+			for range cpuBenchCalls {
+				if res := call("dsh_status", map[string]any{}); res.IsError {
+					t.Fatalf("status: %s", textOf(res))
+				}
+			}
+		case "stale":
+			for range cpuBenchCalls {
+				if res := call("excalidraw_scene_apply", stale); !res.IsError {
+					t.Fatal("a stale apply landed")
+				}
+			}
+		}
+		fmt.Println("done")
+	}
+}
+
+// textOf is the text of a tool result's first content.
+func textOf(res *mcp.CallToolResult) string {
+	if len(res.Content) == 0 {
+		return ""
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
+}
