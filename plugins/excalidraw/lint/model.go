@@ -103,11 +103,13 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 	} else {
 		s.canvas = white
 	}
+	block := make([]el, len(elements)) // one allocation for every record
 	for pos, obj := range elements {
 		if obj == nil {
 			continue
 		}
-		e := parsed(pos, obj)
+		e := &block[pos]
+		parsed(e, pos, obj)
 		id := e.id
 		if id == "" {
 			continue
@@ -201,13 +203,12 @@ func (s *scene) inOrder(each func(yield func(int))) []*el {
 	return out
 }
 
-// parsed is parseEl of o at pos, from o's derived record when o is frozen
+// parsed sets e to parseEl of o at pos, from o's derived record when o is frozen
 // (a sealed document's element: the same for every lint of every write
 // that shares it), copied so that this scene may set its own fields.
-func parsed(pos int, o *ojson.Object) *el {
-	e := *ojson.Derived(o, func(o *ojson.Object) *el { return parseEl(0, o) })
+func parsed(e *el, pos int, o *ojson.Object) {
+	*e = *ojson.Derived(o, func(o *ojson.Object) *el { return parseEl(0, o) })
 	e.pos = pos
-	return &e
 }
 
 func parseEl(pos int, o *ojson.Object) *el {
