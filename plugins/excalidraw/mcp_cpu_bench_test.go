@@ -111,7 +111,9 @@ func BenchmarkMCPServerCPU(b *testing.B) {
 }
 
 // phaseProfile starts a CPU profile of one phase, written to
-// $DSH_MCP_CPU_PROFILE-phase.prof when that is set, and returns its stop.
+// $DSH_MCP_CPU_PROFILE-phase.prof when that is set, with the allocation
+// profiles at its start and end (-phase-allocs0.prof, -allocs1.prof: the
+// second with -base the first is the phase's), and returns its stop.
 func phaseProfile(b *testing.B, phase string) (stop func()) {
 	prefix := os.Getenv("DSH_MCP_CPU_PROFILE")
 	if prefix == "" {
@@ -124,7 +126,19 @@ func phaseProfile(b *testing.B, phase string) (stop func()) {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		b.Fatal(err)
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }
+	heap := func(name string) {
+		runtime.GC()
+		h, err := os.Create(prefix + "-" + phase + "-" + name + ".prof")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer h.Close()
+		if err := pprof.Lookup("allocs").WriteTo(h, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	heap("allocs0")
+	return func() { pprof.StopCPUProfile(); f.Close(); heap("allocs1") }
 }
 
 // TestMCPCPUClient is BenchmarkMCPServerCPU's client, run only as its

@@ -22,6 +22,10 @@ type entry struct {
 	fast        *jsonschema.Schema // schema with dispatched unions; nil: none
 	handler     Handler
 	refuse      func(context.Context, json.RawMessage) error // Tool.Refuse
+	// noArgs is the canonical arguments of a call that gives none (blank
+	// or {}) when the schema accepts that, so such a call (a status, a
+	// list) is not validated each time; nil when it does not.
+	noArgs json.RawMessage
 	invalidCode string
 	limits      []argLimit
 }
@@ -102,6 +106,11 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 		refuse:      t.Refuse,
 		invalidCode: code,
 		limits:      limits,
+	}
+	if r.validateFast(e, map[string]any{}) == nil {
+		if c, err := encodeCanonical(map[string]any{}); err == nil {
+			e.noArgs = c
+		}
 	}
 
 	r.mu.Lock()

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,9 @@ func (r *Registry) validateArgs(e *entry, raw json.RawMessage) (json.RawMessage,
 // validateArgsAt is validateArgs for arguments found at the JSON pointer
 // at of a caller's: every pointer of a refusal starts with at.
 func (r *Registry) validateArgsAt(e *entry, raw json.RawMessage, at string) (json.RawMessage, *Error) {
+	if e.noArgs != nil && isNoArgs(raw) {
+		return append(json.RawMessage(nil), e.noArgs...), nil // the handler owns its copy
+	}
 	var v any = map[string]any{}
 	if !isBlankJSON(raw) {
 		decoded, err := decodeJSON(raw)
@@ -77,6 +81,18 @@ func (r *Registry) validateArgsAt(e *entry, raw json.RawMessage, at string) (jso
 		return nil, errInternal
 	}
 	return out, nil
+}
+
+// isNoArgs says whether raw gives no arguments: blank, or an empty object.
+func isNoArgs(raw []byte) bool {
+	t := bytes.Trim(raw, " \t\r\n")
+	if len(t) == 0 {
+		return true
+	}
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return false
+	}
+	return isBlankJSON(t[1 : len(t)-1])
 }
 
 // validateFast validates v against e's schema, through its fast
