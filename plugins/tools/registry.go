@@ -17,15 +17,15 @@ import (
 // from a later re-registration under the same name, which is what lets an
 // unregister function remove exactly its own registration.
 type entry struct {
-	desc        Descriptor
-	schema      *jsonschema.Schema // the published schema, compiled
-	fast        *jsonschema.Schema // schema with dispatched unions; nil: none
-	handler     Handler
-	refuse      func(context.Context, json.RawMessage) error // Tool.Refuse
+	desc    Descriptor
+	schema  *jsonschema.Schema // the published schema, compiled
+	fast    *jsonschema.Schema // schema with dispatched unions; nil: none
+	handler Handler
+	refuse  func(context.Context, json.RawMessage) error // Tool.Refuse
 	// noArgs is the canonical arguments of a call that gives none (blank
 	// or {}) when the schema accepts that, so such a call (a status, a
 	// list) is not validated each time; nil when it does not.
-	noArgs json.RawMessage
+	noArgs      json.RawMessage
 	invalidCode string
 	limits      []argLimit
 }
