@@ -225,16 +225,19 @@ func TestSpeedAgainstExcalidraw(t *testing.T) {
 			var b bytes.Buffer
 			return svg.Write(&b, pic, set)
 		})
+		var pngSize int
 		pngTime := median(func() error {
 			pic, err := render.Draw(doc, o)
 			if err != nil {
 				return err
 			}
 			var b bytes.Buffer
-			return raster.PNG(&b, pic, set)
+			err = raster.PNG(&b, pic, set)
+			pngSize = b.Len()
+			return err
 		})
-		t.Logf("%5d elements, %d × %d px: SVG dsh %v vs Excalidraw %v (%.1f× faster); PNG dsh %v vs Excalidraw %v (%.1f× faster)",
+		t.Logf("%5d elements, %d × %d px: SVG dsh %v vs Excalidraw %v (%.1f× faster); PNG dsh %v vs Excalidraw %v (%.1f× faster), %d vs %d KiB",
 			n, ref.Width, ref.Height, svgTime.Round(time.Microsecond), ref.SVGTime.Round(time.Microsecond), float64(ref.SVGTime)/float64(svgTime),
-			pngTime.Round(time.Microsecond), ref.PNGTime.Round(time.Microsecond), float64(ref.PNGTime)/float64(pngTime))
+			pngTime.Round(time.Microsecond), ref.PNGTime.Round(time.Microsecond), float64(ref.PNGTime)/float64(pngTime), pngSize>>10, len(ref.PNG)>>10)
 	}
 }

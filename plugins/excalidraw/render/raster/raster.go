@@ -35,15 +35,20 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 		return nil, fmt.Errorf("raster: empty picture")
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	var bg image.Image
 	if pic.Background != nil {
-		c := paint(pic, *pic.Background, false, 1)
-		draw.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
+		bg = image.NewUniform(paint(pic, *pic.Background, false, 1))
 	}
-	bands := max(1, min(runtime.GOMAXPROCS(0), h/32))
+	// More bands than processors, handed out in turn, so that one slowed
+	// by a busy machine or a crowded part of the picture holds up little.
+	bands := max(1, min(4*runtime.GOMAXPROCS(0), h/32))
 	rows := (h + bands - 1) / bands
 	parallel.For(bands, 1, func(i int) bool {
 		p := newPainter(img, pic, fs)
 		p.band = image.Rect(0, i*rows, w, min(h, (i+1)*rows))
+		if bg != nil {
+			draw.Draw(img, p.band, bg, image.Point{}, draw.Src)
+		}
 		for j := range pic.Items {
 			p.item(&pic.Items[j])
 		}
@@ -322,7 +327,7 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 		s.hair = width
 	}
 	n := 0
-	p.union.w = -1 // sized by the first merge
+	p.union.reset(r.Dx(), r.Dy())
 	s.before = func() {
 		if n > 0 {
 			if s.hair > 0 {

@@ -19,22 +19,25 @@ type union struct {
 	minY, maxY int
 }
 
-// merge folds the coverage's subpath (nonzero) into the union, and clears
-// the coverage.
-func (c *coverage) merge(u *union) {
-	if u.w != c.w || len(u.pix) < c.w*c.h {
-		u.w = c.w
-		if len(u.pix) < c.w*c.h {
-			u.pix = make([]float32, c.w*c.h)
-		}
-		if len(u.lo) < c.h {
-			u.lo, u.hi = make([]int32, c.h), make([]int32, c.h)
-		}
+// reset sizes the union to a box of w × h pixels, with nothing in it
+// (every pixel is zero and every row untouched outside a stroke).
+func (u *union) reset(w, h int) {
+	u.w = w
+	if n := w * h; n > len(u.pix) {
+		u.pix = make([]float32, n)
+	}
+	if h > len(u.lo) {
+		u.lo, u.hi = make([]int32, h), make([]int32, h)
 		for y := range u.lo {
 			u.lo[y], u.hi[y] = math.MaxInt32, -1
 		}
-		u.minY, u.maxY = c.h, -1
 	}
+	u.minY, u.maxY = h, -1
+}
+
+// merge folds the coverage's subpath (nonzero) into the union, and clears
+// the coverage.
+func (c *coverage) merge(u *union) {
 	for y := c.minY; y <= c.maxY; y++ {
 		lo, hi := int(c.lo[y]), int(c.hi[y])
 		if lo > hi {
@@ -78,9 +81,6 @@ func (c *coverage) merge(u *union) {
 // paint blends col through the union onto dst (the box's pixels)
 // and clears the union.
 func (u *union) paint(dst *image.RGBA, col color.NRGBA) {
-	if u.w < 0 {
-		return // nothing merged
-	}
 	sa := float32(col.A) / 255
 	sr, sg, sb := float32(col.R)/255*sa, float32(col.G)/255*sa, float32(col.B)/255*sa
 	opaque := col.A == 255
@@ -110,5 +110,5 @@ func (u *union) paint(dst *image.RGBA, col color.NRGBA) {
 			p[3] = uint8(float32(p[3])*k + sa*a*255 + 0.5)
 		}
 	}
-	u.minY, u.maxY = len(u.lo), -1
+	u.minY, u.maxY = 0, -1
 }
