@@ -12,13 +12,41 @@ import (
 // box covers. Items that would cover too many cells (a background panel,
 // a long arrow) are kept aside and returned by every query, so an index
 // of n items costs O(n) to build whatever their sizes.
+//
+// A grid may be derived from another (over): it then shares that grid's
+// cells and big list, read only, and checks every query against extra,
+// the items whose box differs from the one they were filed with.
 type grid struct {
 	cell  float64
 	cells map[[2]int32][]int32
 	big   []int32
+	extra []int32 // ascending
 	boxes []geom.Rect
 	mark  []uint32
 	stamp uint32
+}
+
+// over is a grid of boxes derived from g, whose items are the first
+// len(g.boxes) of them: extra holds g's extra, each item whose box is not
+// the one g has, and the items g does not have, those passing finite
+// (the items a new grid would index). ok is false when that leaves too
+// many aside for queries to stay cheap: build a new grid then.
+func (g *grid) over(boxes []geom.Rect, finite func(i int) bool) (*grid, bool) {
+	if len(boxes) < len(g.boxes) {
+		return nil, false
+	}
+	limit := 32 + len(boxes)/32
+	extra := slices.Clone(g.extra)
+	for i := range boxes {
+		if finite(i) && (i >= len(g.boxes) || g.boxes[i] != boxes[i]) {
+			if extra = append(extra, int32(i)); len(extra) > limit {
+				return nil, false
+			}
+		}
+	}
+	slices.Sort(extra)
+	extra = slices.Compact(extra)
+	return &grid{cell: g.cell, cells: g.cells, big: g.big, extra: extra, boxes: boxes, mark: make([]uint32, len(boxes))}, true
 }
 
 const (
@@ -90,6 +118,9 @@ func (g *grid) query(r geom.Rect, fn func(i int)) {
 		}
 	}
 	for _, i := range g.big {
+		take(i)
+	}
+	for _, i := range g.extra {
 		take(i)
 	}
 	x0, y0, x1, y1, ok := g.span(r)

@@ -568,6 +568,23 @@ func (s *scene) spatial() *grid {
 	return s.index
 }
 
+// spatialFrom gives s a spatial index derived from prev's (grid.over),
+// when prev has one and s is a version of prev with few boxes changed:
+// the next write's model then needs no index of its own built. It
+// shares prev's index read only, so prev may be used at the same time.
+func (s *scene) spatialFrom(prev *scene) {
+	if s.index != nil || prev == nil || prev.index == nil {
+		return
+	}
+	boxes := make([]geom.Rect, len(s.els))
+	for i, e := range s.els {
+		boxes[i] = e.box
+	}
+	if g, ok := prev.index.over(boxes, func(i int) bool { return s.els[i].finite }); ok {
+		s.index = g
+	}
+}
+
 // query calls fn for each live element passing keep whose box intersects
 // r, in array order.
 func (s *scene) query(r geom.Rect, keep func(*el) bool, fn func(*el)) {

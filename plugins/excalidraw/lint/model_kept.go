@@ -60,13 +60,23 @@ func DeltaModels(before, after *Model, changed []string, all bool) (added, resol
 	}()
 	// The two versions are read, and then linted, side by side: they
 	// share nothing but the scope, which both only read.
+	// The version after takes its spatial index from the one before's
+	// (scene.spatialFrom) once that is built.
+	indexed := make(chan struct{})
 	sideBySide(func() {
+		defer close(indexed)
 		was, giveBack[0] = before.take()
+		was.spatial()
+	}, func() {
+		now, giveBack[1] = after.take()
+		<-indexed
+		now.spatialFrom(was)
+	})
+	sideBySide(func() {
 		if !all {
 			scope = was.neighbours(changed)
 		}
 	}, func() {
-		now, giveBack[1] = after.take()
 		if !all {
 			near = now.neighbours(changed)
 		}
