@@ -40,26 +40,36 @@ func encodePNG(w io.Writer, img *image.RGBA, opaque bool) error {
 	errs := make([]error, bands)
 	band := func(i int) error {
 		y0, y1 := i*rowsPer, min(height, (i+1)*rowsPer)
-		raw := make([]byte, max(0, y1-y0)*stride)
-		if opaque {
-			for y := y0; y < y1; y++ {
-				row := raw[(y-y0)*stride : (y-y0+1)*stride]
-				if y == 0 {
-					row[0] = 0 // None
-					packRGB(row[1:], rowPix(img, y))
-				} else {
-					row[0] = 2 // Up
-					subRGB(row[1:], rowPix(img, y), rowPix(img, y-1))
-				}
-			}
-		} else {
-			spare, next := make([]byte, 4*width), make([]byte, 4*width)
-			var prev []byte
+		fw := flaters.Get().(*flate.Writer)
+		defer flaters.Put(fw)
+		fw.Reset(&out[i])
+		// Rows are filtered into a buffer of about 128 KiB and compressed
+		// from it while it is still in the processor's cache.
+		chunk := max(1, (128<<10)/stride)
+		raw := make([]byte, min(chunk, max(0, y1-y0))*stride)
+		var spare, next, prev []byte
+		if !opaque {
+			spare, next = make([]byte, 4*width), make([]byte, 4*width)
 			if y0 > 0 && y0 < height {
 				prev = straightRow(spare, rowPix(img, y0-1))
 			}
-			for y := y0; y < y1; y++ {
-				row := raw[(y-y0)*stride : (y-y0+1)*stride]
+		}
+		sum := uint32(1)
+		for c0 := y0; c0 < y1; c0 += chunk {
+			c1 := min(y1, c0+chunk)
+			buf := raw[:(c1-c0)*stride]
+			for y := c0; y < c1; y++ {
+				row := buf[(y-c0)*stride : (y-c0+1)*stride]
+				if opaque {
+					if y == 0 {
+						row[0] = 0 // None
+						packRGB(row[1:], rowPix(img, y))
+					} else {
+						row[0] = 2 // Up
+						subRGB(row[1:], rowPix(img, y), rowPix(img, y-1))
+					}
+					continue
+				}
 				cur := straightRow(next, rowPix(img, y))
 				if y == 0 {
 					row[0] = 0 // None
@@ -73,14 +83,12 @@ func encodePNG(w io.Writer, img *image.RGBA, opaque bool) error {
 				}
 				prev = cur
 			}
+			sum = adler32Update(sum, buf)
+			if _, err := fw.Write(buf); err != nil {
+				return err
+			}
 		}
-		sums[i], sizes[i] = adler32Update(1, raw), len(raw)
-		fw := flaters.Get().(*flate.Writer)
-		defer flaters.Put(fw)
-		fw.Reset(&out[i])
-		if _, err := fw.Write(raw); err != nil {
-			return err
-		}
+		sums[i], sizes[i] = sum, max(0, y1-y0)*stride
 		if i == bands-1 {
 			return fw.Close()
 		}
