@@ -15,6 +15,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"sync"
 
 	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // and WebP
@@ -35,7 +36,18 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 		return nil, fmt.Errorf("raster: empty picture")
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	var bg image.Image
+	paintInto(img, pic, fs, false)
+	return img, nil
+}
+
+// paintInto paints pic into img, its size; dirty says img holds an
+// earlier picture, to be cleared where there is no background.
+func paintInto(img *image.RGBA, pic *render.Picture, fs *fonts.Set, dirty bool) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	var bg image.Image = image.Transparent
+	if !dirty {
+		bg = nil
+	}
 	if pic.Background != nil {
 		bg = image.NewUniform(paint(pic, *pic.Background, false, 1))
 	}
@@ -45,6 +57,10 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 	rows := (h + bands - 1) / bands
 	parallel.For(bands, 1, func(i int) bool {
 		p := newPainter(img, pic, fs)
+		defer func() {
+			p.img, p.target, p.pic = nil, nil, nil
+			painters.Put(p)
+		}()
 		p.band = image.Rect(0, i*rows, w, min(h, (i+1)*rows))
 		if bg != nil {
 			draw.Draw(img, p.band, bg, image.Point{}, draw.Src)
@@ -54,20 +70,43 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 		}
 		return true
 	})
-	return img, nil
 }
 
 // PNG paints pic and writes it as a PNG (fast compression: the picture is
 // flat colour and compresses well anyway).
 func PNG(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
-	img, err := Paint(pic, fs)
-	if err != nil {
-		return err
+	w, h := pic.PixelSize()
+	if w <= 0 || h <= 0 {
+		return fmt.Errorf("raster: empty picture")
 	}
+	// The pixels are a scratch buffer here, reused by the next PNG (a
+	// fresh one costs the system's zeroing of every page).
+	n := 4 * w * h
+	var pix []byte
+	if n <= maxPooled {
+		if b, ok := pixPool.Get().(*[]byte); ok && cap(*b) >= n {
+			pix = (*b)[:n]
+		}
+	}
+	dirty := pix != nil
+	if pix == nil {
+		pix = make([]byte, n)
+	}
+	img := &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	paintInto(img, pic, fs, dirty)
 	// On an opaque background every pixel stays opaque (all painting is
 	// source-over): RGB, a quarter less to filter and compress.
-	return encodePNG(out, img, pic.Background != nil && pic.Background.A == 255)
+	err := encodePNG(out, img, pic.Background != nil && pic.Background.A == 255)
+	if n <= maxPooled {
+		pixPool.Put(&pix)
+	}
+	return err
 }
+
+// pixPool holds the pixels of PNGs painted, at most maxPooled bytes each.
+var pixPool sync.Pool
+
+const maxPooled = 256 << 20
 
 type painter struct {
 	img     *image.RGBA     // the picture
@@ -84,11 +123,16 @@ type painter struct {
 	flat    []render.Point // a subpath flattened, reused
 }
 
+// painters keeps painters between bands and pictures: their buffers
+// (coverage, union, paths) are sized by the largest shapes they painted.
+var painters = sync.Pool{New: func() any { return new(painter) }}
+
+// newPainter is a painter of pic into img, from painters.
 func newPainter(img *image.RGBA, pic *render.Picture, fs *fonts.Set) *painter {
-	return &painter{
-		img: img, target: img, pic: pic, fonts: fs,
-		base: render.Affine{A: pic.Scale, D: pic.Scale, E: -pic.View.MinX * pic.Scale, F: -pic.View.MinY * pic.Scale},
-	}
+	p := painters.Get().(*painter)
+	p.img, p.target, p.pic, p.fonts = img, img, pic, fs
+	p.base = render.Affine{A: pic.Scale, D: pic.Scale, E: -pic.View.MinX * pic.Scale, F: -pic.View.MinY * pic.Scale}
+	return p
 }
 
 func (p *painter) color(c render.Color, noFilter bool, opacity float64) color.NRGBA {
