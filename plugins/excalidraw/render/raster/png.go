@@ -105,12 +105,14 @@ func encodePNG(w io.Writer, img *image.RGBA, opaque bool) error {
 	for i := range bands {
 		sum = adler32Combine(sum, sums[i], sizes[i])
 	}
-	var idat bytes.Buffer
-	idat.Write([]byte{0x78, 0x01}) // zlib: deflate, 32K window, fastest
+	zhead := []byte{0x78, 0x01} // zlib: deflate, 32K window, fastest
+	var ztail [4]byte
+	binary.BigEndian.PutUint32(ztail[:], sum)
+	idat := [][]byte{zhead}
 	for i := range out {
-		idat.Write(out[i].Bytes())
+		idat = append(idat, out[i].Bytes())
 	}
-	binary.Write(&idat, binary.BigEndian, sum)
+	idat = append(idat, ztail[:])
 
 	var hdr [13]byte
 	binary.BigEndian.PutUint32(hdr[0:], uint32(width))
@@ -122,8 +124,8 @@ func encodePNG(w io.Writer, img *image.RGBA, opaque bool) error {
 	bw := &chunkWriter{w: w}
 	bw.raw([]byte("\x89PNG\r\n\x1a\n"))
 	bw.chunk("IHDR", hdr[:])
-	bw.chunk("IDAT", idat.Bytes())
-	bw.chunk("IEND", nil)
+	bw.chunk("IDAT", idat...) // the bands' streams written as they are, not joined first
+	bw.chunk("IEND")
 	return bw.err
 }
 
@@ -269,16 +271,23 @@ func (c *chunkWriter) raw(b []byte) {
 	}
 }
 
-func (c *chunkWriter) chunk(typ string, data []byte) {
+// chunk writes a chunk whose data is the parts, one after another.
+func (c *chunkWriter) chunk(typ string, parts ...[]byte) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
 	var head [8]byte
-	binary.BigEndian.PutUint32(head[:4], uint32(len(data)))
+	binary.BigEndian.PutUint32(head[:4], uint32(n))
 	copy(head[4:], typ)
 	crc := crc32.NewIEEE()
 	crc.Write(head[4:])
-	crc.Write(data)
+	c.raw(head[:])
+	for _, p := range parts {
+		crc.Write(p)
+		c.raw(p)
+	}
 	var tail [4]byte
 	binary.BigEndian.PutUint32(tail[:], crc.Sum32())
-	c.raw(head[:])
-	c.raw(data)
 	c.raw(tail[:])
 }
