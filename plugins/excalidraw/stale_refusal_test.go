@@ -4,10 +4,6 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
-
-	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/hosttest"
-	"github.com/dshgo/dsh/plugins/excalidraw"
 )
 
 // TestMCPStaleWriteRefusedBeforeArguments: over MCP, a write whose
@@ -20,12 +16,7 @@ import (
 // stale call with a request_id (a retry the store may answer as a
 // duplicate). Nothing is written.
 func TestMCPStaleWriteRefusedBeforeArguments(t *testing.T) {
-	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(hosttest.YAML(t, "  - {id: excalidraw, name: excalidraw}\n"))))
-	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
-		t.Fatal(err)
-	}
-	s, _, closeMCP := hosttest.MCP(t, h)
+	s, closeMCP := elementHost(t)
 	defer closeMCP()
 	callJSON(t, s, "excalidraw_scene_create", map[string]any{"name": "s", "elements": []any{
 		map[string]any{"type": "rectangle", "id": "r1", "x": 0, "y": 0, "width": 100, "height": 60},

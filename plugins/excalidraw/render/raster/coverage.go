@@ -32,13 +32,22 @@ func (c *coverage) reset(w, h int) {
 	if n := (w + 1) * h; n > len(c.cells) {
 		c.cells = make([]float32, n)
 	}
-	if h > len(c.lo) {
-		c.lo, c.hi = make([]int32, h), make([]int32, h)
-		for y := range c.lo {
-			c.lo[y], c.hi[y] = math.MaxInt32, -1
-		}
-	}
+	c.lo, c.hi = untouchedRows(c.lo, c.hi, h)
 	c.minY, c.maxY = h, -1
+}
+
+// untouchedRows is lo and hi, the touched span of each row, grown to h
+// rows when they are shorter, every new row untouched (lo > hi). The
+// rows in use are left as they are: a pass clears those it touched.
+func untouchedRows(lo, hi []int32, h int) ([]int32, []int32) {
+	if h <= len(lo) {
+		return lo, hi
+	}
+	lo, hi = make([]int32, h), make([]int32, h)
+	for y := range lo {
+		lo[y], hi[y] = math.MaxInt32, -1
+	}
+	return lo, hi
 }
 
 // line adds the edge from (x0, y0) to (x1, y1), in the box's pixels.

@@ -26,12 +26,7 @@ func (u *union) reset(w, h int) {
 	if n := w * h; n > len(u.pix) {
 		u.pix = make([]float32, n)
 	}
-	if h > len(u.lo) {
-		u.lo, u.hi = make([]int32, h), make([]int32, h)
-		for y := range u.lo {
-			u.lo[y], u.hi[y] = math.MaxInt32, -1
-		}
-	}
+	u.lo, u.hi = untouchedRows(u.lo, u.hi, h)
 	u.minY, u.maxY = h, -1
 }
 
