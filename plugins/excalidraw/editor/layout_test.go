@@ -192,7 +192,14 @@ func TestPhoneLayout(t *testing.T) {
 	if c := evalJS[*box](w, tab, rectJS(`document.querySelector(".dsh-main .excalidraw")`)); c == nil || c.W != vw || c.X != 0 {
 		t.Errorf("the canvas is %+v, want the page's width", c)
 	}
-	w.waitJS(tab, "Excalidraw's toolbar", `document.querySelector(".excalidraw .App-toolbar .ToolIcon") !== null`)
+	// The toolbar settles once Excalidraw has laid itself out for the
+	// narrow canvas (the list closing resizes it): wait for every tool in
+	// view, then say what is cut if it never is.
+	wholeToolbar := `(() => {
+		const shown = [...document.querySelectorAll(".excalidraw .App-toolbar .ToolIcon")].filter(e => e.getBoundingClientRect().width > 0);
+		return shown.length > 0 && shown.every(e => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight; });
+	})()`
+	w.waitJS(tab, "Excalidraw's whole toolbar in view", wholeToolbar)
 	tools := evalJS[map[string][]string](w, tab, `(() => {
 		const shown = [...document.querySelectorAll(".excalidraw .App-toolbar .ToolIcon")].filter(e => e.getBoundingClientRect().width > 0);
 		const name = e => e.title || e.getAttribute("aria-label") || e.className;

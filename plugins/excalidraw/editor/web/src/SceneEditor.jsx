@@ -1508,8 +1508,11 @@ export const SceneEditor = forwardRef(function SceneEditor({ name, title, role, 
     if (onShare) onShare();
     else setShareOpen(true);
   };
+  // (Not on a phone: Excalidraw puts it in its one toolbar row there,
+  // which it would push off the screen; the main menu has Share.)
   topRight.current = isOwner
-    ? () => (
+    ? (isMobile) =>
+        !isMobile && (
         <button type="button" className="dsh-share-top" data-action="share-top" onClick={openShare} title="Share this board with people or an agent">
           Share
         </button>
