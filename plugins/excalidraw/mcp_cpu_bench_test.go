@@ -39,7 +39,7 @@ var cpuBenchCalls = func() int {
 // cpuBenchCalls times in one session over loopback HTTP.
 //
 // The client (the official SDK's) runs in a child process, this test
-// binary run again as TestMCPCPUClient, so the CPU this process uses
+// binary run again as its client (mcpCPUClient), so the CPU this process uses
 // while the child calls (benchkit.CPUTime before and after, every
 // goroutine) is the server's alone: HTTP, admission, session, schema,
 // handler, encoding, GC. The two phases run in the same host and
@@ -57,7 +57,7 @@ func BenchmarkMCPServerCPU(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestMCPCPUClient$", "-test.count", "1")
+		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "DSH_MCP_CPU_CLIENT="+h.URL()+" "+h.Token())
 		cmd.Stderr = os.Stderr
 		in, err := cmd.StdinPipe()
@@ -141,14 +141,15 @@ func phaseProfile(b *testing.B, phase string) (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close(); heap("allocs1") }
 }
 
-// TestMCPCPUClient is BenchmarkMCPServerCPU's client, run only as its
-// child (DSH_MCP_CPU_CLIENT is "URL token"): it makes a 1,000-element
-// board, says "ready", and for each line "status" or "stale" on stdin
-// makes cpuBenchCalls such calls and says "done".
-func TestMCPCPUClient(t *testing.T) {
-	env := os.Getenv("DSH_MCP_CPU_CLIENT")
-	if env == "" {
-		t.Skip("the child of BenchmarkMCPServerCPU")
+// mcpCPUClient is BenchmarkMCPServerCPU's client, the test binary run
+// again with DSH_MCP_CPU_CLIENT ("URL token"; TestMain runs it instead of
+// the tests): it makes a 1,000-element board, says "ready", and for each
+// line "status" or "stale" on stdin makes cpuBenchCalls such calls and
+// says "done". It ends the process; a failure exits 1 with why.
+func mcpCPUClient(env string) {
+	fatalf := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "mcp cpu client: "+format+"\n", args...)
+		os.Exit(1)
 	}
 	url, token, _ := strings.Cut(env, " ")
 	ctx := context.Background()
@@ -157,9 +158,8 @@ func TestMCPCPUClient(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	sess, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: token, Base: tr}}}, nil)
 	if err != nil {
-		t.Fatal(err)
+		fatalf("%v", err)
 	}
-	defer sess.Close()
 	elements := make([]any, 0, 1000)
 	for i := range 1000 {
 		elements = append(elements, map[string]any{"type": "rectangle", "id": fmt.Sprintf("r%d", i), "x": (i % 40) * 120, "y": (i / 40) * 100, "width": 100, "height": 60})
@@ -167,12 +167,12 @@ func TestMCPCPUClient(t *testing.T) {
 	call := func(name string, args map[string]any) *mcp.CallToolResult {
 		res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			fatalf("%s: %v", name, err)
 		}
 		return res
 	}
 	if res := call("excalidraw_scene_create", map[string]any{"name": "cpu", "elements": elements}); res.IsError {
-		t.Fatalf("create: %+v", res)
+		fatalf("create: %+v", res)
 	}
 	// An apply that lands takes the board to revision 2; the stale ones
 	// still expect 1, and carry an update and a new element.
@@ -183,11 +183,11 @@ func TestMCPCPUClient(t *testing.T) {
 		}}
 	}
 	if res := call("excalidraw_scene_apply", apply(1)); res.IsError {
-		t.Fatalf("apply: %+v", res)
+		fatalf("apply: %+v", res)
 	}
 	stale := apply(1)
 	if res := call("excalidraw_scene_apply", stale); !res.IsError || !strings.Contains(textOf(res), "revision_conflict") {
-		t.Fatalf("stale apply: want revision_conflict, got %s", textOf(res))
+		fatalf("stale apply: want revision_conflict, got %s", textOf(res))
 	}
 	// Warm both paths before the measured phases.
 	for range 20 {
@@ -201,18 +201,20 @@ func TestMCPCPUClient(t *testing.T) {
 		case "status":
 			for range cpuBenchCalls {
 				if res := call("dsh_status", map[string]any{}); res.IsError {
-					t.Fatalf("status: %s", textOf(res))
+					fatalf("status: %s", textOf(res))
 				}
 			}
 		case "stale":
 			for range cpuBenchCalls {
 				if res := call("excalidraw_scene_apply", stale); !res.IsError {
-					t.Fatal("a stale apply landed")
+					fatalf("a stale apply landed")
 				}
 			}
 		}
 		fmt.Println("done")
 	}
+	sess.Close()
+	os.Exit(0)
 }
 
 // textOf is the text of a tool result's first content.

@@ -293,8 +293,8 @@ func (w *world) keepScreenshot(tab context.Context, what string) {
 	if dir == "" {
 		return
 	}
-	// Let an animated scroll finish.
-	evalJS[bool](w, tab, `new Promise(r => setTimeout(() => r(true), 400))`)
+	// Let fonts, an animated scroll or a transition settle.
+	evalJS[bool](w, tab, `document.fonts.ready.then(() => new Promise(r => setTimeout(() => r(true), 400)))`)
 	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -26,36 +24,12 @@ func desktop() chromedp.Action[chromedp.Void] {
 	return chromedp.EmulateViewport(1280, 800)
 }
 
-// uxShot saves the tab's viewport as DIR/name.png when DSH_UX_SHOTS names
-// a directory (the pictures a person looks at to judge the layout).
-func (w *world) uxShot(tab context.Context, name string) {
-	w.t.Helper()
-	dir := os.Getenv("DSH_UX_SHOTS")
-	if dir == "" {
-		return
-	}
-	// Let fonts and a transition settle.
-	evalJS[bool](w, tab, `document.fonts.ready.then(() => new Promise(r => setTimeout(() => r(true), 400)))`)
-	ctx, cancel := context.WithTimeout(tab, 20*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		w.t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err == nil {
-		_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
-	}
-}
-
-// TestUXScreenshots takes the page's pictures at a desktop size (light and
-// dark) and a phone's, for a person to look at; it only runs when
-// DSH_UX_SHOTS names where to put them.
+// TestUXScreenshots walks the page at a desktop size (light and dark) and
+// a phone's, through the list, a board, the drawer and the dialogs; with
+// DSH_SCREENSHOTS set it keeps their pictures there for a person to look
+// at (DSH_UX_PREFIX before each name, e.g. "before-").
 func TestUXScreenshots(t *testing.T) {
 	prefix := os.Getenv("DSH_UX_PREFIX")
-	if os.Getenv("DSH_UX_SHOTS") == "" {
-		t.Skip("DSH_UX_SHOTS not set")
-	}
 	w := newWorld(t)
 	w.tool("excalidraw_scene_create", map[string]any{"name": "roadmap", "elements": []any{
 		map[string]any{"type": "rectangle", "id": "box", "x": 0, "y": 0, "width": 200, "height": 100, "backgroundColor": "#a5d8ff", "fillStyle": "solid", "label": map[string]any{"text": "Q1"}},
@@ -68,7 +42,7 @@ func TestUXScreenshots(t *testing.T) {
 	w.run(tab, desktop())
 	w.waitJS(tab, "the list", sceneButtonJS("roadmap")+` !== undefined`)
 	w.waitBoardsAPI(tab)
-	w.uxShot(tab, prefix+"desktop-list-light")
+	w.keepScreenshot(tab, prefix+"desktop-list-light")
 	w.openScene(tab, "roadmap")
 	w.waitJS(tab, "the owner's Share", boardRowJS("roadmap")+`?.querySelector('button[data-action="share"]') != null`)
 	for _, theme := range []string{"light", "dark"} {
@@ -76,22 +50,22 @@ func TestUXScreenshots(t *testing.T) {
 		w.waitJS(tab, "the "+theme+" theme", fmt.Sprintf(`document.documentElement.classList.contains("dsh-dark") === %v`, theme == "dark"))
 		w.run(tab, chromedp.Click(chromedp.CSS(`.dsh-create input`)))
 		w.run(tab, chromedp.KeyEvent("My Board!"))
-		w.uxShot(tab, prefix+"desktop-board-"+theme)
+		w.keepScreenshot(tab, prefix+"desktop-board-"+theme)
 		evalJS[bool](w, tab, `(`+boardRowJS("roadmap")+`.querySelector('button[data-action="share"]').click(), true)`)
 		w.waitJS(tab, "the share dialog", `document.querySelector('dialog[data-testid="share-dialog"] [data-testid="no-members"]') !== null`)
-		w.uxShot(tab, prefix+"desktop-share-"+theme)
+		w.keepScreenshot(tab, prefix+"desktop-share-"+theme)
 		w.run(tab, chromedp.KeyEvent(kb.Escape))
 		w.waitJS(tab, "the share dialog closed", `document.querySelector('dialog[data-testid="share-dialog"]') === null`)
 		w.run(tab, chromedp.Click(chromedp.CSS(`.dsh-status button[data-action="connect"]`)))
 		w.waitJS(tab, "the connect dialog", `document.querySelector('dialog[data-testid="connect-dialog"]')?.open === true`)
-		w.uxShot(tab, prefix+"desktop-connect-"+theme)
+		w.keepScreenshot(tab, prefix+"desktop-connect-"+theme)
 		w.run(tab, chromedp.KeyEvent(kb.Escape))
 		w.waitJS(tab, "the connect dialog closed", `document.querySelector('dialog[data-testid="connect-dialog"]') === null`)
 		evalJS[bool](w, tab, `(() => { const i = document.querySelector(".dsh-create input"); Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(i, ""); i.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
 	}
 	w.run(tab, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
 	w.waitJS(tab, "the list", sceneButtonJS("roadmap")+` !== undefined`)
-	w.uxShot(tab, prefix+"desktop-list-dark")
+	w.keepScreenshot(tab, prefix+"desktop-list-dark")
 	w.run(tab, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/#roadmap"))
 	w.waitJS(tab, "the editor", `window.dshEditor?.name === "roadmap"`)
 	evalJS[bool](w, tab, `(window.dshEditor.api.updateScene({appState: {theme: "light"}}), true)`)
@@ -100,15 +74,15 @@ func TestUXScreenshots(t *testing.T) {
 	w.run(tab, phone())
 	w.run(tab, chromedp.Navigate(w.host.URL()+"/dsh-excalidraw/"))
 	w.waitJS(tab, "the list", sceneButtonJS("roadmap")+` !== undefined`)
-	w.uxShot(tab, prefix+"phone-list")
+	w.keepScreenshot(tab, prefix+"phone-list")
 	w.openScene(tab, "roadmap")
-	w.uxShot(tab, prefix+"phone-board")
+	w.keepScreenshot(tab, prefix+"phone-board")
 	w.tap(tab, `document.querySelector('[data-action="show-boards"]')`)
 	w.waitJS(tab, "the drawer", `!document.querySelector(".dsh-sidebar").hidden`)
-	w.uxShot(tab, prefix+"phone-drawer")
+	w.keepScreenshot(tab, prefix+"phone-drawer")
 	w.tap(tab, boardRowJS("roadmap")+`.querySelector('button[data-action="share"]')`)
 	w.waitJS(tab, "the share dialog", `document.querySelector('dialog[data-testid="share-dialog"] [data-testid="no-members"]') !== null`)
-	w.uxShot(tab, prefix+"phone-share")
+	w.keepScreenshot(tab, prefix+"phone-share")
 }
 
 // rectJS is an element's box in the viewport, {x, y, w, h}, or null.
@@ -217,7 +191,7 @@ func TestPhoneLayout(t *testing.T) {
 	if rail := evalJS[string](w, tab, `document.querySelector(".dsh-rail").textContent`); rail != "roadmap" {
 		t.Errorf("the bar above the board reads %q", rail)
 	}
-	w.uxShot(tab, "test-phone-board")
+	w.keepScreenshot(tab, "test-phone-board")
 
 	// The drawer: over the board, its actions reachable; Escape closes it
 	// and the focus goes back to the button that opened it.
@@ -228,7 +202,7 @@ func TestPhoneLayout(t *testing.T) {
 	}
 	w.rowActionsFit(tab, "roadmap", vw, vh)
 	w.rowActionsFit(tab, "notes", vw, vh)
-	w.uxShot(tab, "test-phone-drawer")
+	w.keepScreenshot(tab, "test-phone-drawer")
 	w.run(tab, chromedp.KeyEvent(kb.Escape))
 	w.waitJS(tab, "the drawer closed", `document.querySelector(".dsh-sidebar").hidden && document.activeElement?.dataset.action === "show-boards"`)
 
@@ -240,7 +214,7 @@ func TestPhoneLayout(t *testing.T) {
 	if d := evalJS[*box](w, tab, rectJS(`document.querySelector('dialog[data-testid="rename-dialog"]')`)); d == nil || !d.inside(vw, vh) {
 		t.Errorf("the rename dialog is at %+v", d)
 	}
-	w.uxShot(tab, "test-phone-rename")
+	w.keepScreenshot(tab, "test-phone-rename")
 	w.run(tab, chromedp.KeyEvent(kb.Escape))
 	w.waitJS(tab, "the dialog closed", `document.querySelector('dialog[data-testid="rename-dialog"]') === null`)
 
@@ -261,7 +235,7 @@ func TestSidebarCollapses(t *testing.T) {
 	w.run(tab, chromedp.Click(chromedp.CSS(`.dsh-sidebar button[data-action="hide-boards"]`)))
 	w.waitJS(tab, "the list folded", `document.querySelector(".dsh-sidebar").hidden && document.activeElement?.dataset.action === "show-boards"`)
 	w.waitJS(tab, "the board wider", fmt.Sprintf(`document.querySelector(".dsh-main .excalidraw").getBoundingClientRect().width > %v + 150`, before))
-	w.uxShot(tab, "test-desktop-collapsed")
+	w.keepScreenshot(tab, "test-desktop-collapsed")
 	w.run(tab, chromedp.Reload())
 	w.waitJS(tab, "wide's editor", `window.dshEditor?.name === "wide"`)
 	if !evalJS[bool](w, tab, `document.querySelector(".dsh-sidebar").hidden`) {
@@ -313,7 +287,7 @@ func TestDarkChrome(t *testing.T) {
 	if l := evalJS[float64](w, tab, bgLuminanceJS(`document.querySelector('dialog[data-testid="rename-dialog"] input[name="title"]')`)); l > 0.05 {
 		t.Errorf("the dialog's field is light in the dark theme (luminance %.2f)", l)
 	}
-	w.uxShot(tab, "test-desktop-dark-rename")
+	w.keepScreenshot(tab, "test-desktop-dark-rename")
 	w.run(tab, chromedp.KeyEvent(kb.Escape))
 
 	// The list alone, later: still dark.
@@ -322,5 +296,5 @@ func TestDarkChrome(t *testing.T) {
 	if l := evalJS[float64](w, tab, bgLuminanceJS(side)); l > 0.05 {
 		t.Errorf("the list with no board open is light after the dark theme was used (luminance %.2f)", l)
 	}
-	w.uxShot(tab, "test-desktop-dark-list")
+	w.keepScreenshot(tab, "test-desktop-dark-list")
 }
