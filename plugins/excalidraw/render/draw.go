@@ -134,7 +134,7 @@ func Draw(doc *scene.Document, o Options) (*Picture, error) {
 	// from it alone (its seed), so they are made on every processor.
 	shapes := make([][]drawable, len(withLabels))
 	parallel.For(len(withLabels), 64, func(i int) bool {
-		shapes[i] = elementShapes(withLabels[i], d.viewBackground)
+		shapes[i] = cachedShapes(withLabels[i], d.viewBackground)
 		return true
 	})
 	for i, e := range withLabels {
@@ -298,7 +298,7 @@ func (d *drawing) shapesOf(e *element) []drawable {
 	if s, ok := d.shapes[e]; ok {
 		return s
 	}
-	s := elementShapes(e, d.viewBackground)
+	s := cachedShapes(e, d.viewBackground)
 	d.shapes[e] = s
 	return s
 }

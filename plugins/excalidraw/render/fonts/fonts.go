@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,6 +60,10 @@ type Face struct {
 	face   *font.Face
 	upem   float64
 	err    error
+
+	subOnce sync.Once // the subsetter, read on the first Subset
+	sub     *subsetter
+	subErr  error
 }
 
 // Range is one span of a unicode-range descriptor.
@@ -258,21 +263,7 @@ func (s *Set) Layout(text string, family int, size float64) (Line, error) {
 	pen := 0.0
 	used := map[*Face]bool{}
 	fallback := s.fallback()
-	faceOf := func(r rune) *Face {
-		for _, f := range faces {
-			if f.Has(r) {
-				return f
-			}
-		}
-		// What the family lacks a browser draws with a system font;
-		// the closest dsh carries is Excalidraw's own CJK font.
-		for _, f := range fallback {
-			if f.Has(r) {
-				return f
-			}
-		}
-		return nil
-	}
+	faceOf := func(r rune) *Face { return faceIn(r, faces, fallback) }
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		if r == '\t' || r == '\n' || r == '\r' || r == '\f' {
@@ -304,6 +295,31 @@ func (s *Set) Layout(text string, family int, size float64) (Line, error) {
 	}
 	line.Width = pen
 	return line, nil
+}
+
+// FaceOf is the face that draws r in family: the family's first face
+// that has it, else Xiaolai's, else the fallback fonts text is measured
+// with (nil when none has it). It is the one choice of a font for a
+// character, the PNG's (Layout) and the SVG's (the faces it embeds and
+// names): CJK in a family without it (Virgil, Helvetica, Cascadia...) is
+// drawn in Xiaolai, Excalidraw's hand-drawn CJK font, in both, where a
+// browser would pick whatever system font it has.
+func (s *Set) FaceOf(r rune, family int) *Face {
+	return faceIn(r, s.Faces(family), s.fallback())
+}
+
+func faceIn(r rune, faces, fallback []*Face) *Face {
+	for _, f := range faces {
+		if f.Has(r) {
+			return f
+		}
+	}
+	for _, f := range fallback {
+		if f.Has(r) {
+			return f
+		}
+	}
+	return nil
 }
 
 func (s *Set) shape(line *Line, rs []rune, f *Face, size, pen float64) float64 {
@@ -427,28 +443,42 @@ func (f *Face) RangeString() string {
 	return b.String()
 }
 
-// FacesFor are the faces of family that draw some character of text, in
-// the family's order: what an SVG must embed for text to look the same.
-// Helvetica (2) is a local font in Excalidraw and embeds nothing.
-func (s *Set) FacesFor(text string, family int) []*Face {
-	if family == 2 || s.fsys == nil {
+// FaceChars is a face and the characters of a text it draws.
+type FaceChars struct {
+	Face  *Face
+	Chars []rune // sorted, each once
+}
+
+// FacesFor are the faces an SVG embeds for text in family, each with the
+// characters it draws there (FaceOf's choice), in first-use order.
+// Helvetica's own faces (a local font in Excalidraw) and fallback fonts
+// without a woff2 file are left out: the viewer's fonts draw those.
+func (s *Set) FacesFor(text string, family int) []FaceChars {
+	if s.fsys == nil {
 		return nil
 	}
-	faces := s.Faces(family)
-	used := make([]bool, len(faces))
+	faces, fallback := s.Faces(family), s.fallback()
+	var out []FaceChars
+	var last *Face
+	at := -1
 	for _, r := range text {
-		for i, f := range faces {
-			if f.Has(r) {
-				used[i] = true
-				break
+		f := faceIn(r, faces, fallback)
+		if f == nil || f.WOFF2 == nil || (family == 2 && f.Family != "Xiaolai") {
+			continue
+		}
+		if f != last {
+			at = slices.IndexFunc(out, func(fc FaceChars) bool { return fc.Face == f })
+			if at < 0 {
+				out = append(out, FaceChars{Face: f})
+				at = len(out) - 1
 			}
+			last = f
 		}
+		out[at].Chars = append(out[at].Chars, r)
 	}
-	var out []*Face
-	for i, f := range faces {
-		if used[i] {
-			out = append(out, f)
-		}
+	for i := range out {
+		slices.Sort(out[i].Chars)
+		out[i].Chars = slices.Compact(out[i].Chars)
 	}
 	return out
 }

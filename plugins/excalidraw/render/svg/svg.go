@@ -28,18 +28,28 @@ const (
 	imageFilter = "invert(100%) hue-rotate(180deg) saturate(1.25)"
 )
 
-// Write writes pic as SVG. fs supplies the fonts to embed; nil embeds
-// none (text then falls back to the viewer's fonts).
+// Write writes pic as SVG. fs supplies the fonts to embed, each cut to
+// the characters the picture draws with it; nil embeds none (text then
+// falls back to the viewer's fonts).
 func Write(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
-	w := bufio.NewWriterSize(out, 64<<10)
+	w := &writer{Writer: bufio.NewWriterSize(out, 64<<10)}
 	width, height := pic.View.W(), pic.View.H()
-	fmt.Fprintf(w, `<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s"`,
-		n(width), n(height), n(width*pic.Scale), n(height*pic.Scale))
+	w.WriteString(`<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `)
+	w.num(width)
+	w.WriteByte(' ')
+	w.num(height)
+	w.WriteString(`" width="`)
+	w.num(width * pic.Scale)
+	w.WriteString(`" height="`)
+	w.num(height * pic.Scale)
+	w.WriteByte('"')
 	if pic.Dark {
 		fmt.Fprintf(w, ` filter="%s"`, themeFilter)
 	}
 	w.WriteString(">\n<!-- svg-source:dsh (Excalidraw 0.18.1 rendering) -->\n<defs>")
-	writeFonts(w, pic, fs)
+	if err := w.fonts(pic, fs); err != nil {
+		return err
+	}
 	clips := map[string]bool{}
 	for i := range pic.Items {
 		it := &pic.Items[i]
@@ -62,54 +72,105 @@ func Write(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
 	}
 	fmt.Fprintf(w, `<g transform="translate(%s %s)">`+"\n", n(-pic.View.MinX), n(-pic.View.MinY))
 	for i := range pic.Items {
-		writeItem(w, i, &pic.Items[i], pic.Dark)
+		w.item(i, &pic.Items[i], pic.Dark)
 	}
 	w.WriteString("</g>\n</svg>\n")
 	return w.Flush()
 }
 
-func writeItem(w *bufio.Writer, i int, it *render.Item, dark bool) {
-	var wrap []string
+// writer is the SVG being written, with a scratch buffer for numbers and
+// the font-family list of each text (by item), which names Xiaolai when
+// the text draws characters with it.
+type writer struct {
+	*bufio.Writer
+	buf      []byte
+	families map[*render.Text]string
+}
+
+// num writes f as n does.
+func (w *writer) num(f float64) {
+	w.buf = appendNum(w.buf[:0], f)
+	w.Write(w.buf)
+}
+
+// color writes c as #rrggbb.
+func (w *writer) color(c render.Color) {
+	w.buf = appendColor(w.buf[:0], c)
+	w.Write(w.buf)
+}
+
+// attr writes s escaped for an attribute value.
+func (w *writer) attr(s string) {
+	if strings.ContainsAny(s, `&<>"`) {
+		s = attrEscaper.Replace(s)
+	}
+	w.WriteString(s)
+}
+
+// matrix writes m as matrix() or translate().
+func (w *writer) matrix(m render.Affine) {
+	w.buf = appendMatrix(w.buf[:0], m)
+	w.Write(w.buf)
+}
+
+func (w *writer) item(i int, it *render.Item, dark bool) {
+	wraps := 0
 	if it.Clip != nil {
-		fmt.Fprintf(w, `<g clip-path="url(#%s)">`, attr("clip-"+it.Clip.FrameID))
-		wrap = append(wrap, "</g>")
+		w.WriteString(`<g clip-path="url(#`)
+		w.attr("clip-" + it.Clip.FrameID)
+		w.WriteString(`)">`)
+		wraps++
 	}
 	if it.Knockout != nil {
-		fmt.Fprintf(w, `<g mask="url(#mask-%d)">`, i)
-		wrap = append(wrap, "</g>")
+		w.WriteString(`<g mask="url(#mask-`)
+		w.buf = strconv.AppendInt(w.buf[:0], int64(i), 10)
+		w.Write(w.buf)
+		w.WriteString(`)">`)
+		wraps++
 	}
-	fmt.Fprintf(w, `<g data-id="%s" transform="%s"`, attr(it.ID), matrix(it.Transform))
+	w.WriteString(`<g data-id="`)
+	w.attr(it.ID)
+	w.WriteString(`" transform="`)
+	w.matrix(it.Transform)
+	w.WriteByte('"')
 	if it.Opacity < 1 {
-		fmt.Fprintf(w, ` opacity="%s"`, n(it.Opacity))
+		w.WriteString(` opacity="`)
+		w.num(it.Opacity)
+		w.WriteByte('"')
 	}
 	if len(it.Shapes) > 0 {
 		w.WriteString(` stroke-linecap="round" stroke-linejoin="round"`)
 	}
 	w.WriteString(">")
-	for _, s := range it.Shapes {
-		writeShape(w, s)
+	for j := range it.Shapes {
+		w.shape(&it.Shapes[j])
 	}
 	if it.Text != nil {
-		writeText(w, it.Text)
+		w.text(it.Text)
 	}
 	if it.Image != nil {
 		writeImage(w, it, dark)
 	}
 	w.WriteString("</g>")
-	for j := len(wrap) - 1; j >= 0; j-- {
-		w.WriteString(wrap[j])
+	for range wraps {
+		w.WriteString("</g>")
 	}
 	w.WriteString("\n")
 }
 
-func writeShape(w *bufio.Writer, s render.Shape) {
+func (w *writer) shape(s *render.Shape) {
 	w.WriteString(`<path d="`)
-	pathData(w, s.Path)
-	w.WriteString(`"`)
+	w.buf = appendPath(w.buf[:0], s.Path)
+	w.Write(w.buf)
+	w.WriteByte('"')
 	if s.Paint.Fill != nil {
-		fmt.Fprintf(w, ` fill="%s"`, hex(*s.Paint.Fill))
+		w.WriteString(` fill="`)
+		w.color(*s.Paint.Fill)
+		w.WriteByte('"')
 		if a := s.Paint.Fill.A; a < 255 {
-			fmt.Fprintf(w, ` fill-opacity="%s"`, n(float64(a)/255))
+			w.WriteString(` fill-opacity="`)
+			w.num(float64(a) / 255)
+			w.WriteByte('"')
 		}
 		if s.Paint.EvenOdd {
 			w.WriteString(` fill-rule="evenodd"`)
@@ -118,16 +179,25 @@ func writeShape(w *bufio.Writer, s render.Shape) {
 		w.WriteString(` fill="none"`)
 	}
 	if s.Paint.Stroke != nil && s.Paint.Width > 0 {
-		fmt.Fprintf(w, ` stroke="%s" stroke-width="%s"`, hex(*s.Paint.Stroke), n(s.Paint.Width))
+		w.WriteString(` stroke="`)
+		w.color(*s.Paint.Stroke)
+		w.WriteString(`" stroke-width="`)
+		w.num(s.Paint.Width)
+		w.WriteByte('"')
 		if a := s.Paint.Stroke.A; a < 255 {
-			fmt.Fprintf(w, ` stroke-opacity="%s"`, n(float64(a)/255))
+			w.WriteString(` stroke-opacity="`)
+			w.num(float64(a) / 255)
+			w.WriteByte('"')
 		}
 		if len(s.Paint.Dash) > 0 {
-			parts := make([]string, len(s.Paint.Dash))
+			w.WriteString(` stroke-dasharray="`)
 			for i, d := range s.Paint.Dash {
-				parts[i] = n(d)
+				if i > 0 {
+					w.WriteByte(' ')
+				}
+				w.num(d)
 			}
-			fmt.Fprintf(w, ` stroke-dasharray="%s"`, strings.Join(parts, " "))
+			w.WriteByte('"')
 		}
 	} else {
 		w.WriteString(` stroke="none"`)
@@ -135,8 +205,8 @@ func writeShape(w *bufio.Writer, s render.Shape) {
 	w.WriteString("></path>")
 }
 
-func pathData(w *bufio.Writer, p render.Path) {
-	buf := make([]byte, 0, 32*len(p))
+// appendPath appends p as SVG path data.
+func appendPath(buf []byte, p render.Path) []byte {
 	pt := func(q render.Point) {
 		buf = appendNum(buf, q.X)
 		buf = append(buf, ' ')
@@ -169,10 +239,10 @@ func pathData(w *bufio.Writer, p render.Path) {
 			buf = append(buf, 'Z')
 		}
 	}
-	w.Write(buf)
+	return buf
 }
 
-func writeText(w *bufio.Writer, t *render.Text) {
+func (w *writer) text(t *render.Text) {
 	anchor := "start"
 	switch t.Anchor {
 	case render.AnchorMiddle:
@@ -184,12 +254,30 @@ func writeText(w *bufio.Writer, t *render.Text) {
 	if t.RTL {
 		dir = "rtl"
 	}
-	family := textmetrics.CSSFontFamily(textmetrics.FontFamily(t.Family))
+	family, ok := w.families[t]
+	if !ok {
+		family = textmetrics.CSSFontFamily(textmetrics.FontFamily(t.Family))
+	}
 	for _, l := range t.Lines {
-		fmt.Fprintf(w, `<text x="%s" y="%s" font-family="%s" font-size="%spx" fill="%s" text-anchor="%s" style="white-space: pre;" direction="%s" dominant-baseline="alphabetic"`,
-			n(l.X), n(l.Y), attr(family), n(t.Size), hex(t.Color), anchor, dir)
+		w.WriteString(`<text x="`)
+		w.num(l.X)
+		w.WriteString(`" y="`)
+		w.num(l.Y)
+		w.WriteString(`" font-family="`)
+		w.attr(family)
+		w.WriteString(`" font-size="`)
+		w.num(t.Size)
+		w.WriteString(`px" fill="`)
+		w.color(t.Color)
+		w.WriteString(`" text-anchor="`)
+		w.WriteString(anchor)
+		w.WriteString(`" style="white-space: pre;" direction="`)
+		w.WriteString(dir)
+		w.WriteString(`" dominant-baseline="alphabetic"`)
 		if t.Color.A < 255 {
-			fmt.Fprintf(w, ` fill-opacity="%s"`, n(float64(t.Color.A)/255))
+			w.WriteString(` fill-opacity="`)
+			w.num(float64(t.Color.A) / 255)
+			w.WriteByte('"')
 		}
 		w.WriteString(">")
 		w.WriteString(text(l.Text))
@@ -199,7 +287,7 @@ func writeText(w *bufio.Writer, t *render.Text) {
 
 // writeImage writes an image element's file. Under a dark root a raster
 // image gets the filter that undoes the theme, as in Excalidraw.
-func writeImage(w *bufio.Writer, it *render.Item, dark bool) {
+func writeImage(w *writer, it *render.Item, dark bool) {
 	im := it.Image
 	href := "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
 	filter := ""
@@ -216,36 +304,50 @@ func writeImage(w *bufio.Writer, it *render.Item, dark bool) {
 	fmt.Fprintf(w, `<image href="%s" width="%s" height="%s" preserveAspectRatio="none"%s></image>`, href, n(im.W), n(im.H), filter)
 }
 
-func writeFonts(w *bufio.Writer, pic *render.Picture, fs *fonts.Set) {
+// fonts writes the @font-face rules of the faces the picture's texts draw
+// with (fonts.FacesFor: the PNG's choice of face for each character),
+// each face cut to the characters drawn with it, and notes the
+// font-family list of each text: its family's, with Xiaolai after the
+// first name when the text draws characters (CJK) with it.
+func (w *writer) fonts(pic *render.Picture, fs *fonts.Set) error {
 	if fs == nil {
-		return
+		return nil
 	}
-	seen := map[*fonts.Face]bool{}
 	var faces []*fonts.Face
+	chars := map[*fonts.Face][]rune{}
+	w.families = map[*render.Text]string{}
+	var all strings.Builder
 	for i := range pic.Items {
 		t := pic.Items[i].Text
 		if t == nil {
 			continue
 		}
-		var all strings.Builder
+		all.Reset()
 		for _, l := range t.Lines {
 			all.WriteString(l.Text)
 		}
-		for _, f := range fs.FacesFor(all.String(), t.Family) {
-			if !seen[f] {
-				seen[f] = true
-				faces = append(faces, f)
+		xiaolai := false
+		for _, fc := range fs.FacesFor(all.String(), t.Family) {
+			if _, ok := chars[fc.Face]; !ok {
+				faces = append(faces, fc.Face)
 			}
+			chars[fc.Face] = append(chars[fc.Face], fc.Chars...)
+			xiaolai = xiaolai || fc.Face.Family == "Xiaolai"
 		}
+		w.families[t] = cssFamilies(t.Family, xiaolai)
 	}
 	if len(faces) == 0 {
-		return
+		return nil
 	}
 	w.WriteString(`<style class="style-fonts">`)
 	for _, f := range faces {
+		data, err := f.Subset(chars[f])
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(w, "\n@font-face { font-family: %s; src: url(data:font/woff2;base64,", cssString(f.CSSFamily()))
 		enc := base64.NewEncoder(base64.StdEncoding, w)
-		enc.Write(f.WOFF2)
+		enc.Write(data)
 		enc.Close()
 		w.WriteString(");")
 		if r := f.RangeString(); r != "" {
@@ -254,6 +356,22 @@ func writeFonts(w *bufio.Writer, pic *render.Picture, fs *fonts.Set) {
 		w.WriteString(" }")
 	}
 	w.WriteString("\n</style>")
+	return nil
+}
+
+// cssFamilies is the font-family list of a text in family: Excalidraw's,
+// with Xiaolai after the family's own name when the text draws with it
+// and the list lacks it.
+func cssFamilies(family int, xiaolai bool) string {
+	css := textmetrics.CSSFontFamily(textmetrics.FontFamily(family))
+	if !xiaolai || strings.Contains(css, "Xiaolai") {
+		return css
+	}
+	first, rest, ok := strings.Cut(css, ", ")
+	if !ok {
+		return css + ", Xiaolai"
+	}
+	return first + ", Xiaolai, " + rest
 }
 
 // n writes a number with at most two decimals, as Excalidraw's SVG
@@ -289,15 +407,33 @@ func appendNum(b []byte, f float64) []byte {
 	return b
 }
 
-func matrix(m render.Affine) string {
+func matrix(m render.Affine) string { return string(appendMatrix(nil, m)) }
+
+// appendMatrix appends m as translate(e f) when it only moves, else as
+// matrix(a b c d e f).
+func appendMatrix(b []byte, m render.Affine) []byte {
 	if m.A == 1 && m.B == 0 && m.C == 0 && m.D == 1 {
-		return "translate(" + n(m.E) + " " + n(m.F) + ")"
+		b = append(b, "translate("...)
+	} else {
+		b = append(b, "matrix("...)
+		for _, v := range [4]float64{m.A, m.B, m.C, m.D} {
+			b = strconv.AppendFloat(b, v, 'f', 6, 64)
+			b = append(b, ' ')
+		}
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
-	return "matrix(" + f(m.A) + " " + f(m.B) + " " + f(m.C) + " " + f(m.D) + " " + n(m.E) + " " + n(m.F) + ")"
+	b = appendNum(b, m.E)
+	b = append(b, ' ')
+	b = appendNum(b, m.F)
+	return append(b, ')')
 }
 
-func hex(c render.Color) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+func hex(c render.Color) string { return string(appendColor(nil, c)) }
+
+// appendColor appends c as #rrggbb.
+func appendColor(b []byte, c render.Color) []byte {
+	const digits = "0123456789abcdef"
+	return append(b, '#', digits[c.R>>4], digits[c.R&15], digits[c.G>>4], digits[c.G&15], digits[c.B>>4], digits[c.B&15])
+}
 
 var attrEscaper = strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&quot;")
 

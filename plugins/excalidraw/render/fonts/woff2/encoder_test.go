@@ -102,18 +102,6 @@ func appendEntry(dir []byte, t testTable) []byte {
 	return appendBase128(dir, uint32(len(t.data)))
 }
 
-// appendBase128 appends v as a UIntBase128, in its shortest form.
-func appendBase128(b []byte, v uint32) []byte {
-	var tmp [5]byte
-	i := len(tmp) - 1
-	tmp[i] = byte(v & 0x7F)
-	for v >>= 7; v != 0; v >>= 7 {
-		i--
-		tmp[i] = byte(v&0x7F) | 0x80
-	}
-	return append(b, tmp[i:]...)
-}
-
 // append255 appends v as a 255UInt16, in its shortest form.
 func append255(b []byte, v uint16) []byte {
 	switch {
