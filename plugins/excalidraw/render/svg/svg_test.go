@@ -3,7 +3,10 @@ package svg_test
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +75,48 @@ func TestNumbersHaveTwoDecimalsAtMost(t *testing.T) {
 	for f, want := range map[float64]string{0: "0", -0.001: "0", 12: "12", -0.5: "-0.5", 3.256: "3.26", 1e20: "100000000000000000000", 7.1: "7.1", -12.345: "-12.35"} {
 		if got := svg.NumberForTest(f); got != want {
 			t.Errorf("%v → %q, want %q", f, got, want)
+		}
+	}
+}
+
+// CJK in a family without it (Virgil, Helvetica, Cascadia) is drawn in
+// Xiaolai by both outputs: the PNG's layout takes its glyphs from
+// Xiaolai's files, and the SVG names Xiaolai after the family and embeds
+// those files (cut to the characters), so no viewer falls back to a
+// system font.
+func TestCJKInANonCJKFamilyIsXiaolaiInPNGAndSVG(t *testing.T) {
+	set := rendertest.Fonts(t)
+	const cjk = "漢字かな"
+	for _, c := range []struct {
+		family int
+		css    string
+	}{{1, "Virgil, Xiaolai, Segoe UI Emoji"}, {2, "Helvetica, Xiaolai, Segoe UI Emoji"}, {3, "Cascadia, Xiaolai, Segoe UI Emoji"}} {
+		line, err := set.Layout("ab "+cjk, c.family, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		png := map[string]bool{}
+		for _, g := range line.Glyphs[3:] {
+			png[g.Face.File] = true
+			if g.Face.Family != "Xiaolai" {
+				t.Errorf("family %d: the PNG draws CJK with %s", c.family, g.Face.File)
+			}
+		}
+		s := write(t, false, set, fmt.Sprintf(`{"type":"text","id":"t","x":0,"y":0,"width":120,"height":25,"seed":3,"text":"ab %s","originalText":"ab %s","fontSize":20,"fontFamily":%d,"textAlign":"left","verticalAlign":"top","lineHeight":1.25}`, cjk, cjk, c.family))
+		if !strings.Contains(s, `font-family="`+c.css+`"`) {
+			t.Errorf("family %d: the SVG's text is not in %q:\n%.600s", c.family, c.css, s)
+		}
+		svgFaces := map[string]bool{}
+		for _, fc := range set.FacesFor("ab "+cjk, c.family) {
+			if fc.Face.Family == "Xiaolai" {
+				svgFaces[fc.Face.File] = true
+			}
+		}
+		if !maps.Equal(png, svgFaces) {
+			t.Errorf("family %d: the PNG draws CJK with %v, the SVG embeds %v", c.family, slices.Sorted(maps.Keys(png)), slices.Sorted(maps.Keys(svgFaces)))
+		}
+		if n := strings.Count(s, `font-family: "Xiaolai"`); n != len(svgFaces) {
+			t.Errorf("family %d: %d Xiaolai faces embedded, want %d", c.family, n, len(svgFaces))
 		}
 	}
 }
