@@ -178,6 +178,21 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
+// MigrateTo applies the embedded migrations up to version, as Migrate
+// does: for tests that write rows in an earlier schema's shape.
+func MigrateTo(ctx context.Context, pool *pgxpool.Pool, version int64) error {
+	db := stdlib.OpenDBFromPool(pool)
+	defer db.Close()
+	p, err := provider(db)
+	if err != nil {
+		return err
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		return fmt.Errorf("pgdb: migrate to %d: %w", version, err)
+	}
+	return nil
+}
+
 // Version is the schema's migration version (0: none applied).
 func Version(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
 	db := stdlib.OpenDBFromPool(pool)

@@ -51,24 +51,22 @@ func (s *Store) archive(ctx context.Context, name string) (*store.SceneArchive, 
 	}
 	defer rollback(ctx, tx)
 	b := &pgx.Batch{}
-	b.Queue(`SELECT `+metaCols+`, data FROM scenes WHERE name = $1`, name)
+	b.Queue(`SELECT `+metaCols+`, data, base FROM scenes WHERE name = $1`, name)
 	b.Queue(`SELECT request_id, revision, sha256, byte_length, element_count, at FROM requests WHERE name = $1 ORDER BY ord`, name)
 	b.Queue(`SELECT j.seq, j.entry, j.images FROM journal j JOIN scenes s ON s.name = j.name AND j.revision <= s.revision
 		WHERE j.name = $1 ORDER BY j.seq`, name)
-	b.Queue(`SELECT revision, corrupt, data FROM revisions WHERE name = $1 ORDER BY revision, corrupt`, name)
+	b.Queue(`SELECT revision, corrupt, data, base, kept, sha256 FROM revisions WHERE name = $1 ORDER BY revision, corrupt`, name)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 
 	a := &store.SceneArchive{Revisions: []store.ArchivedRevision{}}
-	a.Meta, err = scanMeta(br.QueryRow(), &a.Data)
+	var headBase *int64
+	a.Meta, err = scanMeta(br.QueryRow(), &a.Data, &headBase)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, store.NotFound(name)
 	case err != nil:
 		return nil, err
-	case sha256Hex(a.Data) != a.Meta.SHA256:
-		return nil, store.NewError(store.CodeIOError, "the database holds other bytes for scene "+name+" than its record describes", nil).
-			With("name", name).With("sha256", a.Meta.SHA256)
 	}
 
 	rows, err := br.Query()
@@ -109,19 +107,46 @@ func (s *Store) archive(ctx context.Context, name string) (*store.SceneArchive, 
 		return nil, err
 	}
 
+	// The revisions, each rebuilt through the ones before it; those
+	// retention hid are only links.
 	if rows, err = br.Query(); err != nil {
 		return nil, err
 	}
+	var prev []byte
+	prevRev := int64(-1)
 	for rows.Next() {
 		var r store.ArchivedRevision
-		if err := rows.Scan(&r.Revision, &r.Corrupt, &r.Data); err != nil {
+		var base *int64
+		var kept bool
+		var sha *string
+		if err := rows.Scan(&r.Revision, &r.Corrupt, &r.Data, &base, &kept, &sha); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		a.Revisions = append(a.Revisions, r)
+		if !r.Corrupt {
+			if r.Data, err = rebuild(prev, prevRev, &chain{}, r.Revision, base, r.Data); err != nil {
+				rows.Close()
+				return nil, rebuildFailed(name, r.Revision, err)
+			}
+			if base != nil && sha != nil && sha256Hex(r.Data) != *sha {
+				rows.Close()
+				return nil, rebuildFailed(name, r.Revision, nil)
+			}
+			prev, prevRev = r.Data, r.Revision
+		}
+		if kept {
+			a.Revisions = append(a.Revisions, r)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	if a.Data, err = rebuild(prev, prevRev, &chain{}, a.Meta.Revision, headBase, a.Data); err != nil {
+		return nil, rebuildFailed(name, a.Meta.Revision, err)
+	}
+	if sha256Hex(a.Data) != a.Meta.SHA256 {
+		return nil, store.NewError(store.CodeIOError, "the database holds other bytes for scene "+name+" than its record describes", nil).
+			With("name", name).With("sha256", a.Meta.SHA256)
 	}
 	return a, br.Close()
 }

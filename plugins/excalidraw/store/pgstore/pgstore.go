@@ -8,12 +8,29 @@
 // Every write is one transaction at READ COMMITTED. A write to an
 // existing scene first locks the scene's row (SELECT … FOR UPDATE), then
 // answers a remembered request id, checks the revision fence, and writes
-// the scene row, the superseded revision's bytes (copied within the
-// server), the request id, the journal entry with its before-images, and
-// a notification for the other nodes (pg_notify, delivered at commit);
-// then it commits. The row's new bytes are hashed by the server in the
-// same statement that writes them, and a hash other than the one the
-// commit reports fails it (Result.Verified is that check).
+// the scene row, the superseded revision's stored bytes (moved within
+// the server), the request id, the journal entry with its before-images,
+// and a notification for the other nodes (pg_notify, delivered at
+// commit); then it commits. The row's new bytes are hashed by the server
+// in the same statement that writes them, and a hash other than that of
+// the bytes sent fails it (Result.Verified is that check).
+//
+// # Bytes written as the change
+//
+// A commit stores its document as a delta against the revision before
+// it (delta.go: copies of the unchanged spans, the changed bytes
+// inserted), so a one-element save writes about that element, not the
+// document; it is written whole again (a snapshot) when the chain of
+// deltas since the last one would pass maxChain deltas or half the
+// document's size. Any revision is rebuilt from its chain's snapshot
+// through its deltas and checked against its SHA-256: reads return the
+// exact bytes saved. Each Store keeps the bytes of the revisions it last
+// committed or read (Options.CacheBytes): a commit diffs against them,
+// and a read of a row still at that revision sends no bytes, one a few
+// commits behind only the deltas since. Retention keeps a dropped
+// revision that a kept one is rebuilt through as a hidden link (never
+// served). Rows from before deltas (migration 4) are whole, and read as
+// they are.
 //
 // # Why the row lock is enough
 //
@@ -132,6 +149,10 @@ type Options struct {
 	KeepRevisions int
 	// Logger receives retention, retry and listener events; nil: none.
 	Logger *zap.Logger
+	// CacheBytes bounds the scenes' bytes the Store keeps in memory, to
+	// diff commits against and to answer reads of an unchanged row
+	// (default DefaultCacheBytes; negative: none kept).
+	CacheBytes int64
 }
 
 // Store is the PostgreSQL backend: safe for concurrent use, and for any
@@ -148,6 +169,7 @@ type Store struct {
 	node     string // this Store, in the scene rows it commits (CommittedHere)
 	retries  int    // how many broken pooled connections a call gets past
 	agedAt   sync.Map
+	heads    *heads
 	closed   atomic.Bool
 }
 
@@ -173,9 +195,14 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if o.KeepRevisions == 0 {
 		o.KeepRevisions = store.DefaultKeepBackups
 	}
+	if o.CacheBytes == 0 {
+		o.CacheBytes = DefaultCacheBytes
+	}
 	var ok bool
 	err := o.Pool.QueryRow(ctx, `SELECT to_regclass('scenes') IS NOT NULL AND to_regclass('revisions') IS NOT NULL
-		AND to_regclass('requests') IS NOT NULL AND to_regclass('journal') IS NOT NULL`).Scan(&ok)
+		AND to_regclass('requests') IS NOT NULL AND to_regclass('journal') IS NOT NULL
+		AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'scenes' AND column_name = 'chain_bytes'
+			AND table_schema = current_schema())`).Scan(&ok)
 	switch {
 	case err != nil && ctx.Err() == nil && pgdb.Unreachable(err):
 		return nil, fmt.Errorf("pgstore: %w", unreachable(err))
@@ -187,7 +214,8 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	s := &Store{pool: o.Pool, codec: o.Codec, now: o.Now, journal: o.Journal.WithDefaults(), maxBytes: o.MaxSceneBytes,
-		keepRevs: o.KeepRevisions, log: o.Logger, node: hex.EncodeToString(b[:]), retries: int(o.Pool.Config().MaxConns) + 1}
+		keepRevs: o.KeepRevisions, log: o.Logger, node: hex.EncodeToString(b[:]), retries: int(o.Pool.Config().MaxConns) + 1,
+		heads: newHeads(max(o.CacheBytes, 0))}
 	s.differ, _ = o.Codec.(store.Differ)
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +15,7 @@ import (
 )
 
 // metaCols are a scene row's record, in scanMeta's order.
-const metaCols = `name, revision, sha256, octet_length(data), element_count, updated_at, updated_by, updated_by_name,
+const metaCols = `name, revision, sha256, coalesce(byte_length, octet_length(data)), element_count, updated_at, updated_by, updated_by_name,
 	previous_revision, previous_sha256`
 
 // scanMeta reads metaCols (and then extra) from r.
@@ -28,24 +29,78 @@ func scanMeta(r pgx.Row, extra ...any) (store.Meta, error) {
 }
 
 // Read is the scene's committed bytes with their record. It takes no
-// lock: a statement sees one committed state.
+// lock: a statement sees one committed state. The bytes come from this
+// Store's copy when the row is still at its revision, else from the
+// rows, rebuilt (from the copy when it is on the way) and checked
+// against the record's SHA-256.
 func (s *Store) Read(ctx context.Context, name string) (*store.Scene, error) {
 	if err := store.ValidName(name); err != nil {
 		return nil, err
 	}
 	var sc store.Scene
 	err := s.reading(ctx, "read the scene", func() error {
-		m, err := scanMeta(s.pool.QueryRow(ctx, `SELECT `+metaCols+`, data FROM scenes WHERE name = $1`, name), &sc.Data)
+		have, _ := s.heads.get(name)
+		var h headRow
+		m, err := scanMeta(s.pool.QueryRow(ctx, `SELECT `+metaCols+`, `+headCols+` FROM scenes s`+headJoin+` WHERE s.name = $1`,
+			name, have.rev, have.sha), h.targets()...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.NotFound(name)
 		}
-		sc.Meta = m
-		return err
+		if err != nil {
+			return err
+		}
+		data, err := s.headBytes(name, m.Revision, m.SHA256, have, &h)
+		if err != nil {
+			return err
+		}
+		sc.Meta, sc.Data = m, bytes.Clone(data)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &sc, nil
+}
+
+// headCols are the columns of a scene row s that give its bytes to a
+// reader who has those of revision $2 with SHA-256 $3 (-1, ”: none):
+// its base, its stored bytes unless it is that revision, and the chain
+// to rebuild it through (headJoin), from the reader's revision when that
+// is on it, else from its snapshot. headRow.targets scans them.
+const headCols = `s.base, CASE WHEN s.revision = $2 AND s.sha256 = $3 THEN NULL ELSE s.data END, ` + chainCols
+
+// headJoin is the join headCols need.
+var headJoin = chainJoin(`CASE WHEN $2 >= s.snapshot AND $2 < s.revision THEN $2 + 1 ELSE s.snapshot END`, `s.revision`,
+	`s.base IS NOT NULL AND NOT (s.revision = $2 AND s.sha256 = $3)`)
+
+// headRow is what headCols give.
+type headRow struct {
+	base  *int64
+	data  []byte
+	chain chain
+}
+
+func (h *headRow) targets() []any { return append([]any{&h.base, &h.data}, h.chain.targets()...) }
+
+// headBytes is the bytes of name's revision rev (SHA-256 sha) from h,
+// read by a reader who had have: have's when the row sent none, else
+// rebuilt and checked, and kept as this Store's copy.
+func (s *Store) headBytes(name string, rev int64, sha string, have cachedHead, h *headRow) ([]byte, error) {
+	if h.data == nil {
+		if have.rev != rev || have.sha != sha {
+			return nil, rebuildFailed(name, rev, errBadDelta)
+		}
+		return have.data, nil
+	}
+	data, err := rebuild(have.data, have.rev, &h.chain, rev, h.base, h.data)
+	if err != nil {
+		return nil, rebuildFailed(name, rev, err)
+	}
+	if h.base != nil && sha256Hex(data) != sha {
+		return nil, rebuildFailed(name, rev, nil)
+	}
+	s.heads.put(name, rev, sha, data)
+	return data, nil
 }
 
 // Head is the scene's record without its bytes.
@@ -75,8 +130,8 @@ func (s *Store) ReadRevision(ctx context.Context, name string, rev int64) ([]byt
 	}
 	var data []byte
 	err := s.reading(ctx, "read the revision", func() error {
-		err := s.pool.QueryRow(ctx, `SELECT data FROM revisions WHERE name = $1 AND revision = $2 AND NOT corrupt
-			UNION ALL SELECT data FROM scenes WHERE name = $1 AND revision = $2 LIMIT 1`, name, rev).Scan(&data)
+		var err error
+		data, err = readRevisionBytes(ctx, s.pool, name, rev)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.RevisionNotKept(name, rev)
 		}

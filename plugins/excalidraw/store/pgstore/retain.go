@@ -48,13 +48,13 @@ func (s *Store) retain(ctx context.Context, name string, rev, seq int64) {
 	if ageDue {
 		s.agedAt.Store(name, now)
 	}
-	col := "seq"
+	col, only := "seq", ""
 	if o.Disabled {
-		col = "revision"
+		col, only = "revision", " AND kept AND NOT corrupt" // hidden ones are links, not kept revisions
 	}
 	var first int64
 	var firstAt time.Time
-	err := s.pool.QueryRow(ctx, `SELECT `+col+`, `+at+` FROM `+table+` WHERE name = $1 ORDER BY `+col+` LIMIT 1`, name).
+	err := s.pool.QueryRow(ctx, `SELECT `+col+`, `+at+` FROM `+table+` WHERE name = $1`+only+` ORDER BY `+col+` LIMIT 1`, name).
 		Scan(&first, &firstAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return
@@ -78,7 +78,7 @@ func (s *Store) retain(ctx context.Context, name string, rev, seq int64) {
 	}
 	if tooOld {
 		var old *int64
-		if err := s.pool.QueryRow(ctx, `SELECT max(`+col+`) FROM `+table+` WHERE name = $1 AND `+at+` < $2`, name, cutoff).
+		if err := s.pool.QueryRow(ctx, `SELECT max(`+col+`) FROM `+table+` WHERE name = $1`+only+` AND `+at+` < $2`, name, cutoff).
 			Scan(&old); err != nil {
 			s.log.Warn("journal retention: find the old entries", zap.String("name", name), zap.Error(err))
 			return
@@ -91,16 +91,18 @@ func (s *Store) retain(ctx context.Context, name string, rev, seq int64) {
 		return
 	}
 	var entries, revisions int64
-	if o.Disabled {
-		err = s.pool.QueryRow(ctx, `WITH r AS (DELETE FROM revisions WHERE name = $1 AND revision < $2 RETURNING 1)
-			SELECT 0::bigint, count(*) FROM r`, name, keep).Scan(&entries, &revisions)
-	} else {
+	upto := keep - 1 // the newest revision whose bytes go
+	if !o.Disabled {
 		err = s.pool.QueryRow(ctx, `WITH kept AS (SELECT revision FROM journal WHERE name = $1 AND seq = $2),
-			j AS (DELETE FROM journal WHERE name = $1 AND seq < $2 RETURNING 1),
-			r AS (DELETE FROM revisions WHERE name = $1 AND revision < (SELECT revision FROM kept) RETURNING 1)
-			SELECT (SELECT count(*) FROM j), (SELECT count(*) FROM r)`, name, keep).Scan(&entries, &revisions)
+			j AS (DELETE FROM journal WHERE name = $1 AND seq < $2 RETURNING 1)
+			SELECT (SELECT count(*) FROM j), coalesce((SELECT revision FROM kept) - 1, 0)`, name, keep).Scan(&entries, &upto)
+		if err != nil {
+			s.log.Warn("journal retention: delete", zap.String("name", name), zap.Error(err))
+			return
+		}
 	}
-	if err != nil {
+	// Revisions a kept one is rebuilt through stay, hidden (dropRevisions).
+	if err := s.pool.QueryRow(ctx, dropRevisions, name, upto).Scan(&revisions); err != nil {
 		s.log.Warn("journal retention: delete", zap.String("name", name), zap.Error(err))
 		return
 	}

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -43,10 +44,16 @@ type write struct {
 
 // current is the scene a write found, its row locked.
 type current struct {
-	meta       store.Meta
-	data       []byte // nil unless the write needs it (mutate, a Differ)
+	meta store.Meta
+	// data is the current bytes (nil when the write is refused by the
+	// fence, which needs none); this Store's copy, never to be changed.
+	data       []byte
 	journalSeq int64
-	request    *store.Result // the answer to a remembered request id
+	// base, snapshot and chainBytes are the row's: what a delta of the
+	// next revision against this one is chained to.
+	base, snapshot *int64
+	chainBytes     int64
+	request        *store.Result // the answer to a remembered request id
 }
 
 // Create makes a new scene at revision 1; an existing name (however
@@ -169,7 +176,7 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	}
 	data, count, sha := w.data, w.count, w.sha
 	if w.mutate != nil {
-		if data, err = w.mutate(&store.Scene{Meta: cur.meta, Data: cur.data}); err != nil {
+		if data, err = w.mutate(&store.Scene{Meta: cur.meta, Data: bytes.Clone(cur.data)}); err != nil {
 			return nil, false, err
 		}
 		if count, err = store.CheckDocument(s.codec, data, s.maxBytes); err != nil {
@@ -200,25 +207,30 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 		}
 	}
 
+	st := s.stored(cur, m.Revision, data, sha)
 	b := &pgx.Batch{}
-	row := []any{w.name, m.Revision, m.SHA256, data, count, m.UpdatedAt, string(w.actor), w.attr.Name,
-		m.PreviousRevision, m.PreviousSHA256, s.node, seq}
+	row := []any{w.name, m.Revision, m.SHA256, st.data, count, m.UpdatedAt, string(w.actor), w.attr.Name,
+		m.PreviousRevision, m.PreviousSHA256, s.node, seq, st.base, st.snapshot, st.chainBytes, m.ByteLength}
 	if w.create {
 		b.Queue(`INSERT INTO scenes (name, revision, sha256, data, element_count, updated_at, updated_by, updated_by_name,
-			previous_revision, previous_sha256, node, journal_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			previous_revision, previous_sha256, node, journal_seq, base, snapshot, chain_bytes, byte_length)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
 			ON CONFLICT (name) DO NOTHING RETURNING encode(sha256(data), 'hex')`, row...)
 	} else {
-		// A copy of the current revision is there already only when the
-		// scene was restored with one (a file store's leftover backup):
-		// the row's bytes replace it.
-		b.Queue(`INSERT INTO revisions (name, revision, data, committed_at)
-			SELECT name, revision, data, updated_at FROM scenes WHERE name = $1
-			ON CONFLICT (name, revision, corrupt) DO UPDATE SET data = EXCLUDED.data, committed_at = EXCLUDED.committed_at`, w.name)
+		// The superseded revision's stored bytes (a delta, mostly) move to
+		// revisions as they are. A copy of the current revision is there
+		// already only when the scene was restored with one (a file
+		// store's leftover backup): the row's bytes replace it.
+		b.Queue(`INSERT INTO revisions (name, revision, data, committed_at, base, snapshot, sha256)
+			SELECT name, revision, data, updated_at, base, snapshot, sha256 FROM scenes WHERE name = $1
+			ON CONFLICT (name, revision, corrupt) DO UPDATE SET data = EXCLUDED.data, committed_at = EXCLUDED.committed_at,
+				base = EXCLUDED.base, snapshot = EXCLUDED.snapshot, sha256 = EXCLUDED.sha256, kept = true`, w.name)
 		b.Queue(`UPDATE scenes SET revision = $2, sha256 = $3, data = $4, element_count = $5, updated_at = $6, updated_by = $7,
-			updated_by_name = $8, previous_revision = $9, previous_sha256 = $10, node = $11, journal_seq = $12
+			updated_by_name = $8, previous_revision = $9, previous_sha256 = $10, node = $11, journal_seq = $12,
+			base = $13, snapshot = $14, chain_bytes = $15, byte_length = $16
 			WHERE name = $1 RETURNING encode(sha256(data), 'hex')`, row...)
 		if old := cur.meta.Revision - int64(s.keepRevs); s.keepRevs >= 0 && old >= 1 {
-			b.Queue(`DELETE FROM revisions WHERE name = $1 AND revision <= $2`, w.name, old)
+			b.Queue(dropRevisions, w.name, old)
 		}
 	}
 	if w.requestID != "" {
@@ -242,7 +254,7 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	if !w.create {
 		after--
 	}
-	if err := s.sendCommit(ctx, br, w, m.SHA256, after); err != nil {
+	if err := s.sendCommit(ctx, br, w, st.sha, after); err != nil {
 		_ = br.Close()
 		return nil, false, err
 	}
@@ -250,16 +262,57 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 		return nil, false, s.fail(ctx, err, "commit")
 	}
 	if err := tx.Commit(ctx); err != nil {
+		s.heads.drop(w.name)
 		return nil, false, s.commitFailed(ctx, err, "read the scene, or retry with the same request id")
 	}
+	s.heads.put(w.name, m.Revision, sha, bytes.Clone(data)) // data is the caller's
+
 	s.retain(ctx, w.name, m.Revision, seq)
 	return &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true}, false, nil
+}
+
+// storedBytes is how a commit stores its document: whole (base nil), or
+// as a delta against the revision before it.
+type storedBytes struct {
+	data           []byte
+	sha            string // data's SHA-256
+	base, snapshot *int64
+	chainBytes     int64
+}
+
+// stored is how revision rev, data with SHA-256 sha, is stored over cur
+// (nil: a new scene): a delta against cur's bytes when the chain it
+// extends stays within maxChain deltas and 1/chainShare of the
+// document's size, else whole (a new snapshot).
+func (s *Store) stored(cur *current, rev int64, data []byte, sha string) storedBytes {
+	whole := storedBytes{data: data, sha: sha}
+	if cur == nil || cur.data == nil {
+		return whole
+	}
+	snap, chainBytes := cur.meta.Revision, int64(0)
+	if cur.base != nil {
+		if cur.snapshot == nil {
+			return whole
+		}
+		snap, chainBytes = *cur.snapshot, cur.chainBytes
+	}
+	if rev-snap > maxChain {
+		return whole
+	}
+	d := diff(cur.data, data)
+	chainBytes += int64(len(d))
+	if chainBytes*chainShare > int64(len(data)) {
+		return whole
+	}
+	base := cur.meta.Revision
+	return storedBytes{data: d, sha: sha256Hex(d), base: &base, snapshot: &snap, chainBytes: chainBytes}
 }
 
 // sendCommit reads the results of the commit's batch in the order they
 // were queued: the scene row first (already_exists when a Create
 // inserted nothing; io_error when the server's hash of the bytes it
-// stored is not sha, the commit's), then after statements more.
+// stored is not sha, that of the bytes sent), then after statements
+// more.
 func (s *Store) sendCommit(ctx context.Context, br pgx.BatchResults, w *write, sha string, after int) error {
 	if !w.create {
 		if _, err := br.Exec(); err != nil {
@@ -303,15 +356,20 @@ func (s *Store) commitFailed(ctx context.Context, err error, hint string) error 
 	return e
 }
 
-// lock locks w's scene row and reads it (nil: no such scene), then the
-// remembered request w retries, if any: by a second statement, which
-// sees every commit before it, the lock holder's included (see the
-// package doc).
+// lock locks w's scene row and reads it (nil: no such scene), then,
+// by later statements, which see every commit before them, the lock
+// holder's included (see the package doc): the scene's bytes, unless
+// the fence refuses w (this Store's copy when the row is still at its
+// revision, else rebuilt from the rows), and the remembered request w
+// retries, if any.
 func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error) {
-	needData := w.mutate != nil || (s.differ != nil && !s.journal.Disabled)
+	have, _ := s.heads.get(w.name)
 	b := &pgx.Batch{}
-	b.Queue(`SELECT revision, sha256, CASE WHEN $2 THEN data END, octet_length(data), element_count, updated_at, updated_by,
-		updated_by_name, previous_revision, previous_sha256, journal_seq FROM scenes WHERE name = $1 FOR UPDATE`, w.name, needData)
+	b.Queue(`SELECT revision, sha256, coalesce(byte_length, octet_length(data)), element_count, updated_at, updated_by,
+		updated_by_name, previous_revision, previous_sha256, journal_seq, base, snapshot, chain_bytes
+		FROM scenes WHERE name = $1 FOR UPDATE`, w.name)
+	b.Queue(`SELECT `+headCols+` FROM scenes s`+headJoin+` WHERE s.name = $1 AND ($4 OR s.revision = $5 OR s.sha256 = $6)`,
+		w.name, have.rev, have.sha, !w.fenced || w.force, w.expected, w.sha)
 	if w.requestID != "" {
 		b.Queue(`SELECT revision, sha256, byte_length, element_count, at FROM requests WHERE name = $1 AND request_id = $2`,
 			w.name, w.requestID)
@@ -320,8 +378,9 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 	defer br.Close()
 	cur := &current{meta: store.Meta{Name: w.name}}
 	var by string
-	err := br.QueryRow().Scan(&cur.meta.Revision, &cur.meta.SHA256, &cur.data, &cur.meta.ByteLength, &cur.meta.ElementCount,
-		&cur.meta.UpdatedAt, &by, &cur.meta.UpdatedByName, &cur.meta.PreviousRevision, &cur.meta.PreviousSHA256, &cur.journalSeq)
+	err := br.QueryRow().Scan(&cur.meta.Revision, &cur.meta.SHA256, &cur.meta.ByteLength, &cur.meta.ElementCount,
+		&cur.meta.UpdatedAt, &by, &cur.meta.UpdatedByName, &cur.meta.PreviousRevision, &cur.meta.PreviousSHA256, &cur.journalSeq,
+		&cur.base, &cur.snapshot, &cur.chainBytes)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, br.Close()
 	}
@@ -330,6 +389,16 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 	}
 	cur.meta.UpdatedBy = store.Actor(by)
 	cur.meta.UpdatedAt = cur.meta.UpdatedAt.UTC()
+	var h headRow
+	switch err := br.QueryRow().Scan(h.targets()...); {
+	case errors.Is(err, pgx.ErrNoRows): // refused by the fence: no bytes needed
+	case err != nil:
+		return nil, err
+	default:
+		if cur.data, err = s.headBytes(w.name, cur.meta.Revision, cur.meta.SHA256, have, &h); err != nil {
+			return nil, err
+		}
+	}
 	if w.requestID == "" {
 		return cur, br.Close()
 	}
