@@ -3,10 +3,8 @@
 package render_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +17,6 @@ import (
 	"github.com/dshgo/dsh/internal/testcorpus"
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/fonts"
-	"github.com/dshgo/dsh/plugins/excalidraw/render/svg"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 )
 
@@ -53,20 +50,6 @@ func svgScenes(t *testing.T) []svgScene {
 		out = append(out, svgScene{name, data})
 	}
 	return out
-}
-
-// dshSVG is dsh's SVG of a scene as an export makes it: restore, draw,
-// write with the editor's fonts.
-func dshSVG(doc *scene.Document, set *fonts.Set) ([]byte, error) {
-	o := render.DefaultOptions()
-	o.MaxPixels = math.MaxInt
-	pic, err := render.Draw(doc, o)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	err = svg.Write(&b, pic, set)
-	return b.Bytes(), err
 }
 
 // dsh's SVG against Excalidraw 0.18.1's exportToSvg in headless Chromium

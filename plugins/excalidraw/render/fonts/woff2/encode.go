@@ -3,6 +3,7 @@ package woff2
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 
 	"github.com/andybalholm/brotli"
@@ -27,7 +28,13 @@ func Encode(tables map[string][]byte, quality int) ([]byte, error) {
 	var dir []byte
 	var stream bytes.Buffer
 	sfntSize := uint32(12 + 16*len(tags))
-	bw := brotli.NewWriterLevel(&stream, quality)
+	total := 0
+	for _, t := range tables {
+		total += len(t)
+	}
+	// A window no larger than the data: the encoder's tables grow with
+	// it, and clearing them costs more than compressing a small font.
+	bw := brotli.NewWriterOptions(&stream, brotli.WriterOptions{Quality: quality, LGWin: min(max(bits.Len(uint(total)), 10), 24)})
 	for _, tag := range tags {
 		data := tables[tag]
 		i := slices.Index(knownTags[:], tag)
