@@ -106,6 +106,7 @@ type Service struct {
 	tiling   tiling
 	log      *zap.Logger
 	forks    forkStats
+	groups   groups         // unfenced writes of a board sharing a commit (group.go)
 	quotas   *quota.Limiter // bots' hourly limits (create board, create folder)
 	noForks  bool           // every write edits a private copy (tests compare)
 }

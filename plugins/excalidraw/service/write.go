@@ -315,7 +315,13 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 	if r.ExpectedRevision != nil {
 		req.ExpectedRevision = *r.ExpectedRevision
 	}
-	res, err := s.store.Update(ctx, req)
+	var res *store.Result
+	var err error
+	if o.DryRun || o.Verify {
+		res, err = s.store.Update(ctx, req) // answered alone: nothing to share, or a read-back of its own
+	} else {
+		res, err = s.store.updateGrouped(ctx, &s.groups, req)
+	}
 	if settled != nil {
 		settled(err)
 	}

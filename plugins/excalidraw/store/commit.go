@@ -22,6 +22,14 @@ type change struct {
 	requestID string
 	revision  int64 // the new revision
 	create    bool  // no previous file: rename must not replace anything
+	// prior are the group's writes before this one (UpdateGroup), in
+	// order: each gets its journal entry, appended with this one's; only
+	// this one's bytes are written to the file.
+	prior []change
+	sha   string // a prior step's SHA-256 (the file's is computed by commit)
+	// changes is what a group's step changed, told by the codec as the
+	// step was made (nil: the journal asks when it writes the entry).
+	changes *journal.Changes
 }
 
 // commit writes ch over cur and proves it landed. On success cur is updated
@@ -79,7 +87,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	// is written; the journal entry, which records it, waits for it.
 	var backupErr, journalErr, sideErr error
 	var linked, sideTmp string
-	var frame *journal.Frame
+	var frame *appendedRun
 	var sha string
 	var marks *hashMarks
 	var sc *sidecar
@@ -92,8 +100,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if t.journal != nil {
 		wg.Go(func() {
 			hashed.Wait()
-			e, im := t.entryFor(cur, ch, sha, now)
-			frame, journalErr = t.appendEntry(e, im)
+			frame, journalErr = t.appendEntries(t.groupEntries(cur, ch, sha, now))
 		})
 	}
 	// The sidecar's temporary file too: it is only renamed into place
@@ -203,7 +210,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	}
 	wg.Wait()
 	if frame != nil {
-		t.appended(frame)
+		t.appended(frame.last)
 	}
 	*cur = current{exists: true, data: ch.data, perm: perm, sha: sc.SHA256, meta: sc.meta(),
 		side: sidecarState{raw: raw, parsed: sc}}
@@ -225,6 +232,9 @@ func (t *txn) nextSidecar(cur *current, ch change, sha string, now time.Time) *s
 	}
 	if cur.exists {
 		sc.PreviousRevision, sc.PreviousSHA256 = cur.meta.Revision, cur.sha
+	}
+	if n := len(ch.prior); n > 0 {
+		sc.PreviousRevision, sc.PreviousSHA256 = ch.prior[n-1].revision, ch.prior[n-1].sha
 	}
 	var recent []requestRecord
 	if cur.side.parsed != nil && !ch.create {
@@ -336,15 +346,15 @@ func wrapCommit(err error, stage string, rolledBack bool) *Error {
 	return e
 }
 
-// unappend cuts the journal back before frame, the entry of a commit that
-// failed: its revision is not on disk, and its number is reused. If even
-// that fails, the next load discards the entry (its revision is above
-// the sidecar's).
-func (t *txn) unappend(frame *journal.Frame) {
-	if frame == nil || t.journal == nil {
+// unappend cuts the journal back before run, the entries of a commit that
+// failed: their revisions are not on disk, and their numbers are reused.
+// If even that fails, the next load discards the entries (their
+// revisions are above the sidecar's).
+func (t *txn) unappend(run *appendedRun) {
+	if run == nil || t.journal == nil {
 		return
 	}
-	if err := t.truncateJournal(t.journal, frame.Offset); err != nil {
+	if err := t.truncateJournal(t.journal, run.start); err != nil {
 		t.s.log.Warn("could not cut back the journal entry of a failed commit", zap.String("name", t.name), zap.Error(err))
 	}
 }

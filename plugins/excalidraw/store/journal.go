@@ -215,30 +215,72 @@ func (t *txn) baseEntry(ch change, sha string, now time.Time) *journal.Entry {
 // diffInto adds what changed from before (nil: nothing existed) to
 // after, if the codec can tell.
 func (t *txn) diffInto(e *journal.Entry, before, after []byte) (*journal.Entry, *journal.Images) {
+	return t.recordDiff(e, t.diff(before, after))
+}
+
+// diff is what changed from before to after, as the codec tells it (nil
+// when it cannot).
+func (t *txn) diff(before, after []byte) *journal.Changes {
 	d, ok := t.s.opts.Codec.(Differ)
 	if !ok {
-		return e, nil
+		return nil
 	}
 	c, err := d.Diff(before, after)
 	if err != nil {
 		t.s.log.Warn("journal: cannot tell what changed", zap.String("name", t.name), zap.Error(err))
+		return nil
+	}
+	return &c
+}
+
+// recordDiff adds c (nil: not known) to e.
+func (t *txn) recordDiff(e *journal.Entry, c *journal.Changes) (*journal.Entry, *journal.Images) {
+	if c == nil {
 		return e, nil
 	}
-	return e, e.Record(&c, t.s.opts.Journal.MaxImageBytes)
+	return e, e.Record(c, t.s.opts.Journal.MaxImageBytes)
 }
 
 // appendEntry writes e durably at the journal's end. The caller keeps
 // the previous end to cut it back if the commit fails after all.
 func (t *txn) appendEntry(e *journal.Entry, im *journal.Images) (*journal.Frame, error) {
-	j := t.journal
-	frame, err := journal.Encode(e, im)
+	run, err := t.appendEntries([]*journal.Entry{e}, []*journal.Images{im})
 	if err != nil {
-		return nil, newError(CodeIOError, "encode journal entry", err)
+		return nil, err
+	}
+	return run.last, nil
+}
+
+// appendedRun is where a commit's entries are in the journal: the offset
+// the first starts at (the journal is cut back to it if the commit
+// fails) and the last one's frame.
+type appendedRun struct {
+	start int64
+	last  *journal.Frame
+}
+
+// appendEntries writes es (with their images ims) durably at the
+// journal's end, in one write and one fsync.
+func (t *txn) appendEntries(es []*journal.Entry, ims []*journal.Images) (*appendedRun, error) {
+	j := t.journal
+	var buf []byte
+	var last *journal.Frame
+	for i, e := range es {
+		frame, err := journal.Encode(e, ims[i])
+		if err != nil {
+			return nil, newError(CodeIOError, "encode journal entry", err)
+		}
+		last = &journal.Frame{Offset: j.end + int64(len(buf)), Length: int64(len(frame)), Entry: *e}
+		if buf == nil && len(es) == 1 {
+			buf = frame
+		} else {
+			buf = append(buf, frame...)
+		}
 	}
 	if _, err := j.f.Seek(j.end, 0); err != nil {
 		return nil, fsError("seek journal", err)
 	}
-	if _, err := t.s.fs.Write(j.f, frame); err != nil {
+	if _, err := t.s.fs.Write(j.f, buf); err != nil {
 		_ = j.f.Truncate(j.end)
 		return nil, fsError("append journal", err).with("stage", "journal")
 	}
@@ -246,7 +288,37 @@ func (t *txn) appendEntry(e *journal.Entry, im *journal.Images) (*journal.Frame,
 		_ = j.f.Truncate(j.end)
 		return nil, fsError("fsync journal", err).with("stage", "journal")
 	}
-	return &journal.Frame{Offset: j.end, Length: int64(len(frame)), Entry: *e}, nil
+	return &appendedRun{start: j.end, last: last}, nil
+}
+
+// groupEntries are the journal entries of ch over cur: one for each of
+// a group's prior writes (each over the one before it), then ch's own.
+func (t *txn) groupEntries(cur *current, ch change, sha string, now time.Time) ([]*journal.Entry, []*journal.Images) {
+	if len(ch.prior) == 0 {
+		e, im := t.entryFor(cur, ch, sha, now)
+		return []*journal.Entry{e}, []*journal.Images{im}
+	}
+	es := make([]*journal.Entry, 0, len(ch.prior)+1)
+	ims := make([]*journal.Images, 0, len(ch.prior)+1)
+	before, prevRev := cur.data, cur.meta.Revision
+	steps := append(ch.prior[:len(ch.prior):len(ch.prior)], ch)
+	for k, st := range steps {
+		stSHA := st.sha
+		if k == len(steps)-1 {
+			stSHA = sha
+		}
+		e := t.baseEntry(st, stSHA, now)
+		e.Seq += int64(k)
+		e.PreviousRevision = prevRev
+		c := st.changes
+		if c == nil {
+			c = t.diff(before, st.data)
+		}
+		e, im := t.recordDiff(e, c)
+		es, ims = append(es, e), append(ims, im)
+		before, prevRev = st.data, st.revision
+	}
+	return es, ims
 }
 
 // appended moves the journal past a committed frame and applies the
