@@ -65,6 +65,7 @@ var ctx = context.Background()
 func Run(t *testing.T, open Opener) {
 	plain := func(t *testing.T) store.Backend { return open(t, Config{Codec: Codec{}}) }
 	t.Run("ExactBytes", func(t *testing.T) { exactBytes(t, plain(t)) })
+	t.Run("History", func(t *testing.T) { history(t, plain(t)) })
 	t.Run("Fence", func(t *testing.T) { fence(t, plain(t)) })
 	t.Run("OneWinner", func(t *testing.T) { oneWinner(t, plain(t)) })
 	t.Run("CreateRace", func(t *testing.T) { createRace(t, plain(t)) })
