@@ -115,7 +115,8 @@ func moveBox(s *mcp.ClientSession, board, id string, x int, rev int64) (int64, b
 // change to its own board of 1,000 boxes through MCP (expecting its
 // board's revision), against the disk doing the durable write floor of
 // the same bytes on 16 files of the same directory at once. Reported:
-// disk-writes/s, mcp-writes/s and mcp/disk (goal ≥ 0.5).
+// disk-writes/s, mcp-writes/s, mcp/disk (goal ≥ 0.5) and cpu-ms/write
+// (this process's CPU, the clients' and the host's, per MCP write).
 func BenchmarkOverMCPConcurrentWriters(b *testing.B) {
 	const writers, perRound = 16, 4
 	names := make([]string, writers)
@@ -143,7 +144,7 @@ func BenchmarkOverMCPConcurrentWriters(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer d.Close()
-	var diskTime, mcpTime time.Duration
+	var diskTime, mcpTime, mcpCPU time.Duration
 	var n int
 	b.ResetTimer()
 	for r := 0; b.Loop(); r++ {
@@ -155,6 +156,7 @@ func BenchmarkOverMCPConcurrentWriters(b *testing.B) {
 			}
 			return nil
 		})
+		cpu := benchkit.CPUTime()
 		mcpTime += benchkit.Together(b, writers, func(g int) error {
 			for i := range perRound {
 				rev, ok, err := moveBox(sessions[g], names[g], "r500", r*perRound+i+2, revs[g])
@@ -168,10 +170,12 @@ func BenchmarkOverMCPConcurrentWriters(b *testing.B) {
 			}
 			return nil
 		})
+		mcpCPU += benchkit.CPUTime() - cpu
 		n += writers * perRound
 	}
 	b.StopTimer()
 	disk, viaMCP := float64(n)/diskTime.Seconds(), float64(n)/mcpTime.Seconds()
+	b.ReportMetric(float64(mcpCPU.Microseconds())/1000/float64(n), "cpu-ms/write")
 	b.ReportMetric(disk, "disk-writes/s")
 	b.ReportMetric(viaMCP, "mcp-writes/s")
 	b.ReportMetric(viaMCP/disk, "mcp/disk")
