@@ -38,6 +38,9 @@ import (
 //	          until killed, printing "ready" and then a journalAck line per
 //	          acknowledged commit ($DSH_STORE_ID is the round; see
 //	          journal_crash_test.go)
+//	groupwriters  2 goroutines commit groups of 1-4 writes to scene "gw"
+//	          until killed, printing "ready" and then a journalAck line per
+//	          acknowledged write (see group_crash_test.go)
 const (
 	helperEnv  = "DSH_STORE_HELPER"
 	helperDir  = "DSH_STORE_DIR"
@@ -68,7 +71,7 @@ func runHelper() int {
 	switch mode {
 	case "blockwrite":
 		opts.FS = blockingFS(opts.Dir, os.Getenv(helperName), os.Getenv(helperID))
-	case "journalwriters":
+	case "journalwriters", "groupwriters":
 		opts.Codec, opts.KeepBackups = journalCodec{}, -1
 	}
 	s, err := Open(opts)
@@ -99,6 +102,8 @@ func runHelper() int {
 		return replyLine(json.NewEncoder(os.Stdout), 0, res, err)
 	case "journalwriters":
 		return helperJournalWriters(s, os.Getenv(helperID))
+	case "groupwriters":
+		return helperGroupWriters(s, os.Getenv(helperID))
 	case "commits":
 		n, err := strconv.Atoi(os.Getenv(helperID))
 		if err != nil {

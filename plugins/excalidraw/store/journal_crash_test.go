@@ -320,7 +320,15 @@ func openCrashStore(t *testing.T, dir string) (*Store, *observer.ObservedLogs) {
 // once, so the kill can only leave lines out).
 func runJournalWriters(t *testing.T, dir string, round int, delay time.Duration) []journalAck {
 	t.Helper()
-	h := startHelper(t, "journalwriters", dir, "", strconv.Itoa(round))
+	return runKilled(t, "journalwriters", dir, round, delay)
+}
+
+// runKilled runs a helper that prints "ready" and then journalAck lines
+// (journalwriters, groupwriters) for one round, kills it with SIGKILL
+// after delay and returns the whole lines it printed.
+func runKilled(t *testing.T, mode, dir string, round int, delay time.Duration) []journalAck {
+	t.Helper()
+	h := startHelper(t, mode, dir, "", strconv.Itoa(round))
 	h.expect(t, "ready")
 	time.Sleep(delay)
 	if err := h.cmd.Process.Signal(syscall.SIGKILL); err != nil {
