@@ -57,8 +57,9 @@ func mcpBenchHost(b *testing.B, boards ...string) (*dsh.Host, string) {
 	return h, dir
 }
 
-// mcpBenchSessions are n SDK client sessions on h, closed at the end.
-func mcpBenchSessions(b *testing.B, h *dsh.Host, n int) []*mcp.ClientSession {
+// mcpBenchSessions are n SDK client sessions on h (clients agent00,
+// agent01, ...), closed at the end.
+func mcpBenchSessions(b testing.TB, h *dsh.Host, n int) []*mcp.ClientSession {
 	b.Helper()
 	tr := &http.Transport{MaxIdleConnsPerHost: n}
 	b.Cleanup(tr.CloseIdleConnections)
