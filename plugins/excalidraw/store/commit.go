@@ -27,9 +27,21 @@ type change struct {
 	// this one's bytes are written to the file.
 	prior []change
 	sha   string // a prior step's SHA-256 (the file's is computed by commit)
-	// changes is what a group's step changed, told by the codec as the
-	// step was made (nil: the journal asks when it writes the entry).
+	// changes is what a group's prior step changed, told by the codec as
+	// the step was made (nil: the codec could not tell). A prior step
+	// lets its bytes go once the step after it is made (data nil, size
+	// their length): a group on a large scene holds two documents, not
+	// one per write.
 	changes *journal.Changes
+	size    int64
+}
+
+// length is the byte length of ch's document.
+func (ch change) length() int64 {
+	if ch.data != nil {
+		return int64(len(ch.data))
+	}
+	return ch.size
 }
 
 // commit writes ch over cur and proves it landed. On success cur is updated

@@ -110,11 +110,15 @@ func (s *Store) UpdateGroup(ctx context.Context, name string, ws []GroupWrite) (
 			out[i].Err = err
 			continue
 		}
-		ch := change{data: next, count: count, actor: w.Actor, attr: w.Attribution, revision: at.Revision + 1}
+		ch := change{data: next, count: count, actor: w.Actor, attr: w.Attribution, revision: at.Revision + 1,
+			size: int64(len(next))}
 		if t.journal != nil {
 			// Told now, while what the codec knows of both documents is
 			// fresh (a service's cache keeps the last few).
 			ch.changes = t.diff(data, next)
+		}
+		if n := len(steps); n > 0 {
+			steps[n-1].data = nil // its hash and changes are known: only its length is kept
 		}
 		steps = append(steps, ch)
 		stepOf = append(stepOf, i)
@@ -145,7 +149,7 @@ func (s *Store) UpdateGroup(ctx context.Context, name string, ws []GroupWrite) (
 			out[i].Result = res
 		} else {
 			out[i].Result = &Result{Meta: Meta{Name: name, Revision: st.revision, SHA256: st.sha,
-				ByteLength: int64(len(st.data)), ElementCount: st.count, UpdatedAt: res.UpdatedAt,
+				ByteLength: st.length(), ElementCount: st.count, UpdatedAt: res.UpdatedAt,
 				UpdatedBy: st.actor, UpdatedByName: st.attr.Name, PreviousRevision: prevRev, PreviousSHA256: prevSHA},
 				SavedAt: res.SavedAt, Verified: true}
 		}

@@ -200,7 +200,7 @@ func (t *txn) entryFor(cur *current, ch change, sha string, now time.Time) (*jou
 func (t *txn) baseEntry(ch change, sha string, now time.Time) *journal.Entry {
 	e := &journal.Entry{
 		Commit: newCommitID(now), Seq: 1, Scene: t.name, Revision: ch.revision, SHA256: sha,
-		ByteLength: int64(len(ch.data)), ElementCount: ch.count, At: formatTime(now),
+		ByteLength: ch.length(), ElementCount: ch.count, At: formatTime(now),
 		Actor: string(ch.actor), Name: ch.attr.Name, Bot: ch.attr.Bot, Person: ch.attr.Person,
 		PersonID: ch.attr.PersonID, Client: ch.attr.Client, Via: ch.attr.Via, Note: ch.attr.Note,
 		RequestID: ch.requestID, Forced: ch.forced, Undoes: ch.attr.Undoes, Mode: ch.attr.Mode,
@@ -300,7 +300,7 @@ func (t *txn) groupEntries(cur *current, ch change, sha string, now time.Time) (
 	}
 	es := make([]*journal.Entry, 0, len(ch.prior)+1)
 	ims := make([]*journal.Images, 0, len(ch.prior)+1)
-	before, prevRev := cur.data, cur.meta.Revision
+	prevRev := cur.meta.Revision
 	steps := append(ch.prior[:len(ch.prior):len(ch.prior)], ch)
 	for k, st := range steps {
 		stSHA := st.sha
@@ -310,13 +310,9 @@ func (t *txn) groupEntries(cur *current, ch change, sha string, now time.Time) (
 		e := t.baseEntry(st, stSHA, now)
 		e.Seq += int64(k)
 		e.PreviousRevision = prevRev
-		c := st.changes
-		if c == nil {
-			c = t.diff(before, st.data)
-		}
-		e, im := t.recordDiff(e, c)
+		e, im := t.recordDiff(e, st.changes) // told as UpdateGroup made the step
 		es, ims = append(es, e), append(ims, im)
-		before, prevRev = st.data, st.revision
+		prevRev = st.revision
 	}
 	return es, ims
 }
