@@ -15,8 +15,9 @@ import (
 // instead of summing to solid ink.
 
 // hairSegment adds the hairline from a to b (in the box's pixels), of
-// coverage k per pixel step, to the coverage.
-func (c *coverage) hairSegment(a, b render.Point, k float64) {
+// coverage k per pixel step, to the union's pixels: a hairline's
+// coverage is added to each pixel as it is, not as a signed area.
+func (c *union) hairSegment(a, b render.Point, k float64) {
 	dx, dy := b.X-a.X, b.Y-a.Y
 	if math.IsNaN(dx+dy) || math.IsInf(dx+dy, 0) || (dx == 0 && dy == 0) {
 		return
@@ -55,7 +56,7 @@ func (c *coverage) hairSegment(a, b render.Point, k float64) {
 
 // hairPixel adds v to the coverage of the pixel at u, v on the axes
 // hairSegment walks.
-func (c *coverage) hairPixel(xMajor bool, u, across int, v float64) {
+func (c *union) hairPixel(xMajor bool, u, across int, v float64) {
 	x, y := u, across
 	if !xMajor {
 		x, y = across, u
@@ -63,10 +64,8 @@ func (c *coverage) hairPixel(xMajor bool, u, across int, v float64) {
 	if v == 0 || x < 0 || y < 0 || x >= c.w || y >= c.h {
 		return
 	}
-	row := c.cells[y*(c.w+1) : (y+1)*(c.w+1)]
-	row[x] += float32(v)
-	row[x+1] -= float32(v)
-	c.touch(y, x, x+1)
+	c.pix[y*c.w+x] += float32(v)
+	c.lo[y], c.hi[y] = min(c.lo[y], int32(x)), max(c.hi[y], int32(x))
 	c.minY, c.maxY = min(c.minY, y), max(c.maxY, y)
 }
 
@@ -78,12 +77,12 @@ func (s *stroker) hairline(pts []render.Point, closed bool) {
 	if len(pts) == 1 {
 		// A dot: its coverage on the pixels round it.
 		p := sub(pts[0])
-		s.cov.hairSegment(render.Point{X: p.X - 0.5, Y: p.Y}, render.Point{X: p.X + 0.5, Y: p.Y}, s.hair)
+		s.hairs.hairSegment(render.Point{X: p.X - 0.5, Y: p.Y}, render.Point{X: p.X + 0.5, Y: p.Y}, s.hair)
 	}
 	for i := 1; i < len(pts); i++ {
-		s.cov.hairSegment(sub(pts[i-1]), sub(pts[i]), s.hair)
+		s.hairs.hairSegment(sub(pts[i-1]), sub(pts[i]), s.hair)
 	}
 	if closed && len(pts) > 2 {
-		s.cov.hairSegment(sub(pts[len(pts)-1]), sub(pts[0]), s.hair)
+		s.hairs.hairSegment(sub(pts[len(pts)-1]), sub(pts[0]), s.hair)
 	}
 }

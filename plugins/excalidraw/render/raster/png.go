@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"image"
 	"io"
+	"math/bits"
 	"runtime"
 	"sync"
 
@@ -17,108 +18,175 @@ import (
 // encodePNG writes img as an 8-bit PNG, RGB when opaque (every pixel's
 // alpha is 255: a picture on its background) and RGBA otherwise
 // (non-premultiplied, as PNG holds colour), faster than image/png for
-// these pictures: every row uses the Up filter (a drawing is mostly flat
-// colour, which Up turns into zeros) instead of trying all five, and
-// bands of rows are compressed on every processor at once, each band a
-// run of deflate blocks ended by a sync flush, so the bands join into one
-// zlib stream. The format is the PNG specification's; image/png decodes
-// it (see the tests).
+// these pictures: each row uses the Up or the Sub filter, chosen by a
+// count of the bytes they leave that are not zero, instead of trying all
+// five and scoring sums, and bands of rows are compressed on every
+// processor at once (pngBands).
+// The format is the PNG specification's; image/png decodes it (see the
+// tests).
 func encodePNG(w io.Writer, img *image.RGBA, opaque bool) error {
 	b := img.Bounds()
-	width, height := b.Dx(), b.Dy()
+	e := newPNGBands(img, opaque, encodeBands(b.Dx(), b.Dy(), opaque, runtime.GOMAXPROCS(0)*2))
+	rows := e.rowsPer()
+	parallel.For(len(e.out), 1, func(i int) bool {
+		return e.band(i, i*rows, min(b.Dy(), (i+1)*rows), true) == nil
+	})
+	return e.writeTo(w)
+}
+
+// encodeBands is how many bands, at most most, a picture of width ×
+// height is compressed in: each at least 256 KiB of filtered rows, so it
+// compresses well on its own.
+func encodeBands(width, height int, opaque bool, most int) int {
 	channels := 4
 	if opaque {
 		channels = 3
 	}
-	stride := 1 + channels*width
-	// Bands of at least 256 KiB, so each compresses well on its own.
-	bands := max(1, min(runtime.GOMAXPROCS(0)*2, height, height*stride/(256<<10)))
-	rowsPer := (height + bands - 1) / bands
-	out := make([]bytes.Buffer, bands)
-	sums := make([]uint32, bands) // adler32 of each band's filtered rows
-	sizes := make([]int, bands)
-	errs := make([]error, bands)
-	band := func(i int) error {
-		y0, y1 := i*rowsPer, min(height, (i+1)*rowsPer)
-		fw := flaters.Get().(*flate.Writer)
-		defer flaters.Put(fw)
-		fw.Reset(&out[i])
-		// Rows are filtered into a buffer of about 128 KiB and compressed
-		// from it while it is still in the processor's cache.
-		chunk := max(1, (128<<10)/stride)
-		raw := make([]byte, min(chunk, max(0, y1-y0))*stride)
-		var spare, next, prev []byte
-		if !opaque {
-			spare, next = make([]byte, 4*width), make([]byte, 4*width)
-			if y0 > 0 && y0 < height {
-				prev = straightRow(spare, rowPix(img, y0-1))
-			}
-		}
-		sum := uint32(1)
-		for c0 := y0; c0 < y1; c0 += chunk {
-			c1 := min(y1, c0+chunk)
-			buf := raw[:(c1-c0)*stride]
-			for y := c0; y < c1; y++ {
-				row := buf[(y-c0)*stride : (y-c0+1)*stride]
-				if opaque {
-					if y == 0 {
-						row[0] = 0 // None
-						packRGB(row[1:], rowPix(img, y))
-					} else {
-						row[0] = 2 // Up
-						subRGB(row[1:], rowPix(img, y), rowPix(img, y-1))
-					}
-					continue
-				}
-				cur := straightRow(next, rowPix(img, y))
-				if y == 0 {
-					row[0] = 0 // None
-					copy(row[1:], cur)
-				} else {
-					row[0] = 2 // Up
-					subBytes(row[1:], cur, prev)
-				}
-				if &cur[0] == &next[0] { // keep it as prev: write the next row elsewhere
-					spare, next = next, spare
-				}
-				prev = cur
-			}
-			sum = adler32Update(sum, buf)
-			if _, err := fw.Write(buf); err != nil {
-				return err
-			}
-		}
-		sums[i], sizes[i] = sum, max(0, y1-y0)*stride
-		if i == bands-1 {
-			return fw.Close()
-		}
-		return fw.Flush()
+	return max(1, min(most, height, height*(1+channels*width)/(256<<10)))
+}
+
+// pngBands is a PNG's image data compressed band by band: each band of
+// rows is filtered and compressed on its own (band), by any goroutine
+// and in any order, into a run of deflate blocks ended by a sync flush
+// (the last band: the final block), so the bands join into one zlib
+// stream with the Adler-32 of their checksums combined (writeTo).
+type pngBands struct {
+	img                     *image.RGBA
+	opaque                  bool
+	width, height, channels int
+	stride                  int            // a filtered row: the filter byte and the pixels
+	out                     []bytes.Buffer // each band's deflate blocks
+	sums                    []uint32       // each band's Adler-32 of its filtered rows
+	sizes                   []int          // and their length
+	errs                    []error
+}
+
+// newPNGBands is img's PNG data in the given number of bands.
+func newPNGBands(img *image.RGBA, opaque bool, bands int) *pngBands {
+	b := img.Bounds()
+	e := &pngBands{img: img, opaque: opaque, width: b.Dx(), height: b.Dy(), channels: 4}
+	if opaque {
+		e.channels = 3
 	}
-	parallel.For(bands, 1, func(i int) bool {
-		errs[i] = band(i)
-		return errs[i] == nil
-	})
-	if err := errors.Join(errs...); err != nil {
+	e.stride = 1 + e.channels*e.width
+	e.out = make([]bytes.Buffer, bands)
+	e.sums = make([]uint32, bands)
+	e.sizes = make([]int, bands)
+	e.errs = make([]error, bands)
+	return e
+}
+
+// rowsPer is the rows of a band when they are shared out evenly.
+func (e *pngBands) rowsPer() int { return (e.height + len(e.out) - 1) / len(e.out) }
+
+// band filters and compresses rows y0 to y1 of the image as band i.
+// Each row uses the Up or the Sub filter, whichever leaves fewer bytes
+// that are not zero (a drawing is mostly flat colour: Up turns what is
+// the same as the row above into zeros, Sub what is the same as the
+// pixel to the left, as text and sloping lines are), except the
+// picture's first row (None) and, unless up, the band's first row (Sub:
+// a band written before the row above it is final).
+func (e *pngBands) band(i, y0, y1 int, up bool) (err error) {
+	defer func() { e.errs[i] = err }()
+	img, width, stride := e.img, e.width, e.stride
+	fw := flaters.Get().(*flate.Writer)
+	defer flaters.Put(fw)
+	fw.Reset(&e.out[i])
+	// Rows are filtered into a buffer of about 128 KiB and compressed
+	// from it while it is still in the processor's cache.
+	chunk := max(1, (128<<10)/stride)
+	raw := make([]byte, min(chunk, max(0, y1-y0))*stride)
+	var spare, next, prev []byte
+	if !e.opaque {
+		spare, next = make([]byte, 4*width), make([]byte, 4*width)
+		if up && y0 > 0 && y0 < e.height {
+			prev = straightRow(spare, rowPix(img, y0-1))
+		}
+	}
+	sum := uint32(1)
+	for c0 := y0; c0 < y1; c0 += chunk {
+		c1 := min(y1, c0+chunk)
+		buf := raw[:(c1-c0)*stride]
+		for y := c0; y < c1; y++ {
+			row := buf[(y-c0)*stride : (y-c0+1)*stride]
+			if e.opaque {
+				px := rowPix(img, y)
+				switch {
+				case y == 0:
+					row[0] = 0 // None
+					packRGB(row[1:], px)
+				case !up && y == y0:
+					row[0] = 1 // Sub
+					leftRGB(row[1:], px)
+				default:
+					row[0] = 2 // Up
+					subRGB(row[1:], px, rowPix(img, y-1))
+					// A row Up leaves mostly zeros needs no other try.
+					// (Sub's count: the alpha bytes are all 255, the same.)
+					if n := nonZero(row[1:]); n > len(row)/16 && differ(px[4:], px)+3 < n {
+						row[0] = 1 // Sub
+						leftRGB(row[1:], px)
+					}
+				}
+				continue
+			}
+			cur := straightRow(next, rowPix(img, y))
+			switch {
+			case y == 0:
+				row[0] = 0 // None
+				copy(row[1:], cur)
+			case !up && y == y0:
+				row[0] = 1 // Sub
+				leftDiff(row[1:], cur, 4)
+			default:
+				row[0] = 2 // Up
+				subBytes(row[1:], cur, prev)
+				if n := nonZero(row[1:]); n > len(cur)/16 && differ(cur[4:], cur)+4 < n {
+					row[0] = 1 // Sub
+					leftDiff(row[1:], cur, 4)
+				}
+			}
+			if &cur[0] == &next[0] { // keep it as prev: write the next row elsewhere
+				spare, next = next, spare
+			}
+			prev = cur
+		}
+		sum = adler32Update(sum, buf)
+		if _, err := fw.Write(buf); err != nil {
+			return err
+		}
+	}
+	e.sums[i], e.sizes[i] = sum, max(0, y1-y0)*stride
+	if i == len(e.out)-1 {
+		return fw.Close()
+	}
+	return fw.Flush()
+}
+
+// writeTo writes the PNG: its header, the bands' data as one IDAT chunk,
+// its end.
+func (e *pngBands) writeTo(w io.Writer) error {
+	if err := errors.Join(e.errs...); err != nil {
 		return err
 	}
 	var sum uint32 = 1
-	for i := range bands {
-		sum = adler32Combine(sum, sums[i], sizes[i])
+	for i := range e.out {
+		sum = adler32Combine(sum, e.sums[i], e.sizes[i])
 	}
 	zhead := []byte{0x78, 0x01} // zlib: deflate, 32K window, fastest
 	var ztail [4]byte
 	binary.BigEndian.PutUint32(ztail[:], sum)
 	idat := [][]byte{zhead}
-	for i := range out {
-		idat = append(idat, out[i].Bytes())
+	for i := range e.out {
+		idat = append(idat, e.out[i].Bytes())
 	}
 	idat = append(idat, ztail[:])
 
 	var hdr [13]byte
-	binary.BigEndian.PutUint32(hdr[0:], uint32(width))
-	binary.BigEndian.PutUint32(hdr[4:], uint32(height))
+	binary.BigEndian.PutUint32(hdr[0:], uint32(e.width))
+	binary.BigEndian.PutUint32(hdr[4:], uint32(e.height))
 	hdr[8], hdr[9] = 8, 6 // 8 bits, RGBA
-	if opaque {
+	if e.opaque {
 		hdr[9] = 2 // RGB
 	}
 	bw := &chunkWriter{w: w}
@@ -127,6 +195,68 @@ func encodePNG(w io.Writer, img *image.RGBA, opaque bool) error {
 	bw.chunk("IDAT", idat...) // the bands' streams written as they are, not joined first
 	bw.chunk("IEND")
 	return bw.err
+}
+
+// leftRGB is leftDiff for the colour of opaque RGBA pixels, packed as
+// RGB.
+func leftRGB(dst, px []byte) {
+	if len(px) < 4 {
+		return
+	}
+	dst[0], dst[1], dst[2] = px[0], px[1], px[2]
+	subRGB(dst[3:], px[4:], px[:len(px)-4])
+}
+
+// leftDiff is PNG's Sub filter: dst is row with each byte less the byte
+// bpp before it (the same channel of the pixel to its left).
+func leftDiff(dst, row []byte, bpp int) {
+	copy(dst[:min(bpp, len(row))], row)
+	if len(row) > bpp {
+		subBytes(dst[bpp:], row[bpp:], row[:len(row)-bpp])
+	}
+}
+
+// nonZero counts the bytes of b that are not zero, eight at a time.
+func nonZero(b []byte) int {
+	n, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		n += nonZeroBytes(binary.LittleEndian.Uint64(b[i:]))
+	}
+	for _, c := range b[i:] {
+		if c != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// differ counts the bytes of a that differ from b's at the same place
+// (b at least as long), eight at a time: the bytes a filter subtracting b
+// from a leaves that are not zero.
+func differ(a, b []byte) int {
+	n, i := 0, 0
+	for ; i+8 <= len(a); i += 8 {
+		n += nonZeroBytes(binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]))
+	}
+	for ; i < len(a); i++ {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// nonZeroBytes counts the bytes of x that are not zero: each byte's bits
+// are folded into its lowest (shifts that carry bits of the next byte
+// into a byte's higher bits only).
+func nonZeroBytes(x uint64) int {
+	if x == 0 {
+		return 0
+	}
+	x |= x >> 4
+	x |= x >> 2
+	x |= x >> 1
+	return bits.OnesCount64(x & 0x0101010101010101)
 }
 
 var flaters = sync.Pool{New: func() any {

@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"bytes"
 	"hash/adler32"
 	"math/rand/v2"
 	"testing"
@@ -53,6 +54,56 @@ func TestSubtractionIsPerByte(t *testing.T) {
 			}
 			if i%4 < 3 && rgb[i/4*3+i%4] != a[i]-b[i] {
 				t.Fatalf("subRGB pixel %d channel %d: %d - %d = %d", i/4, i%4, a[i], b[i], rgb[i/4*3+i%4])
+			}
+		}
+	}
+}
+
+// nonZero and differ count the bytes that are not zero, whatever their
+// values and place in a word; leftDiff subtracts from each byte the one
+// bpp before (leftRGB: the colour of RGBA pixels packed as RGB).
+func TestNonZeroAndLeftDiff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 200 {
+		b := make([]byte, rng.IntN(70))
+		want := 0
+		for i := range b {
+			if rng.IntN(3) == 0 {
+				b[i] = byte(1 << rng.IntN(8))
+				if rng.IntN(2) == 0 {
+					b[i] = byte(rng.IntN(256))
+				}
+			}
+			if b[i] != 0 {
+				want++
+			}
+		}
+		if got := nonZero(b); got != want {
+			t.Fatalf("nonZero(%v) = %d, want %d", b, got, want)
+		}
+		if got := differ(b, make([]byte, len(b))); got != want {
+			t.Fatalf("differ(%v, zeros) = %d, want %d", b, got, want)
+		}
+		if px := b[:len(b)/4*4]; len(px) > 0 {
+			packed, want, got := make([]byte, len(px)/4*3), make([]byte, len(px)/4*3), make([]byte, len(px)/4*3)
+			packRGB(packed, px)
+			leftDiff(want, packed, 3)
+			leftRGB(got, px)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("leftRGB(%v) = %v, want %v", px, got, want)
+			}
+		}
+		for _, bpp := range []int{3, 4} {
+			d := make([]byte, len(b))
+			leftDiff(d, b, bpp)
+			for i := range b {
+				w := b[i]
+				if i >= bpp {
+					w -= b[i-bpp]
+				}
+				if d[i] != w {
+					t.Fatalf("leftDiff(%v, %d)[%d] = %d, want %d", b, bpp, i, d[i], w)
+				}
 			}
 		}
 	}

@@ -43,37 +43,53 @@ func Paint(pic *render.Picture, fs *fonts.Set) (*image.RGBA, error) {
 // paintInto paints pic into img, its size; dirty says img holds an
 // earlier picture, to be cleared where there is no background.
 func paintInto(img *image.RGBA, pic *render.Picture, fs *fonts.Set, dirty bool) {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	var bg image.Image = image.Transparent
-	if !dirty {
-		bg = nil
-	}
-	if pic.Background != nil {
-		bg = image.NewUniform(paint(pic, *pic.Background, false, 1))
-	}
+	h := img.Rect.Dy()
 	// More bands than processors, handed out in turn, so that one slowed
 	// by a busy machine or a crowded part of the picture holds up little.
 	bands := max(1, min(4*runtime.GOMAXPROCS(0), h/32))
 	rows := (h + bands - 1) / bands
+	bg := background(pic, dirty)
 	parallel.For(bands, 1, func(i int) bool {
-		p := newPainter(img, pic, fs)
-		defer func() {
-			p.img, p.target, p.pic = nil, nil, nil
-			painters.Put(p)
-		}()
-		p.band = image.Rect(0, i*rows, w, min(h, (i+1)*rows))
-		if bg != nil {
-			draw.Draw(img, p.band, bg, image.Point{}, draw.Src)
-		}
-		for j := range pic.Items {
-			p.item(&pic.Items[j])
-		}
+		paintBand(img, pic, fs, bg, i*rows, min(h, (i+1)*rows))
 		return true
 	})
 }
 
+// background is what a band is filled with before painting: the
+// picture's background, transparency over an earlier picture (dirty), or
+// nothing.
+func background(pic *render.Picture, dirty bool) image.Image {
+	if pic.Background != nil {
+		return image.NewUniform(paint(pic, *pic.Background, false, 1))
+	}
+	if dirty {
+		return image.Transparent
+	}
+	return nil
+}
+
+// paintBand paints rows y0 to y1 of img: fills them with bg (unless nil)
+// and paints the items that reach them, in order, so overlaps blend as
+// they would in one pass.
+func paintBand(img *image.RGBA, pic *render.Picture, fs *fonts.Set, bg image.Image, y0, y1 int) {
+	p := newPainter(img, pic, fs)
+	defer func() {
+		p.img, p.target, p.pic = nil, nil, nil
+		painters.Put(p)
+	}()
+	p.band = image.Rect(0, y0, img.Rect.Dx(), y1)
+	if bg != nil {
+		draw.Draw(img, p.band, bg, image.Point{}, draw.Src)
+	}
+	for j := range pic.Items {
+		p.item(&pic.Items[j])
+	}
+}
+
 // PNG paints pic and writes it as a PNG (fast compression: the picture is
-// flat colour and compresses well anyway).
+// flat colour and compresses well anyway). Each band is compressed as
+// soon as it is painted, by the goroutine that painted it, while its
+// pixels are still in the processor's caches.
 func PNG(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
 	w, h := pic.PixelSize()
 	if w <= 0 || h <= 0 {
@@ -93,10 +109,22 @@ func PNG(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
 		pix = make([]byte, n)
 	}
 	img := &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
-	paintInto(img, pic, fs, dirty)
 	// On an opaque background every pixel stays opaque (all painting is
 	// source-over): RGB, a quarter less to filter and compress.
-	err := encodePNG(out, img, pic.Background != nil && pic.Background.A == 255)
+	opaque := pic.Background != nil && pic.Background.A == 255
+	// Bands as paintInto's, but each large enough to compress well.
+	bands := max(1, min(4*runtime.GOMAXPROCS(0), h/32, encodeBands(w, h, opaque, math.MaxInt)))
+	e := newPNGBands(img, opaque, bands)
+	rows := e.rowsPer()
+	bg := background(pic, dirty)
+	parallel.For(bands, 1, func(i int) bool {
+		y0, y1 := i*rows, min(h, (i+1)*rows)
+		paintBand(img, pic, fs, bg, y0, y1)
+		// The band above may still be painting: the first row is
+		// filtered without it.
+		return e.band(i, y0, y1, false) == nil
+	})
+	err := e.writeTo(out)
 	if n <= maxPooled {
 		pixPool.Put(&pix)
 	}
@@ -358,7 +386,7 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 	}
 	d := &p.path
 	s := &p.stroker
-	s.cov = &p.cov
+	s.cov, s.hairs = &p.cov, &p.union
 	s.setWidth(width)
 	s.ox, s.oy = float64(r.Min.X), float64(r.Min.Y)
 	s.dash = usableDash(dash, scale, 4*(d.maxX-d.minX+d.maxY-d.minY)*float64(len(d.segs)))
@@ -375,7 +403,7 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 	s.before = func() {
 		if n > 0 {
 			if s.hair > 0 {
-				p.cov.paint(dst, c, true)
+				p.union.paint(dst, c)
 			} else {
 				p.cov.merge(&p.union)
 			}
@@ -384,7 +412,11 @@ func (p *painter) stroke(c color.NRGBA, width float64, dash []float64, scale flo
 	}
 	p.flat = d.subpaths(p.flat, s.subpath)
 	s.before = nil
-	if s.hair > 0 || n <= 1 {
+	if s.hair > 0 {
+		p.union.paint(dst, c)
+		return
+	}
+	if n <= 1 {
 		p.cov.paint(dst, c, true)
 		return
 	}

@@ -5,8 +5,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"strconv"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/excalidraw/render"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/raster"
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rendertest"
 )
@@ -131,6 +133,55 @@ func TestEncodedPNGDecodesToThePicture(t *testing.T) {
 					if !near(g.R, want.R) || !near(g.G, want.G) || !near(g.B, want.B) || g.A != want.A {
 						t.Fatalf("%d × %d, opaque %v, (%d, %d): %v, want %v", w, h, c.opaque, x, y, g, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// A PNG is painted and compressed band by band at once on every
+// processor, each band's first row filtered without the row above (still
+// being painted): it decodes to the pixels of Paint's picture written
+// whole, on an opaque, translucent or no background.
+func TestPNGDecodesToThePaintedPicture(t *testing.T) {
+	var els []string
+	for i := range 12 {
+		y := strconv.Itoa(i * 55)
+		els = append(els,
+			`{"type":"rectangle","id":"r`+y+`","x":`+strconv.Itoa(i*13)+`,"y":`+y+`,"width":160,"height":70,"seed":`+y+`,"strokeColor":"#1e1e1e","backgroundColor":"#a5d8ff","fillStyle":"hachure","roughness":1,"strokeWidth":1}`,
+			`{"type":"ellipse","id":"e`+y+`","x":`+strconv.Itoa(200-i*7)+`,"y":`+y+`,"width":90,"height":80,"seed":`+y+`,"strokeColor":"#e03131","backgroundColor":"#ffec99","fillStyle":"solid","roughness":1,"strokeWidth":2,"opacity":60}`)
+	}
+	set := rendertest.Fonts(t)
+	for _, bg := range []*render.Color{{R: 255, G: 255, B: 255, A: 255}, {R: 30, G: 200, B: 90, A: 100}, nil} {
+		pic := rendertest.Picture(t, false, els...)
+		pic.Background = bg
+		img, err := raster.Paint(pic, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole, banded bytes.Buffer
+		if err := raster.EncodePNGForTest(&whole, img, bg != nil && bg.A == 255); err != nil {
+			t.Fatal(err)
+		}
+		if err := raster.PNG(&banded, pic, set); err != nil {
+			t.Fatal(err)
+		}
+		want, err := png.Decode(&whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&banded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Bounds() != want.Bounds() || want.Bounds().Dy() < 600 {
+			t.Fatalf("background %v: %v, want %v (over 600 rows: many bands)", bg, got.Bounds(), want.Bounds())
+		}
+		for y := range want.Bounds().Dy() {
+			for x := range want.Bounds().Dx() {
+				w := color.NRGBAModel.Convert(want.At(x, y)).(color.NRGBA)
+				if g := color.NRGBAModel.Convert(got.At(x, y)).(color.NRGBA); g != w {
+					t.Fatalf("background %v, (%d, %d): %v, want %v", bg, x, y, g, w)
 				}
 			}
 		}

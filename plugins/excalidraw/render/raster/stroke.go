@@ -18,6 +18,7 @@ import (
 // rectangles overlap), a half circle round each end.
 type stroker struct {
 	cov    *coverage
+	hairs  *union         // where hairlines go
 	r      float64        // half the width, in pixels
 	dash   []float64      // on, off, … in pixels; nil is solid
 	ox, oy float64        // the box's origin
@@ -25,7 +26,7 @@ type stroker struct {
 	dashed []render.Point // the dash being cut
 	pen    render.Point
 	// hair, when over 0, draws every subpath as a hairline of that
-	// coverage (see hairline).
+	// coverage into hairs (see hairline).
 	hair float64
 	// before, if set, is called before each subpath (each dash).
 	before func()

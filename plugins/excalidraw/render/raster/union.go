@@ -13,7 +13,7 @@ import (
 // each pixel, the most any subpath so far covers it (merge), and blends
 // that once (paint).
 type union struct {
-	w          int
+	w, h       int
 	pix        []float32 // w per row, zero outside a stroke
 	lo, hi     []int32   // per row, the touched pixels [lo, hi]
 	minY, maxY int
@@ -22,7 +22,7 @@ type union struct {
 // reset sizes the union to a box of w × h pixels, with nothing in it
 // (every pixel is zero and every row untouched outside a stroke).
 func (u *union) reset(w, h int) {
-	u.w = w
+	u.w, u.h = w, h
 	if n := w * h; n > len(u.pix) {
 		u.pix = make([]float32, n)
 	}
@@ -73,8 +73,8 @@ func (c *coverage) merge(u *union) {
 	c.minY, c.maxY = c.h, -1
 }
 
-// paint blends col through the union onto dst (the box's pixels)
-// and clears the union.
+// paint blends col through the union onto dst (the box's pixels), each
+// pixel covered at most once, and clears the union.
 func (u *union) paint(dst *image.RGBA, col color.NRGBA) {
 	sa := float32(col.A) / 255
 	sr, sg, sb := float32(col.R)/255*sa, float32(col.G)/255*sa, float32(col.B)/255*sa
@@ -93,6 +93,10 @@ func (u *union) paint(dst *image.RGBA, col color.NRGBA) {
 				continue
 			}
 			row[x] = 0
+			if a < 1.0/512 {
+				continue
+			}
+			a = min(a, 1)
 			p := pix[4*x : 4*x+4 : 4*x+4]
 			if opaque && a > 1-1.0/512 {
 				p[0], p[1], p[2], p[3] = col.R, col.G, col.B, 255
@@ -105,5 +109,5 @@ func (u *union) paint(dst *image.RGBA, col color.NRGBA) {
 			p[3] = uint8(float32(p[3])*k + sa*a*255 + 0.5)
 		}
 	}
-	u.minY, u.maxY = 0, -1
+	u.minY, u.maxY = u.h, -1
 }
