@@ -124,7 +124,7 @@ func (s *Store) archive(ctx context.Context, name string) (*store.SceneArchive, 
 			return nil, err
 		}
 		if !r.Corrupt {
-			if r.Data, err = rebuild(prev, prevRev, &chain{}, r.Revision, base, r.Data); err != nil {
+			if r.Data, err = rebuild(prev, prevRev, nil, link{rev: r.Revision, base: base, data: r.Data}); err != nil {
 				rows.Close()
 				return nil, rebuildFailed(name, r.Revision, err)
 			}
@@ -141,7 +141,7 @@ func (s *Store) archive(ctx context.Context, name string) (*store.SceneArchive, 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if a.Data, err = rebuild(prev, prevRev, &chain{}, a.Meta.Revision, headBase, a.Data); err != nil {
+	if a.Data, err = rebuild(prev, prevRev, nil, link{rev: a.Meta.Revision, base: headBase, data: a.Data}); err != nil {
 		return nil, rebuildFailed(name, a.Meta.Revision, err)
 	}
 	if sha256Hex(a.Data) != a.Meta.SHA256 {

@@ -92,17 +92,19 @@ func sceneOf(b *testing.B, n int) (*scene.Document, func(i int) []byte) {
 	return d, next
 }
 
-// BenchmarkSaveVsFile is a one-element save on a scene of 1,000 (and
-// 10,000) real elements, each save moving another element, on the file
-// store and on PostgreSQL in the same run: each iteration is one round
-// of saveRound saves on each (which goes first alternates), and the
-// metrics are pg/fs of the rounds' mean save time (min, median, max),
-// the same for a Read of the head, and the WAL PostgreSQL wrote per
-// commit against the bytes of the file the file store wrote. Run it
-// with DSH_PG_FSYNC=on (durable commits, as the file store's fsync):
+// BenchmarkOneElementCommit is a one-element save on a scene of 1,000
+// (and 10,000) real elements, each save moving another element, on the
+// file store and on PostgreSQL in the same run: each iteration is one
+// round of saveRound saves on each (which goes first alternates), and
+// the metrics are pg/fs of the rounds' mean save time (min, median,
+// max), the same for a Read of the head by the node that wrote it, the
+// mean time of a Read by another node (its copy a round behind) and by
+// one that keeps no copy, and the WAL PostgreSQL wrote per commit
+// against the bytes of the file the file store wrote. Run it with
+// DSH_PG_FSYNC=on (durable commits, as the file store's fsync):
 //
-//	DSH_PG_FSYNC=on go test -run x -bench SaveVsFile -benchtime 8x ./plugins/excalidraw/store/pgstore
-func BenchmarkSaveVsFile(b *testing.B) {
+//	DSH_PG_FSYNC=on go test -run x -bench OneElementCommit -benchtime 8x ./plugins/excalidraw/store/pgstore
+func BenchmarkOneElementCommit(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("elements=%d", n), func(b *testing.B) { saveVsFile(b, n) })
 	}
@@ -123,6 +125,8 @@ func saveVsFile(b *testing.B, n int) {
 	dsn := pgtest.DSN(b)
 	pool := openPool(b, dsn)
 	pg := openStore(b, pool, Options{Codec: scene.Codec{}})
+	other := openStore(b, pool, Options{Codec: scene.Codec{}})
+	cold := openStore(b, pool, Options{Codec: scene.Codec{}, CacheBytes: -1})
 	stores := []store.Backend{fs, pg}
 	revs := []int64{0, 0}
 	for k, s := range stores {
@@ -141,7 +145,7 @@ func saveVsFile(b *testing.B, n int) {
 	}
 	var saveRatios, readRatios []float64
 	var wal, fileBytes, saves int64
-	var pgRead time.Duration
+	var pgRead, otherRead, coldRead time.Duration
 	i := 1
 	for round := 0; b.Loop(); round++ {
 		docs := make([][]byte, saveRound)
@@ -180,6 +184,17 @@ func saveVsFile(b *testing.B, n int) {
 				}
 			}
 		}
+		for _, r := range []struct {
+			s   *Store
+			sum *time.Duration
+		}{{other, &otherRead}, {cold, &coldRead}} {
+			t0 := time.Now()
+			sc, err := r.s.Read(ctx, "plan")
+			*r.sum += time.Since(t0)
+			if err != nil || !bytes.Equal(sc.Data, docs[len(docs)-1]) {
+				b.Fatalf("read back on another node: %v", err)
+			}
+		}
 		saveRatios = append(saveRatios, float64(took[1])/float64(took[0]))
 		readRatios = append(readRatios, float64(read[1])/float64(read[0]))
 		pgRead += read[1]
@@ -193,6 +208,8 @@ func saveVsFile(b *testing.B, n int) {
 	report("save-pg/fs", saveRatios)
 	report("read-pg/fs", readRatios)
 	b.ReportMetric(float64(pgRead.Microseconds())/float64(saves), "pg-read-µs")
+	b.ReportMetric(float64(otherRead.Microseconds())/float64(len(saveRatios)), "pg-other-node-read-µs")
+	b.ReportMetric(float64(coldRead.Microseconds())/float64(len(saveRatios)), "pg-cold-read-µs")
 	b.ReportMetric(float64(wal)/float64(saves), "pg-WAL-B/commit")
 	b.ReportMetric(float64(fileBytes)/float64(saves), "fs-file-B/commit")
 }

@@ -19,66 +19,42 @@ const (
 	chainShare = 2
 )
 
-// chain is what a rebuild reads after its start: the revisions, their
-// bases (nil: bytes of its own) and their stored bytes, oldest first.
-type chain struct {
-	revs  []int64
-	bases []*int64
-	data  [][]byte
+// link is one revision's stored bytes: a delta against revision base,
+// or (base nil) the document's own.
+type link struct {
+	rev  int64
+	base *int64
+	data []byte
 }
 
-// chainJoin joins a rebuild's chain as c (columns c.revs, c.bases,
-// c.datas: chain.targets' order): the rows of revisions of scene $1
-// from revision from (an expression) to the one before upto (an
-// expression), when cond holds (else none).
-func chainJoin(from, upto, cond string) string {
-	return ` LEFT JOIN LATERAL (SELECT array_agg(r.revision ORDER BY r.revision) AS revs, array_agg(r.base ORDER BY r.revision) AS bases,
-		array_agg(r.data ORDER BY r.revision) AS datas FROM revisions r
-		WHERE r.name = $1 AND NOT r.corrupt AND ` + cond + ` AND r.revision >= ` + from + ` AND r.revision < ` + upto + `) c ON true`
-}
-
-// chainCols are chainJoin's columns.
-const chainCols = `c.revs, c.bases, c.datas`
-
-// targets are the scan targets of chainCols.
-func (c *chain) targets() []any { return []any{&c.revs, &c.bases, &c.data} }
-
-// rebuild is the bytes of revision rev, stored as data with base (nil:
-// data is the document), through c after start, the bytes of revision
-// startRev (nil: none; c then begins with a snapshot). A link missing
-// or a delta that does not apply is errBadDelta.
-func rebuild(start []byte, startRev int64, c *chain, rev int64, base *int64, data []byte) ([]byte, error) {
-	if base == nil {
-		return data, nil
+// rebuild is the bytes of target through chain (oldest first) after
+// start, the bytes of revision startRev (nil: none; chain then begins
+// with a snapshot). A link missing or a delta that does not apply is
+// errBadDelta.
+func rebuild(start []byte, startRev int64, chain []link, target link) ([]byte, error) {
+	if target.base == nil {
+		return target.data, nil
 	}
-	if len(c.revs) != len(c.bases) || len(c.revs) != len(c.data) {
-		return nil, errBadDelta
+	var cur *rope
+	curRev := startRev
+	if start != nil {
+		cur = ropeOf(start)
 	}
-	cur, curRev := start, startRev
-	step := func(r int64, b *int64, d []byte) error {
-		if b == nil {
-			cur, curRev = d, r
-			return nil
+	for _, l := range append(chain, target) {
+		if l.base == nil {
+			cur, curRev = ropeOf(l.data), l.rev
+			continue
 		}
-		if cur == nil || *b != curRev {
-			return errBadDelta
+		if cur == nil || *l.base != curRev {
+			return nil, errBadDelta
 		}
-		next, err := apply(cur, d)
+		next, err := cur.apply(l.data)
 		if err != nil {
-			return err
-		}
-		cur, curRev = next, r
-		return nil
-	}
-	for i, r := range c.revs {
-		if err := step(r, c.bases[i], c.data[i]); err != nil {
 			return nil, err
 		}
+		cur, curRev = next, l.rev
 	}
-	if err := step(rev, base, data); err != nil {
-		return nil, err
-	}
-	return cur, nil
+	return cur.bytes(), nil
 }
 
 // rebuildFailed is the io_error of bytes that could not be rebuilt, or
@@ -104,27 +80,61 @@ const dropRevisions = `WITH lo AS (
 	gone AS (DELETE FROM revisions WHERE name = $1 AND revision <= $2 AND (corrupt OR revision < (SELECT v FROM lo)) RETURNING 1)
 	SELECT count(*) FROM gone`
 
-// readRevisionBytes reads and rebuilds kept revision rev of name (the
-// current one included) in one statement: nil, nil when there is none.
-func readRevisionBytes(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, name string, rev int64) ([]byte, error) {
-	var base *int64
-	var data []byte
-	var sha *string
-	var c chain
-	err := q.QueryRow(ctx, `SELECT x.base, x.data, x.sha256, `+chainCols+`
-		FROM (SELECT revision, base, snapshot, data, sha256, 0 AS pri FROM revisions WHERE name = $1 AND revision = $2 AND NOT corrupt AND kept
+// revisionQuery is kept revision $2 of scene $1 (the current one
+// included) and the chain it is rebuilt through: rows of revision, base,
+// data and sha256, the revision's first, in one statement (one
+// snapshot).
+const revisionQuery = `WITH x AS (
+		SELECT revision, base, snapshot, data, sha256 FROM (
+			SELECT revision, base, snapshot, data, sha256, 0 AS pri FROM revisions WHERE name = $1 AND revision = $2 AND NOT corrupt AND kept
 			UNION ALL SELECT revision, base, snapshot, data, sha256, 1 FROM scenes WHERE name = $1 AND revision = $2
-			ORDER BY pri LIMIT 1) x`+chainJoin("x.snapshot", "x.revision", "x.base IS NOT NULL"), name, rev).Scan(append([]any{&base, &data, &sha}, c.targets()...)...)
+			ORDER BY pri LIMIT 1) y)
+	SELECT 0 AS k, revision, base, data, sha256 FROM x
+	UNION ALL
+	SELECT 1, r.revision, r.base, r.data, NULL FROM x JOIN revisions r ON r.name = $1 AND NOT r.corrupt
+		AND r.revision >= x.snapshot AND r.revision < x.revision WHERE x.base IS NOT NULL
+	ORDER BY k, revision`
+
+// readRevisionBytes reads and rebuilds kept revision rev of name (the
+// current one included) in one statement: pgx.ErrNoRows when there is
+// none.
+func readRevisionBytes(ctx context.Context, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, name string, rev int64) ([]byte, error) {
+	rows, err := q.Query(ctx, revisionQuery, name, rev)
 	if err != nil {
 		return nil, err
 	}
-	out, err := rebuild(nil, 0, &c, rev, base, data)
+	var sha *string
+	var target link
+	var chain []link
+	found := false
+	for rows.Next() {
+		var l link
+		var k int
+		var lsha *string
+		if err := rows.Scan(&k, &l.rev, &l.base, &l.data, &lsha); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if !found {
+			target, sha, found = l, lsha, true
+			continue
+		}
+		chain = append(chain, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, pgx.ErrNoRows
+	}
+	out, err := rebuild(nil, 0, chain, target)
 	switch {
 	case err != nil:
 		return nil, rebuildFailed(name, rev, err)
-	case base != nil && sha != nil && sha256Hex(out) != *sha:
+	case target.base != nil && sha != nil && sha256Hex(out) != *sha:
 		return nil, rebuildFailed(name, rev, nil)
 	}
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
+	"slices"
 )
 
 // A delta is the bytes of one revision told against those of another
@@ -178,16 +179,66 @@ func diffMiddle(w *deltaWriter, base []byte, at int, baseMid, targetMid []byte) 
 // apply rebuilds a delta's target from its base: errBadDelta when the
 // delta is not one, or does not fit the base.
 func apply(base, delta []byte) ([]byte, error) {
+	r, err := ropeOf(base).apply(delta)
+	if err != nil {
+		return nil, err
+	}
+	return r.bytes(), nil
+}
+
+// rope is a document as spans of other bytes (a snapshot's, deltas'),
+// in order: a chain of deltas applies to it without copying the
+// document at each step, and is copied once at the end.
+type rope struct {
+	parts [][]byte
+	ends  []int // ends[i] is where parts[i] ends in the document
+}
+
+func ropeOf(b []byte) *rope {
+	r := &rope{}
+	r.add(b)
+	return r
+}
+
+func (r *rope) size() int {
+	if len(r.ends) == 0 {
+		return 0
+	}
+	return r.ends[len(r.ends)-1]
+}
+
+func (r *rope) add(b []byte) {
+	if len(b) > 0 {
+		r.parts = append(r.parts, b)
+		r.ends = append(r.ends, r.size()+len(b))
+	}
+}
+
+// addRange adds the spans of from that hold its bytes [off, off+n).
+func (r *rope) addRange(from *rope, off, n int) {
+	i, _ := slices.BinarySearch(from.ends, off+1) // the first part ending past off
+	for ; n > 0; i++ {
+		p := from.parts[i]
+		start := from.ends[i] - len(p)
+		take := p[off-start : min(len(p), off-start+n)]
+		r.add(take)
+		off += len(take)
+		n -= len(take)
+	}
+}
+
+// apply is the delta's target, from r as its base.
+func (r *rope) apply(delta []byte) (*rope, error) {
 	if !bytes.HasPrefix(delta, []byte(deltaMagic)) {
 		return nil, errBadDelta
 	}
 	d := delta[len(deltaMagic):]
 	size, n := binary.Uvarint(d)
-	if n <= 0 || size > uint64(len(base))+uint64(len(d)) {
+	if n <= 0 || size > uint64(r.size())+uint64(len(d)) {
 		return nil, errBadDelta
 	}
 	d = d[n:]
-	out := make([]byte, 0, size)
+	out := &rope{}
 	for len(d) > 0 {
 		op, n := binary.Uvarint(d)
 		if n <= 0 {
@@ -199,19 +250,28 @@ func apply(base, delta []byte) ([]byte, error) {
 			if length > uint64(len(d)) {
 				return nil, errBadDelta
 			}
-			out = append(out, d[:length]...)
+			out.add(d[:length])
 			d = d[length:]
 			continue
 		}
 		off, n := binary.Uvarint(d)
-		if n <= 0 || off > uint64(len(base)) || length > uint64(len(base))-off {
+		if n <= 0 || off > uint64(r.size()) || length > uint64(r.size())-off {
 			return nil, errBadDelta
 		}
 		d = d[n:]
-		out = append(out, base[off:off+length]...)
+		out.addRange(r, int(off), int(length))
 	}
-	if uint64(len(out)) != size {
+	if uint64(out.size()) != size {
 		return nil, errBadDelta
 	}
 	return out, nil
+}
+
+// bytes is the document r holds, copied into one slice.
+func (r *rope) bytes() []byte {
+	out := make([]byte, 0, r.size())
+	for _, p := range r.parts {
+		out = append(out, p...)
+	}
+	return out
 }

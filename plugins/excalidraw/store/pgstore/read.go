@@ -40,20 +40,22 @@ func (s *Store) Read(ctx context.Context, name string) (*store.Scene, error) {
 	var sc store.Scene
 	err := s.reading(ctx, "read the scene", func() error {
 		have, _ := s.heads.get(name)
-		var h headRow
-		m, err := scanMeta(s.pool.QueryRow(ctx, `SELECT `+metaCols+`, `+headCols+` FROM scenes s`+headJoin+` WHERE s.name = $1`,
-			name, have.rev, have.sha), h.targets()...)
-		if errors.Is(err, pgx.ErrNoRows) {
+		rows, err := s.pool.Query(ctx, headQuery(""), name, have.rev, have.sha)
+		if err != nil {
+			return err
+		}
+		h, err := scanHead(rows)
+		if err != nil {
+			return err
+		}
+		if h == nil {
 			return store.NotFound(name)
 		}
+		data, err := s.headBytes(name, h.meta.Revision, h.meta.SHA256, have, h)
 		if err != nil {
 			return err
 		}
-		data, err := s.headBytes(name, m.Revision, m.SHA256, have, &h)
-		if err != nil {
-			return err
-		}
-		sc.Meta, sc.Data = m, bytes.Clone(data)
+		sc.Meta, sc.Data = h.meta, bytes.Clone(data)
 		return nil
 	})
 	if err != nil {
@@ -62,41 +64,79 @@ func (s *Store) Read(ctx context.Context, name string) (*store.Scene, error) {
 	return &sc, nil
 }
 
-// headCols are the columns of a scene row s that give its bytes to a
-// reader who has those of revision $2 with SHA-256 $3 (-1, ”: none):
-// its base, its stored bytes unless it is that revision, and the chain
-// to rebuild it through (headJoin), from the reader's revision when that
-// is on it, else from its snapshot. headRow.targets scans them.
-const headCols = `s.base, CASE WHEN s.revision = $2 AND s.sha256 = $3 THEN NULL ELSE s.data END, ` + chainCols
-
-// headJoin is the join headCols need.
-var headJoin = chainJoin(`CASE WHEN $2 >= s.snapshot AND $2 < s.revision THEN $2 + 1 ELSE s.snapshot END`, `s.revision`,
-	`s.base IS NOT NULL AND NOT (s.revision = $2 AND s.sha256 = $3)`)
-
-// headRow is what headCols give.
-type headRow struct {
-	base  *int64
-	data  []byte
-	chain chain
+// headQuery is the statement that gives scene $1's record and bytes to
+// a reader who has those of revision $2 with SHA-256 $3 (0, ”: none),
+// when cond (more of a WHERE clause on the row) holds: a first row of
+// its record (metaCols), then k 0, its revision, base and stored bytes
+// (NULL when it is the reader's revision), then a row (k 1) for each
+// revision it is rebuilt through after the reader's (when that is on its
+// chain) or from its snapshot. One statement: one snapshot. scanHead
+// reads it.
+func headQuery(cond string) string {
+	hit := `(revision = $2 AND sha256 = $3)`
+	return `WITH s AS (SELECT * FROM scenes WHERE name = $1` + cond + `)
+	SELECT ` + metaCols + `, 0 AS k, revision AS rev, base, CASE WHEN ` + hit + ` THEN NULL ELSE data END FROM s
+	UNION ALL
+	SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, r.revision, r.base, r.data
+	FROM s JOIN revisions r ON r.name = s.name AND NOT r.corrupt
+		AND r.revision >= CASE WHEN $2 >= s.snapshot AND $2 < s.revision THEN $2 + 1 ELSE s.snapshot END AND r.revision < s.revision
+	WHERE s.base IS NOT NULL AND NOT (s.revision = $2 AND s.sha256 = $3)
+	ORDER BY k, rev`
 }
 
-func (h *headRow) targets() []any { return append([]any{&h.base, &h.data}, h.chain.targets()...) }
+// head is what headQuery gives: the scene's record, its row's stored
+// bytes (nil: the reader has them) and the chain to rebuild them.
+type head struct {
+	meta  store.Meta
+	row   link
+	chain []link
+}
+
+// scanHead reads headQuery's rows and closes them: nil when there are
+// none.
+func scanHead(rows pgx.Rows) (*head, error) {
+	defer rows.Close()
+	var h *head
+	var k int
+	for rows.Next() {
+		if h == nil {
+			h = &head{}
+			m, err := scanMeta(rows, &k, &h.row.rev, &h.row.base, &h.row.data)
+			if err != nil {
+				return nil, err
+			}
+			h.meta = m
+			continue
+		}
+		var l link
+		var skip [10]any
+		dst := make([]any, 0, 14)
+		for i := range skip {
+			dst = append(dst, &skip[i])
+		}
+		if err := rows.Scan(append(dst, &k, &l.rev, &l.base, &l.data)...); err != nil {
+			return nil, err
+		}
+		h.chain = append(h.chain, l)
+	}
+	return h, rows.Err()
+}
 
 // headBytes is the bytes of name's revision rev (SHA-256 sha) from h,
 // read by a reader who had have: have's when the row sent none, else
 // rebuilt and checked, and kept as this Store's copy.
-func (s *Store) headBytes(name string, rev int64, sha string, have cachedHead, h *headRow) ([]byte, error) {
-	if h.data == nil {
+func (s *Store) headBytes(name string, rev int64, sha string, have cachedHead, h *head) ([]byte, error) {
+	if h.row.data == nil {
 		if have.rev != rev || have.sha != sha {
 			return nil, rebuildFailed(name, rev, errBadDelta)
 		}
 		return have.data, nil
 	}
-	data, err := rebuild(have.data, have.rev, &h.chain, rev, h.base, h.data)
+	data, err := rebuild(have.data, have.rev, h.chain, h.row)
 	if err != nil {
 		return nil, rebuildFailed(name, rev, err)
 	}
-	if h.base != nil && sha256Hex(data) != sha {
+	if h.row.base != nil && sha256Hex(data) != sha {
 		return nil, rebuildFailed(name, rev, nil)
 	}
 	s.heads.put(name, rev, sha, data)

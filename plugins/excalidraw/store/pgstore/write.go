@@ -368,8 +368,7 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 	b.Queue(`SELECT revision, sha256, coalesce(byte_length, octet_length(data)), element_count, updated_at, updated_by,
 		updated_by_name, previous_revision, previous_sha256, journal_seq, base, snapshot, chain_bytes
 		FROM scenes WHERE name = $1 FOR UPDATE`, w.name)
-	b.Queue(`SELECT `+headCols+` FROM scenes s`+headJoin+` WHERE s.name = $1 AND ($4 OR s.revision = $5 OR s.sha256 = $6)`,
-		w.name, have.rev, have.sha, !w.fenced || w.force, w.expected, w.sha)
+	b.Queue(headQuery(` AND ($4 OR revision = $5 OR sha256 = $6)`), w.name, have.rev, have.sha, !w.fenced || w.force, w.expected, w.sha)
 	if w.requestID != "" {
 		b.Queue(`SELECT revision, sha256, byte_length, element_count, at FROM requests WHERE name = $1 AND request_id = $2`,
 			w.name, w.requestID)
@@ -389,13 +388,16 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 	}
 	cur.meta.UpdatedBy = store.Actor(by)
 	cur.meta.UpdatedAt = cur.meta.UpdatedAt.UTC()
-	var h headRow
-	switch err := br.QueryRow().Scan(h.targets()...); {
-	case errors.Is(err, pgx.ErrNoRows): // refused by the fence: no bytes needed
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	h, err := scanHead(rows)
+	switch {
 	case err != nil:
 		return nil, err
-	default:
-		if cur.data, err = s.headBytes(w.name, cur.meta.Revision, cur.meta.SHA256, have, &h); err != nil {
+	case h != nil: // else refused by the fence: no bytes needed
+		if cur.data, err = s.headBytes(w.name, cur.meta.Revision, cur.meta.SHA256, have, h); err != nil {
 			return nil, err
 		}
 	}
