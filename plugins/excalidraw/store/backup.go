@@ -96,8 +96,11 @@ func (t *txn) linkBackup(cur *current) (string, bool) {
 
 // ownBackupLink reports whether info, a scene file with two links, is
 // linked from one of the scene's backups: the second link a commit makes
-// before it replaces the file (linkBackup). The newest backups are looked
-// at first; it is one of them.
+// before it replaces the file (linkBackup). That backup is named after the
+// revision the file holds, which the sidecar still says until the rename
+// (it is renamed after the scene file), so one lstat answers; only without
+// a sidecar, or when that backup is not the file, are the scene's backups
+// looked for in the directory every scene's backups share, newest first.
 func (s *Store) ownBackupLink(name string, info fs.FileInfo) bool {
 	f, ok := stampOf(info)
 	if !ok || s.fs == nil {
@@ -113,6 +116,17 @@ func (s *Store) ownBackupLink(name string, info fs.FileInfo) bool {
 		return false
 	}
 	defer backups.Close()
+	linkedAs := func(rev int64) bool {
+		bi, err := s.fs.Lstat(backups, backupFile(name, rev, true))
+		if err != nil || !bi.Mode().IsRegular() {
+			return false
+		}
+		b, ok := stampOf(bi)
+		return ok && b.dev == f.dev && b.ino == f.ino
+	}
+	if side, err := s.readSidecar(meta, name); err == nil && side.parsed != nil && linkedAs(side.parsed.Revision) {
+		return true
+	}
 	names, err := s.fs.ReadDir(backups)
 	if err != nil {
 		return false
@@ -124,16 +138,7 @@ func (s *Store) ownBackupLink(name string, info fs.FileInfo) bool {
 		}
 	}
 	slices.SortFunc(revs, func(a, b int64) int { return cmp.Compare(b, a) })
-	for _, rev := range revs {
-		bi, err := s.fs.Lstat(backups, backupFile(name, rev, true))
-		if err != nil || !bi.Mode().IsRegular() {
-			continue
-		}
-		if b, ok := stampOf(bi); ok && b.dev == f.dev && b.ino == f.ino {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(revs, linkedAs)
 }
 
 // writeBackup stores data as the backup of revision rev (save step 3).

@@ -234,6 +234,13 @@ func (f *faultFS) OpenDir(parent *os.File, name string) (*os.File, error) {
 	return f.FS.OpenDir(parent, name)
 }
 
+func (f *faultFS) ReadDir(dir *os.File) ([]string, error) {
+	if err := f.call("readdir", dir.Name()); err != nil {
+		return nil, err
+	}
+	return f.FS.ReadDir(dir)
+}
+
 func (f *faultFS) OpenFile(dir *os.File, name string, flag int, perm fs.FileMode) (*os.File, error) {
 	if err := f.call("open", label(dir, name)); err != nil {
 		return nil, err
