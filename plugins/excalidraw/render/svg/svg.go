@@ -32,7 +32,12 @@ const (
 // the characters the picture draws with it; nil embeds none (text then
 // falls back to the viewer's fonts).
 func Write(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
-	w := &writer{Writer: bufio.NewWriterSize(out, 64<<10)}
+	return write(out, pic, fs, true)
+}
+
+// write is Write, with whole font files when subset is false.
+func write(out io.Writer, pic *render.Picture, fs *fonts.Set, subset bool) error {
+	w := &writer{Writer: bufio.NewWriterSize(out, 64<<10), subset: subset}
 	width, height := pic.View.W(), pic.View.H()
 	w.WriteString(`<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `)
 	w.num(width)
@@ -85,6 +90,7 @@ type writer struct {
 	*bufio.Writer
 	buf      []byte
 	families map[*render.Text]string
+	subset   bool // fonts cut to the characters drawn; whole files otherwise
 }
 
 // num writes f as n does.
@@ -341,9 +347,12 @@ func (w *writer) fonts(pic *render.Picture, fs *fonts.Set) error {
 	}
 	w.WriteString(`<style class="style-fonts">`)
 	for _, f := range faces {
-		data, err := f.Subset(chars[f])
-		if err != nil {
-			return err
+		data := f.WOFF2
+		if w.subset {
+			var err error
+			if data, err = f.Subset(chars[f]); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(w, "\n@font-face { font-family: %s; src: url(data:font/woff2;base64,", cssString(f.CSSFamily()))
 		enc := base64.NewEncoder(base64.StdEncoding, w)
