@@ -11,4 +11,4 @@ package render
 
 // Version changes whenever pictures of the same scene change: caches
 // (HTTP ETags, thumbnails) key on it.
-const Version = "r1"
+const Version = "r2"
