@@ -29,13 +29,15 @@ type link struct {
 
 // rebuild is the bytes of target through chain (oldest first) after
 // start, the bytes of revision startRev (nil: none; chain then begins
-// with a snapshot). A link missing or a delta that does not apply is
+// with a snapshot). A link missing, a delta that does not apply, or
+// bytes other than those target's delta was made for (its CRC-32C) is
 // errBadDelta.
 func rebuild(start []byte, startRev int64, chain []link, target link) ([]byte, error) {
 	if target.base == nil {
 		return target.data, nil
 	}
 	var cur *rope
+	var crc uint32
 	curRev := startRev
 	if start != nil {
 		cur = ropeOf(start)
@@ -48,13 +50,13 @@ func rebuild(start []byte, startRev int64, chain []link, target link) ([]byte, e
 		if cur == nil || *l.base != curRev {
 			return nil, errBadDelta
 		}
-		next, err := cur.apply(l.data)
+		next, c, err := cur.apply(l.data)
 		if err != nil {
 			return nil, err
 		}
-		cur, curRev = next, l.rev
+		cur, curRev, crc = next, l.rev, c
 	}
-	return cur.bytes(), nil
+	return cur.checked(crc)
 }
 
 // rebuildFailed is the io_error of bytes that could not be rebuilt, or

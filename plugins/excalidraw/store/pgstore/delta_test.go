@@ -84,7 +84,8 @@ func TestDeltaIsTheChange(t *testing.T) {
 	}
 }
 
-// apply refuses what is not a delta of its base, never panics.
+// apply refuses what is not a delta of its base (its CRC-32C tells a
+// base that is not the one), never panics.
 func TestDeltaRefusesGarbage(t *testing.T) {
 	base := storetest.Doc(10, "a")
 	good := diff(base, storetest.Doc(10, "b"))
@@ -95,6 +96,11 @@ func TestDeltaRefusesGarbage(t *testing.T) {
 	}
 	if _, err := apply(base[:len(base)/2], good); err == nil {
 		t.Error("applied to a shorter base")
+	}
+	other := bytes.Clone(base)
+	other[3] ^= 1 // in the head the delta copies
+	if _, err := apply(other, good); err == nil {
+		t.Error("applied to another base of the same size: other bytes than the delta was made for")
 	}
 }
 

@@ -23,8 +23,9 @@
 // document; it is written whole again (a snapshot) when the chain of
 // deltas since the last one would pass maxChain deltas or half the
 // document's size. Any revision is rebuilt from its chain's snapshot
-// through its deltas and checked against its SHA-256: reads return the
-// exact bytes saved. Each Store keeps the bytes of the revisions it last
+// through its deltas and checked (against the CRC-32C of the document
+// its delta carries; ReadRevision and Archive against its SHA-256):
+// reads return the exact bytes saved. Each Store keeps the bytes of the revisions it last
 // committed or read (Options.CacheBytes): a commit diffs against them,
 // and a read of a row still at that revision sends no bytes, one a few
 // commits behind only the deltas since. Retention keeps a dropped
