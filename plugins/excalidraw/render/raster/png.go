@@ -69,7 +69,11 @@ func newPNGBands(img *image.RGBA, opaque bool, bands int) *pngBands {
 		e.channels = 3
 	}
 	e.stride = 1 + e.channels*e.width
-	e.out = make([]bytes.Buffer, bands)
+	if b, ok := bandBuffers.Get().(*[]bytes.Buffer); ok && len(*b) >= bands {
+		e.out = (*b)[:bands]
+	} else {
+		e.out = make([]bytes.Buffer, bands)
+	}
 	e.sums = make([]uint32, bands)
 	e.sizes = make([]int, bands)
 	e.errs = make([]error, bands)
@@ -163,9 +167,21 @@ func (e *pngBands) band(i, y0, y1 int, up bool) (err error) {
 	return fw.Flush()
 }
 
+// bandBuffers keeps the bands' buffers of PNGs written, grown to the
+// size of their compressed bands, for the next PNG.
+var bandBuffers sync.Pool
+
 // writeTo writes the PNG: its header, the bands' data as one IDAT chunk,
-// its end.
+// its end. The bands' buffers go back to bandBuffers.
 func (e *pngBands) writeTo(w io.Writer) error {
+	defer func() {
+		for i := range e.out {
+			e.out[i].Reset()
+		}
+		out := e.out
+		bandBuffers.Put(&out)
+		e.out = nil
+	}()
 	if err := errors.Join(e.errs...); err != nil {
 		return err
 	}

@@ -149,6 +149,57 @@ type painter struct {
 	stroker stroker
 	path    devicePath     // reused between shapes
 	flat    []render.Point // a subpath flattened, reused
+	// Text laid out and glyph outlines at a size, kept between bands and
+	// pictures: the same words and letters come back.
+	lines    map[lineKey]fonts.Line
+	outlines map[glyphKey][]fonts.Seg
+}
+
+type lineKey struct {
+	set    *fonts.Set
+	text   string
+	family int
+	size   float64
+}
+
+type glyphKey struct {
+	glyph fonts.Glyph // at 0, 0
+	size  float64
+}
+
+// maxCached bounds each of a painter's caches: past it, one starts over.
+const maxCached = 4096
+
+// layout is fonts.Layout, kept in the painter.
+func (p *painter) layout(text string, family int, size float64) (fonts.Line, error) {
+	k := lineKey{p.fonts, text, family, size}
+	if l, ok := p.lines[k]; ok {
+		return l, nil
+	}
+	l, err := p.fonts.Layout(text, family, size)
+	if err != nil {
+		return l, err
+	}
+	if p.lines == nil || len(p.lines) >= maxCached {
+		p.lines = map[lineKey]fonts.Line{}
+	}
+	p.lines[k] = l
+	return l, nil
+}
+
+// outline is g's outline at size, kept in the painter.
+func (p *painter) outline(g fonts.Glyph, size float64) []fonts.Seg {
+	g.X, g.Y = 0, 0
+	k := glyphKey{g, size}
+	if o, ok := p.outlines[k]; ok {
+		return o
+	}
+	o := g.Outline(size)
+	if p.outlines == nil || len(p.outlines) >= maxCached {
+		p.outlines = map[glyphKey][]fonts.Seg{}
+	}
+	p.outlines[k] = o
+	return o
 }
 
 // painters keeps painters between bands and pictures: their buffers
@@ -282,8 +333,20 @@ func (d *devicePath) add(op render.SegOp, pts ...render.Point) {
 	s.op = op
 	for i, q := range pts {
 		s.p[i] = q
-		d.minX, d.minY = math.Min(d.minX, q.X), math.Min(d.minY, q.Y)
-		d.maxX, d.maxY = math.Max(d.maxX, q.X), math.Max(d.maxY, q.Y)
+		// Plain comparisons: a NaN point widens nothing (its edges are
+		// dropped by the coverage), and they cost less than math.Min.
+		if q.X < d.minX {
+			d.minX = q.X
+		}
+		if q.X > d.maxX {
+			d.maxX = q.X
+		}
+		if q.Y < d.minY {
+			d.minY = q.Y
+		}
+		if q.Y > d.maxY {
+			d.maxY = q.Y
+		}
 	}
 	d.segs = append(d.segs, s)
 }
@@ -431,10 +494,10 @@ func (p *painter) text(t *render.Text, m render.Affine, opacity float64, noFilte
 	}
 	p.path.reset()
 	for _, line := range t.Lines {
-		if line.Text == "" {
+		if line.Text == "" || !p.lineReaches(m, line.Y, t.Size) {
 			continue
 		}
-		l, err := p.fonts.Layout(line.Text, t.Family, t.Size)
+		l, err := p.layout(line.Text, t.Family, t.Size)
 		if err != nil {
 			continue
 		}
@@ -449,7 +512,7 @@ func (p *painter) text(t *render.Text, m render.Affine, opacity float64, noFilte
 			gm := m.Mul(render.Translate(x+g.X, line.Y+g.Y))
 			open := false
 			pt := func(q [2]float64) render.Point { return gm.Apply(render.Point{X: q[0], Y: q[1]}) }
-			for _, s := range g.Outline(t.Size) {
+			for _, s := range p.outline(g, t.Size) {
 				switch s.Op {
 				case fonts.MoveTo:
 					if open {
@@ -471,6 +534,19 @@ func (p *painter) text(t *render.Text, m render.Affine, opacity float64, noFilte
 		}
 	}
 	p.fill(p.color(t.Color, noFilter, opacity), true)
+}
+
+// lineReaches says whether a line of text at baseline y, of font size
+// size, under m, may reach the clip: a band paints only the lines of a
+// long text that reach it. Glyphs stay within three sizes above the
+// baseline and two below (well beyond any font's ascent and descent);
+// a rotated line is always drawn.
+func (p *painter) lineReaches(m render.Affine, y, size float64) bool {
+	if m.B != 0 {
+		return true
+	}
+	a, b := m.D*(y-3*size)+m.F, m.D*(y+2*size)+m.F
+	return max(a, b) >= float64(p.clip.Min.Y) && min(a, b) <= float64(p.clip.Max.Y)
 }
 
 // image resamples an image file into its box (0, 0)–(W, H) under m.
