@@ -386,7 +386,7 @@ func (d *drawing) emit(pic *Picture, e *element) {
 	case "freedraw":
 		it.Shapes = d.paint(shapes)
 		if c, ok := d.color(e.strokeColor); ok {
-			it.Shapes = append(it.Shapes, Shape{Path: freedrawPath(e), Paint: Paint{Fill: &c}})
+			it.Shapes = append(it.Shapes, Shape{Path: cachedFreedrawPath(e), Paint: Paint{Fill: &c}})
 		}
 	case "text":
 		c, ok := d.color(e.strokeColor)

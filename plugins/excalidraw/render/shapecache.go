@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"unsafe"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/render/rough"
 )
@@ -17,10 +18,15 @@ const shapeCacheBytes = 64 << 20
 // element unchanged since its last picture is not generated again.
 var shapes = rough.NewCache[shapeKey, []drawable](shapeCacheBytes)
 
-// shapeKey is what an element's rough drawables depend on: its id and
-// version (Excalidraw's identity of an element's state) and a hash of
-// every input of elementShapes, so two scenes that reuse an id and a
-// version with different contents never share a drawing.
+// outlines is the same for freedraw outlines (perfect-freehand's), as
+// paths.
+var outlines = rough.NewCache[shapeKey, Path](shapeCacheBytes / 4)
+
+// shapeKey is what an element's rough drawables and freedraw outline
+// depend on: its id and version (Excalidraw's identity of an element's
+// state) and a hash of every input of elementShapes and freedrawPath, so
+// two scenes that reuse an id and a version with different contents never
+// share a drawing.
 type shapeKey struct {
 	id             string
 	version, nonce float64
@@ -77,6 +83,12 @@ func keyOf(e *element, canvasBg string) shapeKey {
 		num(p[0])
 		num(p[1])
 	}
+	num(float64(len(e.pressures)))
+	for _, p := range e.pressures {
+		num(p)
+	}
+	flag(e.simulatePressure)
+	flag(e.lastCommitted)
 	k.sum = h.Sum64()
 	return k
 }
@@ -107,4 +119,16 @@ func cachedShapes(e *element, canvasBg string) []drawable {
 	}
 	shapes.Add(k, ds, cost)
 	return ds
+}
+
+// cachedFreedrawPath is freedrawPath through the outline cache. The path
+// it returns is shared: no caller changes it.
+func cachedFreedrawPath(e *element) Path {
+	k := keyOf(e, "")
+	if p, ok := outlines.Get(k); ok {
+		return p
+	}
+	p := freedrawPath(e)
+	outlines.Add(k, p, 64+len(e.id)+len(p)*int(unsafe.Sizeof(Seg{})))
+	return p
 }

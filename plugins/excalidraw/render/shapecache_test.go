@@ -89,6 +89,32 @@ func TestShapesAreGeneratedOncePerElementVersion(t *testing.T) {
 	}
 }
 
+// A freedraw stroke's outline is made once, and again when its points
+// change.
+func TestFreedrawOutlinesAreMadeOncePerElementVersion(t *testing.T) {
+	render.PurgeShapeCache()
+	stroke := func(version int, lastX float64) string {
+		return fmt.Sprintf(`{"type":"freedraw","id":"fd","x":0,"y":0,"width":%g,"height":30,"seed":5,"version":%d,"versionNonce":2,"points":[[0,0],[10,5],[20,15],[%g,30]],"pressures":[],"simulatePressure":true}`, lastX, version, lastX)
+	}
+	outlineMisses := func(doc *scene.Document) int64 {
+		_, before := render.OutlineCacheStats()
+		if _, err := render.Draw(doc, render.DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+		_, after := render.OutlineCacheStats()
+		return after - before
+	}
+	if n := outlineMisses(parse(t, stroke(1, 30))); n != 1 {
+		t.Fatalf("first picture: %d outlines made, want 1", n)
+	}
+	if n := outlineMisses(parse(t, stroke(1, 30))); n != 0 {
+		t.Fatalf("unchanged stroke: %d outlines made, want 0", n)
+	}
+	if n := outlineMisses(parse(t, stroke(1, 60))); n != 1 {
+		t.Fatalf("other points under the same version: %d outlines made, want 1", n)
+	}
+}
+
 // Draws of the same scenes at once share the cache and agree.
 func TestShapeCacheConcurrentDraws(t *testing.T) {
 	render.PurgeShapeCache()
