@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/png"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/render"
@@ -184,6 +185,29 @@ func TestPNGDecodesToThePaintedPicture(t *testing.T) {
 					t.Fatalf("background %v, (%d, %d): %v, want %v", bg, x, y, g, w)
 				}
 			}
+		}
+	}
+}
+
+// A text taller than a band is painted whole: each band draws the lines
+// that reach it, and a line across two bands is drawn in both. Its 40
+// lines, the same word 25 px apart, have the same ink.
+func TestLongTextIsWholeAcrossBands(t *testing.T) {
+	set := rendertest.Fonts(t)
+	lines := strings.Repeat(`Hgjy\n`, 39) + `Hgjy`
+	text := `{"type":"text","id":"t","x":0,"y":0,"width":60,"height":1000,"seed":3,"text":"` + lines + `","originalText":"` + lines + `","fontSize":20,"fontFamily":5,"textAlign":"left","verticalAlign":"top","lineHeight":1.25}`
+	img, err := raster.Paint(rendertest.Picture(t, false, text), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The picture has 10 px of padding.
+	first := ink(img, image.Rect(0, 10, 80, 35), color.White)
+	if first < 60 {
+		t.Fatalf("%d inked pixels in the first line", first)
+	}
+	for i := 1; i < 40; i++ {
+		if n := ink(img, image.Rect(0, 10+25*i, 80, 35+25*i), color.White); n != first {
+			t.Errorf("line %d: %d inked pixels, want %d as the first", i+1, n, first)
 		}
 	}
 }
