@@ -60,11 +60,13 @@ func svgScenes(t *testing.T) []svgScene {
 // subset anew, as Excalidraw's export does (it restores the elements,
 // so its shape cache misses); "warm" is a repeated render (a thumbnail,
 // a second export), which reuses them. The ratios are logged as
-// min/median/max over the rounds; the bytes ratio is asserted only
-// against a gross regression (whole font files embedded made the text
-// scenes 3× Excalidraw's).
+// min/median/max over the rounds. The bytes ratio is asserted on the
+// generated scenes only, against a gross regression (whole font files
+// embedded made the text scenes 3× Excalidraw's); real drawings with CJK
+// in Virgil or Cascadia embed Xiaolai where Excalidraw embeds nothing
+// (it leaves CJK to a system font), up to 4× its bytes.
 //
-//	DSH_SVG_ROUNDS=5 go test ./plugins/excalidraw/render -run TestSVGAgainstExcalidraw -count=1 -v
+//	DSH_SVG_ROUNDS=5 DSH_SVG_SCENES=all go test ./plugins/excalidraw/render -run TestSVGAgainstExcalidraw -count=1 -v -timeout 60m
 func TestSVGAgainstExcalidraw(t *testing.T) {
 	h := rendercheck.Start(t)
 	set := editorFonts(t)
@@ -113,7 +115,7 @@ func TestSVGAgainstExcalidraw(t *testing.T) {
 		}
 		br := float64(len(ours)) / float64(len(ref.SVG))
 		byteRatios = append(byteRatios, br)
-		if br > 2 {
+		if br > 2 && testcorpus.Shared() == "" {
 			t.Errorf("%s: dsh's SVG is %d bytes, %.2f× Excalidraw's %d", sc.name, len(ours), br, len(ref.SVG))
 		}
 		if rounds == 0 {

@@ -160,13 +160,17 @@ func (f *Face) subset(chars []rune) (out []byte, err error) {
 			add(g)
 		}
 	}
-	f.mu.Lock()
-	substituted := touches(f.face.GSUB.Lookups, featureLookups(&f.face.GSUB.Layout, defaultSubst, len(f.face.GSUB.Lookups)), keep)
-	if substituted {
-		closure(f.face.GSUB.Lookups, substLookups(&f.face.GSUB.Layout, len(f.face.GSUB.Lookups)), keep, add)
-	}
-	kern, kernOnly := kerning(f.face, keep)
-	f.mu.Unlock()
+	substituted, kern, kernOnly := func() (bool, []kernPair, bool) {
+		f.mu.Lock()
+		defer f.mu.Unlock() // also when a malformed table panics
+		gsub := &f.face.GSUB
+		substituted := touches(gsub.Lookups, featureLookups(&gsub.Layout, defaultSubst, len(gsub.Lookups)), keep)
+		if substituted {
+			closure(gsub.Lookups, substLookups(&gsub.Layout, len(gsub.Lookups)), keep, add)
+		}
+		kern, kernOnly := kerning(f.face, keep)
+		return substituted, kern, kernOnly
+	}()
 	if !substituted && kernOnly {
 		if b, ok := f.compact(sf, chars, keep, kern); ok {
 			return b, nil
@@ -467,13 +471,13 @@ func kerning(face *font.Face, keep []bool) ([]kernPair, bool) {
 // every feature when no script has one.
 func featureLookups(l *font.Layout, tags map[string]bool, n int) []int {
 	active := make([]bool, len(l.Features))
-	any := false
+	withLangSys := false
 	for _, sc := range l.Scripts {
 		ls := sc.DefaultLangSys
 		if ls == nil {
 			continue
 		}
-		any = true
+		withLangSys = true
 		for _, i := range append(slices.Clone(ls.FeatureIndices), ls.RequiredFeatureIndex) {
 			if int(i) < len(active) {
 				active[i] = true
@@ -482,7 +486,7 @@ func featureLookups(l *font.Layout, tags map[string]bool, n int) []int {
 	}
 	use := make([]bool, n)
 	for fi, f := range l.Features {
-		if (any && !active[fi]) || !tags[f.Tag.String()] {
+		if (withLangSys && !active[fi]) || !tags[f.Tag.String()] {
 			continue
 		}
 		for _, i := range f.LookupListIndices {
