@@ -2,6 +2,7 @@ package mcpload_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 // Without DSH_WORKLOAD_BINS it builds ./cmd/dsh of this checkout. With
 // DSH_WORKLOAD_BINS="old=/tmp/dsh-e63b9c2,new=/tmp/dsh-head" it runs the
 // same client against each binary in turn, every iteration a round (A, B,
-// A, B, ...), logs each round and min/median/max over the rounds, and the
+// A, B, ...), prints each round and min/median/max over the rounds, and the
 // CPU of each binary ÷ the first's in the same round. DSH_WORKLOAD_SESSIONS
 // and DSH_WORKLOAD_CALLS change 100 × 100:
 //
@@ -30,12 +31,14 @@ func BenchmarkConcurrentSessions(b *testing.B) {
 	bins := workloadBins(b)
 	opts := mcpload.Options{Sessions: envInt("DSH_WORKLOAD_SESSIONS", 100), Calls: envInt("DSH_WORKLOAD_CALLS", 100)}
 	reports := make([][]*mcpload.Report, len(bins))
+	// say prints a line at once (b.Logf keeps a benchmark's first ten lines only).
+	say := func(format string, args ...any) { fmt.Printf(format+"\n", args...) }
 	round := 0
 	for b.Loop() {
 		for i, bin := range bins {
 			rep := runOnce(b, bin.path, opts)
 			reports[i] = append(reports[i], rep)
-			b.Logf("round %d %-8s cpu %6.2fs  ÷first %.2f  wall %5.1fs  list p50 %4dms p95 %4dms  read p50 %4dms  apply p50 %4dms  rss %5.1fMB  fds %4d (after %d)  threads %d  conflicts %d",
+			say("round %d %-8s cpu %6.2fs  ÷first %.2f  wall %5.1fs  list p50 %4dms p95 %4dms  read p50 %4dms  apply p50 %4dms  rss %5.1fMB  fds %4d (after %d)  threads %d  conflicts %d",
 				round, bin.name, rep.CPU.Seconds(), rep.CPU.Seconds()/reports[0][round].CPU.Seconds(), rep.Wall.Seconds(),
 				rep.P("list", .5).Milliseconds(), rep.P("list", .95).Milliseconds(), rep.P("read", .5).Milliseconds(), rep.P("apply", .5).Milliseconds(),
 				rep.RSSPeakMB, rep.FDsPeak, rep.FDsAfter, rep.Threads, rep.Conflicts)
@@ -51,7 +54,7 @@ func BenchmarkConcurrentSessions(b *testing.B) {
 			}
 			slices.Sort(v)
 			med := v[len(v)/2]
-			b.Logf("%-8s %-18s min %8.2f  median %8.2f  max %8.2f %s", bin.name, name, v[0], med, v[len(v)-1], unit)
+			say("%-8s %-18s min %8.2f  median %8.2f  max %8.2f %s", bin.name, name, v[0], med, v[len(v)-1], unit)
 			return med
 		}
 		cpu := stat("server cpu", "s", func(r *mcpload.Report) float64 { return r.CPU.Seconds() })
