@@ -125,3 +125,35 @@ func BenchmarkApplyStoreOnly(b *testing.B) {
 	}
 	reportLatency(b, lat)
 }
+
+// BenchmarkCreate1000OverMCP is batch_create of 1,000 shapes (bench/mcp's
+// create: rectangles, ellipses and diamonds with colours, no labels) on an
+// empty board, in one call through MCP over loopback: what an agent waits
+// for drawing a large board at once.
+//
+//	go test -run '^$' -bench Create1000OverMCP -benchtime 10x ./plugins/excalidraw/
+func BenchmarkCreate1000OverMCP(b *testing.B) {
+	h, _ := mcpBenchHost(b)
+	s := mcpBenchSessions(b, h, 1)[0]
+	types := []string{"rectangle", "ellipse", "diamond"}
+	var lat []time.Duration
+	for i := 0; b.Loop(); i++ {
+		name := fmt.Sprintf("c%d", i)
+		elements := make([]any, 1000)
+		for k := range elements {
+			elements[k] = map[string]any{"id": fmt.Sprintf("c%dx%d", i, k), "type": types[k%3], "x": (k % 100) * 160, "y": k / 100 * 120,
+				"width": 120, "height": 80, "strokeColor": "#1e1e1e", "backgroundColor": "#a5d8ff"}
+		}
+		ctx := context.Background()
+		if res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "excalidraw_scene_create", Arguments: map[string]any{"name": name, "elements": []any{}}}); err != nil || res.IsError {
+			b.Fatalf("create board: %v %+v", err, res)
+		}
+		start := time.Now()
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "batch_create", Arguments: map[string]any{"name": name, "elements": elements}})
+		lat = append(lat, time.Since(start))
+		if err != nil || res.IsError {
+			b.Fatalf("batch_create: %v %s", err, textOf(res))
+		}
+	}
+	reportLatency(b, lat)
+}
