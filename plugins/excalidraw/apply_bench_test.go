@@ -3,7 +3,6 @@ package excalidraw_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh"
-	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -33,23 +31,9 @@ func reportLatency(b *testing.B, d []time.Duration) {
 // BenchmarkApplyStoreOnly the store's save of the same change, for the
 // ratio: `go test -run '^$' -bench 'Apply(OverMCP|StoreOnly)' -benchtime 100x ./plugins/excalidraw/`
 func BenchmarkApplyOverMCP(b *testing.B) {
-	dir := b.TempDir()
-	h, err := dsh.New(dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(fmt.Sprintf(
-		"host: {listen: 127.0.0.1:0, dataDir: %s, log: {level: error, format: json}}\nplugins:\n  - {id: excalidraw, name: excalidraw}\n", dir))))
-	if err != nil {
-		b.Fatal(err)
-	}
+	h, _ := mcpBenchHost(b)
 	ctx := context.Background()
-	if err := h.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	defer h.Stop(ctx)
-	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	sess, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp", HTTPClient: &http.Client{Transport: dshtest.Bearer{Token: h.Token()}}}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sess.Close()
+	sess := mcpBenchSessions(b, h, 1)[0]
 	elements := make([]any, 0, 1000)
 	for i := range 1000 {
 		elements = append(elements, map[string]any{"type": "rectangle", "id": fmt.Sprintf("r%d", i), "x": (i % 40) * 120, "y": (i / 40) * 100, "width": 100, "height": 60})

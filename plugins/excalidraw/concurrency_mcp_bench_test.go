@@ -149,14 +149,7 @@ func BenchmarkOverMCPConcurrentWriters(b *testing.B) {
 	var n int
 	b.ResetTimer()
 	for r := 0; b.Loop(); r++ {
-		diskTime += benchkit.Together(b, writers, func(g int) error {
-			for range perRound {
-				if err := benchkit.DurableWrite(d, filepath.Join(floorDir, fmt.Sprintf(".f%02d.tmp", g)), filepath.Join(floorDir, fmt.Sprintf("f%02d.bin", g)), data); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		diskTime += benchkit.Floor(b, d, floorDir, writers, perRound, data)
 		cpu := benchkit.CPUTime()
 		mcpTime += benchkit.Together(b, writers, func(g int) error {
 			for i := range perRound {

@@ -4,7 +4,9 @@
 package benchkit
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -33,6 +35,22 @@ func DurableWrite(dir *os.File, tmp, target string, data []byte) error {
 		return err
 	}
 	return dir.Sync()
+}
+
+// Floor is the disk's side of a writers benchmark: n writers released
+// together, each doing perWriter durable writes of data (DurableWrite) on
+// a file of its own in dir (d, open), and how long they took.
+func Floor(tb testing.TB, d *os.File, dir string, n, perWriter int, data []byte) time.Duration {
+	tb.Helper()
+	return Together(tb, n, func(g int) error {
+		tmp, target := filepath.Join(dir, fmt.Sprintf(".floor%02d.tmp", g)), filepath.Join(dir, fmt.Sprintf("floor%02d.bin", g))
+		for range perWriter {
+			if err := DurableWrite(d, tmp, target, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Together runs fn(0..n-1) on n goroutines released at once and returns
