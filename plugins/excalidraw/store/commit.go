@@ -82,7 +82,9 @@ func (ch change) length() int64 {
 // commits of other scenes, but only one that starts after this commit's
 // rename, and its result is this commit's (dirsync.go).
 func (t *txn) commit(cur *current, ch change) (*Result, error) {
-	if cur.holds(ch.data) {
+	if cur.holds(ch.data) && len(ch.prior) == 0 {
+		// (A group whose last write brings back the bytes it started from
+		// still commits: each of its writes changed something.)
 		return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, nil
 	}
 	perm := fs.FileMode(0o600)

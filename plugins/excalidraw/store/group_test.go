@@ -122,6 +122,29 @@ func TestUpdateGroupCommitsEachWriteAsItsRevision(t *testing.T) {
 	}
 }
 
+// A group whose last write brings back the very bytes the group started
+// from still commits every write: each changed the scene.
+func TestUpdateGroupThatEndsWhereItBegan(t *testing.T) {
+	s := journalStore(t)
+	if _, err := s.Create(bg, CreateRequest{Name: "g", Data: journalDoc("v1"), Actor: ActorAgent}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.UpdateGroup(bg, "g", []GroupWrite{groupWrite(t, "ann", "v2", "v1"), groupWrite(t, "bob", "v1", "v2")})
+	if err != nil || out[0].Err != nil || out[1].Err != nil {
+		t.Fatalf("group: %+v %v", out, err)
+	}
+	if out[0].Result.Revision != 2 || out[1].Result.Revision != 3 || out[1].Result.Unchanged {
+		t.Fatalf("revisions %+v and %+v, want 2 and 3", out[0].Result.Meta, out[1].Result.Meta)
+	}
+	sc, err := s.Read(bg, "g")
+	if err != nil || sc.Revision != 3 || !bytes.Equal(sc.Data, journalDoc("v1")) {
+		t.Fatalf("read: %+v %v", sc, err)
+	}
+	if page, err := s.Log(bg, LogQuery{Name: "g"}); err != nil || len(page.Entries) != 3 || page.Entries[0].Revision != 3 {
+		t.Fatalf("log: %+v %v", page, err)
+	}
+}
+
 // A group of writes that all fail or change nothing commits nothing.
 func TestUpdateGroupWithNothingToCommit(t *testing.T) {
 	s := journalStore(t)
