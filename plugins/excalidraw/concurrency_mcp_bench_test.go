@@ -226,25 +226,7 @@ func BenchmarkOverMCPConcurrentOneBoard(b *testing.B) {
 					}
 				}
 			}
-			var aloneTime, sharedTime time.Duration
-			var aloneN, sharedN, conflicts int64
-			b.ResetTimer()
-			for b.Loop() {
-				var won, lost atomic.Int64
-				aloneTime += benchkit.Together(b, 1, func(int) error { return agent(0, successes, &won, &lost) })
-				aloneN += won.Load()
-				won.Store(0)
-				lost.Store(0)
-				sharedTime += benchkit.Together(b, agents, func(g int) error { return agent(g, successes, &won, &lost) })
-				sharedN += won.Load()
-				conflicts += lost.Load()
-			}
-			b.StopTimer()
-			alone, shared := float64(aloneN)/aloneTime.Seconds(), float64(sharedN)/sharedTime.Seconds()
-			b.ReportMetric(alone, "alone-writes/s")
-			b.ReportMetric(shared, "shared-writes/s")
-			b.ReportMetric(shared/alone, "shared/alone")
-			b.ReportMetric(float64(conflicts)/float64(sharedN), "conflicts/success")
+			benchkit.AloneVsShared(b, agents, successes, agent, nil)
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -51,6 +52,44 @@ func Floor(tb testing.TB, d *os.File, dir string, n, perWriter int, data []byte)
 		}
 		return nil
 	})
+}
+
+// Agent is one agent of AloneVsShared: g is its number (0 alone), and
+// it works until the agents together have want successes, adding each
+// of its successes to won and each refusal it retried to lost.
+type Agent func(g int, want int64, won, lost *atomic.Int64) error
+
+// AloneVsShared is a same-run comparison of one agent alone with n
+// agents at once: each iteration of b is a round of agent 0 alone until
+// it has want successes, then n agents together until they have as
+// many. around, when not nil, is called before each shared half and
+// returns what to call after it (a benchmark's own counts). Reported:
+// alone-writes/s, shared-writes/s, shared/alone and conflicts/success.
+func AloneVsShared(b *testing.B, n int, want int64, agent Agent, around func() (after func())) {
+	var aloneTime, sharedTime time.Duration
+	var aloneN, sharedN, conflicts int64
+	b.ResetTimer()
+	for b.Loop() {
+		var won, lost atomic.Int64
+		aloneTime += Together(b, 1, func(int) error { return agent(0, want, &won, &lost) })
+		aloneN += won.Load()
+		won.Store(0)
+		lost.Store(0)
+		after := func() {}
+		if around != nil {
+			after = around()
+		}
+		sharedTime += Together(b, n, func(g int) error { return agent(g, want, &won, &lost) })
+		after()
+		sharedN += won.Load() // may pass want by the agents already past the check
+		conflicts += lost.Load()
+	}
+	b.StopTimer()
+	alone, shared := float64(aloneN)/aloneTime.Seconds(), float64(sharedN)/sharedTime.Seconds()
+	b.ReportMetric(alone, "alone-writes/s")
+	b.ReportMetric(shared, "shared-writes/s")
+	b.ReportMetric(shared/alone, "shared/alone")
+	b.ReportMetric(float64(conflicts)/float64(sharedN), "conflicts/success")
 }
 
 // Together runs fn(0..n-1) on n goroutines released at once and returns

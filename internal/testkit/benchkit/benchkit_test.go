@@ -37,3 +37,30 @@ func TestTogetherRunsEach(t *testing.T) {
 		}
 	}
 }
+
+func TestAloneVsSharedReportsBothHalves(t *testing.T) {
+	var arounds, afters atomic.Int32
+	r := testing.Benchmark(func(b *testing.B) {
+		AloneVsShared(b, 4, 8, func(g int, want int64, won, lost *atomic.Int64) error {
+			for won.Load() < want {
+				if g%2 == 1 && lost.Load() < 2 {
+					lost.Add(1) // a refusal, retried
+					continue
+				}
+				won.Add(1)
+			}
+			return nil
+		}, func() func() {
+			arounds.Add(1)
+			return func() { afters.Add(1) }
+		})
+	})
+	for _, m := range []string{"alone-writes/s", "shared-writes/s", "shared/alone", "conflicts/success"} {
+		if r.Extra[m] <= 0 {
+			t.Fatalf("%s = %v (all: %v)", m, r.Extra[m], r.Extra)
+		}
+	}
+	if arounds.Load() == 0 || arounds.Load() != afters.Load() {
+		t.Fatalf("around called %d times, its after %d", arounds.Load(), afters.Load())
+	}
+}

@@ -195,14 +195,7 @@ func padded(s rendercheck.Score) string {
 func TestSpeedAgainstExcalidraw(t *testing.T) {
 	h := rendercheck.Start(t)
 	set := editorFonts(t)
-	rounds := 1
-	if v := os.Getenv("DSH_SPEED_ROUNDS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("DSH_SPEED_ROUNDS=%q: want a positive number", v)
-		}
-		rounds = n
-	}
+	rounds := envRounds(t, "DSH_SPEED_ROUNDS", 1)
 	type speedScene struct {
 		name string
 		data []byte
@@ -238,10 +231,6 @@ func TestSpeedAgainstExcalidraw(t *testing.T) {
 		}
 		slices.Sort(ds)
 		return ds[len(ds)/2]
-	}
-	spread := func(v []float64) string {
-		v = slices.Sorted(slices.Values(v))
-		return fmt.Sprintf("%.2f/%.2f/%.2f", v[0], v[len(v)/2], v[len(v)-1])
 	}
 	for _, sc := range scenes {
 		doc, err := scene.Parse(sc.data, scene.Limits{}.ForReading())
@@ -300,4 +289,24 @@ func TestSpeedAgainstExcalidraw(t *testing.T) {
 			sc.name, ref.Width, ref.Height, rounds, spread(svgRatios), spread(pngRatios),
 			pngTime.Round(time.Microsecond), ref.PNGTime.Round(time.Microsecond), pngSize>>10, len(ref.PNG)>>10)
 	}
+}
+
+// envRounds is the positive number of rounds the variable key asks for,
+// or def when it is unset.
+func envRounds(t *testing.T, key string, def int) int {
+	v := os.Getenv(key)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a positive number", key, v)
+	}
+	return n
+}
+
+// spread is v's min/median/max, as the comparisons report ratios.
+func spread(v []float64) string {
+	v = slices.Sorted(slices.Values(v))
+	return fmt.Sprintf("%.2f/%.2f/%.2f", v[0], v[len(v)/2], v[len(v)-1])
 }

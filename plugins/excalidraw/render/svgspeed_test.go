@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,18 +69,7 @@ func svgScenes(t *testing.T) []svgScene {
 func TestSVGAgainstExcalidraw(t *testing.T) {
 	h := rendercheck.Start(t)
 	set := editorFonts(t)
-	rounds := 0
-	if v := os.Getenv("DSH_SVG_ROUNDS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("DSH_SVG_ROUNDS=%q: want a positive number", v)
-		}
-		rounds = n
-	}
-	spread := func(v []float64) string {
-		v = slices.Sorted(slices.Values(v))
-		return fmt.Sprintf("%.2f/%.2f/%.2f", v[0], v[len(v)/2], v[len(v)-1])
-	}
+	rounds := envRounds(t, "DSH_SVG_ROUNDS", 0)
 	median := func(f func()) time.Duration {
 		var ds []time.Duration
 		for i := range 6 {

@@ -101,7 +101,7 @@ func BenchmarkOneScene(b *testing.B) {
 		b.Fatal(err)
 	}
 	var x atomic.Int64
-	agent := func(want int64, won, lost *atomic.Int64) error {
+	agent := func(_ int, want int64, won, lost *atomic.Int64) error {
 		for won.Load() < want {
 			h, err := s.Head(ctx, "shared")
 			if err != nil {
@@ -121,24 +121,7 @@ func BenchmarkOneScene(b *testing.B) {
 		}
 		return nil
 	}
-	var aloneTime, sharedTime time.Duration
-	var aloneN, sharedN, conflicts int64
-	b.ResetTimer()
-	for b.Loop() {
-		var won, lost atomic.Int64
-		aloneTime += benchkit.Together(b, 1, func(int) error { return agent(successes, &won, &lost) })
-		aloneN += won.Load()
-		won.Store(0)
-		sharedTime += benchkit.Together(b, agents, func(int) error { return agent(successes, &won, &lost) })
-		sharedN += won.Load() // may pass successes by the agents already past the check
-		conflicts += lost.Load()
-	}
-	b.StopTimer()
-	alone, shared := float64(aloneN)/aloneTime.Seconds(), float64(sharedN)/sharedTime.Seconds()
-	b.ReportMetric(alone, "alone-writes/s")
-	b.ReportMetric(shared, "shared-writes/s")
-	b.ReportMetric(shared/alone, "shared/alone")
-	b.ReportMetric(float64(conflicts)/float64(sharedN), "conflicts/success")
+	benchkit.AloneVsShared(b, agents, successes, agent, nil)
 }
 
 // boxes are the inputs of benchN's scene: n rectangles r0, r1, ...
