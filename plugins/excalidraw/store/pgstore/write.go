@@ -176,7 +176,9 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	}
 	data, count, sha := w.data, w.count, w.sha
 	if w.mutate != nil {
-		if data, err = w.mutate(&store.Scene{Meta: cur.meta, Data: bytes.Clone(cur.data)}); err != nil {
+		// cur.data is this Store's copy: Mutate reads it and never changes
+		// it (store.UpdateRequest), so it is not copied for it.
+		if data, err = w.mutate(&store.Scene{Meta: cur.meta, Data: cur.data}); err != nil {
 			return nil, false, err
 		}
 		if count, err = store.CheckDocument(s.codec, data, s.maxBytes); err != nil {
