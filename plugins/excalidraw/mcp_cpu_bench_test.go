@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -36,7 +37,12 @@ var cpuBenchCalls = func() int {
 // BenchmarkMCPServerCPU is the server's CPU per MCP call: dsh_status (the
 // cheapest tool) and excalidraw_scene_apply refused as stale
 // (expected_revision one behind) on a 1,000-element board, each called
-// cpuBenchCalls times in one session over loopback HTTP.
+// cpuBenchCalls times in one session over loopback HTTP; and, as the
+// floor both stand on, a tool that does nothing on the bare SDK server
+// (no host, no admission, no event store: mcp.NewStreamableHTTPHandler
+// with its defaults on an httptest server), called as often in one
+// session of its own. status/sdk is what the host adds to the SDK's own
+// cost of a call.
 //
 // The client (the official SDK's) runs in a child process, this test
 // binary run again as its client (mcpCPUClient), so the CPU this process uses
@@ -56,9 +62,10 @@ func BenchmarkMCPServerCPU(b *testing.B) {
 	if err := hosttest.Scope(b, h, "excalidraw").AwaitActive(hosttest.Context(b)); err != nil {
 		b.Fatal(err)
 	}
+	bare := bareSDKServer(b)
 	for b.Loop() {
 		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), "DSH_MCP_CPU_CLIENT="+h.URL()+" "+h.Token())
+		cmd.Env = append(os.Environ(), "DSH_MCP_CPU_CLIENT="+h.URL()+" "+h.Token()+" "+bare)
 		cmd.Stderr = os.Stderr
 		in, err := cmd.StdinPipe()
 		if err != nil {
@@ -83,12 +90,12 @@ func BenchmarkMCPServerCPU(b *testing.B) {
 			b.Fatalf("client ended before %q", want)
 		}
 		await("ready")
-		var cpu [3]time.Duration
-		var alloc [3]uint64
+		var cpu [4]time.Duration
+		var alloc [4]uint64
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		cpu[0], alloc[0] = benchkit.CPUTime(), ms.TotalAlloc
-		for i, phase := range []string{"status", "stale"} {
+		for i, phase := range []string{"status", "stale", "sdk"} {
 			stop := phaseProfile(b, phase)
 			fmt.Fprintln(in, phase)
 			await("done")
@@ -102,12 +109,28 @@ func BenchmarkMCPServerCPU(b *testing.B) {
 		}
 		statusUS := float64(cpu[1]-cpu[0]) / 1e3 / float64(cpuBenchCalls)
 		staleUS := float64(cpu[2]-cpu[1]) / 1e3 / float64(cpuBenchCalls)
+		sdkUS := float64(cpu[3]-cpu[2]) / 1e3 / float64(cpuBenchCalls)
 		b.ReportMetric(statusUS, "status-server-us/call")
+		b.ReportMetric(sdkUS, "sdk-server-us/call")
+		b.ReportMetric(statusUS/sdkUS, "status/sdk")
 		b.ReportMetric(staleUS, "stale-server-us/call")
 		b.ReportMetric(staleUS/statusUS, "stale/status")
 		b.ReportMetric(float64(alloc[1]-alloc[0])/float64(cpuBenchCalls), "status-server-B/call")
 		b.ReportMetric(float64(alloc[2]-alloc[1])/float64(cpuBenchCalls), "stale-server-B/call")
 	}
+}
+
+// bareSDKServer serves the SDK's Streamable HTTP handler, with its
+// default options, for one tool ("nothing", no input, an empty result),
+// on loopback, and returns its URL: BenchmarkMCPServerCPU's floor.
+func bareSDKServer(b *testing.B) string {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "nothing"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, struct{}, error) {
+		return nil, struct{}{}, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	b.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // phaseProfile starts a CPU profile of one phase, written to
@@ -142,7 +165,7 @@ func phaseProfile(b *testing.B, phase string) (stop func()) {
 }
 
 // mcpCPUClient is BenchmarkMCPServerCPU's client, the test binary run
-// again with DSH_MCP_CPU_CLIENT ("URL token"; TestMain runs it instead of
+// again with DSH_MCP_CPU_CLIENT ("URL token bareURL"; TestMain runs it instead of
 // the tests): it makes a 1,000-element board, says "ready", and for each
 // line "status" or "stale" on stdin makes cpuBenchCalls such calls and
 // says "done". It ends the process; a failure exits 1 with why.
@@ -151,7 +174,12 @@ func mcpCPUClient(env string) {
 		fmt.Fprintf(os.Stderr, "mcp cpu client: "+format+"\n", args...)
 		os.Exit(1)
 	}
-	url, token, _ := strings.Cut(env, " ")
+	url, token, bareURL := "", "", ""
+	if f := strings.Fields(env); len(f) == 3 {
+		url, token, bareURL = f[0], f[1], f[2]
+	} else {
+		fatalf("want DSH_MCP_CPU_CLIENT=\"URL token bareURL\", got %q", env)
+	}
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "cpu-bench", Version: "1"}, nil)
 	tr := &http.Transport{}
@@ -194,6 +222,15 @@ func mcpCPUClient(env string) {
 		call("dsh_status", map[string]any{})
 		call("excalidraw_scene_apply", stale)
 	}
+	bareSess, err := mcp.NewClient(&mcp.Implementation{Name: "cpu-bench-bare", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: bareURL, HTTPClient: &http.Client{Transport: tr}}, nil)
+	if err != nil {
+		fatalf("bare: %v", err)
+	}
+	for range 20 {
+		if _, err := bareSess.CallTool(ctx, &mcp.CallToolParams{Name: "nothing", Arguments: map[string]any{}}); err != nil {
+			fatalf("bare: %v", err)
+		}
+	}
 	fmt.Println("ready")
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
@@ -210,10 +247,17 @@ func mcpCPUClient(env string) {
 					fatalf("a stale apply landed")
 				}
 			}
+		case "sdk":
+			for range cpuBenchCalls {
+				if res, err := bareSess.CallTool(ctx, &mcp.CallToolParams{Name: "nothing", Arguments: map[string]any{}}); err != nil || res.IsError {
+					fatalf("bare call: %v", err)
+				}
+			}
 		}
 		fmt.Println("done")
 	}
 	sess.Close()
+	bareSess.Close()
 	os.Exit(0)
 }
 
