@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 
 	"github.com/dshgo/dsh/internal/parallel"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Image states: what an entry kept of the elements as they were before.
@@ -271,11 +269,24 @@ func Fingerprints(raws [][]byte) []string {
 // of the SHA-256 of its canonical form (RFC 8785: members sorted, no
 // whitespace, numbers in one spelling), so an element another program
 // wrote out with its members in another order is the same element.
+// Bytes with no canonical form (not one JSON value, or a duplicate name)
+// are hashed as they are.
 func Fingerprint(raw []byte) string {
-	v := jsontext.Value(bytes.Clone(raw))
-	if err := v.Canonicalize(); err != nil {
-		v = raw
+	c := canonicalizers.Get().(*canonicalizer)
+	var sum [sha256.Size]byte
+	if v, err := c.canonical(c.out[:0], raw); err == nil {
+		sum = sha256.Sum256(v)
+	} else {
+		sum = sha256.Sum256(raw)
 	}
-	sum := sha256.Sum256(v)
+	c.out = c.out[:0]
+	if cap(c.out) > maxKeptCanonical || cap(c.scratch) > maxKeptCanonical {
+		c.out, c.scratch = nil, nil
+	}
+	canonicalizers.Put(c)
 	return hex.EncodeToString(sum[:8])
 }
+
+// maxKeptCanonical bounds the buffers a pooled canonicalizer keeps: an
+// image's data URL is let go after its fingerprint.
+const maxKeptCanonical = 64 << 10
