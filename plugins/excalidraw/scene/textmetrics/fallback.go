@@ -41,7 +41,9 @@ var (
 	fallbackOnce  sync.Once
 	fallbackFaces []fallbackFace
 
-	shaperMu sync.Mutex // HarfbuzzShaper keeps per-call buffers
+	// shaperMu guards the shaper, which keeps per-call buffers, and the
+	// fallback faces, whose glyph lookups fill a cache.
+	shaperMu sync.Mutex
 	shaper   shaping.HarfbuzzShaper
 )
 
@@ -71,6 +73,8 @@ func loadFallback() []fallbackFace {
 // characters between them).
 func fallbackFor(r rune) int {
 	faces := loadFallback()
+	shaperMu.Lock()
+	defer shaperMu.Unlock()
 	switch language.LookupScript(r) {
 	case language.Latin, language.Greek, language.Cyrillic, language.Common, language.Inherited:
 		if _, ok := faces[0].face.NominalGlyph(r); ok {

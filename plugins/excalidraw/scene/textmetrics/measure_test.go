@@ -3,6 +3,7 @@ package textmetrics
 import (
 	"math"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -390,6 +391,25 @@ func TestNormalizeText(t *testing.T) {
 	for in, want := range cases {
 		if got := NormalizeText(in); got != want {
 			t.Errorf("NormalizeText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A line in the declared fallback can be measured from several
+// goroutines at once (lint measures a write's two versions side by
+// side): the fallback faces' glyph lookups, which fill a cache, do not
+// race (go test -race) and every goroutine measures the same width.
+func TestFallbackMeasuredAtOnce(t *testing.T) {
+	line := "あい中 مرحبا Ωμέγα שלום ⴰⵣⵓⵍ"
+	widths := make([]float64, 4)
+	var wg sync.WaitGroup
+	for k := range widths {
+		wg.Go(func() { widths[k] = MeasureLine(line, LiberationSans, 20) })
+	}
+	wg.Wait()
+	for _, w := range widths {
+		if w != widths[0] || !(w > 0) {
+			t.Fatalf("widths %v", widths)
 		}
 	}
 }
