@@ -159,7 +159,7 @@ func BenchmarkRunScoped(b *testing.B) {
 // visits runs every rule and reports how many candidates the spatial
 // index handed the rules.
 func visits(els []*ojson.Object, o Options) int {
-	s := newScene(els, o)
+	s := newScene(els, o, nil)
 	for _, r := range rules {
 		r.run(s)
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -56,13 +57,16 @@ func (s *scene) occlusions() {
 
 // outliers: elements far away from all the others.
 func (s *scene) outliers() {
-	var items []*el
+	// The items are the finite elements that are not labels, by index
+	// into s.els.
+	item := func(e *el) bool { return e.finite && !s.isLabel(e) }
+	n := 0
 	for _, e := range s.els {
-		if e.finite && !s.isLabel(e) {
-			items = append(items, e)
+		if item(e) {
+			n++
 		}
 	}
-	if len(items) < outlierMinElements {
+	if n < outlierMinElements {
 		return
 	}
 	// The two most extreme items on each side give, for every item, the
@@ -72,10 +76,13 @@ func (s *scene) outliers() {
 	}
 	sides := [4]ext{{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}}
 	val := func(i, side int) float64 {
-		b := items[i].box
+		b := s.els[i].box
 		return [4]float64{-b.MinX, -b.MinY, b.MaxX, b.MaxY}[side]
 	}
-	for i := range items {
+	for i, e := range s.els {
+		if !item(e) {
+			continue
+		}
 		for k := range sides {
 			x := &sides[k]
 			switch {
@@ -86,8 +93,8 @@ func (s *scene) outliers() {
 			}
 		}
 	}
-	for i, e := range items {
-		if !s.inScope(e.id) {
+	for i, e := range s.els {
+		if !item(e) || !s.inScope(e.id) {
 			continue
 		}
 		var v [4]float64
@@ -134,10 +141,10 @@ func familyName(f int) string {
 }
 
 // tally counts keys and orders them by count (most first), then key.
-func tally[K ~int | ~string](keys []K) ([]K, map[K]int) {
+func tally[K ~int | ~string](keys iter.Seq[K]) ([]K, map[K]int) {
 	n := map[K]int{}
 	var order []K
-	for _, k := range keys {
+	for k := range keys {
 		if n[k] == 0 {
 			order = append(order, k)
 		}
@@ -172,7 +179,7 @@ func (s *scene) fonts() {
 		texts = append(texts, e)
 		fams = append(fams, int(e.fontFamily))
 	}
-	order, n := tally(fams)
+	order, n := tally(slices.Values(fams))
 	if len(order) <= maxFontFamilies {
 		return
 	}
@@ -194,24 +201,20 @@ func (s *scene) fonts() {
 
 // strokeColors: too many colours.
 func (s *scene) strokeColors() {
-	var els []*el
-	var cols []string
-	for _, e := range s.els {
-		c := e.strokeKey
-		if c == "" {
-			continue
+	order, n := tally(func(yield func(string) bool) {
+		for _, e := range s.els {
+			if e.strokeKey != "" && !yield(e.strokeKey) {
+				return
+			}
 		}
-		els = append(els, e)
-		cols = append(cols, c)
-	}
-	order, n := tally(cols)
+	})
 	if len(order) <= maxStrokeColors {
 		return
 	}
 	keep := order[:maxStrokeColors]
 	var ids []string
-	for i, e := range els {
-		if !slices.Contains(keep, cols[i]) {
+	for _, e := range s.els {
+		if e.strokeKey != "" && !slices.Contains(keep, e.strokeKey) {
 			ids = append(ids, e.id)
 		}
 	}

@@ -105,7 +105,7 @@ func (o Options) enabled(code string) bool {
 // the elements and never changes them; the same input gives the same
 // output, in the same order.
 func Run(elements []*ojson.Object, o Options) []Finding {
-	return newScene(elements, o).run()
+	return newScene(elements, o, nil).run()
 }
 
 // run applies the enabled rules to a scene read already. A model's scene

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/findex"
@@ -12,22 +13,35 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
-// el is what the rules read of one live element, parsed once.
+// el is one live element in one scene: what the rules read of it
+// (elData, shared by every scene that holds the element's version) and
+// what depends on the scene around it. A scene allocates these in one
+// block, so they are kept small.
 type el struct {
-	pos int     // position in the elements array
-	idx int     // position in scene.els
-	z   float64 // drawing order: higher is drawn later (on top)
-	o   *ojson.Object
+	*elData
+	pos   int        // position in the elements array
+	idx   int        // position in scene.els
+	z     float64    // drawing order: higher is drawn later (on top)
+	label int        // index (in scene.els) of the bound text, -1
+	box   geom.Rect  // where it is drawn: stored, but an arrow's label moved onto the arrow (placeLinearLabels)
+	ink   *inkLayout // a text's lines' letters (inkLines), computed on first use
+}
+
+// elData is what the rules read of one element's version, parsed once:
+// a frozen element's is shared by every scene that holds it (and read
+// by them at once), so nothing changes it once parseEl returns.
+type elData struct {
+	o *ojson.Object
 
 	id, typ           string
 	x, y, w, h, angle float64
 	finite            bool       // x, y, width, height and angle are finite numbers
-	box               geom.Rect  // rotated bounding box (points' box for linear elements)
+	stored            geom.Rect  // rotated bounding box (points' box for linear elements)
 	pts               []geom.Vec // global points of arrows, lines and freedraw; nil if malformed
-	poly              []geom.Vec // outline of box shapes, computed on first use
-	drawn             []geom.Vec // an arrow's drawn path (path), computed on first use
-	ink               *inkLayout // a text's lines' letters (inkLines), computed on first use
 	elbowed           bool       // an elbow arrow, drawn with straight segments whatever its roundness
+	// The outline of a box shape (outline) and an arrow's drawn path
+	// (path), computed on first use by whichever scene asks first.
+	poly, drawn atomic.Pointer[[]geom.Vec]
 
 	groups           []string
 	frame, container string
@@ -36,7 +50,6 @@ type el struct {
 	bound            []boundRef
 	stroke, bg, fill string
 	opacity          float64
-	label            int // index (in scene.els) of the bound text, -1
 	index            string
 	indexOK          bool   // index is a valid fractional index
 	zero             bool   // every point within minLinearLength of the first (isZeroLength)
@@ -72,6 +85,7 @@ func isSized(t string) bool { return isBoxShape(t) || isFrame(t) || t == "text" 
 // scene is one Run's state.
 type scene struct {
 	opts    Options
+	block   []el            // a record for each element, by position (elData nil for a null)
 	els     []*el           // live elements with an id, in array order
 	byID    map[string]int  // id → index into els (first live one)
 	deleted map[string]bool // ids whose only elements are deleted
@@ -91,9 +105,12 @@ type scene struct {
 	kept map[string][]Finding
 }
 
-func newScene(elements []*ojson.Object, o Options) *scene {
-	s := &scene{opts: o, byID: make(map[string]int, len(elements)),
-		deleted: map[string]bool{}, tombs: map[string]*el{}}
+// newScene reads the elements for one Run. prev, when not nil, is a
+// scene of another version of them (the one a write started from), read
+// only: when the elements hold the same ids at the same positions, the
+// new scene shares its id index rather than building one.
+func newScene(elements []*ojson.Object, o Options, prev *scene) *scene {
+	s := &scene{opts: o, tombs: map[string]*el{}}
 	bg := o.ViewBackgroundColor
 	if bg == "" {
 		bg = "#ffffff"
@@ -103,17 +120,51 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 	} else {
 		s.canvas = white
 	}
-	block := make([]el, len(elements)) // one allocation for every record
+	s.block = make([]el, len(elements)) // one allocation for every record
 	for pos, obj := range elements {
-		if obj == nil {
+		if obj != nil {
+			parsed(&s.block[pos], pos, obj)
+		}
+	}
+	if s.sameIDs(prev) {
+		s.byID, s.deleted = prev.byID, prev.deleted
+		s.els = make([]*el, len(prev.els))
+		for i, p := range prev.els {
+			e := &s.block[p.pos]
+			e.idx = i
+			s.els[i] = e
+		}
+		for id, t := range prev.tombs {
+			s.tombs[id] = &s.block[t.pos]
+		}
+	} else {
+		s.index1()
+	}
+	s.order()
+	for i, e := range s.els {
+		if e.typ == "text" && e.container != "" {
+			if c, ok := s.byID[e.container]; ok && s.els[c].label < 0 {
+				s.els[c].label = i
+			}
+		}
+	}
+	s.zLabels()
+	s.placeLinearLabels()
+	s.scope(o.Scope)
+	return s
+}
+
+// index1 lists the live elements with an id (the first of each id) and
+// indexes them, their ids and the deleted ones.
+func (s *scene) index1() {
+	s.byID, s.deleted = make(map[string]int, len(s.block)), map[string]bool{}
+	s.els = make([]*el, 0, len(s.block))
+	for pos := range s.block {
+		e := &s.block[pos]
+		if e.elData == nil || e.id == "" {
 			continue
 		}
-		e := &block[pos]
-		parsed(e, pos, obj)
 		id := e.id
-		if id == "" {
-			continue
-		}
 		if e.isDeleted {
 			if s.tombs[id] == nil {
 				s.tombs[id] = e
@@ -131,18 +182,24 @@ func newScene(elements []*ojson.Object, o Options) *scene {
 		s.byID[id] = e.idx
 		s.els = append(s.els, e)
 	}
-	s.order()
-	for i, e := range s.els {
-		if e.typ == "text" && e.container != "" {
-			if c, ok := s.byID[e.container]; ok && s.els[c].label < 0 {
-				s.els[c].label = i
-			}
+}
+
+// sameIDs reports whether prev's elements hold the same ids, deleted or
+// not, at the same positions as s's: what index1 reads.
+func (s *scene) sameIDs(prev *scene) bool {
+	if prev == nil || len(prev.block) != len(s.block) {
+		return false
+	}
+	for pos := range s.block {
+		a, b := s.block[pos].elData, prev.block[pos].elData
+		if a == b {
+			continue
+		}
+		if a == nil || b == nil || a.id != b.id || a.isDeleted != b.isDeleted {
+			return false
 		}
 	}
-	s.zLabels()
-	s.placeLinearLabels()
-	s.scope(o.Scope)
-	return s
+	return true
 }
 
 // scope limits the findings of the rules run next to those involving
@@ -203,16 +260,18 @@ func (s *scene) inOrder(each func(yield func(int))) []*el {
 	return out
 }
 
-// parsed sets e to parseEl of o at pos, from o's derived record when o is frozen
-// (a sealed document's element: the same for every lint of every write
-// that shares it), copied so that this scene may set its own fields.
+// parsed sets e to the record of o at pos in a new scene: its elData
+// is o's derived record when o is frozen (a sealed document's element:
+// the same for every lint of every write that shares it), else parsed
+// for this scene alone.
 func parsed(e *el, pos int, o *ojson.Object) {
-	*e = *ojson.Derived(o, func(o *ojson.Object) *el { return parseEl(0, o) })
-	e.pos = pos
+	d := ojson.Derived(o, parseEl)
+	*e = el{elData: d, pos: pos, label: -1, box: d.stored}
 }
 
-func parseEl(pos int, o *ojson.Object) *el {
-	e := &el{pos: pos, o: o, label: -1, opacity: 100}
+// parseEl reads what the rules read of an element.
+func parseEl(o *ojson.Object) *elData {
+	e := &elData{o: o, opacity: 100}
 	var okx, oky bool
 	var points any
 	// One pass over the members: elements have about thirty, and a
@@ -316,14 +375,14 @@ func parseEl(pos int, o *ojson.Object) *el {
 	}
 	switch {
 	case !e.finite:
-		e.box = geom.R(math.NaN(), math.NaN(), math.NaN(), math.NaN())
+		e.stored = geom.R(math.NaN(), math.NaN(), math.NaN(), math.NaN())
 	case e.pts != nil:
-		e.box = geom.BoundsOf(e.pts)
+		e.stored = geom.BoundsOf(e.pts)
 	case hasPoints(e.typ):
-		e.box = geom.R(e.x, e.y, e.x, e.y)
+		e.stored = geom.R(e.x, e.y, e.x, e.y)
 	default:
 		c := geom.V(e.x+e.w/2, e.y+e.h/2)
-		e.box = geom.BoundsOf([]geom.Vec{geom.Rotate(geom.V(e.x, e.y), c, e.angle), geom.Rotate(geom.V(e.x+e.w, e.y), c, e.angle),
+		e.stored = geom.BoundsOf([]geom.Vec{geom.Rotate(geom.V(e.x, e.y), c, e.angle), geom.Rotate(geom.V(e.x+e.w, e.y), c, e.angle),
 			geom.Rotate(geom.V(e.x+e.w, e.y+e.h), c, e.angle), geom.Rotate(geom.V(e.x, e.y+e.h), c, e.angle)})
 	}
 	e.blank = e.typ == "text" && strings.TrimSpace(e.txt) == "" && strings.TrimSpace(e.orig) == ""
@@ -366,18 +425,15 @@ func pointsOf(v any, x, y float64) []geom.Vec {
 // one (ties by array position), else by array position. In a scene
 // Normalize wrote both orders agree.
 func (s *scene) order() {
-	keys := make([]string, len(s.els))
 	sorted := true
 	for i, e := range s.els {
-		k := e.index
 		if !e.indexOK {
 			for j := range s.els {
 				s.els[j].z = float64(j)
 			}
 			return
 		}
-		keys[i] = k
-		sorted = sorted && (i == 0 || keys[i-1] <= k)
+		sorted = sorted && (i == 0 || s.els[i-1].index <= e.index)
 	}
 	if sorted { // as Normalize writes them: the ranks are the positions
 		for i, e := range s.els {
@@ -389,7 +445,7 @@ func (s *scene) order() {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(s.els[a].index, s.els[b].index) })
 	for rank, i := range idx {
 		s.els[i].z = float64(rank)
 	}
@@ -471,10 +527,12 @@ func (s *scene) isLabel(e *el) bool {
 // outline is a box shape's outline as Excalidraw draws it (and as the
 // builder binds to it), computed once.
 func (e *el) outline() []geom.Vec {
-	if e.poly == nil {
-		e.poly = geom.Shape{Type: e.typ, X: e.x, Y: e.y, W: e.w, H: e.h, Angle: e.angle, Roundness: e.roundness}.Outline()
+	if p := e.poly.Load(); p != nil {
+		return *p
 	}
-	return e.poly
+	p := geom.Shape{Type: e.typ, X: e.x, Y: e.y, W: e.w, H: e.h, Angle: e.angle, Roundness: e.roundness}.Outline()
+	e.poly.Store(&p)
+	return p
 }
 
 // text is a text element's text, originalText when text is empty.

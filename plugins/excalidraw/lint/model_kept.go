@@ -27,13 +27,15 @@ func NewModel(elements []*ojson.Object, background string) *Model {
 }
 
 // take returns a scene of the model for one Delta, with no findings and
-// no scope, and the function that gives it back.
-func (m *Model) take() (*scene, func()) {
+// no scope, and the function that gives it back. prev, when not nil, is
+// a scene of another version the model may share what is the same with
+// (newScene).
+func (m *Model) take(prev *scene) (*scene, func()) {
 	if !m.mu.TryLock() {
-		return newScene(m.elements, m.opts), func() {}
+		return newScene(m.elements, m.opts, prev), func() {}
 	}
 	if m.s == nil {
-		m.s = newScene(m.elements, m.opts)
+		m.s = newScene(m.elements, m.opts, prev)
 		m.s.kept = map[string][]Finding{}
 	}
 	s := m.s
@@ -60,15 +62,18 @@ func DeltaModels(before, after *Model, changed []string, all bool) (added, resol
 	}()
 	// The two versions are read, and then linted, side by side: they
 	// share nothing but the scope, which both only read.
-	// The version after takes its spatial index from the one before's
-	// (scene.spatialFrom) once that is built.
-	indexed := make(chan struct{})
+	// The version after is read from the one before (newScene's prev)
+	// once that is read, and takes its spatial index from the one
+	// before's (scene.spatialFrom) once that is built.
+	read, indexed := make(chan struct{}), make(chan struct{})
 	sideBySide(func() {
 		defer close(indexed)
-		was, giveBack[0] = before.take()
+		was, giveBack[0] = before.take(nil)
+		close(read)
 		was.spatial()
 	}, func() {
-		now, giveBack[1] = after.take()
+		<-read
+		now, giveBack[1] = after.take(was)
 		<-indexed
 		now.spatialFrom(was)
 	})

@@ -19,7 +19,7 @@ import (
 // staged write lints before and after with the union of both scenes'
 // Neighbours and reports Diff of the two runs.
 func Neighbours(elements []*ojson.Object, ids []string) map[string]bool {
-	return newScene(elements, Options{}).neighbours(ids)
+	return newScene(elements, Options{}, nil).neighbours(ids)
 }
 
 // neighbours is Neighbours on a scene read already.

@@ -23,12 +23,12 @@ import (
 // (curveToBezier: Catmull-Rom pieces, each cubic sampled at pathSamples
 // points). Computed on first use.
 func (e *el) path() []geom.Vec {
-	if e.drawn != nil {
-		return e.drawn
+	if p := e.drawn.Load(); p != nil {
+		return *p
 	}
 	if e.roundness == 0 || e.elbowed || len(e.pts) < 3 {
-		e.drawn = e.pts
-		return e.drawn
+		e.drawn.Store(&e.pts)
+		return e.pts
 	}
 	ext := make([]geom.Vec, 0, len(e.pts)+2)
 	ext = append(ext, e.pts[0])
@@ -43,7 +43,7 @@ func (e *el) path() []geom.Vec {
 			out = append(out, cubic(p0, p1, p2, p3, float64(k)/pathSamples))
 		}
 	}
-	e.drawn = out
+	e.drawn.Store(&out)
 	return out
 }
 

@@ -357,7 +357,7 @@ func TestReadingRulesScoped(t *testing.T) {
 func TestDrawnPath(t *testing.T) {
 	// Three points rounded: rough.js's curve through them, which at the
 	// middle of its first piece is 8.8 px off the chord.
-	s := newScene(list(poly("c", [][2]float64{{0, 0}, {100, 100}, {200, 0}}, kv{"roundness": kv{"type": 2.0}})), Options{})
+	s := newScene(list(poly("c", [][2]float64{{0, 0}, {100, 100}, {200, 0}}, kv{"roundness": kv{"type": 2.0}})), Options{}, nil)
 	e, _ := s.get("c")
 	p := e.path()
 	if len(p) != 1+2*pathSamples || p[0] != geom.V(0, 0) || p[pathSamples] != geom.V(100, 100) || p[len(p)-1] != geom.V(200, 0) {
@@ -368,7 +368,7 @@ func TestDrawnPath(t *testing.T) {
 	}
 	// Sharp, elbowed and two-point arrows are their points.
 	for _, o := range []kv{{"roundness": nil}, {"roundness": kv{"type": 2.0}, "elbowed": true}} {
-		s := newScene(list(poly("c", [][2]float64{{0, 0}, {100, 100}, {200, 0}}, o)), Options{})
+		s := newScene(list(poly("c", [][2]float64{{0, 0}, {100, 100}, {200, 0}}, o)), Options{}, nil)
 		e, _ := s.get("c")
 		if len(e.path()) != 3 {
 			t.Errorf("%v: path %v", o, e.path())
