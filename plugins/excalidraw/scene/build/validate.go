@@ -83,6 +83,9 @@ func decodeInput(index int, raw json.RawMessage) (*input, error) {
 			return nil, schemaError(index, err)
 		}
 	}
+	if in, ok := inputOf(obj); ok {
+		return in, nil
+	}
 	in := &input{}
 	if err := json.Unmarshal(raw, in); err != nil {
 		// The schema accepted it, so this is a bug, not bad input.

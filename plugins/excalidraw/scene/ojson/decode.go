@@ -43,7 +43,10 @@ func decode(data []byte, lim Limits, caches bool) (any, error) {
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, &Error{Code: ErrTooLarge, Detail: strconv.Itoa(len(data)) + " bytes, limit " + strconv.FormatInt(lim.MaxBytes, 10)}
 	}
-	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]internedKey, 64)}
+	// A member name and its value take ten bytes at the least: a small
+	// document (one element an agent sent) gets a map its size, not the
+	// sixty-four names a drawing's elements share.
+	d := &decoder{data: data, maxDepth: lim.MaxDepth, keys: make(map[string]internedKey, min(64, len(data)/10))}
 	if caches {
 		d.recent = new([recentSize]recentValue)
 		d.byTag = new([256][4]string)
