@@ -124,10 +124,9 @@ func (e *pngBands) band(i, y0, y1 int, up bool) (err error) {
 					leftRGB(row[1:], px)
 				default:
 					row[0] = 2 // Up
-					subRGB(row[1:], px, rowPix(img, y-1))
 					// A row Up leaves mostly zeros needs no other try.
 					// (Sub's count: the alpha bytes are all 255, the same.)
-					if n := nonZero(row[1:]); n > len(row)/16 && differ(px[4:], px)+3 < n {
+					if n := subRGB(row[1:], px, rowPix(img, y-1)); n > len(row)/16 && differ(px[4:], px)+3 < n {
 						row[0] = 1 // Sub
 						leftRGB(row[1:], px)
 					}
@@ -311,19 +310,23 @@ func packRGB(dst, px []byte) {
 }
 
 // subRGB is subBytes for the colour of opaque RGBA pixels, packed as RGB,
-// two pixels at a time.
-func subRGB(dst, a, b []byte) {
+// two pixels at a time. It returns how many of the bytes written are not
+// zero.
+func subRGB(dst, a, b []byte) int {
 	const high = 0x8080808080808080
-	i, j := 0, 0
+	i, j, n := 0, 0, 0
 	// Eight bytes written for six: the two over are the next pair's.
 	for ; j+8 <= len(a) && i+8 <= len(dst); i, j = i+6, j+8 {
 		x, y := binary.LittleEndian.Uint64(a[j:]), binary.LittleEndian.Uint64(b[j:])
-		d := ((x | high) - (y &^ high)) ^ ((x ^ ^y) & high)
+		d := (((x | high) - (y &^ high)) ^ ((x ^ ^y) & high)) & 0x00ffffff00ffffff
 		binary.LittleEndian.PutUint64(dst[i:], d&0xffffff|(d>>8)&0xffffff000000)
+		n += nonZeroBytes(d)
 	}
 	for ; j+3 < len(a); i, j = i+3, j+4 {
 		dst[i], dst[i+1], dst[i+2] = a[j]-b[j], a[j+1]-b[j+1], a[j+2]-b[j+2]
+		n += nonZero(dst[i : i+3])
 	}
+	return n
 }
 
 // adler32Update is hash/adler32's update of the checksum adler by p,
@@ -338,14 +341,17 @@ func adler32Update(adler uint32, p []byte) uint32 {
 		p = p[len(q):]
 		i := 0
 		for ; i+8 <= len(q); i += 8 {
-			if binary.LittleEndian.Uint64(q[i:]) == 0 {
-				s2 += 8 * s1
+			x := binary.LittleEndian.Uint64(q[i:])
+			s2 += 8 * s1
+			if x == 0 {
 				continue
 			}
-			for _, c := range q[i : i+8] {
-				s1 += uint32(c)
-				s2 += s1
-			}
+			// The bytes b0…b7 add b0 + … + b7 to s1 and 8·b0 + 7·b1 + …
+			// + 1·b7 to s2: sums of 16-bit lanes (the even bytes, the odd
+			// ones), each a multiplication whose top lane gathers them.
+			even, odd := x&0x00ff00ff00ff00ff, (x>>8)&0x00ff00ff00ff00ff
+			s1 += uint32((even + odd) * 0x0001000100010001 >> 48)
+			s2 += uint32((even*0x0008000600040002 + odd*0x0007000500030001) >> 48)
 		}
 		for _, c := range q[i:] {
 			s1 += uint32(c)

@@ -32,7 +32,8 @@ func TestAdler32UpdateIsAdler32(t *testing.T) {
 	}
 }
 
-// subBytes and subRGB subtract byte by byte, with no borrow between bytes.
+// subBytes and subRGB subtract byte by byte, with no borrow between bytes;
+// subRGB counts the bytes it leaves that are not zero.
 func TestSubtractionIsPerByte(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 100 {
@@ -47,7 +48,9 @@ func TestSubtractionIsPerByte(t *testing.T) {
 		d := make([]byte, 4*w)
 		subBytes(d, a, b)
 		rgb := make([]byte, 3*w)
-		subRGB(rgb, a, b)
+		if n, want := subRGB(rgb, a, b), nonZero(rgb); n != want {
+			t.Fatalf("subRGB counted %d bytes that are not zero, want %d", n, want)
+		}
 		for i := range a {
 			if d[i] != a[i]-b[i] {
 				t.Fatalf("subBytes byte %d: %d - %d = %d", i, a[i], b[i], d[i])
