@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
@@ -156,14 +155,6 @@ type DeltaOptions struct {
 // them, reading each version once instead of twice.
 func Delta(before, after []*ojson.Object, changed []string, o DeltaOptions) (added, resolved, persisting []Finding) {
 	return DeltaModels(NewModel(before, o.BackgroundBefore), NewModel(after, o.BackgroundAfter), changed, o.All)
-}
-
-// sideBySide runs a and b at once and returns when both have.
-func sideBySide(a, b func()) {
-	var wg sync.WaitGroup
-	wg.Go(a)
-	b()
-	wg.Wait()
 }
 
 // sortFindings orders findings by severity, code, ids, then message.

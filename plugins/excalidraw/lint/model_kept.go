@@ -50,63 +50,60 @@ func (m *Model) take(prev *scene) (*scene, func()) {
 // near-miss hints are those of pairs with a changed element
 // (Options.Touched).
 func DeltaModels(before, after *Model, changed []string, all bool) (added, resolved, persisting []Finding) {
-	var was, now *scene
-	var scope, near map[string]bool
-	var giveBack [2]func()
-	defer func() {
-		for _, g := range giveBack {
-			if g != nil {
-				g()
-			}
-		}
-	}()
-	// The two versions are read, and then linted, side by side: they
-	// share nothing but the scope, which both only read.
-	// The version after is read from the one before (newScene's prev)
-	// once that is read, and takes its spatial index from the one
-	// before's (scene.spatialFrom) once that is built.
-	read, indexed := make(chan struct{}), make(chan struct{})
-	sideBySide(func() {
-		defer close(indexed)
-		was, giveBack[0] = before.take(nil)
-		close(read)
-		was.spatial()
-	}, func() {
-		<-read
-		now, giveBack[1] = after.take(was)
-		<-indexed
-		now.spatialFrom(was)
-	})
-	sideBySide(func() {
-		if !all {
-			scope = was.neighbours(changed)
-		}
-	}, func() {
-		if !all {
-			near = now.neighbours(changed)
-		}
-	})
-	if !all {
-		for id := range near {
-			scope[id] = true
-		}
-	}
 	touched := make(map[string]bool, len(changed))
 	for _, id := range changed {
 		touched[id] = true
 	}
-	was.opts.Touched, now.opts.Touched = touched, touched
+	// The two versions are read, scoped and linted side by side, the one
+	// before on a goroutine of its own (one for the three steps: a new
+	// goroutine's stack grows anew), meeting where a step needs the
+	// other's: the version after is read from the one before
+	// (newScene's prev) once that is read, and takes its spatial index
+	// from the one before's (scene.spatialFrom) once that is built; the
+	// scope is the union of both versions' neighbours. They share
+	// nothing else but the scope and touched, which both only read.
+	var was, now *scene
+	var scope map[string]bool
 	var found, finds []Finding
-	sideBySide(func() {
+	read, indexed, scoped, merged, done := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var giveBack func()
+		was, giveBack = before.take(nil)
+		defer giveBack()
+		close(read)
+		was.spatial()
+		close(indexed)
+		if !all {
+			scope = was.neighbours(changed)
+		}
+		close(scoped)
+		<-merged
+		was.opts.Touched = touched
 		if !all {
 			was.scope(scope)
 		}
 		found = was.run()
-	}, func() {
-		if !all {
-			now.scope(scope)
-		}
-		finds = now.run()
-	})
+	}()
+	<-read
+	now, giveBack := after.take(was)
+	defer giveBack()
+	<-indexed
+	now.spatialFrom(was)
+	var near map[string]bool
+	if !all {
+		near = now.neighbours(changed)
+	}
+	<-scoped
+	for id := range near {
+		scope[id] = true
+	}
+	close(merged)
+	now.opts.Touched = touched
+	if !all {
+		now.scope(scope)
+	}
+	finds = now.run()
+	<-done
 	return Diff(found, finds)
 }

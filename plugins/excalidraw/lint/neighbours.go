@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	model "github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/geom"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
@@ -87,16 +89,28 @@ func (s *scene) neighbours(ids []string) map[string]bool {
 		s.query(b.Expand(nearMargin), func(*el) bool { return true }, func(e *el) { add(e.id) })
 	}
 
-	// Labels and containers of everything in scope.
-	for _, e := range s.els {
-		if !out[e.id] {
-			continue
+	// Labels and containers of everything in scope, in array order (an
+	// element added ahead of the one that adds it has its own added too):
+	// the live ones in scope are looked up rather than every element.
+	var queue []int // indexes into s.els, ascending
+	for id := range out {
+		if i, ok := s.byID[id]; ok {
+			queue = append(queue, i)
 		}
-		if l := s.labelOf(e); l != nil {
-			out[l.id] = true
-		}
-		if c := s.containerOf(e); c != nil {
-			out[c.id] = true
+	}
+	slices.Sort(queue)
+	for len(queue) > 0 {
+		e := s.els[queue[0]]
+		queue = queue[1:]
+		for _, x := range []*el{s.labelOf(e), s.containerOf(e)} {
+			if x == nil || out[x.id] {
+				continue
+			}
+			out[x.id] = true
+			if x.idx > e.idx {
+				k, _ := slices.BinarySearch(queue, x.idx)
+				queue = slices.Insert(queue, k, x.idx)
+			}
 		}
 	}
 	return out
