@@ -165,19 +165,24 @@ func tally[K ~int | ~string](keys iter.Seq[K]) ([]K, map[K]int) {
 	return order, n
 }
 
+// fontKey is the font family fonts counts of an element, ok false for
+// none (not a text, blank, or no finite fontFamily).
+func fontKey(e *elData) (family int, ok bool) {
+	if e.typ != "text" || e.blank || !e.hasFontFamily || !finite(e.fontFamily) {
+		return 0, false
+	}
+	return int(e.fontFamily), true
+}
+
 // fonts: too many typefaces.
 func (s *scene) fonts() {
 	var texts []*el
 	var fams []int
 	for _, e := range s.els {
-		if e.typ != "text" || e.blank {
-			continue
+		if f, ok := fontKey(e.elData); ok {
+			texts = append(texts, e)
+			fams = append(fams, f)
 		}
-		if !e.hasFontFamily || !finite(e.fontFamily) {
-			continue
-		}
-		texts = append(texts, e)
-		fams = append(fams, int(e.fontFamily))
 	}
 	order, n := tally(slices.Values(fams))
 	if len(order) <= maxFontFamilies {

@@ -124,6 +124,11 @@ func (s *scene) run() []Finding {
 			s.out = append(s.out, f...)
 			continue
 		}
+		if f, ok := s.priorFindings(r.Code); ok {
+			s.kept[r.Code] = f
+			s.out = append(s.out, f...)
+			continue
+		}
 		scope, near, from := s.opts.Scope, s.near, len(s.out)
 		s.opts.Scope, s.near = nil, nil
 		r.run(s)
@@ -140,6 +145,46 @@ func (s *scene) run() []Finding {
 var wholeScene = map[string]bool{
 	CodeDanglingBinding: true, CodeOneSidedBinding: true, CodeEmptyText: true,
 	CodeOffCanvas: true, CodeTooManyFonts: true, CodeTooManyStrokeColors: true,
+}
+
+// keptWhile are, for wholeScene rules, what of an element the rule
+// reads besides its id: a scene that follows the version before
+// (scene.follows) takes that version's findings of the rule again when
+// every edit leaves this the same.
+var keptWhile = map[string]func(was, is *elData) bool{
+	CodeDanglingBinding: sameRefs, CodeOneSidedBinding: sameRefs, CodeEmptyText: sameRefs,
+	CodeTooManyStrokeColors: func(was, is *elData) bool { return was.strokeKey == is.strokeKey },
+	CodeTooManyFonts: func(was, is *elData) bool {
+		f1, ok1 := fontKey(was)
+		f2, ok2 := fontKey(is)
+		return f1 == f2 && ok1 == ok2
+	},
+}
+
+// sameRefs: the same references (bindings, container, frame, bound
+// elements), type and text, which are what the binding rules and
+// empty_text read of an element and of its label (scene.name).
+func sameRefs(was, is *elData) bool {
+	return was.typ == is.typ && was.hasStart == is.hasStart && was.start == is.start &&
+		was.hasEnd == is.hasEnd && was.end == is.end && was.container == is.container &&
+		was.frame == is.frame && slices.Equal(was.bound, is.bound) && was.txt == is.txt && was.orig == is.orig
+}
+
+// priorFindings are the findings of a wholeScene rule the version before
+// had, when this scene follows it and no edit changed what the rule
+// reads.
+func (s *scene) priorFindings(code string) ([]Finding, bool) {
+	same, ok := keptWhile[code]
+	f, had := s.prior[code]
+	if !ok || !had || !s.follows {
+		return nil, false
+	}
+	for _, e := range s.edits {
+		if !same(e.was, e.is) {
+			return nil, false
+		}
+	}
+	return f, true
 }
 
 // DeltaOptions are Delta's: the canvas colour of each version, and All

@@ -103,7 +103,18 @@ type scene struct {
 	// kept are a model's findings of the wholeScene rules by code, once
 	// run; nil for a scene of one Run.
 	kept map[string][]Finding
+	// follows: the scene was read after prev (newScene) with the same
+	// ids at the same positions; edits are the elements whose record
+	// differs from prev's, and prior the findings prev's model had kept
+	// then, which run takes again for a rule the edits leave alone
+	// (keptWhile).
+	follows bool
+	edits   []edit
+	prior   map[string][]Finding
 }
+
+// edit is an element's record in the version before and in this one.
+type edit struct{ was, is *elData }
 
 // newScene reads the elements for one Run. prev, when not nil, is a
 // scene of another version of them (the one a write started from), read
@@ -126,7 +137,7 @@ func newScene(elements []*ojson.Object, o Options, prev *scene) *scene {
 			parsed(&s.block[pos], pos, obj)
 		}
 	}
-	if s.sameIDs(prev) {
+	if s.edits, s.follows = s.editsFrom(prev); s.follows {
 		s.byID, s.deleted = prev.byID, prev.deleted
 		s.els = make([]*el, len(prev.els))
 		for i, p := range prev.els {
@@ -184,22 +195,25 @@ func (s *scene) index1() {
 	}
 }
 
-// sameIDs reports whether prev's elements hold the same ids, deleted or
-// not, at the same positions as s's: what index1 reads.
-func (s *scene) sameIDs(prev *scene) bool {
+// editsFrom reports whether prev's elements hold the same ids, deleted
+// or not, at the same positions as s's (what index1 reads), and lists
+// the elements whose record differs.
+func (s *scene) editsFrom(prev *scene) ([]edit, bool) {
 	if prev == nil || len(prev.block) != len(s.block) {
-		return false
+		return nil, false
 	}
+	var edits []edit
 	for pos := range s.block {
-		a, b := s.block[pos].elData, prev.block[pos].elData
+		a, b := prev.block[pos].elData, s.block[pos].elData
 		if a == b {
 			continue
 		}
 		if a == nil || b == nil || a.id != b.id || a.isDeleted != b.isDeleted {
-			return false
+			return nil, false
 		}
+		edits = append(edits, edit{a, b})
 	}
-	return true
+	return edits, true
 }
 
 // scope limits the findings of the rules run next to those involving

@@ -55,14 +55,14 @@ func TestModelTakenAgainStartsClean(t *testing.T) {
 	a := ojson.New().Set("id", "a").Set("type", "rectangle").Set("x", 0).Set("y", 0).Set("width", 100).Set("height", 100)
 	b := a.Clone().Set("id", "b").Set("x", 10)
 	m := NewModel([]*ojson.Object{a, b}, "")
-	s, giveBack := m.take(nil)
+	s, giveBack := m.take(nil, nil)
 	s.scope(map[string]bool{"a": true})
 	if len(s.run()) == 0 {
 		t.Fatal("no overlap found")
 	}
 	index := s.index
 	giveBack()
-	again, giveBack := m.take(nil)
+	again, giveBack := m.take(nil, nil)
 	defer giveBack()
 	if again != s || len(again.out) != 0 || again.near != nil || again.opts.Scope != nil || again.index != index || index == nil {
 		t.Fatalf("taken again: same %v, %d findings, near %v, scope %v, index kept %v", again == s, len(again.out), again.near, again.opts.Scope, again.index == index)
@@ -71,11 +71,12 @@ func TestModelTakenAgainStartsClean(t *testing.T) {
 
 // A line of kept models answers as fresh reads do over random edits:
 // on every corpus scene, edits that keep each position's id (a move, a
-// resize, a new stroke colour or text, an index no longer valid: the
-// next version's read shares the one before's id index) and edits that
-// do not (a deletion, a swap, a removal, an added copy), each version's
-// model the next write's model of what it starts from, linting the
-// touched region or (every third step) every element.
+// resize, a new type, stroke colour, text, font, frame, container or
+// bound elements, an index no longer valid: the next version's read shares
+// the one before's id index and may take its whole-scene findings
+// again) and edits that do not (a deletion, a swap, a removal, an added
+// copy), each version's model the next write's model of what it starts
+// from, linting the touched region or (every third step) every element.
 func TestKeptModelsFollowRandomEdits(t *testing.T) {
 	eachCorpusScene(t, 3, func(path string, cur []*ojson.Object) {
 		for _, el := range cur {
@@ -83,7 +84,7 @@ func TestKeptModelsFollowRandomEdits(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(uint64(len(path)), uint64(len(cur))))
 		kept := NewModel(cur, "")
-		for step := range 12 {
+		for step := range 16 {
 			next, changed := randomEdit(rng, cur)
 			all := step%3 == 2
 			a1, r1, p1 := Delta(cur, next, changed, DeltaOptions{All: all})
@@ -111,7 +112,7 @@ func randomEdit(rng *rand.Rand, cur []*ojson.Object) ([]*ojson.Object, []string)
 		o.Freeze()
 		next[i] = o
 	}
-	switch rng.IntN(9) {
+	switch rng.IntN(15) {
 	case 0: // onto another element
 		x, _ := next[j].Number("x")
 		y, _ := next[j].Number("y")
@@ -133,6 +134,23 @@ func randomEdit(rng *rand.Rand, cur []*ojson.Object) ([]*ojson.Object, []string)
 		return next, []string{id, other}
 	case 7:
 		return slices.Delete(next, i, i+1), []string{id}
+	case 9:
+		edited(func(o *ojson.Object) { o.Set("frameId", other) })
+	case 10: // a text, when there is one, into another element
+		for k := range next {
+			if t, _ := next[(i+k)%len(next)].String("type"); t == "text" {
+				i = (i + k) % len(next)
+				break
+			}
+		}
+		id, _ = next[i].String("id")
+		edited(func(o *ojson.Object) { o.Set("containerId", other) })
+	case 11:
+		edited(func(o *ojson.Object) { o.Set("boundElements", []any{}) })
+	case 12:
+		edited(func(o *ojson.Object) { o.Set("fontFamily", float64(1+rng.IntN(3))) })
+	case 13:
+		edited(func(o *ojson.Object) { o.Set("type", "ellipse") })
 	default: // a copy beside another element, under a new id
 		c := next[j].Clone()
 		x, _ := c.Number("x")
