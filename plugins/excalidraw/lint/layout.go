@@ -57,53 +57,51 @@ func (s *scene) occlusions() {
 
 // outliers: elements far away from all the others.
 func (s *scene) outliers() {
-	// The items are the finite elements that are not labels, by index
-	// into s.els.
-	item := func(e *el) bool { return e.finite && !s.isLabel(e) }
+	// The two most extreme items (finite elements that are not labels)
+	// on each side give, for every item, the box of all the others in
+	// O(1). An item that is not the most extreme on any side lies within
+	// the box of the others, so only those can be far from the rest.
+	type ext struct {
+		best, second int
+		v1, v2       float64 // their values: -MinX, -MinY, MaxX, MaxY
+	}
+	sides := [4]ext{{-1, -1, 0, 0}, {-1, -1, 0, 0}, {-1, -1, 0, 0}, {-1, -1, 0, 0}}
 	n := 0
-	for _, e := range s.els {
-		if item(e) {
-			n++
+	for i, e := range s.els {
+		if !e.finite || s.isLabel(e) {
+			continue
+		}
+		n++
+		b := e.box
+		for k, v := range [4]float64{-b.MinX, -b.MinY, b.MaxX, b.MaxY} {
+			x := &sides[k]
+			switch {
+			case x.best < 0 || v > x.v1:
+				x.second, x.v2, x.best, x.v1 = x.best, x.v1, i, v
+			case x.second < 0 || v > x.v2:
+				x.second, x.v2 = i, v
+			}
 		}
 	}
 	if n < outlierMinElements {
 		return
 	}
-	// The two most extreme items on each side give, for every item, the
-	// box of all the others in O(1).
-	type ext struct {
-		best, second int
+	var extremes []int
+	for _, x := range sides {
+		extremes = append(extremes, x.best)
 	}
-	sides := [4]ext{{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}}
-	val := func(i, side int) float64 {
-		b := s.els[i].box
-		return [4]float64{-b.MinX, -b.MinY, b.MaxX, b.MaxY}[side]
-	}
-	for i, e := range s.els {
-		if !item(e) {
-			continue
-		}
-		for k := range sides {
-			x := &sides[k]
-			switch {
-			case x.best < 0 || val(i, k) > val(x.best, k):
-				x.second, x.best = x.best, i
-			case x.second < 0 || val(i, k) > val(x.second, k):
-				x.second = i
-			}
-		}
-	}
-	for i, e := range s.els {
-		if !item(e) || !s.inScope(e.id) {
+	slices.Sort(extremes)
+	for _, i := range slices.Compact(extremes) {
+		e := s.els[i]
+		if !s.inScope(e.id) {
 			continue
 		}
 		var v [4]float64
 		for k, x := range sides {
-			j := x.best
-			if j == i {
-				j = x.second
+			v[k] = x.v1
+			if x.best == i {
+				v[k] = x.v2
 			}
-			v[k] = val(j, k)
 		}
 		others := geom.R(-v[0], -v[1], v[2], v[3])
 		gap := e.box.Gap(others)
