@@ -36,13 +36,18 @@ func TestAdler32UpdateIsAdler32(t *testing.T) {
 // subRGB counts the bytes it leaves that are not zero.
 func TestSubtractionIsPerByte(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for range 100 {
+	for range 400 {
 		w := 1 + rng.IntN(50)
 		a, b := make([]byte, 4*w), make([]byte, 4*w)
 		for i := range a {
 			a[i], b[i] = byte(rng.IntN(256)), byte(rng.IntN(256))
 			if rng.IntN(3) == 0 {
 				b[i] = a[i]
+			}
+		}
+		for i := 0; i < w; i++ { // whole pixels the same, and runs of them
+			if rng.IntN(2) == 0 {
+				copy(b[4*i:4*i+4], a[4*i:4*i+4])
 			}
 		}
 		d := make([]byte, 4*w)
