@@ -175,7 +175,7 @@ func sameRefs(was, is *elData) bool {
 // reads.
 func (s *scene) priorFindings(code string) ([]Finding, bool) {
 	same, ok := keptWhile[code]
-	f, had := s.prior[code]
+	f, had := s.prior.kept[code]
 	if !ok || !had || !s.follows {
 		return nil, false
 	}

@@ -105,12 +105,75 @@ type scene struct {
 	kept map[string][]Finding
 	// follows: the scene was read after prev (newScene) with the same
 	// ids at the same positions; edits are the elements whose record
-	// differs from prev's, and prior the findings prev's model had kept
-	// then, which run takes again for a rule the edits leave alone
-	// (keptWhile).
+	// differs from prev's, and prior what this scene may take again of
+	// prev's when the edits leave it alone.
 	follows bool
 	edits   []edit
-	prior   map[string][]Finding
+	prior   prior
+	refs    *refIndex // built on first use (references)
+}
+
+// prior is what a model's scene read after another version (newScene's
+// prev) may take of it: the findings prev's model had kept (for
+// keptWhile) and its reference index (for sameRefs edits).
+type prior struct {
+	kept map[string][]Finding
+	refs *refIndex
+}
+
+// refIndex is what the elements' references say, over every element:
+// which elements name each id, and the boundElements entries that do
+// not hold (staleBoundEntries). It depends on the ids at each position
+// and on what sameRefs compares, so a version whose edits leave that
+// alone has the one before's.
+type refIndex struct {
+	to       map[string][]int // id → the elements (indexes into els) whose startBinding, endBinding, containerId, frameId or boundElements names it
+	carriers []string         // the elements with stale entries, in array order
+	entries  int              // how many stale entries they have
+	first    string           // why the first does not hold
+}
+
+// references returns the scene's reference index: prior's when the
+// scene follows it with edits that leave references alone, else built.
+func (s *scene) references() *refIndex {
+	if s.refs != nil {
+		return s.refs
+	}
+	if s.follows && s.prior.refs != nil && !slices.ContainsFunc(s.edits, func(e edit) bool { return !sameRefs(e.was, e.is) }) {
+		s.refs = s.prior.refs
+		return s.refs
+	}
+	r := &refIndex{to: map[string][]int{}}
+	for i, e := range s.els {
+		for _, id := range [...]string{e.start, e.end, e.container, e.frame} {
+			if id != "" {
+				r.to[id] = append(r.to[id], i)
+			}
+		}
+		for _, b := range e.bound {
+			r.to[b.id] = append(r.to[b.id], i)
+		}
+		n := 0
+		for k, b := range e.bound {
+			if slices.ContainsFunc(e.bound[:k], func(c boundRef) bool { return c.id == b.id }) {
+				continue
+			}
+			why := s.staleEntry(e, b)
+			if why == "" {
+				continue
+			}
+			if r.first == "" {
+				r.first = why
+			}
+			n++
+		}
+		if n > 0 {
+			r.entries += n
+			r.carriers = append(r.carriers, e.id)
+		}
+	}
+	s.refs = r
+	return r
 }
 
 // edit is an element's record in the version before and in this one.

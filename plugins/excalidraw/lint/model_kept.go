@@ -30,15 +30,14 @@ func NewModel(elements []*ojson.Object, background string) *Model {
 // take returns a scene of the model for one Delta, with no findings and
 // no scope, and the function that gives it back. prev, when not nil, is
 // a scene of another version the model may share what is the same with
-// (newScene), and prior the findings prev's model had kept, which a
-// new read of the model may take again (scene.priorFindings).
-func (m *Model) take(prev *scene, prior map[string][]Finding) (*scene, func()) {
+// (newScene), and p what a new read of the model may take again of it.
+func (m *Model) take(prev *scene, p prior) (*scene, func()) {
 	if !m.mu.TryLock() {
 		return newScene(m.elements, m.opts, prev), func() {}
 	}
 	if m.s == nil {
 		m.s = newScene(m.elements, m.opts, prev)
-		m.s.kept, m.s.prior = map[string][]Finding{}, prior
+		m.s.kept, m.s.prior = map[string][]Finding{}, p
 	}
 	s := m.s
 	s.out, s.near, s.visits = nil, nil, 0
@@ -67,16 +66,16 @@ func DeltaModels(before, after *Model, changed []string, all bool) (added, resol
 	var was, now *scene
 	var scope map[string]bool
 	var found, finds []Finding
-	var prior map[string][]Finding
+	var p prior
 	read, indexed, scoped, merged, done := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		var giveBack func()
-		was, giveBack = before.take(nil, nil)
+		was, giveBack = before.take(nil, prior{})
 		defer giveBack()
 		// What the model before had kept so far: its own run adds to
 		// kept while the version after is read.
-		prior = maps.Clone(was.kept)
+		p = prior{kept: maps.Clone(was.kept), refs: was.refs}
 		close(read)
 		was.spatial()
 		close(indexed)
@@ -92,7 +91,7 @@ func DeltaModels(before, after *Model, changed []string, all bool) (added, resol
 		found = was.run()
 	}()
 	<-read
-	now, giveBack := after.take(was, prior)
+	now, giveBack := after.take(was, p)
 	defer giveBack()
 	<-indexed
 	now.spatialFrom(was)

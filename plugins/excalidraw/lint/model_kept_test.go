@@ -55,14 +55,14 @@ func TestModelTakenAgainStartsClean(t *testing.T) {
 	a := ojson.New().Set("id", "a").Set("type", "rectangle").Set("x", 0).Set("y", 0).Set("width", 100).Set("height", 100)
 	b := a.Clone().Set("id", "b").Set("x", 10)
 	m := NewModel([]*ojson.Object{a, b}, "")
-	s, giveBack := m.take(nil, nil)
+	s, giveBack := m.take(nil, prior{})
 	s.scope(map[string]bool{"a": true})
 	if len(s.run()) == 0 {
 		t.Fatal("no overlap found")
 	}
 	index := s.index
 	giveBack()
-	again, giveBack := m.take(nil, nil)
+	again, giveBack := m.take(nil, prior{})
 	defer giveBack()
 	if again != s || len(again.out) != 0 || again.near != nil || again.opts.Scope != nil || again.index != index || index == nil {
 		t.Fatalf("taken again: same %v, %d findings, near %v, scope %v, index kept %v", again == s, len(again.out), again.near, again.opts.Scope, again.index == index)

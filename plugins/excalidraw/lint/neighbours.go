@@ -63,23 +63,25 @@ func (s *scene) neighbours(ids []string) map[string]bool {
 	}
 
 	// References to the touched elements, and the arrows' other ends.
-	empty := touched[""] // most references are unset: look up only the set ones
-	is := func(id string) bool {
-		if id == "" {
-			return empty
+	refers := func(e *el) {
+		add(e.id)
+		if model.IsLinear(e.typ) {
+			add(e.start)
+			add(e.end)
 		}
-		return touched[id]
 	}
-	for _, e := range s.els {
-		refers := is(e.start) || is(e.end) || is(e.container) || is(e.frame)
-		for _, b := range e.bound {
-			refers = refers || is(b.id)
+	if touched[""] { // every unset reference names it: look at each
+		for _, e := range s.els {
+			if touched[e.start] || touched[e.end] || touched[e.container] || touched[e.frame] ||
+				slices.ContainsFunc(e.bound, func(b boundRef) bool { return touched[b.id] }) {
+				refers(e)
+			}
 		}
-		if refers {
-			add(e.id)
-			if model.IsLinear(e.typ) {
-				add(e.start)
-				add(e.end)
+	} else {
+		to := s.references().to
+		for id := range touched {
+			for _, i := range to[id] {
+				refers(s.els[i])
 			}
 		}
 	}

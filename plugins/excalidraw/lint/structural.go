@@ -117,32 +117,12 @@ func (s *scene) oneSidedBindings() {
 // elements that carry them (at most maxStaleIDs, those in scope
 // first), its message the count and the first.
 func (s *scene) staleBoundEntries() {
-	var carriers []string
-	entries := 0
-	first := ""
-	for _, e := range s.els {
-		n := 0
-		for i, b := range e.bound {
-			if slices.ContainsFunc(e.bound[:i], func(c boundRef) bool { return c.id == b.id }) {
-				continue
-			}
-			why := s.staleEntry(e, b)
-			if why == "" {
-				continue
-			}
-			if first == "" {
-				first = why
-			}
-			n++
-		}
-		if n > 0 {
-			entries += n
-			carriers = append(carriers, e.id)
-		}
-	}
+	r := s.references()
+	entries, first := r.entries, r.first
 	if entries == 0 {
 		return
 	}
+	carriers := slices.Clone(r.carriers)
 	all := len(carriers)
 	slices.SortStableFunc(carriers, func(a, b string) int {
 		return cmpBool(s.inScope(b), s.inScope(a))
