@@ -100,6 +100,7 @@ type scene struct {
 	// Under a scope: the live scoped elements and those near them
 	// (subjects), in array order, listed on first use.
 	scoped, nearby []*el
+	texts          []*el // the texts in scope (scopedTexts), listed on first use
 	// kept are a model's findings of the wholeScene rules by code, once
 	// run; nil for a scene of one Run.
 	kept map[string][]Finding
@@ -282,7 +283,7 @@ func (s *scene) editsFrom(prev *scene) ([]edit, bool) {
 // scope limits the findings of the rules run next to those involving
 // these ids (nil: all), as Options.Scope does.
 func (s *scene) scope(ids map[string]bool) {
-	s.opts.Scope, s.near, s.scoped, s.nearby = ids, nil, nil, nil
+	s.opts.Scope, s.near, s.scoped, s.nearby, s.texts = ids, nil, nil, nil, nil
 	if ids != nil {
 		s.near = s.nearScope()
 	}

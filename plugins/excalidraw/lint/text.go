@@ -10,10 +10,30 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene/textmetrics"
 )
 
-// textScoped reports whether a per-text rule should look at text e: in
-// scope itself or through its container.
-func (s *scene) textScoped(e *el) bool {
-	return s.inScope(e.id) || (e.container != "" && s.inScope(e.container))
+// scopedTexts are what a per-text rule looks at: every element without a
+// scope (the rules check the type), else the texts in scope themselves
+// or through their container, in array order, found from the scope and
+// the reference index and listed on first use.
+func (s *scene) scopedTexts() []*el {
+	if s.opts.Scope == nil {
+		return s.els
+	}
+	if s.texts == nil {
+		to := s.references().to
+		s.texts = s.inOrder(func(yield func(int)) {
+			for id := range s.opts.Scope {
+				if i, ok := s.byID[id]; ok && s.els[i].typ == "text" {
+					yield(i)
+				}
+				for _, i := range to[id] {
+					if e := s.els[i]; e.typ == "text" && e.container == id {
+						yield(i)
+					}
+				}
+			}
+		})
+	}
+	return s.texts
 }
 
 // fontOf is a text's family and size as the editor falls back: an
@@ -32,8 +52,8 @@ func fontOf(e *el) (textmetrics.FontFamily, float64) {
 
 // textOverflows: text that needs more room than its box gives it.
 func (s *scene) textOverflows() {
-	for _, e := range s.els {
-		if e.typ != "text" || !e.finite || e.blank || !s.textScoped(e) {
+	for _, e := range s.scopedTexts() {
+		if e.typ != "text" || !e.finite || e.blank {
 			continue
 		}
 		if c := s.containerOf(e); c != nil {
@@ -75,9 +95,9 @@ func (s *scene) textOverflows() {
 
 // labelsWiderThanArrows: an arrow label that hides its arrow.
 func (s *scene) labelsWiderThanArrows() {
-	for _, e := range s.els {
+	for _, e := range s.scopedTexts() {
 		c := s.containerOf(e)
-		if c == nil || c.typ != "arrow" || len(c.pts) < 2 || e.blank || !s.textScoped(e) {
+		if c == nil || c.typ != "arrow" || len(c.pts) < 2 || e.blank {
 			continue
 		}
 		length := geom.PolylineLength(c.pts)
@@ -113,8 +133,8 @@ func (s *scene) tinyTexts() {
 		}
 		return all
 	}
-	for _, e := range s.els {
-		if e.typ != "text" || e.blank || !s.textScoped(e) {
+	for _, e := range s.scopedTexts() {
+		if e.typ != "text" || e.blank {
 			continue
 		}
 		fs := e.fontSize

@@ -15,8 +15,8 @@ import (
 // when the word is wider than the text may be (Excalidraw then breaks it
 // by characters).
 func (s *scene) midWordBreaks() {
-	for _, e := range s.els {
-		if e.typ != "text" || e.blank || e.orig == "" || e.txt == e.orig || !strings.Contains(e.txt, "\n") || !s.textScoped(e) {
+	for _, e := range s.scopedTexts() {
+		if e.typ != "text" || e.blank || e.orig == "" || e.txt == e.orig || !strings.Contains(e.txt, "\n") {
 			continue
 		}
 		words := brokenWords(e.txt, e.orig)
