@@ -10,8 +10,14 @@ import (
 // Model is one version of a scene read for Delta, to keep with elements
 // that do not change (a sealed document's): the next write's Delta then
 // reads the version before it from the model, its spatial index built,
-// instead of reading every element again. The caller must not change the
-// elements while the model is in use. A Delta that finds the model in use
+// instead of reading every element again. The version after is read
+// from the one before: an element's parsed record is shared by every
+// version holding it (a scene adds only what depends on the others:
+// position, drawing order, label, drawn box), and a version with the
+// same ids at the same positions shares the one before's id index and,
+// where its edits leave them alone, its reference index and whole-scene
+// findings (keptWhile), so a write's lint costs about what it touched.
+// The caller must not change the elements while the model is in use. A Delta that finds the model in use
 // by another reads the elements anew, so a Model is safe for concurrent
 // use.
 type Model struct {
