@@ -135,6 +135,7 @@ func (s *scene) run() []Finding {
 		s.opts.Scope, s.near = scope, near
 		s.kept[r.Code] = slices.Clone(s.out[from:])
 	}
+	s.prior.kept = nil // what this run took of them is kept now
 	return s.finish()
 }
 
