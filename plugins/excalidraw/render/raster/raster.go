@@ -46,13 +46,24 @@ func paintInto(img *image.RGBA, pic *render.Picture, fs *fonts.Set, dirty bool) 
 	h := img.Rect.Dy()
 	// More bands than processors, handed out in turn, so that one slowed
 	// by a busy machine or a crowded part of the picture holds up little.
-	bands := max(1, min(4*runtime.GOMAXPROCS(0), h/32))
+	bands := evenBands(min(4*runtime.GOMAXPROCS(0), h/32))
 	rows := (h + bands - 1) / bands
 	bg := background(pic, dirty)
 	parallel.For(bands, 1, func(i int) bool {
 		paintBand(img, pic, fs, bg, i*rows, min(h, (i+1)*rows))
 		return true
 	})
+}
+
+// evenBands is n bands (at least one) rounded down to a multiple of the
+// processors when there are more of them: 3 bands on 2 processors end
+// when one has painted two, 2 bands (each half again as tall) when each
+// has painted one, in three quarters of the time.
+func evenBands(n int) int {
+	if procs := runtime.GOMAXPROCS(0); n > procs {
+		n -= n % procs
+	}
+	return max(1, n)
 }
 
 // background is what a band is filled with before painting: the
@@ -113,7 +124,7 @@ func PNG(out io.Writer, pic *render.Picture, fs *fonts.Set) error {
 	// source-over): RGB, a quarter less to filter and compress.
 	opaque := pic.Background != nil && pic.Background.A == 255
 	// Bands as paintInto's, but each large enough to compress well.
-	bands := max(1, min(4*runtime.GOMAXPROCS(0), h/32, encodeBands(w, h, opaque, math.MaxInt)))
+	bands := evenBands(min(4*runtime.GOMAXPROCS(0), h/32, encodeBands(w, h, opaque, math.MaxInt)))
 	e := newPNGBands(img, opaque, bands)
 	rows := e.rowsPer()
 	bg := background(pic, dirty)
