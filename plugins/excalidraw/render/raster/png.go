@@ -122,6 +122,11 @@ func (e *pngBands) band(i, y0, y1 int, up bool) (err error) {
 				case !up && y == y0:
 					row[0] = 1 // Sub
 					leftRGB(row[1:], px)
+				case bytes.Equal(px, rowPix(img, y-1)):
+					// The row above again (a gap between shapes): Up
+					// leaves zeros only.
+					row[0] = 2 // Up
+					clear(row[1:])
 				default:
 					row[0] = 2 // Up
 					// A row Up leaves mostly zeros needs no other try.

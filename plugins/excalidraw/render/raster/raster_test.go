@@ -100,7 +100,7 @@ func TestPNGIsAPNG(t *testing.T) {
 // The PNG writer's output is what image/png decodes back, pixel for
 // pixel, for opaque pictures (written as RGB) and translucent ones (RGBA,
 // with rows that are all opaque among them), of any width and height (one
-// band or many).
+// band or many), with rows that repeat the row above among them.
 func TestEncodedPNGDecodesToThePicture(t *testing.T) {
 	for _, c := range []struct {
 		w, h   int
@@ -116,6 +116,9 @@ func TestEncodedPNGDecodesToThePicture(t *testing.T) {
 					a = 255
 				}
 				img.SetRGBA(x, y, color.RGBA{R: uint8(uint32(x*13%256) * uint32(a) / 255), G: uint8(uint32(y%256) * uint32(a) / 255), B: uint8(uint32(x/40) * uint32(a) / 255), A: a})
+			}
+			if y%5 == 4 { // some rows the row above again, as between shapes
+				copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:])
 			}
 		}
 		var b bytes.Buffer
