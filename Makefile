@@ -132,7 +132,7 @@ test: deps node-deps editor browser postgres vet
 # that reads testcorpus.Files belongs in CORPUS_TESTS.
 CORPUS       ?= ../shared/corpus
 CORPUS_PKGS  := ./internal/testcorpus/ ./plugins/excalidraw/scene/... ./plugins/excalidraw/query/ ./plugins/excalidraw/lint/ \
-                ./plugins/excalidraw/service/ ./plugins/excalidraw/render/freehand/
+                ./plugins/excalidraw/service/ ./plugins/excalidraw/render/ ./plugins/excalidraw/render/freehand/
 CORPUS_TESTS := Corpus|^TestSplitElementsMatchesParse$$|^TestMarshalSplitIsSplitDocument$$|^TestDeltaIsNeighboursRunDiff$$|^TestKeptModelsAreFreshReads$$|^TestForkedWritesEqualFullWrites$$|^TestAgainstReference$$|^TestSharedOverride$$|^(FuzzParse|FuzzValidate|FuzzNormalize)$$
 test-corpus: deps node-deps editor browser
 	@if ! ls "$(CORPUS)"/*.excalidraw >/dev/null 2>&1; then \

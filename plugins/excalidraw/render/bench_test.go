@@ -31,6 +31,15 @@ func BenchmarkPicture(b *testing.B) {
 				}
 			}
 		})
+		// As a board is drawn after a write: sealed, its elements frozen.
+		stored := sealedDoc(b, syntheticScene(b, n))
+		b.Run(fmt.Sprintf("draw-stored/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := render.Draw(stored, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		pic, err := render.Draw(doc, o)
 		if err != nil {
 			b.Fatal(err)
@@ -59,4 +68,39 @@ func BenchmarkPicture(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sealedDoc is data as the scene service leaves a board after a write
+// (storedOrNil), or fails tb.
+func sealedDoc(tb testing.TB, data []byte) *scene.Document {
+	tb.Helper()
+	doc := storedOrNil(data)
+	if doc == nil {
+		tb.Fatal("not a scene a write leaves")
+	}
+	return doc
+}
+
+// storedOrNil is data as the scene service leaves a board after a write:
+// normalized, checked, encoded and sealed (scene.Document.Seal); nil when
+// it is not a scene a write could leave (it does not parse, or has errors
+// once normalized).
+func storedOrNil(data []byte) *scene.Document {
+	doc, err := scene.Parse(data, scene.Limits{}.ForReading())
+	if err != nil {
+		return nil
+	}
+	scene.Normalize(doc)
+	if len(scene.Errors(doc, scene.Limits{})) > 0 {
+		return nil
+	}
+	_, sp, err := scene.Codec{}.EncodeSplit(doc)
+	if err != nil {
+		return nil
+	}
+	doc.Seal(sp, scene.Limits{})
+	if !doc.Sealed() {
+		return nil
+	}
+	return doc
 }

@@ -78,8 +78,12 @@ var ErrNoFrame = errors.New("render: no such frame")
 // file from elsewhere draws as the editor shows it), elements in order,
 // each container followed by its label, embeds last, frame names above
 // frames and frame children clipped to them. doc is not modified.
+//
+// The copy is a fork (scene.Document.Fork): a document a write sealed
+// (a fixed point of Normalize) lends it its frozen elements, which are
+// neither copied nor restored again; any other is copied whole.
 func Draw(doc *scene.Document, o Options) (*Picture, error) {
-	doc = doc.Clone()
+	doc = doc.Fork()
 	scene.Normalize(doc)
 	if o.Scale <= 0 || !finite(o.Scale) {
 		o.Scale = 1
