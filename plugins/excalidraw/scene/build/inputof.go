@@ -143,13 +143,20 @@ func (in *input) setLabel(v any) bool {
 }
 
 // setString sets *p from a string, or to nil from null.
-func setString(p **string, v any) bool {
+func setString(p **string, v any) bool { return setPtr(p, v) }
+
+// setBool sets *p from true or false, or to nil from null.
+func setBool(p **bool, v any) bool { return setPtr(p, v) }
+
+// setPtr sets *p from a value the decoder gives as a T, or to nil from
+// null.
+func setPtr[T any](p **T, v any) bool {
 	if v == nil {
 		*p = nil
 		return true
 	}
-	s, ok := v.(string)
-	*p = &s
+	x, ok := v.(T)
+	*p = &x
 	return ok
 }
 
@@ -167,16 +174,6 @@ func setNumber(p **float64, v any) bool {
 	return ok
 }
 
-// setBool sets *p from true or false, or to nil from null.
-func setBool(p **bool, v any) bool {
-	if v == nil {
-		*p = nil
-		return true
-	}
-	b, ok := v.(bool)
-	*p = &b
-	return ok
-}
 
 // setRaw sets *p to the value's JSON (null included, as json.RawMessage
 // is given it).

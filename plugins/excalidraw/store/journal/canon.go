@@ -23,6 +23,13 @@ var errNotCanonical = errors.New("journal: no canonical form")
 // float64. It is Fingerprint's, one pass over the bytes with no tree, and
 // is kept and reused (canonicalizers), so a thousand elements cost no
 // allocation each.
+//
+// It is not the tools registry's canonical form (plugins/tools,
+// canonical_bytes.go), which is what an agent reads: that one copies
+// numbers as written and keeps a repeated name's last value. A
+// fingerprint must be RFC 8785's, the form every journal entry written
+// so far was hashed in, so 1.0 and 1 are one element and a repeated name
+// has no fingerprint of its own.
 type canonicalizer struct {
 	in  []byte
 	pos int
