@@ -174,7 +174,6 @@ func setNumber(p **float64, v any) bool {
 	return ok
 }
 
-
 // setRaw sets *p to the value's JSON (null included, as json.RawMessage
 // is given it).
 func setRaw(p *json.RawMessage, v any) bool {
