@@ -193,5 +193,8 @@ func (g guarded) updateGrouped(ctx context.Context, gs *groups, r store.UpdateRe
 	if err := g.check(ctx, r.Name, access.Write); err != nil {
 		return nil, err
 	}
-	return gs.update(ctx, st, r.Name, store.GroupWrite{Actor: r.Actor, Attribution: attribute(ctx, r.Attribution), Mutate: r.Mutate})
+	done := g.obs.commit("update")
+	res, err := gs.update(ctx, st, r.Name, store.GroupWrite{Actor: r.Actor, Attribution: attribute(ctx, r.Attribution), Mutate: r.Mutate})
+	done(err)
+	return res, err
 }

@@ -37,6 +37,7 @@ type guarded struct {
 	st     store.Backend
 	guard  Guard
 	quotas *quota.Limiter
+	obs    *observing // who is told of commits and renders (observe.go)
 }
 
 // May is nil when the caller of ctx may do a to the scene name: for
@@ -168,7 +169,9 @@ func (g guarded) Create(ctx context.Context, r store.CreateRequest) (*store.Resu
 		}
 	}
 	r.Attribution = attribute(ctx, r.Attribution)
+	done := g.obs.commit("create")
 	res, err := g.st.Create(ctx, r)
+	done(err)
 	if counted && (err != nil || res.Duplicate) {
 		g.quotas.GiveBack(ctx, quota.CreateBoard, bot.String())
 	}
@@ -191,7 +194,10 @@ func (g guarded) Update(ctx context.Context, r store.UpdateRequest) (*store.Resu
 		return nil, err
 	}
 	r.Attribution = attribute(ctx, r.Attribution)
-	return g.st.Update(ctx, r)
+	done := g.obs.commit("update")
+	res, err := g.st.Update(ctx, r)
+	done(err)
+	return res, err
 }
 
 func (g guarded) Save(ctx context.Context, r store.SaveRequest) (*store.Result, error) {
@@ -199,7 +205,10 @@ func (g guarded) Save(ctx context.Context, r store.SaveRequest) (*store.Result, 
 		return nil, err
 	}
 	r.Attribution = attribute(ctx, r.Attribution)
-	return g.st.Save(ctx, r)
+	done := g.obs.commit("save")
+	res, err := g.st.Save(ctx, r)
+	done(err)
+	return res, err
 }
 
 func (g guarded) Close() error { return g.st.Close() }

@@ -93,7 +93,9 @@ type RenderResult struct {
 }
 
 // Render draws a stored scene as PNG or SVG without a browser.
-func (s *Service) Render(ctx context.Context, r RenderRequest) (*RenderResult, error) {
+func (s *Service) Render(ctx context.Context, r RenderRequest) (res *RenderResult, err error) {
+	done := s.store.obs.render(r.Format)
+	defer func() { done(err) }()
 	pic, res, err := s.draw(ctx, r)
 	if err != nil {
 		return nil, err

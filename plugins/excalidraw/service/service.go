@@ -157,7 +157,7 @@ func New(cfg Config) (*Service, error) {
 	if quotas == nil {
 		quotas = quota.New(now)
 	}
-	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, preview: cfg.OnPreview, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
+	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas, obs: &observing{}}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, preview: cfg.OnPreview, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
 }
 
 // Close closes the store; calls after Close fail.

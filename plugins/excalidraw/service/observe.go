@@ -1,0 +1,55 @@
+package service
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Observer is told how the service's work went, for metrics. Its
+// methods run on the caller's goroutine, so they must be quick and safe
+// for concurrent use. err is what the caller is answered (its
+// sceneerr code says why), nil for success.
+type Observer interface {
+	// Committed: a store write (kind create, update or save) ended
+	// after d, the access check excluded, a group commit's wait included.
+	Committed(kind string, d time.Duration, err error)
+	// Rendered: a render (format png or svg) ended after d.
+	Rendered(format string, d time.Duration, err error)
+}
+
+// observing holds the service's Observer, nil when none is set (the
+// hooks then cost one atomic load).
+type observing struct{ o atomic.Pointer[Observer] }
+
+// Observe sets the observer told of every commit and render from now on;
+// nil stops telling.
+func (s *Service) Observe(o Observer) {
+	if o == nil {
+		s.store.obs.o.Store(nil)
+		return
+	}
+	s.store.obs.o.Store(&o)
+}
+
+// noop ends an unobserved piece of work.
+func noop(error) {}
+
+// commit starts timing a store write of kind; the returned func ends it.
+func (ob *observing) commit(kind string) func(error) {
+	p := ob.o.Load()
+	if p == nil {
+		return noop
+	}
+	start := time.Now()
+	return func(err error) { (*p).Committed(kind, time.Since(start), mapError(err)) }
+}
+
+// render starts timing a render in format; the returned func ends it.
+func (ob *observing) render(format string) func(error) {
+	p := ob.o.Load()
+	if p == nil {
+		return noop
+	}
+	start := time.Now()
+	return func(err error) { (*p).Rendered(format, time.Since(start), err) }
+}
