@@ -19,6 +19,7 @@ import (
 	"github.com/dshgo/dsh/internal/kernel"
 	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/database"
+	"github.com/dshgo/dsh/plugins/health"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
@@ -34,7 +35,7 @@ var Module = fx.Options(HeadlessModule, WebServerModule)
 // HeadlessModule is the host without the web server: scopes, services,
 // tools (and MCP over stdio), the loader. Plugins that inject webServer
 // keep that part pending.
-var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, StorageModule, ConnectionModule, ToolsModule, LoaderModule)
+var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, StorageModule, ConnectionModule, ToolsModule, HealthModule, LoaderModule)
 
 // ConfigSource says where the YAML config comes from. Supply it with
 // fx.Supply, as a value or a pointer (not both); without one the host runs
@@ -302,7 +303,7 @@ var WebServerModule = fx.Module("webServer",
 			return a
 		})
 	}),
-	fx.Invoke(func(lc fx.Lifecycle, c *LoadedConfig, srv *webserver.Server, conn *connection.Service, rt *app.Runtime) {
+	fx.Invoke(func(lc fx.Lifecycle, c *LoadedConfig, srv *webserver.Server, conn *connection.Service, rt *app.Runtime, ready *health.Registry) {
 		lc.Append(fx.Hook{
 			OnStart: func(ctx context.Context) error {
 				if err := srv.Start(ctx); err != nil {
@@ -321,7 +322,8 @@ var WebServerModule = fx.Module("webServer",
 				}
 				return rt.Root().Provide(webserver.ServiceName, srv)
 			},
-			OnStop: srv.Shutdown,
+			// /readyz answers 503 from the first moment of the stop.
+			OnStop: func(ctx context.Context) error { ready.Stopping(); return srv.Shutdown(ctx) },
 		})
 	}),
 )

@@ -204,6 +204,17 @@ func Version(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
 	return p.GetDBVersion(ctx)
 }
 
+// Pending reports whether some embedded migration is not applied yet.
+func Pending(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
+	db := stdlib.OpenDBFromPool(pool)
+	defer db.Close()
+	p, err := provider(db)
+	if err != nil {
+		return false, err
+	}
+	return p.HasPending(ctx)
+}
+
 func provider(db *sql.DB) (*goose.Provider, error) {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {

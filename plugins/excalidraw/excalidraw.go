@@ -41,6 +41,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
+	"github.com/dshgo/dsh/plugins/health"
 	"github.com/dshgo/dsh/plugins/hostinfo"
 	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
@@ -183,7 +184,7 @@ var ConfigSchema = []byte(`{
 // Plugin is the Excalidraw plugin.
 var Plugin = app.Plugin{
 	Name:         "excalidraw",
-	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(storage.ServiceName)},
+	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(storage.ServiceName), app.Maybe(health.ServiceName)},
 	ConfigSchema: ConfigSchema,
 	Apply:        apply,
 }
@@ -236,6 +237,9 @@ func apply(ctx *app.Context, raw app.Config) error {
 	var fileStore files.Backend = files.Limited{Backend: stores.Files, Limiter: limiter}
 	if _, err := ctx.Effect("close file store", func(context.Context) error { return fileStore.Close() }); err != nil {
 		_ = fileStore.Close()
+		return err
+	}
+	if err := useReadiness(ctx, stores); err != nil {
 		return err
 	}
 	// Who may do what to which board: board metadata beside the scenes,
