@@ -53,7 +53,7 @@ func (s *Server) Mount(owner string, routes ...Route) (*Mount, error) {
 			return nil, fmt.Errorf("webserver: %q: %w", owner, err)
 		}
 		m.routes = append(m.routes, nr)
-		m.handlers = append(m.handlers, streamRoute(nr, s.guard(m, nr)))
+		m.handlers = append(m.handlers, labelRoute(nr.Path, streamRoute(nr, s.guard(m, nr))))
 	}
 
 	s.mountMu.Lock()

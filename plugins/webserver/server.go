@@ -28,6 +28,7 @@ type Server struct {
 	handler http.Handler          // outer, plus server-wide in-flight tracking
 	active  *gate                 // every request, for Shutdown
 	table   atomic.Pointer[routeTable]
+	metrics metricsState // request metrics, once Instrument (metrics.go)
 
 	// streamsEnded is cancelled when shutdown begins; event streams'
 	// request contexts derive from it (see streams.go).
@@ -67,6 +68,7 @@ func New(cfg Config, log *zap.Logger, admission func() connection.Admitter) *Ser
 
 	e := newRouter(s.onError)
 	e.Use(middleware.RequestID())
+	e.Use(s.observeRequests)
 	e.Use(accessLog(log.Named("access")))
 	e.Use(recoverPanics(log))
 	e.Use(bodyLimit(s.cfg.MaxBodyBytes))
