@@ -34,6 +34,10 @@ type Module struct {
 	// Migrate, when set, copies the module's own data (beyond the host's
 	// documents) in `dsh store migrate`.
 	Migrate func(ctx context.Context, m *Migration) ([]MigrateLine, error)
+	// Backup, when set, adds the module's own data (beyond the host's
+	// documents) to `dsh backup`'s archive, each file consistent while a
+	// host may be writing.
+	Backup func(ctx context.Context, b *Backup) error
 }
 
 // TokenGrant is a module's kind of connect token: an agent bounded by a

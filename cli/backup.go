@@ -1,0 +1,299 @@
+package cli
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/app"
+)
+
+// The backup archive is a tar file (gzip-compressed when its name ends in
+// .gz or .tgz), in PAX format so modification times keep their
+// nanoseconds:
+//
+//	dsh-backup.json      first: {"format":"dsh-backup@1","version","created"}
+//	<path>               each file, its path relative to the data directory
+//	                     (slash-separated, never absolute, no ".."), a regular
+//	                     file 0600 with its modification time
+//	dsh-backup.sha256    last: "<sha256 hex>  <path>" per file, as sha256sum
+//	                     prints it, in archive order
+//
+// Restore takes nothing but these: a file the manifest does not list, one
+// it lists that is missing, or any other kind of entry fails the archive.
+const (
+	backupFormat   = "dsh-backup@1"
+	backupHeader   = "dsh-backup.json"
+	backupManifest = "dsh-backup.sha256"
+)
+
+// Backup is one `dsh backup` run, as a module's Backup sees it: the
+// module adds its files, each taken so that it is consistent on its own
+// while a host may be writing (under the writer's lock, or a file that
+// writers only ever replace by rename).
+type Backup struct {
+	// Config is --config, read.
+	Config *dsh.LoadedConfig
+	// Entry is the config of the module plugin's first entry that is not
+	// disabled (its schema's defaults when there is none).
+	Entry app.Config
+
+	w *archiveWriter
+}
+
+// DataDir is the data directory being backed up (absolute).
+func (b *Backup) DataDir() string { return b.w.root }
+
+// Add adds size bytes of r as the file at path, which must be inside the
+// data directory.
+func (b *Backup) Add(path string, size int64, mtime time.Time, r io.Reader) error {
+	rel, err := b.w.rel(path)
+	if err != nil {
+		return err
+	}
+	return b.w.add(rel, size, mtime, r)
+}
+
+// AddFile adds the regular file at path as it is now; a missing one is
+// left out. Use it for files writers replace by rename.
+func (b *Backup) AddFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("backup: %s is not a regular file", path)
+	}
+	return b.Add(path, info.Size(), info.ModTime(), io.LimitReader(f, info.Size()))
+}
+
+// AddTree adds every regular file under dir (a missing dir adds nothing)
+// but those skip reports, given their slash-separated path relative to
+// dir. Symlinks and other special files are left out, never followed.
+func (b *Backup) AddTree(dir string, skip func(rel string) bool) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if skip != nil && skip(filepath.ToSlash(rel)) {
+			return nil
+		}
+		return b.AddFile(p)
+	})
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
+
+func newBackup() *cobra.Command {
+	return &cobra.Command{
+		Use:   "backup FILE",
+		Short: "Write everything the data directory keeps into one archive file",
+		Long: "Writes a consistent snapshot of the data directory of --config into FILE, a tar archive\n" +
+			"(gzip-compressed when FILE ends in .gz or .tgz) with a SHA-256 of every file: the host's people,\n" +
+			"tokens and sessions, and what each linked plugin keeps (the Excalidraw plugin's boards with their\n" +
+			"sidecars, journals and kept revisions, each board's files taken under its lock, and its images\n" +
+			"and exports). The host may be running: a save during the backup is wholly in it or wholly not.\n" +
+			"FILE appears only once it is complete; an interrupted backup leaves none. The file store only:\n" +
+			"for host.store kind postgres back up the database with its own tools (pg_dump).",
+		Example: "  dsh backup dsh-backup.tar.gz --config config.example.yaml",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := LoadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			if c.Host.Store.Kind == dsh.StorePostgres {
+				return fmt.Errorf("dsh backup covers the file store; this config keeps its data in PostgreSQL: back it up with pg_dump")
+			}
+			return runBackup(cmd, c, args[0])
+		},
+	}
+}
+
+// runBackup writes the archive to a temporary file beside file and
+// renames it to file once it is complete and synced.
+func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
+	root, err := filepath.Abs(c.Host.DataDir)
+	if err != nil {
+		return err
+	}
+	if info, err := os.Stat(root); err != nil || !info.IsDir() {
+		return fmt.Errorf("no data directory to back up at %s", root)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	p := newProgress(cmd, "backed up")
+	w := newArchiveWriter(tmp, root, gzipped(file), p)
+	b := &Backup{Config: c, w: w}
+	if err := w.header(); err != nil {
+		return err
+	}
+	for _, m := range modulesOf(cmd) {
+		if m.Backup == nil {
+			continue
+		}
+		if b.Entry, err = entryConfig(cmd, c, m.Plugin.Name); err != nil {
+			return err
+		}
+		if err := m.Backup(cmd.Context(), b); err != nil {
+			return fmt.Errorf("%s: %w", m.Plugin.Name, err)
+		}
+	}
+	for _, path := range hostDocs(root) {
+		if err := b.AddFile(path); err != nil {
+			return err
+		}
+	}
+	if err := w.close(); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	done = true
+	syncDir(filepath.Dir(file))
+	p.finish(cmd, file)
+	return nil
+}
+
+// gzipped reports whether an archive called file is gzip-compressed.
+func gzipped(file string) bool { return strings.HasSuffix(file, ".gz") || strings.HasSuffix(file, ".tgz") }
+
+// syncDir fsyncs a directory, best effort (a rename in it lasts).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// archiveWriter writes a backup archive: the header, the files with
+// their hashes, and the manifest last.
+type archiveWriter struct {
+	root     string
+	gz       *gzip.Writer
+	tw       *tar.Writer
+	manifest strings.Builder
+	seen     map[string]bool
+	p        *progress
+}
+
+func newArchiveWriter(w io.Writer, root string, compress bool, p *progress) *archiveWriter {
+	a := &archiveWriter{root: root, seen: map[string]bool{}, p: p}
+	if compress {
+		a.gz = gzip.NewWriter(w)
+		w = a.gz
+	}
+	a.tw = tar.NewWriter(w)
+	return a
+}
+
+// rel is path's slash-separated path relative to the data directory.
+func (a *archiveWriter) rel(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(a.root, abs)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("backup: %s is outside the data directory %s: dsh backup takes only what is inside it", path, a.root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func (a *archiveWriter) header() error {
+	h, _ := json.Marshal(map[string]string{"format": backupFormat, "version": dsh.Version, "created": time.Now().UTC().Format(time.RFC3339Nano)})
+	return a.entry(backupHeader, int64(len(h)), time.Now(), strings.NewReader(string(h)))
+}
+
+// add writes one file and notes its hash; a path already added is left
+// alone (two parts may name the same file).
+func (a *archiveWriter) add(rel string, size int64, mtime time.Time, r io.Reader) error {
+	if a.seen[rel] {
+		return nil
+	}
+	if rel == backupHeader || rel == backupManifest {
+		return fmt.Errorf("backup: the data directory holds %s, a name the archive keeps for itself", rel)
+	}
+	a.seen[rel] = true
+	h := sha256.New()
+	if err := a.entry(rel, size, mtime, io.TeeReader(r, h)); err != nil {
+		return fmt.Errorf("backup: %s: %w", rel, err)
+	}
+	fmt.Fprintf(&a.manifest, "%s  %s\n", hex.EncodeToString(h.Sum(nil)), rel)
+	a.p.add(size)
+	return nil
+}
+
+func (a *archiveWriter) entry(name string, size int64, mtime time.Time, r io.Reader) error {
+	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: size, Mode: 0o600, ModTime: mtime, Format: tar.FormatPAX}
+	if err := a.tw.WriteHeader(hdr); err != nil {
+		return err
+	}
+	n, err := io.Copy(a.tw, r)
+	if err == nil && n != size {
+		err = fmt.Errorf("read %d bytes, the file had %d", n, size)
+	}
+	return err
+}
+
+// close writes the manifest and ends the archive.
+func (a *archiveWriter) close() error {
+	m := a.manifest.String()
+	if err := a.entry(backupManifest, int64(len(m)), time.Now(), strings.NewReader(m)); err != nil {
+		return err
+	}
+	if err := a.tw.Close(); err != nil {
+		return err
+	}
+	if a.gz != nil {
+		return a.gz.Close()
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// progress counts the files and bytes long work (backup, restore) has
+// done: on a terminal it shows them as it goes, on standard error; in any
+// case it ends with one summary line on standard output.
+type progress struct {
+	verb        string
+	tty         io.Writer
+	start, last time.Time
+	files       int
+	bytes       int64
+}
+
+// newProgress is a progress whose summary says "<verb> N files, ...".
+func newProgress(cmd *cobra.Command, verb string) *progress {
+	p := &progress{verb: verb, start: time.Now()}
+	if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = f
+	}
+	return p
+}
+
+// add counts one file of size bytes.
+func (p *progress) add(size int64) {
+	p.files++
+	p.bytes += size
+	if p.tty == nil || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(p.tty, "\r%s %d files, %s (%s)\x1b[K", p.verb, p.files, byteCount(p.bytes), time.Since(p.start).Round(time.Second))
+}
+
+// finish clears the terminal's line and prints the summary.
+func (p *progress) finish(cmd *cobra.Command, where string) {
+	if p.tty != nil {
+		fmt.Fprint(p.tty, "\r\x1b[K")
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s %d files, %s in %s: %s\n", p.verb, p.files, byteCount(p.bytes),
+		time.Since(p.start).Round(time.Millisecond), where)
+}
+
+// byteCount is n in bytes, KiB, MiB or GiB.
+func byteCount(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	d, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 2; m /= unit {
+		d *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(d), "KMG"[exp])
+}
