@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -59,27 +60,47 @@ func (r Result) Value() any {
 //   - handler returns another error, panics, or returns an unmarshalable
 //     value: "internal_error" with a generic message; the cause is logged
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Result {
+	m := r.metrics.Load()
+	if m == nil {
+		res, _ := r.call(ctx, name, args)
+		return res
+	}
+	start := time.Now()
+	res, outcome := r.call(ctx, name, args)
+	m.observe(name, outcome, time.Since(start))
+	return res
+}
+
+// call is Call, also saying how it ended: OutcomeOK, the error's code, or
+// OutcomeNotOK for a handler's own object with "ok": false.
+func (r *Registry) call(ctx context.Context, name string, args json.RawMessage) (Result, string) {
 	e, ok := r.get(name)
 	if !ok {
-		return r.failure(name, Errorf(CodeUnknownTool, "unknown tool %q", name))
+		return r.failure(name, Errorf(CodeUnknownTool, "unknown tool %q", name)), CodeUnknownTool
 	}
 	if terr := r.precheck(e, args); terr != nil {
-		return r.failure(name, terr)
+		return r.failure(name, terr), terr.Code
 	}
 	if e.refuse != nil {
 		if err := r.refuseEarly(ctx, e, args); err != nil {
-			return r.failure(name, r.toolError(e, err))
+			te := r.toolError(e, err)
+			return r.failure(name, te), te.Code
 		}
 	}
 	canonArgs, terr := r.validateArgs(e, args)
 	if terr != nil {
-		return r.failure(name, terr)
+		return r.failure(name, terr), terr.Code
 	}
 	v, err := r.invoke(ctx, e, canonArgs)
 	if err != nil {
-		return r.failure(name, r.toolError(e, err))
+		te := r.toolError(e, err)
+		return r.failure(name, te), te.Code
 	}
-	return r.success(name, v)
+	res := r.success(name, v)
+	if !res.OK {
+		return res, OutcomeNotOK
+	}
+	return res, OutcomeOK
 }
 
 // invoke runs the handler, turning a panic into an error so that one bad

@@ -41,7 +41,8 @@ type Registry struct {
 	// (AddInstructions), in order.
 	instructions []*instruction
 
-	maxArgBytes atomic.Int64 // see SetMaxArgumentBytes
+	maxArgBytes atomic.Int64                // see SetMaxArgumentBytes
+	metrics     atomic.Pointer[callMetrics] // see Instrument (metrics.go)
 
 	subs subscribers
 }
