@@ -1,0 +1,42 @@
+package dsh
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/metrics"
+	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/tools/mcpserve"
+	"github.com/dshgo/dsh/plugins/webserver"
+)
+
+// MetricsModule provides the host's metrics (one Prometheus registry per
+// host) as the "metrics" service, instruments the tools registry, the MCP
+// server and the web server with it, and serves GET /metrics to admins
+// (a built-in scope waiting for webServer).
+var MetricsModule = fx.Module("metrics",
+	fx.Provide(metrics.New),
+	fx.Invoke(func(rt *app.Runtime, ms *metrics.Service, reg *tools.Registry, m *mcpserve.Server) error {
+		if err := reg.Instrument(ms.Registerer()); err != nil {
+			return err
+		}
+		if err := m.Instrument(ms.Registerer()); err != nil {
+			return err
+		}
+		if err := rt.Root().Provide(metrics.ServiceName, ms); err != nil {
+			return err
+		}
+		_, err := rt.Root().Plugin(metrics.Endpoint(ms), nil)
+		return err
+	}),
+	fx.Invoke(func(in struct {
+		fx.In
+		Metrics *metrics.Service
+		Web     *webserver.Server `optional:"true"`
+	}) error {
+		if in.Web == nil {
+			return nil
+		}
+		return in.Web.Instrument(in.Metrics.Registerer())
+	}),
+)
