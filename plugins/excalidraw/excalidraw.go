@@ -43,6 +43,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/health"
 	"github.com/dshgo/dsh/plugins/hostinfo"
+	"github.com/dshgo/dsh/plugins/metrics"
 	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -184,7 +185,7 @@ var ConfigSchema = []byte(`{
 // Plugin is the Excalidraw plugin.
 var Plugin = app.Plugin{
 	Name:         "excalidraw",
-	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(storage.ServiceName), app.Maybe(health.ServiceName)},
+	Inject:       []app.Dep{app.Need(tools.ServiceName), app.Maybe(hostinfo.ServiceName), app.Maybe(connection.ServiceName), app.Maybe(storage.ServiceName), app.Maybe(health.ServiceName), app.Maybe(metrics.ServiceName)},
 	ConfigSchema: ConfigSchema,
 	Apply:        apply,
 }
@@ -275,6 +276,9 @@ func apply(ctx *app.Context, raw app.Config) error {
 		return err
 	}
 	if err := ctx.Provide(ServiceName, svc); err != nil {
+		return err
+	}
+	if err := useMetrics(ctx, svc, hub); err != nil {
 		return err
 	}
 	if db := st.DB(); db != nil {

@@ -1,0 +1,107 @@
+package excalidraw
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/plugins/excalidraw/live"
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/metrics"
+)
+
+// sceneMetrics are the plugin's instruments, told of the scene service's
+// work as its service.Observer. Labels are bounded: a commit's kind, an
+// error's code, a render's format; never a board's name.
+type sceneMetrics struct {
+	commits        *prometheus.CounterVec
+	commitDuration *prometheus.HistogramVec
+	conflicts      prometheus.Counter
+	renders        *prometheus.CounterVec
+	renderDuration *prometheus.HistogramVec
+	subscribers    prometheus.GaugeFunc
+}
+
+// useMetrics registers the plugin's metrics with the host's metrics
+// service, as effects of the plugin's scope, and makes svc tell them of
+// its commits and renders. A host without the service gets none, and svc
+// is not observed at all.
+func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub) error {
+	m := newSceneMetrics(hub)
+	ok, err := metrics.Use(ctx, m.commits, m.commitDuration, m.conflicts, m.renders, m.renderDuration, m.subscribers)
+	if err != nil || !ok {
+		return err
+	}
+	svc.Observe(m)
+	_, err = ctx.Effect("stop observing the scene service", func(context.Context) error { svc.Observe(nil); return nil })
+	return err
+}
+
+func newSceneMetrics(hub *live.Hub) *sceneMetrics {
+	return &sceneMetrics{
+		commits: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsh_excalidraw_commits_total",
+			Help: "Scene writes that reached the store (kind create, update or save), by outcome: ok or the error code.",
+		}, []string{"kind", "outcome"}),
+		commitDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "dsh_excalidraw_commit_duration_seconds",
+			Help:    "Time a scene write spent in the store (lock, write, fsync, rename, journal; a group commit's wait included), by kind.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+		}, []string{"kind"}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "dsh_excalidraw_revision_conflicts_total",
+			Help: "Scene writes refused because the scene moved on past the revision they expected (revision_conflict).",
+		}),
+		renders: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsh_excalidraw_renders_total",
+			Help: "Scene renders, by format (png, svg) and outcome: ok or the error code.",
+		}, []string{"format", "outcome"}),
+		renderDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "dsh_excalidraw_render_duration_seconds",
+			Help:    "Time a scene render took, drawing and encoding, by format.",
+			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"format"}),
+		subscribers: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "dsh_excalidraw_live_subscribers",
+			Help: "Open live event streams (editors and scene lists) on this node.",
+		}, func() float64 { return float64(hub.Subscribers()) }),
+	}
+}
+
+// Committed counts one store write.
+func (m *sceneMetrics) Committed(kind string, d time.Duration, err error) {
+	outcome := outcomeOf(err)
+	m.commits.WithLabelValues(kind, outcome).Inc()
+	m.commitDuration.WithLabelValues(kind).Observe(d.Seconds())
+	if outcome == string(sceneerr.RevisionConflict) {
+		m.conflicts.Inc()
+	}
+}
+
+// Rendered counts one render.
+func (m *sceneMetrics) Rendered(format string, d time.Duration, err error) {
+	switch format {
+	case "", "png":
+		format = "png"
+	case "svg":
+	default:
+		format = "other" // refused; the caller chose the word
+	}
+	m.renders.WithLabelValues(format, outcomeOf(err)).Inc()
+	m.renderDuration.WithLabelValues(format).Observe(d.Seconds())
+}
+
+// outcomeOf is "ok", the error's code, or "internal" for an error
+// without one.
+func outcomeOf(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	if code := sceneerr.CodeOf(err); code != "" {
+		return string(code)
+	}
+	return "internal"
+}
