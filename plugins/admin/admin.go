@@ -55,6 +55,7 @@ func Plugin(entries *kernel.Entries, rt *app.Runtime) app.Plugin {
 				{Method: http.MethodDelete, Path: AdminPrefix + "/people/:name", Handler: a.removePerson},
 				{Method: http.MethodDelete, Path: AdminPrefix + "/tokens/:id", Handler: a.revokeToken},
 			}
+			routes = append(routes, pprofRoutes()...)
 			for i := range routes {
 				routes[i].Handler = adminOnly(routes[i].Handler)
 			}

@@ -335,7 +335,13 @@ func TestAdminAPIIsForAdmins(t *testing.T) {
 	last := routes[revokeAll]
 	routes = append(slices.Delete(routes, revokeAll, revokeAll+1), last)
 	param := regexp.MustCompile(`:[^/]+`)
-	target := func(ri webserver.RouteInfo) string { return h.URL() + param.ReplaceAllString(ri.Path, "nobody") }
+	target := func(ri webserver.RouteInfo) string {
+		u := h.URL() + param.ReplaceAllString(ri.Path, "nobody")
+		if strings.HasPrefix(ri.Path, admin.PprofPrefix) {
+			u += "?seconds=1" // a CPU profile or trace lasts 30 s by default
+		}
+		return u
+	}
 
 	for _, who := range []struct {
 		name string
