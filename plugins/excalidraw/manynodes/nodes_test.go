@@ -77,9 +77,37 @@ func (c *cluster) mintToken() {
 	c.token = strings.TrimSpace(out)
 }
 
-// start runs one more node.
+// start runs one more node and waits for its /readyz.
 func (c *cluster) start() *dshtest.Process {
-	return dshtest.Start(c.t, c.bin, nodeYAML, "DSH_STORE_DSN="+c.dsn)
+	p := dshtest.Start(c.t, c.bin, nodeYAML, "DSH_STORE_DSN="+c.dsn)
+	c.awaitReady(p)
+	return p
+}
+
+// awaitReady polls node p's /readyz until it answers 200, which on the
+// database names the plugin's store and migrations checks, passed.
+func (c *cluster) awaitReady(p *dshtest.Process) {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := c.http.Get(p.URL + "/readyz")
+		if err == nil {
+			var body struct{ Checks []struct{ Name string } }
+			_ = json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				names := fmt.Sprint(body.Checks)
+				if !strings.Contains(names, "excalidraw.store") || !strings.Contains(names, "excalidraw.migrations") {
+					c.t.Fatalf("/readyz on the database: %s", names)
+				}
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("node %s not ready within 60s: %v\n%s", p.URL, err, dshtest.Tail(p.Stderr(), 20))
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
 }
 
 // cli runs a dsh command against node p's config (its stdout).
