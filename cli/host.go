@@ -141,11 +141,7 @@ func (t Target) Send(ctx context.Context, method, path string, in, out any) erro
 	client := &http.Client{Timeout: 90 * time.Second}
 	resp, err := client.Do(req)
 	if err != nil {
-		if isUnreachable(err) && t.FromRuntimeFile {
-			return fmt.Errorf("no host answers at %s, the URL in the data directory's runtime file: that host stopped without\n"+
-				"  removing it; start it again with `dsh serve` (%w)", t.URL, err)
-		}
-		return err
+		return t.notAnswered(err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
@@ -153,15 +149,31 @@ func (t Target) Send(ctx context.Context, method, path string, in, out any) erro
 		return err
 	}
 	if resp.StatusCode >= 300 {
-		var e struct {
-			Error struct{ Code, Message string } `json:"error"`
-		}
-		if json.Unmarshal(raw, &e) == nil && e.Error.Code != "" {
-			return &HostError{Code: e.Error.Code, Message: e.Error.Message}
-		}
-		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(raw))
+		return refusal(resp, raw)
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// notAnswered is err, a request to t that got no answer, saying so when
+// the URL came from a runtime file a stopped host left behind.
+func (t Target) notAnswered(err error) error {
+	if isUnreachable(err) && t.FromRuntimeFile {
+		return fmt.Errorf("no host answers at %s, the URL in the data directory's runtime file: that host stopped without\n"+
+			"  removing it; start it again with `dsh serve` (%w)", t.URL, err)
+	}
+	return err
+}
+
+// refusal is the host's answer resp (status 300 or more) with body raw:
+// a *HostError when it is the error contract's, else the status and body.
+func refusal(resp *http.Response, raw []byte) error {
+	var e struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if json.Unmarshal(raw, &e) == nil && e.Error.Code != "" {
+		return &HostError{Code: e.Error.Code, Message: e.Error.Message}
+	}
+	return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(raw))
 }
 
 // PluginSend is Send for a path of plugin's API (plugin is its name, as

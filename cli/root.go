@@ -35,7 +35,7 @@ func Root(mods ...Module) *cobra.Command {
 	root.PersistentFlags().StringP("config", "c", "", "YAML config file (default: built-in defaults, data in ./data)")
 	root.PersistentFlags().BoolP("verbose", "v", false, "print an error in full, with what the libraries underneath said")
 	roots.Store(root, mods)
-	root.AddCommand(newServe(mods), newMCP(), newPlugins(), newLogin(), newSessions(), newUser(), newToken(mods), newStore(), newBackup(), newRestore(), newVersion())
+	root.AddCommand(newServe(mods), newMCP(), newPlugins(), newLogin(), newSessions(), newUser(), newToken(mods), newStore(), newBackup(), newRestore(), newDebug(), newVersion())
 	for _, m := range mods {
 		for _, c := range m.Commands {
 			root.AddCommand(c())
