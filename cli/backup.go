@@ -91,7 +91,10 @@ func (b *Backup) AddFile(path string) error {
 
 // AddTree adds every regular file under dir (a missing dir adds nothing)
 // but those skip reports, given their slash-separated path relative to
-// dir. Symlinks and other special files are left out, never followed.
+// dir, and those no backup wants: files being written (".…tmp-…", the
+// temp files dsh renames into place) and state documents' lock files
+// ("….lock"). Symlinks and other special files are left out, never
+// followed.
 func (b *Backup) AddTree(dir string, skip func(rel string) bool) error {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -104,6 +107,9 @@ func (b *Backup) AddTree(dir string, skip func(rel string) bool) error {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
+		if base := d.Name(); strings.HasPrefix(base, ".") && strings.Contains(base, ".tmp-") || strings.HasSuffix(base, ".lock") {
+			return nil
+		}
 		if skip != nil && skip(filepath.ToSlash(rel)) {
 			return nil
 		}
@@ -203,7 +209,9 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 }
 
 // gzipped reports whether an archive called file is gzip-compressed.
-func gzipped(file string) bool { return strings.HasSuffix(file, ".gz") || strings.HasSuffix(file, ".tgz") }
+func gzipped(file string) bool {
+	return strings.HasSuffix(file, ".gz") || strings.HasSuffix(file, ".tgz")
+}
 
 // syncDir fsyncs a directory, best effort (a rename in it lasts).
 func syncDir(dir string) {

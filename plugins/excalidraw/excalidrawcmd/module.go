@@ -1,6 +1,6 @@
 // Package excalidrawcmd links the Excalidraw plugin into dsh's command
 // line: the plugin, its commands (`dsh board …`), its connect tokens
-// (`dsh token create NAME --board B`), its part of `dsh store migrate`
+// (`dsh token create NAME --board B`), its part of `dsh store migrate` and `dsh backup`
 // and the editor as the page a login link opens.
 package excalidrawcmd
 
@@ -22,6 +22,7 @@ var Module = cli.Module{
 		"(exports.dir); relative paths in these settings are relative to the data directory.",
 	Grant:   grant,
 	Migrate: migrateStores,
+	Backup:  backupStores,
 }
 
 // send is cli.PluginSend for the plugin's API: a host where the plugin
