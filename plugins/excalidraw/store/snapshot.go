@@ -10,11 +10,13 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // SnapshotAdd receives one file of a Snapshot: its path relative to the
-// store's directory (slash-separated), its size and its bytes.
-type SnapshotAdd func(rel string, size int64, r io.Reader) error
+// store's directory (slash-separated), its size, its modification time
+// and its bytes.
+type SnapshotAdd func(rel string, size int64, mtime time.Time, r io.Reader) error
 
 // Snapshot hands add every file of every scene, verbatim: the scene
 // file, its sidecar, its journal and its kept revisions. Each scene's
@@ -162,5 +164,5 @@ func (t *txn) snapshotFile(dir *os.File, name, rel string, add SnapshotAdd) erro
 	if !info.Mode().IsRegular() {
 		return errorf(CodePermissionDenied, "%s is not a regular file", rel)
 	}
-	return add(rel, info.Size(), io.LimitReader(f, info.Size()))
+	return add(rel, info.Size(), info.ModTime(), io.LimitReader(f, info.Size()))
 }
