@@ -81,6 +81,9 @@ func (m *sceneMetrics) Committed(kind string, d time.Duration, err error) {
 	}
 }
 
+// Conflicted counts a write refused from the scene's head.
+func (m *sceneMetrics) Conflicted() { m.conflicts.Inc() }
+
 // Rendered counts one render.
 func (m *sceneMetrics) Rendered(format string, d time.Duration, err error) {
 	switch format {

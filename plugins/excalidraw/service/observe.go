@@ -15,6 +15,9 @@ type Observer interface {
 	Committed(kind string, d time.Duration, err error)
 	// Rendered: a render (format png or svg) ended after d.
 	Rendered(format string, d time.Duration, err error)
+	// Conflicted: a write was refused with revision_conflict from the
+	// scene's head alone (Stale), before it reached the store.
+	Conflicted()
 }
 
 // observing holds the service's Observer, nil when none is set (the
@@ -52,4 +55,11 @@ func (ob *observing) render(format string) func(error) {
 	}
 	start := time.Now()
 	return func(err error) { (*p).Rendered(format, time.Since(start), err) }
+}
+
+// conflict tells of a write Stale refused.
+func (ob *observing) conflict() {
+	if p := ob.o.Load(); p != nil {
+		(*p).Conflicted()
+	}
 }

@@ -24,5 +24,6 @@ func (s *Service) Stale(ctx context.Context, name string, expected int64) error 
 	if err != nil || m.Revision == expected {
 		return nil
 	}
+	s.store.obs.conflict()
 	return mapError(store.Conflict(m, expected))
 }
