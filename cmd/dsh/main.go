@@ -10,6 +10,8 @@
 //	dsh token create NAME | ls | revoke ID|NAME
 //	dsh user add|ls|reinvite|rm [NAME]
 //	dsh store migrate --from fs|postgres --to postgres|fs
+//	dsh backup FILE                 a consistent snapshot of the data directory into one archive
+//	dsh restore FILE --data DIR     fill an empty data directory from such an archive
 //	dsh board create|share|members|room …   (the excalidraw plugin's)
 //	dsh version
 //
