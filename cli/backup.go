@@ -3,6 +3,7 @@ package cli
 import (
 	"archive/tar"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -150,6 +152,8 @@ func newBackup() *cobra.Command {
 // runBackup writes the archive to a temporary file beside file and
 // renames it to file once it is complete and synced.
 func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	root, err := filepath.Abs(c.Host.DataDir)
 	if err != nil {
 		return err
@@ -169,7 +173,7 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 		}
 	}()
 	p := newProgress(cmd, "backed up")
-	w := newArchiveWriter(tmp, root, gzipped(file), p)
+	w := newArchiveWriter(ctx, tmp, root, gzipped(file), p)
 	b := &Backup{Config: c, w: w}
 	if err := w.header(); err != nil {
 		return err
@@ -181,7 +185,7 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 		if b.Entry, err = entryConfig(cmd, c, m.Plugin.Name); err != nil {
 			return err
 		}
-		if err := m.Backup(cmd.Context(), b); err != nil {
+		if err := m.Backup(ctx, b); err != nil {
 			return fmt.Errorf("%s: %w", m.Plugin.Name, err)
 		}
 	}
@@ -224,6 +228,7 @@ func syncDir(dir string) {
 // archiveWriter writes a backup archive: the header, the files with
 // their hashes, and the manifest last.
 type archiveWriter struct {
+	ctx      context.Context
 	root     string
 	gz       *gzip.Writer
 	tw       *tar.Writer
@@ -232,8 +237,8 @@ type archiveWriter struct {
 	p        *progress
 }
 
-func newArchiveWriter(w io.Writer, root string, compress bool, p *progress) *archiveWriter {
-	a := &archiveWriter{root: root, seen: map[string]bool{}, p: p}
+func newArchiveWriter(ctx context.Context, w io.Writer, root string, compress bool, p *progress) *archiveWriter {
+	a := &archiveWriter{ctx: ctx, root: root, seen: map[string]bool{}, p: p}
 	if compress {
 		a.gz = gzip.NewWriter(w)
 		w = a.gz
@@ -263,6 +268,9 @@ func (a *archiveWriter) header() error {
 // add writes one file and notes its hash; a path already added is left
 // alone (two parts may name the same file).
 func (a *archiveWriter) add(rel string, size int64, mtime time.Time, r io.Reader) error {
+	if err := a.ctx.Err(); err != nil {
+		return fmt.Errorf("backup interrupted: %w", err)
+	}
 	if a.seen[rel] {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"strings"
@@ -92,8 +94,10 @@ func runRestore(cmd *cobra.Command, file, dir string) (err error) {
 			}
 		}
 	}()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	p := newProgress(cmd, "restored")
-	if err := extract(file, stage, p); err != nil {
+	if err := extract(ctx, file, stage, p); err != nil {
 		return fmt.Errorf("restore: %s: %w (nothing was restored)", file, err)
 	}
 	top, err := os.ReadDir(stage)
@@ -115,7 +119,7 @@ func runRestore(cmd *cobra.Command, file, dir string) (err error) {
 
 // extract writes the files of the archive file into stage, checking the
 // header, every path and every sum against the manifest.
-func extract(file, stage string, p *progress) error {
+func extract(ctx context.Context, file, stage string, p *progress) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -134,6 +138,9 @@ func extract(file, stage string, p *progress) error {
 	got := map[string]string{}
 	var manifest []byte
 	for first := true; ; first = false {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted: %w", err)
+		}
 		hdr, err := tr.Next()
 		if errors.Is(err, io.EOF) {
 			break

@@ -149,6 +149,31 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 		t.Errorf("user ls on the restored host: %v\n%s", err, out)
 	}
 
+	// An interrupted backup or restore leaves nothing behind, and the
+	// same command run again works.
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	scratch := t.TempDir()
+	file := filepath.Join(scratch, "again.tar.gz")
+	if _, err := run(t, cancelled, "backup", file, "--config", cfg); err == nil {
+		t.Error("an interrupted backup succeeded")
+	}
+	if names := dirNames(t, scratch); len(names) != 0 {
+		t.Errorf("an interrupted backup left %v", names)
+	}
+	if _, err := run(t, context.Background(), "backup", file, "--config", cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, cancelled, "restore", file, "--data", filepath.Join(scratch, "r")); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("an interrupted restore: %v", err)
+	}
+	if names := dirNames(t, scratch); len(names) != 1 {
+		t.Errorf("an interrupted restore left %v", names)
+	}
+	if _, err := run(t, context.Background(), "restore", file, "--data", filepath.Join(scratch, "r")); err != nil {
+		t.Error(err)
+	}
+
 	// A directory that holds anything is refused and left as it was.
 	full := t.TempDir()
 	if err := os.WriteFile(filepath.Join(full, "keep"), []byte("mine"), 0o600); err != nil {
