@@ -55,6 +55,8 @@ type HostConfig struct {
 	Log    LogConfig                `json:"log"`
 	HTTP   HTTPConfig               `json:"http"`
 	MCP    MCPConfig                `json:"mcp"`
+	// Metrics is the `metrics:` section (hostmetrics.go).
+	Metrics MetricsConfig `json:"metrics"`
 }
 
 // TrustedProxyConfig is the `trustedProxy:` section: a reverse proxy or

@@ -1,7 +1,10 @@
 package dsh
 
 import (
+	"context"
+
 	"go.uber.org/fx"
+	"go.uber.org/zap"
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/metrics"
@@ -10,10 +13,19 @@ import (
 	"github.com/dshgo/dsh/plugins/webserver"
 )
 
+// MetricsConfig is the host's `metrics:` section.
+type MetricsConfig struct {
+	// Listen, when set, serves GET /metrics alone, without a credential,
+	// on this address (metrics.Listener); the host's own address serves
+	// it to admins either way.
+	Listen string `json:"listen"`
+}
+
 // MetricsModule provides the host's metrics (one Prometheus registry per
 // host) as the "metrics" service, instruments the tools registry, the MCP
 // server and the web server with it, and serves GET /metrics to admins
-// (a built-in scope waiting for webServer).
+// (a built-in scope waiting for webServer), and on host.metrics.listen
+// when set.
 var MetricsModule = fx.Module("metrics",
 	fx.Provide(metrics.New),
 	fx.Invoke(func(rt *app.Runtime, ms *metrics.Service, reg *tools.Registry, m *mcpserve.Server) error {
@@ -38,5 +50,18 @@ var MetricsModule = fx.Module("metrics",
 			return nil
 		}
 		return in.Web.Instrument(in.Metrics.Registerer())
+	}),
+	fx.Invoke(func(lc fx.Lifecycle, c *LoadedConfig, ms *metrics.Service, log *zap.Logger) {
+		if c.Host.Metrics.Listen == "" {
+			return
+		}
+		var l *metrics.Listener
+		lc.Append(fx.Hook{
+			OnStart: func(ctx context.Context) (err error) {
+				l, err = ms.Listen(ctx, c.Host.Metrics.Listen, log)
+				return err
+			},
+			OnStop: func(ctx context.Context) error { return l.Close(ctx) },
+		})
 	}),
 )

@@ -13,7 +13,9 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -31,6 +33,8 @@ const Path = "/metrics"
 // Service is one host's metrics: its registry.
 type Service struct {
 	reg *prometheus.Registry
+	// listening is the address Listen bound last, for tests and logs.
+	listening atomic.Pointer[net.Addr]
 }
 
 // New returns a service whose registry holds the Go runtime and process

@@ -1,0 +1,69 @@
+package metrics_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/dshgo/dsh"
+	"github.com/dshgo/dsh/hosttest"
+	"github.com/dshgo/dsh/plugins/metrics"
+)
+
+// TestRegisterIsAllOrNone: a set of collectors one of which is already
+// registered adds none of them, and unregistering frees their names for
+// the next (a plugin's reload).
+func TestRegisterIsAllOrNone(t *testing.T) {
+	s := metrics.New()
+	c := func(name string) prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: name}) }
+	undo, err := s.Register(c("dsh_a_total"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Register(c("dsh_b_total"), c("dsh_a_total")); err == nil {
+		t.Fatal("a duplicate was registered")
+	}
+	if _, err := s.Register(c("dsh_b_total")); err != nil {
+		t.Fatalf("dsh_b_total was left registered by the failed call: %v", err)
+	}
+	undo()
+	if _, err := s.Register(c("dsh_a_total")); err != nil {
+		t.Fatalf("again after unregistering: %v", err)
+	}
+}
+
+// TestMetricsListen: host.metrics.listen serves GET /metrics alone,
+// without a credential, beside the host's address, where /metrics still
+// wants an admin; an address that is none is refused by the schema.
+func TestMetricsListen(t *testing.T) {
+	h := hosttest.New(t, dsh.WithConfigYAML([]byte(hosttest.ConfigYAML(t.TempDir(), "  metrics: {listen: 127.0.0.1:0}\n", ""))))
+	v, _ := h.Runtime.Service(metrics.ServiceName)
+	addr := v.(*metrics.Service).Listening()
+	if addr == nil {
+		t.Fatal("no metrics listener")
+	}
+	h.Tools.Call(hosttest.Context(t), "nothing", nil)
+	c := hosttest.Client(t)
+	r := hosttest.Send(t, c, http.MethodGet, "http://"+addr.String()+"/metrics", "")
+	if r.Status != http.StatusOK {
+		t.Fatalf("GET /metrics on the metrics address: %d %s", r.Status, r.Body)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(strings.NewReader(r.Body))
+	if err != nil || fams["dsh_tool_calls_total"] == nil || fams["go_goroutines"] == nil {
+		t.Fatalf("scrape: %v %v", err, fams)
+	}
+	if r := hosttest.Send(t, c, http.MethodGet, "http://"+addr.String()+"/mcp", ""); r.Status != http.StatusNotFound {
+		t.Fatalf("GET /mcp on the metrics address: %d", r.Status)
+	}
+	if r := hosttest.Send(t, c, http.MethodGet, h.URL()+"/metrics", ""); r.Status != http.StatusUnauthorized {
+		t.Fatalf("GET /metrics on the host's address without a credential: %d", r.Status)
+	}
+	if _, err := dsh.LoadConfig(dsh.ConfigSource{YAML: []byte(hosttest.ConfigYAML(t.TempDir(), "  metrics: {listen: http://x/metrics}\n", ""))}); err == nil || !strings.Contains(err.Error(), "metrics") {
+		t.Fatalf("a listen address that is a URL: %v", err)
+	}
+}
