@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime/pprof"
 	"strings"
 	"testing"
 
@@ -15,8 +16,9 @@ import (
 )
 
 // TestPprofForAdmins: an admin gets a goroutine dump and a CPU profile
-// that parses as one; a member's session and an anonymous request are
-// refused with the error contract's codes before anything is profiled.
+// that parses as one (a second at once is refused in the error
+// contract); a member's session and an anonymous request are refused with
+// the contract's codes before anything is profiled.
 func TestPprofForAdmins(t *testing.T) {
 	h := startHost(t, t.TempDir())
 	c := hosttest.Client(t)
@@ -36,6 +38,16 @@ func TestPprofForAdmins(t *testing.T) {
 	}
 	if !strs["cpu"] || !strs["nanoseconds"] || !strs["samples"] {
 		t.Fatalf("CPU profile's sample types: %v", strs)
+	}
+	// Another CPU profile under way (the test's own: the host runs in
+	// this process) refuses this one in the error contract.
+	if err := pprof.StartCPUProfile(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	r = hosttest.Send(t, c, http.MethodGet, h.URL()+admin.PprofPrefix+"/profile?seconds=1", "", bearer...)
+	pprof.StopCPUProfile()
+	if r.Status != http.StatusConflict || r.Code != admin.CodeProfileRefused || !strings.Contains(r.Body, "already in use") {
+		t.Fatalf("a second CPU profile at once: %d %.300s", r.Status, r.Body)
 	}
 	r = hosttest.Send(t, c, http.MethodGet, h.URL()+admin.PprofPrefix+"/", "", bearer...)
 	if r.Status != http.StatusOK || !strings.Contains(r.Body, "goroutine?debug=1") {
