@@ -54,6 +54,14 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 			save(board, x)
 		}
 	}
+	picture := func(base, token string) (int, []byte) {
+		resp, b := dshtest.Send(t, c, http.MethodGet, base+"/files/rooms/plan/pic.bin", "", "Authorization", "Bearer "+token)
+		return resp.StatusCode, b
+	}
+	if resp, b := dshtest.Send(t, c, http.MethodPut, info.URL+"/files/rooms/plan/pic.bin", "picture bytes",
+		"Authorization", "Bearer "+info.Token, "Content-Type", "application/octet-stream"); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("put a picture: %d %s", resp.StatusCode, b)
+	}
 	if _, err := userCmd(t, "add", "erin", "--config", cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +128,8 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 	if len(first) == 0 || !equalMaps(first, second) {
 		t.Fatalf("the backup of the restored directory differs from the original's:\n%v\n%v", first, second)
 	}
-	for _, want := range []string{"tokens", "accounts", "excalidraw/drawings/plan.excalidraw", "journal/plan.journal", "backups/plan.2.excalidraw"} {
+	for _, want := range []string{"tokens", "accounts", "excalidraw/drawings/plan.excalidraw", "journal/plan.journal", "backups/plan.2.excalidraw",
+		"excalidraw/files/rooms/plan/"} {
 		if !hasPathLike(first, want) {
 			t.Errorf("the archive has no %s: %v", want, first)
 		}
@@ -141,6 +150,9 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 				t.Errorf("GET %s: %d %s\nrestored: %d %s", path, code, was, code2, is)
 			}
 		}
+	}
+	if code, b := picture(info2.URL, info2.Token); code != http.StatusOK || string(b) != "picture bytes" {
+		t.Errorf("the picture on the restored host: %d %q", code, b)
 	}
 	if code, b := api(info2.URL, bot, http.MethodGet, "/scenes/plan", ""); code != http.StatusOK {
 		t.Errorf("the backed-up token on the restored host: %d %s", code, b)
