@@ -323,7 +323,7 @@ var WebServerModule = fx.Module("webServer",
 				return rt.Root().Provide(webserver.ServiceName, srv)
 			},
 			// /readyz answers 503 from the first moment of the stop.
-			OnStop: func(ctx context.Context) error { ready.Stopping(); return srv.Shutdown(ctx) },
+			OnStop: func(ctx context.Context) error { ready.MarkStopping(); return srv.Shutdown(ctx) },
 		})
 	}),
 )

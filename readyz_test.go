@@ -127,10 +127,7 @@ func TestReadyzWhileStopping(t *testing.T) {
 	stopped := make(chan error, 1)
 	go func() { stopped <- h.Stop(context.Background()) }()
 	reg, _ := h.Runtime.Service(health.ServiceName)
-	hosttest.Eventually(t, "the stop to begin", func() bool {
-		results, ready := reg.(*health.Registry).Run(context.Background())
-		return !ready && len(results) > 0 && results[0].Reason == "shutting down"
-	})
+	hosttest.Eventually(t, "the stop to begin", reg.(*health.Registry).Stopping)
 	close(g.block)
 
 	got := <-answer

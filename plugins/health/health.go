@@ -61,7 +61,14 @@ type Result struct {
 type Registry struct {
 	mu       sync.Mutex
 	checks   map[string]Check
+	running  *flight // the checks under way, which a probe arriving now shares
 	stopping atomic.Bool
+}
+
+// flight is one run of the checks; results are set before done closes.
+type flight struct {
+	done    chan struct{}
+	results []Result
 }
 
 // New is an empty Registry.
@@ -86,32 +93,36 @@ func (r *Registry) Register(c Check) (unregister func(), err error) {
 	}, nil
 }
 
-// Stopping marks the host as shutting down: from now on the probe
+// MarkStopping marks the host as shutting down: from now on the probe
 // answers 503 whatever the checks say.
-func (r *Registry) Stopping() { r.stopping.Store(true) }
+func (r *Registry) MarkStopping() { r.stopping.Store(true) }
+
+// Stopping reports whether MarkStopping was called.
+func (r *Registry) Stopping() bool { return r.stopping.Load() }
 
 // Run runs every check at once, each bounded by Timeout, and returns
 // their results by name and whether all passed (false too while the host
-// is stopping).
+// is stopping). Probes that arrive while the checks run share that run,
+// so a flood of probes costs the stores one run at a time.
 func (r *Registry) Run(ctx context.Context) (results []Result, ready bool) {
 	r.mu.Lock()
-	checks := make([]Check, 0, len(r.checks))
-	for _, c := range r.checks {
-		checks = append(checks, c)
+	f := r.running
+	if f == nil {
+		f = &flight{done: make(chan struct{})}
+		r.running = f
+		checks := make([]Check, 0, len(r.checks))
+		for _, c := range r.checks {
+			checks = append(checks, c)
+		}
+		go r.fly(f, checks)
 	}
 	r.mu.Unlock()
-	sort.Slice(checks, func(i, j int) bool { return checks[i].Name < checks[j].Name })
-
-	results = make([]Result, len(checks))
-	var wg sync.WaitGroup
-	for i, c := range checks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = run(ctx, c)
-		}()
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+		return []Result{{Name: "host", Reason: "the probe ended before the checks"}}, false
 	}
-	wg.Wait()
+	results = append([]Result(nil), f.results...)
 	ready = true
 	for _, res := range results {
 		ready = ready && res.OK
@@ -121,6 +132,26 @@ func (r *Registry) Run(ctx context.Context) (results []Result, ready bool) {
 		ready = false
 	}
 	return results, ready
+}
+
+// fly runs checks for f, each on its own bounded context (not a caller's:
+// the run is shared), then ends f.
+func (r *Registry) fly(f *flight, checks []Check) {
+	sort.Slice(checks, func(i, j int) bool { return checks[i].Name < checks[j].Name })
+	f.results = make([]Result, len(checks))
+	var wg sync.WaitGroup
+	for i, c := range checks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.results[i] = run(context.Background(), c)
+		}()
+	}
+	wg.Wait()
+	r.mu.Lock()
+	r.running = nil
+	r.mu.Unlock()
+	close(f.done)
 }
 
 // run runs one check, turning a panic or a late answer into a failure.
