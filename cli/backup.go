@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -189,8 +191,9 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 			return fmt.Errorf("%s: %w", m.Plugin.Name, err)
 		}
 	}
-	for _, path := range hostDocs(root) {
-		if err := b.AddFile(path); err != nil {
+	docs := hostDocs(root)
+	for _, name := range slices.Sorted(maps.Keys(docs)) {
+		if err := b.AddFile(docs[name]); err != nil {
 			return err
 		}
 	}
