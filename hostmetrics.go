@@ -8,6 +8,7 @@ import (
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/metrics"
+	"github.com/dshgo/dsh/plugins/storage"
 	"github.com/dshgo/dsh/plugins/tools"
 	"github.com/dshgo/dsh/plugins/tools/mcpserve"
 	"github.com/dshgo/dsh/plugins/webserver"
@@ -23,12 +24,17 @@ type MetricsConfig struct {
 
 // MetricsModule provides the host's metrics (one Prometheus registry per
 // host) as the "metrics" service, instruments the tools registry, the MCP
-// server and the web server with it, and serves GET /metrics to admins
-// (a built-in scope waiting for webServer), and on host.metrics.listen
-// when set.
+// server, the web server and the PostgreSQL pool (when there is one)
+// with it, and serves GET /metrics to admins (a built-in scope waiting
+// for webServer), and on host.metrics.listen when set.
 var MetricsModule = fx.Module("metrics",
 	fx.Provide(metrics.New),
-	fx.Invoke(func(rt *app.Runtime, ms *metrics.Service, reg *tools.Registry, m *mcpserve.Server) error {
+	fx.Invoke(func(rt *app.Runtime, ms *metrics.Service, st *storage.Storage, reg *tools.Registry, m *mcpserve.Server) error {
+		if db := st.DB(); db != nil {
+			if err := ms.Registerer().Register(db.Collector()); err != nil {
+				return err
+			}
+		}
 		if err := reg.Instrument(ms.Registerer()); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/metrics"
 )
 
@@ -19,7 +20,9 @@ import (
 // the next (a plugin's reload).
 func TestRegisterIsAllOrNone(t *testing.T) {
 	s := metrics.New()
-	c := func(name string) prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: name}) }
+	c := func(name string) prometheus.Counter {
+		return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: name})
+	}
 	undo, err := s.Register(c("dsh_a_total"))
 	if err != nil {
 		t.Fatal(err)
@@ -65,5 +68,37 @@ func TestMetricsListen(t *testing.T) {
 	}
 	if _, err := dsh.LoadConfig(dsh.ConfigSource{YAML: []byte(hosttest.ConfigYAML(t.TempDir(), "  metrics: {listen: http://x/metrics}\n", ""))}); err == nil || !strings.Contains(err.Error(), "metrics") {
 		t.Fatalf("a listen address that is a URL: %v", err)
+	}
+}
+
+// TestPostgresPoolMetrics: a host on PostgreSQL exports its pool's
+// connections and acquisitions.
+func TestPostgresPoolMetrics(t *testing.T) {
+	h := hosttest.New(t, dsh.WithConfigYAML([]byte(hosttest.ConfigYAML(t.TempDir(), "  store: {kind: postgres, dsn: '"+pgtest.DSN(t)+"'}\n", ""))))
+	r := hosttest.Send(t, hosttest.Client(t), http.MethodGet, h.URL()+"/metrics", "", "Authorization", "Bearer "+h.Token())
+	if r.Status != http.StatusOK {
+		t.Fatalf("GET /metrics: %d %s", r.Status, r.Body)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(strings.NewReader(r.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(name string) float64 {
+		f := fams[name]
+		if f == nil || len(f.GetMetric()) == 0 {
+			t.Fatalf("no %s", name)
+		}
+		m := f.GetMetric()[0]
+		if m.Counter != nil {
+			return m.Counter.GetValue()
+		}
+		return m.Gauge.GetValue()
+	}
+	if value("dsh_pg_pool_max_connections") < 1 || value("dsh_pg_pool_acquires_total") < 1 {
+		t.Fatalf("pool: max %v, acquires %v", value("dsh_pg_pool_max_connections"), value("dsh_pg_pool_acquires_total"))
+	}
+	if len(fams["dsh_pg_pool_connections"].GetMetric()) != 3 {
+		t.Fatalf("dsh_pg_pool_connections: %v", fams["dsh_pg_pool_connections"])
 	}
 }
