@@ -30,7 +30,9 @@ func TestReadyzExcalidraw(t *testing.T) {
 		r := hosttest.Send(t, c, http.MethodGet, h.URL()+health.Path, "")
 		var body struct {
 			Checks []health.Result
-			Error  struct{ Details struct{ Checks []health.Result } }
+			Error  struct {
+				Details struct{ Checks []health.Result }
+			}
 		}
 		if err := json.Unmarshal([]byte(r.Body), &body); err != nil {
 			t.Fatalf("/readyz: %d %s", r.Status, r.Body)
