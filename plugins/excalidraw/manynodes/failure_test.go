@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -158,10 +159,16 @@ func TestDatabaseRestartUnderNode(t *testing.T) {
 	a := c.nodes[0]
 	c.call(a, http.MethodPost, "/scenes", map[string]any{"name": "db"}, nil)
 	var down saveAnswer
-	var downStatus int
+	var downStatus, readyStatus int
+	var notReady string
 	pgtest.Restart(t, func() {
 		downStatus = c.call(a, http.MethodPut, "/scenes/db", map[string]any{"scene": scene("while-down", 1), "expected_revision": 1, "request_id": "r1"}, &down)
+		readyStatus, notReady = c.readyz(a)
 	})
+	// The node says it is not ready, naming the store checks that failed.
+	if readyStatus != http.StatusServiceUnavailable || !strings.Contains(notReady, "storage") || !strings.Contains(notReady, "excalidraw.store") {
+		t.Fatalf("/readyz while the database is down: %d %s", readyStatus, notReady)
+	}
 	// Admission cannot check the token (store_unavailable, 503), or the
 	// scene store cannot commit (io_error): either says try again.
 	if (downStatus != http.StatusServiceUnavailable || down.Error.Code != "store_unavailable") &&
@@ -175,6 +182,7 @@ func TestDatabaseRestartUnderNode(t *testing.T) {
 	if up.Revision != 2 {
 		t.Fatalf("after the restart: revision %d, want 2 (the refused write changed nothing)", up.Revision)
 	}
+	c.awaitReady(a)
 }
 
 func waitFor(t *testing.T, what string, cond func() bool) {

@@ -84,6 +84,18 @@ func (c *cluster) start() *dshtest.Process {
 	return p
 }
 
+// readyz asks node p's /readyz: its status and its body.
+func (c *cluster) readyz(p *dshtest.Process) (int, string) {
+	c.t.Helper()
+	resp, err := c.http.Get(p.URL + "/readyz")
+	if err != nil {
+		c.t.Fatalf("/readyz: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
 // awaitReady polls node p's /readyz until it answers 200, which on the
 // database names the plugin's store and migrations checks, passed.
 func (c *cluster) awaitReady(p *dshtest.Process) {
