@@ -90,6 +90,7 @@ func (s *Server) guard(m *Mount, rt Route) echo.HandlerFunc {
 			}
 			defer done()
 			c.SetRequest(r)
+			noteWho(r.Context())
 		} else if rej := s.publicRejection(c.Request()); rej != nil {
 			// Public needs no credential, but still only the host's own
 			// names (a rebound DNS name must not reach even an open

@@ -81,6 +81,7 @@ func (s *Server) observeRequests(next echo.HandlerFunc) echo.HandlerFunc {
 // labelRoute tells observeRequests which route pattern took the request.
 func labelRoute(pattern string, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		noteRoute(c.Request().Context(), pattern)
 		if slot, ok := c.Request().Context().Value(routeKey{}).(*routeSlot); ok {
 			slot.pattern = pattern
 		}

@@ -10,7 +10,9 @@ import (
 	"go.uber.org/zap"
 )
 
-// accessLog writes one structured line per request. It resolves the error
+// accessLog writes one structured line per request: method, path, route
+// pattern, status, latency, bytes, remote, request_id and, once admitted,
+// the principal's kind and name. It resolves the error
 // first (c.Error) so the logged status is what the client actually got.
 func accessLog(log *zap.Logger) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
@@ -29,6 +31,7 @@ func accessLog(log *zap.Logger) echo.MiddlewareFunc {
 				zap.String("remote", req.RemoteAddr),
 				zap.String("request_id", res.Header().Get(echo.HeaderXRequestID)),
 			}
+			fields = append(fields, noteFields(noteOf(req.Context()))...)
 			if res.Status >= http.StatusInternalServerError {
 				log.Warn("request", fields...)
 				return nil

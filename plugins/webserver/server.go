@@ -13,6 +13,7 @@ import (
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 )
 
@@ -28,7 +29,8 @@ type Server struct {
 	handler http.Handler          // outer, plus server-wide in-flight tracking
 	active  *gate                 // every request, for Shutdown
 	table   atomic.Pointer[routeTable]
-	metrics metricsState // request metrics, once Instrument (metrics.go)
+	metrics metricsState                 // request metrics, once Instrument (metrics.go)
+	tracer  atomic.Pointer[trace.Tracer] // request spans, once Trace (tracing.go)
 
 	// streamsEnded is cancelled when shutdown begins; event streams'
 	// request contexts derive from it (see streams.go).
@@ -68,6 +70,7 @@ func New(cfg Config, log *zap.Logger, admission func() connection.Admitter) *Ser
 
 	e := newRouter(s.onError)
 	e.Use(middleware.RequestID())
+	e.Use(s.noteRequests)
 	e.Use(s.observeRequests)
 	e.Use(accessLog(log.Named("access")))
 	e.Use(recoverPanics(log))
