@@ -203,7 +203,9 @@ func TestSessionsSurviveRestart(t *testing.T) {
 func TestAdminErrorBodies(t *testing.T) {
 	h := startHost(t, t.TempDir())
 	c := hosttest.Client(t)
-	bearer := []string{"Authorization", "Bearer " + h.Token()}
+	// The caller's X-Request-ID is the request's id, and every error's
+	// details name it.
+	bearer := []string{"Authorization", "Bearer " + h.Token(), "X-Request-ID", "req-admin"}
 	for _, tc := range []struct {
 		method, path string
 		status       int
@@ -223,6 +225,7 @@ func TestAdminErrorBodies(t *testing.T) {
 			body = `{"next":"//evil.example/"}`
 		}
 		r := hosttest.Send(t, c, tc.method, h.URL()+tc.path, body, bearer...)
+		tc.body = strings.TrimSuffix(tc.body, "}}") + `,"details":{"request_id":"req-admin"}}}`
 		if r.Status != tc.status || strings.TrimSpace(r.Body) != tc.body || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("%s %s: %d %s %s\nwant %d %s", tc.method, tc.path, r.Status, r.Header.Get("Content-Type"), r.Body, tc.status, tc.body)
 		}

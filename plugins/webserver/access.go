@@ -74,3 +74,17 @@ func noteFields(n *accessNote) []zap.Field {
 	return []zap.Field{zap.String("route", n.route),
 		zap.String("principal_kind", n.who.Kind), zap.String("principal", n.who.Name)}
 }
+
+// withRequestID is details with the request's id added
+// (apierr.DetailRequestID), a copy: details may be an error's own map.
+func withRequestID(details map[string]any, id string) map[string]any {
+	if id == "" {
+		return details
+	}
+	out := make(map[string]any, len(details)+1)
+	for k, v := range details {
+		out[k] = v
+	}
+	out[apierr.DetailRequestID] = id
+	return out
+}

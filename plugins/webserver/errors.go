@@ -141,6 +141,7 @@ func errorHandler(log *zap.Logger, loginCommand string, challenge ...func(*http.
 			}
 			return
 		}
+		p.details = withRequestID(p.details, c.Response().Header().Get(echo.HeaderXRequestID))
 		if werr := writeError(c.Response(), p); werr != nil {
 			log.Debug("error response not written", zap.Error(werr))
 		}

@@ -130,14 +130,17 @@ func TestCodedErrorFromHandler(t *testing.T) {
 	if r.status != http.StatusTooManyRequests || e.Error.Code != "over_quota" || e.Error.Message != "the plan says no" {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	if d := e.Error.Details; len(d) != 3 || d["limit"] != "plans" || d["max"] != 3.0 || d["actual"] != 4.0 {
-		t.Fatalf("details %v", d)
+	// The details name the request (the id its access line and
+	// X-Request-ID show), beside the error's own.
+	if d := e.Error.Details; len(d) != 4 || d["limit"] != "plans" || d["max"] != 3.0 || d["actual"] != 4.0 ||
+		d["request_id"] == "" || d["request_id"] != r.header.Get("X-Request-ID") {
+		t.Fatalf("details %v, X-Request-ID %q", d, r.header.Get("X-Request-ID"))
 	}
 	if strings.Contains(r.body, "secret") {
 		t.Fatalf("the error's own text reached the client: %s", r.body)
 	}
-	r = get(t, c, s.URL()+"/bare")
-	if r.status != http.StatusConflict || strings.TrimSpace(r.body) != `{"error":{"code":"taken","message":"the name is taken"}}` {
+	r = call(t, c, http.MethodGet, s.URL()+"/bare", nil, "X-Request-ID", "req-bare")
+	if r.status != http.StatusConflict || strings.TrimSpace(r.body) != `{"error":{"code":"taken","message":"the name is taken","details":{"request_id":"req-bare"}}}` {
 		t.Fatalf("no details: %d %s", r.status, r.body)
 	}
 	r = get(t, c, s.URL()+"/auth")
@@ -168,14 +171,14 @@ func TestUncodedErrorIsABare500(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	r := get(t, c, s.URL()+"/leak")
+	r := call(t, c, http.MethodGet, s.URL()+"/leak", nil, "X-Request-ID", "req-leak")
 	if r.status != http.StatusInternalServerError ||
-		strings.TrimSpace(r.body) != `{"error":{"code":"internal_error","message":"internal server error"}}` {
+		strings.TrimSpace(r.body) != `{"error":{"code":"internal_error","message":"internal server error","details":{"request_id":"req-leak"}}}` {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	r = get(t, c, s.URL()+"/disk")
+	r = call(t, c, http.MethodGet, s.URL()+"/disk", nil, "X-Request-ID", "req-disk")
 	if r.status != http.StatusInternalServerError ||
-		strings.TrimSpace(r.body) != `{"error":{"code":"io_error","message":"the disk failed"}}` {
+		strings.TrimSpace(r.body) != `{"error":{"code":"io_error","message":"the disk failed","details":{"request_id":"req-disk"}}}` {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	var logged []string

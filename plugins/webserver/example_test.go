@@ -14,6 +14,7 @@ import (
 // fetch GETs url with an optional bearer token and returns status and body.
 func fetch(c *http.Client, url, token string) string {
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("X-Request-ID", "req-1") // the request's id, named in an error's details
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -55,7 +56,7 @@ func Example() {
 	fmt.Print(fetch(client, srv.URL()+"/dsh-hello/world", ""))
 	// Output:
 	// 200 hello world
-	// 404 {"error":{"code":"not_found","message":"no route for this path"}}
+	// 404 {"error":{"code":"not_found","message":"no route for this path","details":{"request_id":"req-1"}}}
 }
 
 // Composing the server with the connection service: protected routes need a
@@ -84,6 +85,6 @@ func ExampleServer_MountLogin() {
 	fmt.Print(fetch(client, srv.URL()+"/dsh-notes/api", ""))
 	fmt.Println(fetch(client, srv.URL()+"/dsh-notes/api", "dsh_example"))
 	// Output:
-	// 401 {"error":{"code":"unauthenticated","message":"log in with a dsh login link or send a bearer token"}}
+	// 401 {"error":{"code":"unauthenticated","message":"log in with a dsh login link or send a bearer token","details":{"request_id":"req-1"}}}
 	// 200 notes
 }
