@@ -134,8 +134,8 @@ func newBackup() *cobra.Command {
 			"tokens and sessions, and what each linked plugin keeps (the Excalidraw plugin's boards with their\n" +
 			"sidecars, journals and kept revisions, each board's files taken under its lock, and its images\n" +
 			"and exports). The host may be running: a save during the backup is wholly in it or wholly not.\n" +
-			"FILE appears only once it is complete; an interrupted backup leaves none. The file store only:\n" +
-			"for host.store kind postgres back up the database with its own tools (pg_dump).",
+			"FILE appears only once it is complete; an interrupted backup leaves none. With host.store kind\n" +
+			"postgres it takes the same from the database (each board read in one transaction).",
 		Example: "  dsh backup dsh-backup.tar.gz --config config.example.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -144,7 +144,7 @@ func newBackup() *cobra.Command {
 				return err
 			}
 			if c.Host.Store.Kind == dsh.StorePostgres {
-				return fmt.Errorf("dsh backup covers the file store; this config keeps its data in PostgreSQL: back it up with pg_dump")
+				return backupDatabase(cmd, c, args[0])
 			}
 			return runBackup(cmd, c, args[0])
 		},

@@ -20,6 +20,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dshgo/dsh"
 )
 
 // restoreStaging is the folder inside the target a restore fills before
@@ -32,8 +34,8 @@ func newRestore() *cobra.Command {
 		Use:   "restore FILE [--data DIR]",
 		Short: "Fill an empty data directory from a `dsh backup` archive",
 		Long: "Restores the archive FILE made by `dsh backup` into --data (default: the data directory of\n" +
-			"--config), which must be empty or missing: a directory that holds anything is refused and left as\n" +
-			"it is. Every file comes back byte for byte with its modification time; an archive whose SHA-256\n" +
+			"--config, or its database when host.store is postgres), which must be empty or missing: a directory\n" +
+			"or database that holds anything is refused and left as it is. Every file comes back byte for byte with its modification time; an archive whose SHA-256\n" +
 			"sums do not match, or that names a path outside the directory, a link or anything but a regular\n" +
 			"file, is refused and nothing is left behind. Start dsh on the directory afterwards with a config\n" +
 			"whose plugins keep their data where the backed-up host's did.",
@@ -47,44 +49,51 @@ func newRestore() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if c.Host.Store.Kind == dsh.StorePostgres {
+					return restoreDatabase(cmd, c, args[0])
+				}
 				dir = c.Host.DataDir
 			}
-			return runRestore(cmd, args[0], dir)
+			p, err := restoreFiles(cmd, args[0], dir)
+			if err == nil {
+				p.finish(cmd, dir)
+			}
+			return err
 		},
 	}
 	cmd.Flags().String("data", "", "the data directory to fill (default: --config's)")
 	return cmd
 }
 
-// runRestore checks that dir is empty, extracts file into its staging
+// restoreFiles checks that dir is empty, extracts file into its staging
 // folder, checks every sum, and only then moves the files into dir.
-func runRestore(cmd *cobra.Command, file, dir string) (err error) {
+func restoreFiles(cmd *cobra.Command, file, dir string) (p *progress, err error) {
 	dir, err = filepath.Abs(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	created := false
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("restore: %w", err)
+			return nil, fmt.Errorf("restore: %w", err)
 		}
 		created = true
 	case err != nil:
-		return fmt.Errorf("restore: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	for _, e := range entries {
 		if e.Name() != restoreStaging {
-			return fmt.Errorf("restore: %s is not empty (it holds %s): dsh restore fills only an empty data directory", dir, e.Name())
+			return nil, fmt.Errorf("restore: %s is not empty (it holds %s): dsh restore fills only an empty data directory", dir, e.Name())
 		}
 	}
 	stage := filepath.Join(dir, restoreStaging)
 	if err := os.RemoveAll(stage); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	if err := os.Mkdir(stage, 0o700); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -96,25 +105,24 @@ func runRestore(cmd *cobra.Command, file, dir string) (err error) {
 	}()
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	p := newProgress(cmd, "restored")
+	p = newProgress(cmd, "restored")
 	if err := extract(ctx, file, stage, p); err != nil {
-		return fmt.Errorf("restore: %s: %w (nothing was restored)", file, err)
+		return nil, fmt.Errorf("restore: %s: %w (nothing was restored)", file, err)
 	}
 	top, err := os.ReadDir(stage)
 	if err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	for _, e := range top {
 		if err := os.Rename(filepath.Join(stage, e.Name()), filepath.Join(dir, e.Name())); err != nil {
-			return fmt.Errorf("restore: %w", err)
+			return nil, fmt.Errorf("restore: %w", err)
 		}
 	}
 	if err := os.Remove(stage); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	syncDir(dir)
-	p.finish(cmd, dir)
-	return nil
+	return p, nil
 }
 
 // extract writes the files of the archive file into stage, checking the

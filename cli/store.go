@@ -120,29 +120,7 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 		dst, src = files, db
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "copying %s → %s (%s)\n", src.Kind(), dst.Kind(), db.Where())
-	o := migrate.Options{Replace: replace}
-	var lines []migrate.Line
-	for _, m := range modulesOf(cmd) {
-		if m.Migrate == nil || err != nil {
-			continue
-		}
-		var entry app.Config
-		if entry, err = entryConfig(cmd, c, m.Plugin.Name); err == nil {
-			var ls []migrate.Line
-			ls, err = m.Migrate(ctx, &Migration{Config: c, Entry: entry, From: src, To: dst, Options: o})
-			lines = append(lines, ls...)
-		}
-	}
-	if err == nil {
-		paths := hostDocs(c.Host.DataDir)
-		names := slices.Sorted(maps.Keys(paths))
-		docOf := func(st *storage.Storage) migrate.DocOf {
-			return func(name string) statefile.Doc { return st.Doc(name, paths[name], name+" file") }
-		}
-		var l migrate.Line
-		l, err = migrate.Docs(ctx, docOf(dst), docOf(src), names, o)
-		lines = append(lines, l)
-	}
+	lines, err := copyStores(ctx, cmd, c, src, dst, migrate.Options{Replace: replace})
 	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KIND\tCOPIED\tUNCHANGED\tJOURNAL ENTRIES")
 	for _, l := range merged(lines) {
@@ -158,6 +136,32 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 	}
 	fmt.Fprintln(cmd.ErrOrStderr(), "done: every scene's revision, bytes and journal checked in the destination")
 	return nil
+}
+
+// copyStores copies what c's modules and the host keep from src to dst:
+// each module's data, then the host's documents.
+func copyStores(ctx context.Context, cmd *cobra.Command, c *dsh.LoadedConfig, src, dst *storage.Storage, o migrate.Options) ([]migrate.Line, error) {
+	var lines []migrate.Line
+	for _, m := range modulesOf(cmd) {
+		if m.Migrate == nil {
+			continue
+		}
+		entry, err := entryConfig(cmd, c, m.Plugin.Name)
+		if err != nil {
+			return lines, err
+		}
+		ls, err := m.Migrate(ctx, &Migration{Config: c, Entry: entry, From: src, To: dst, Options: o})
+		if lines = append(lines, ls...); err != nil {
+			return lines, err
+		}
+	}
+	paths := hostDocs(c.Host.DataDir)
+	names := slices.Sorted(maps.Keys(paths))
+	docOf := func(st *storage.Storage) migrate.DocOf {
+		return func(name string) statefile.Doc { return st.Doc(name, paths[name], name+" file") }
+	}
+	l, err := migrate.Docs(ctx, docOf(dst), docOf(src), names, o)
+	return append(lines, l), err
 }
 
 // merged is lines with those of one kind added up, in the order each
