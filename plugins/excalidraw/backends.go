@@ -83,7 +83,7 @@ func (s *Stores) OpenScenes(p service.StoreParams) (store.Backend, error) {
 			Journal: p.Journal, MaxSceneBytes: p.MaxSceneBytes, Logger: p.Logger})
 	}
 	return store.Open(store.Options{Dir: s.Drawings, Codec: p.Codec, MaxSceneBytes: p.MaxSceneBytes,
-		Journal: p.Journal, Logger: p.Logger, Now: p.Now})
+		Journal: p.Journal, Logger: p.Logger, Now: p.Now, Phases: p.Phases})
 }
 
 // Doc is one of the plugin's state documents (StateDocs, and OAuth's

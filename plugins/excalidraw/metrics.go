@@ -19,6 +19,7 @@ import (
 type sceneMetrics struct {
 	commits        *prometheus.CounterVec
 	commitDuration *prometheus.HistogramVec
+	commitPhases   *prometheus.HistogramVec
 	conflicts      prometheus.Counter
 	renders        *prometheus.CounterVec
 	renderDuration *prometheus.HistogramVec
@@ -31,7 +32,7 @@ type sceneMetrics struct {
 // is not observed at all.
 func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub) error {
 	m := newSceneMetrics(hub)
-	ok, err := metrics.Use(ctx, m.commits, m.commitDuration, m.conflicts, m.renders, m.renderDuration, m.subscribers)
+	ok, err := metrics.Use(ctx, m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers)
 	if err != nil || !ok {
 		return err
 	}
@@ -51,6 +52,11 @@ func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 			Help:    "Time a scene write spent in the store (lock, write, fsync, rename, journal; a group commit's wait included), by kind.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"kind"}),
+		commitPhases: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "dsh_excalidraw_commit_phase_seconds",
+			Help:    "Time a phase of a commit to the file store took: lock (the wait for the scene), write, fsync, rename, journal.",
+			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
+		}, []string{"phase"}),
 		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "dsh_excalidraw_revision_conflicts_total",
 			Help: "Scene writes refused because the scene moved on past the revision they expected (revision_conflict).",
@@ -79,6 +85,11 @@ func (m *sceneMetrics) Committed(kind string, d time.Duration, err error) {
 	if outcome == string(sceneerr.RevisionConflict) {
 		m.conflicts.Inc()
 	}
+}
+
+// Phase times one phase of a commit.
+func (m *sceneMetrics) Phase(phase string, d time.Duration) {
+	m.commitPhases.WithLabelValues(phase).Observe(d.Seconds())
 }
 
 // Conflicted counts a write refused from the scene's head.

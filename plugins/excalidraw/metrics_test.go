@@ -138,9 +138,13 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 	if err := json.Unmarshal([]byte(got.Body), &read); err != nil || got.Status != 200 {
 		t.Fatalf("GET scene: %d %s", got.Status, got.Body)
 	}
+	edited := strings.Replace(string(read.Scene), `"x":50`, `"x":70`, 1)
+	if edited == string(read.Scene) {
+		t.Fatalf("no x of 50 in %s", read.Scene)
+	}
 	saved := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/"+board,
-		`{"scene":`+string(read.Scene)+`,"expected_revision":2,"request_id":"save-1"}`, append(bearer, "Content-Type", "application/json")...)
-	if saved.Status != http.StatusOK {
+		`{"scene":`+edited+`,"expected_revision":2,"request_id":"save-1"}`, append(bearer, "Content-Type", "application/json")...)
+	if saved.Status != http.StatusOK || !strings.Contains(saved.Body, `"revision":3`) {
 		t.Fatalf("save: %d %s", saved.Status, saved.Body)
 	}
 	stale := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/"+board,
@@ -180,6 +184,9 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 	moved("dsh_excalidraw_revision_conflicts_total", nil, 2)
 	timed("dsh_excalidraw_commit_duration_seconds", map[string]string{"kind": "update"}, 1)
 	timed("dsh_excalidraw_commit_duration_seconds", map[string]string{"kind": "save"}, 2)
+	for _, phase := range []string{"lock", "write", "fsync", "rename", "journal"} {
+		timed("dsh_excalidraw_commit_phase_seconds", map[string]string{"phase": phase}, 3) // create, apply, save
+	}
 	moved("dsh_excalidraw_renders_total", map[string]string{"format": "png", "outcome": "ok"}, 1)
 	timed("dsh_excalidraw_render_duration_seconds", map[string]string{"format": "png"}, 1)
 

@@ -15,6 +15,9 @@ type Observer interface {
 	Committed(kind string, d time.Duration, err error)
 	// Rendered: a render (format png or svg) ended after d.
 	Rendered(format string, d time.Duration, err error)
+	// Phase: one phase of a commit to the file store took d
+	// (store.PhaseLock, PhaseWrite, PhaseFsync, PhaseRename, PhaseJournal).
+	Phase(phase string, d time.Duration)
 	// Conflicted: a write was refused with revision_conflict from the
 	// scene's head alone (Stale), before it reached the store.
 	Conflicted()
@@ -61,5 +64,12 @@ func (ob *observing) render(format string) func(error) {
 func (ob *observing) conflict() {
 	if p := ob.o.Load(); p != nil {
 		(*p).Conflicted()
+	}
+}
+
+// phase tells of a commit's phase (store.Options.Phases).
+func (ob *observing) phase(phase string, d time.Duration) {
+	if p := ob.o.Load(); p != nil {
+		(*p).Phase(phase, d)
 	}
 }

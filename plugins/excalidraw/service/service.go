@@ -77,6 +77,8 @@ type StoreParams struct {
 	Journal       store.JournalOptions
 	Logger        *zap.Logger
 	Now           func() time.Time
+	// Phases is told of each commit's phases (store.Options.Phases).
+	Phases func(phase string, d time.Duration)
 }
 
 // Service is safe for concurrent use: writes to one scene are serialized
@@ -130,11 +132,12 @@ func New(cfg Config) (*Service, error) {
 		r = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	docs := &docCache{}
+	obs := &observing{}
 	codec := &storeCodec{Codec: scene.Codec{Limits: stored}, cache: docs}
 	var st store.Backend
 	var err error
 	if cfg.OpenStore != nil {
-		st, err = cfg.OpenStore(StoreParams{Codec: codec, MaxSceneBytes: stored.MaxSceneBytes, Journal: cfg.Journal, Logger: cfg.Logger, Now: now})
+		st, err = cfg.OpenStore(StoreParams{Codec: codec, MaxSceneBytes: stored.MaxSceneBytes, Journal: cfg.Journal, Logger: cfg.Logger, Now: now, Phases: obs.phase})
 	} else {
 		st, err = store.Open(store.Options{
 			Dir:           cfg.DrawingsDir,
@@ -144,6 +147,7 @@ func New(cfg Config) (*Service, error) {
 			Journal:       cfg.Journal,
 			Logger:        cfg.Logger,
 			Now:           now,
+			Phases:        obs.phase,
 		})
 	}
 	if err != nil {
@@ -157,7 +161,7 @@ func New(cfg Config) (*Service, error) {
 	if quotas == nil {
 		quotas = quota.New(now)
 	}
-	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas, obs: &observing{}}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, preview: cfg.OnPreview, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
+	return &Service{quotas: quotas, store: guarded{st: st, guard: cfg.Guard, quotas: quotas, obs: obs}, docs: docs, limits: lim, stored: stored, now: now, rand: r, onCommit: cfg.OnCommit, preview: cfg.OnPreview, log: log, fonts: fonts.New(cfg.Fonts), exports: cfg.Exports}, nil
 }
 
 // Close closes the store; calls after Close fail.

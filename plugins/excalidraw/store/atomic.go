@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -68,12 +69,18 @@ func (s *Store) writeAtomic(dir *os.File, name string, data []byte, perm fs.File
 // prepareTemp is steps 1 and 2: it returns the name of a durable temp file
 // holding data, or an error after removing it.
 func (s *Store) prepareTemp(dir *os.File, name string, data []byte, perm fs.FileMode) (string, error) {
+	return s.prepareTempTimed(dir, name, data, perm, false)
+}
+
+// prepareTempTimed is prepareTemp telling Options.Phases of the write and
+// the fsync when timed (the scene's own file in a commit).
+func (s *Store) prepareTempTimed(dir *os.File, name string, data []byte, perm fs.FileMode, timed bool) (string, error) {
 	tmp := tempName(name)
 	f, err := s.fs.OpenFile(dir, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", stageError("create temp", label(dir, name), err)
 	}
-	if err := s.fillTemp(f, data); err != nil {
+	if err := s.fillTemp(f, data, timed); err != nil {
 		s.removeQuietly(dir, tmp)
 		return "", stageError(err.stage, label(dir, name), err.err)
 	}
@@ -105,15 +112,21 @@ type stagedErr struct {
 }
 
 // fillTemp is step 2 of writeAtomic; it always closes f.
-func (s *Store) fillTemp(f *os.File, data []byte) *stagedErr {
+func (s *Store) fillTemp(f *os.File, data []byte, timed bool) *stagedErr {
+	var start time.Time
+	if timed {
+		start = s.phaseStart()
+	}
 	if _, err := s.fs.Write(f, data); err != nil {
 		f.Close()
 		return &stagedErr{"write", err}
 	}
+	start = s.phaseEnd(PhaseWrite, start)
 	if err := s.fs.Sync(f); err != nil {
 		f.Close()
 		return &stagedErr{"fsync", err}
 	}
+	s.phaseEnd(PhaseFsync, start)
 	if err := f.Close(); err != nil {
 		return &stagedErr{"close", err}
 	}

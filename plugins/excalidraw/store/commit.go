@@ -114,7 +114,9 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if t.journal != nil {
 		wg.Go(func() {
 			hashed.Wait()
+			start := t.s.phaseStart()
 			frame, journalErr = t.appendEntries(t.groupEntries(cur, ch, sha, now))
+			t.s.phaseEnd(PhaseJournal, start)
 		})
 	}
 	// The sidecar's temporary file too: it is only renamed into place
@@ -125,7 +127,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		raw = sc.encode()
 		sideTmp, sideErr = t.s.prepareTemp(t.dirs.meta, sidecarFile(t.name), raw, 0o600)
 	})
-	tmp, err := t.s.prepareTemp(t.s.root, scene, ch.data, perm)
+	tmp, err := t.s.prepareTempTimed(t.s.root, scene, ch.data, perm, true)
 	hashed.Wait()
 	wg.Wait()
 	// A commit that fails before its rename leaves no link of its own
@@ -169,11 +171,13 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		t.s.creating.Store(t.name, struct{}{})
 		defer t.s.creating.Delete(t.name)
 	}
+	renaming := t.s.phaseStart()
 	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
 		t.unappend(frame)
 		unlink()
 		return nil, wrapCommit(err, "", false)
 	}
+	t.s.phaseEnd(PhaseRename, renaming)
 
 	// Step 4c (the directory fsync) and step 6 (the read-back), at once.
 	// The read-back comes before the sidecar is installed: reads take no

@@ -55,6 +55,10 @@ type Options struct {
 	// Now stamps updatedAt; default time.Now. Lock staleness always uses the
 	// real clock, because it is compared with file mtimes set by the kernel.
 	Now func() time.Time
+	// Phases, if set, is told how long each phase of a commit took
+	// (phases.go); it runs on the committing goroutines, so it must be
+	// quick and safe for concurrent use.
+	Phases func(phase string, d time.Duration)
 }
 
 // withDefaults fills zero values; it returns a copy so the caller's Options

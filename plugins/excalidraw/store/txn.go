@@ -53,6 +53,7 @@ func (s *Store) beginRefusing(ctx context.Context, name string, refuse func(*sid
 		return nil, err
 	}
 	t := &txn{s: s, name: name}
+	waiting := s.phaseStart()
 	var err error
 	if t.dequeue, err = s.queue.acquire(ctx, name, refuse); err != nil {
 		t.end()
@@ -69,6 +70,7 @@ func (s *Store) beginRefusing(ctx context.Context, name string, refuse func(*sid
 		t.end()
 		return nil, err
 	}
+	s.phaseEnd(PhaseLock, waiting)
 	t.sweep()
 	return t, nil
 }
