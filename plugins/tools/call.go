@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 // Result is the outcome of a tool call in the shape the agent sees.
@@ -59,15 +61,19 @@ func (r Result) Value() any {
 //     details
 //   - handler returns another error, panics, or returns an unmarshalable
 //     value: "internal_error" with a generic message; the cause is logged
+//
+// Every call is counted (Instrument), logged on one access line and
+// traced (Trace) as access.go says.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Result {
-	m := r.metrics.Load()
-	if m == nil {
-		res, _ := r.call(ctx, name, args)
-		return res
-	}
 	start := time.Now()
+	ctx, span := r.startSpan(ctx, name)
 	res, outcome := r.call(ctx, name, args)
-	m.observe(name, outcome, time.Since(start))
+	d := time.Since(start)
+	if m := r.metrics.Load(); m != nil {
+		m.observe(name, outcome, d)
+	}
+	r.logCall(ctx, name, args, outcome, d)
+	endSpan(span, outcome)
 	return res
 }
 
@@ -76,27 +82,27 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 func (r *Registry) call(ctx context.Context, name string, args json.RawMessage) (Result, string) {
 	e, ok := r.get(name)
 	if !ok {
-		return r.failure(name, Errorf(CodeUnknownTool, "unknown tool %q", name)), CodeUnknownTool
+		return r.failure(ctx, name, Errorf(CodeUnknownTool, "unknown tool %q", name)), CodeUnknownTool
 	}
 	if terr := r.precheck(e, args); terr != nil {
-		return r.failure(name, terr), terr.Code
+		return r.failure(ctx, name, terr), terr.Code
 	}
 	if e.refuse != nil {
 		if err := r.refuseEarly(ctx, e, args); err != nil {
 			te := r.toolError(e, err)
-			return r.failure(name, te), te.Code
+			return r.failure(ctx, name, te), te.Code
 		}
 	}
 	canonArgs, terr := r.validateArgs(e, args)
 	if terr != nil {
-		return r.failure(name, terr), terr.Code
+		return r.failure(ctx, name, terr), terr.Code
 	}
 	v, err := r.invoke(ctx, e, canonArgs)
 	if err != nil {
 		te := r.toolError(e, err)
-		return r.failure(name, te), te.Code
+		return r.failure(ctx, name, te), te.Code
 	}
-	res := r.success(name, v)
+	res := r.success(ctx, name, v)
 	if !res.OK {
 		return res, OutcomeNotOK
 	}
@@ -160,7 +166,7 @@ func (r *Registry) toolError(e *entry, err error) *Error {
 // success renders a handler's value: encoded by encoding/json, then made
 // canonical, with "ok" added, in one pass over those bytes (see
 // canonicalResult), never decoded into a tree.
-func (r *Registry) success(name string, v any) Result {
+func (r *Registry) success(ctx context.Context, name string, v any) Result {
 	var images []Image
 	if wi, ok := v.(WithImages); ok {
 		v, images = wi.Value, wi.Images
@@ -168,12 +174,12 @@ func (r *Registry) success(name string, v any) Result {
 	raw, err := marshalNoEscape(v)
 	if err != nil {
 		r.log.Error("tool result is not JSON-marshalable", zap.String("tool", name), zap.Error(err))
-		return r.failure(name, errInternal)
+		return r.failure(ctx, name, errInternal)
 	}
 	out, ok, err := canonicalResult(raw)
 	if err != nil {
 		r.log.Error("tool result is not valid JSON", zap.String("tool", name), zap.Error(err))
-		return r.failure(name, errInternal)
+		return r.failure(ctx, name, errInternal)
 	}
 	if !ok {
 		images = nil
@@ -183,7 +189,7 @@ func (r *Registry) success(name string, v any) Result {
 
 // failure renders a tool error. It cannot fail: details that do not
 // marshal are dropped (and logged) rather than losing the error itself.
-func (r *Registry) failure(name string, te *Error) Result {
+func (r *Registry) failure(ctx context.Context, name string, te *Error) Result {
 	errObj := map[string]any{"code": te.Code, "message": te.Message, "retryable": te.Retryable}
 	if te.RetryAfterSec > 0 {
 		errObj["retryAfterSec"] = json.Number(strconv.Itoa(te.RetryAfterSec))
@@ -196,6 +202,9 @@ func (r *Registry) failure(name string, te *Error) Result {
 		case details != nil:
 			errObj["details"] = details
 		}
+	}
+	if id := apierr.RequestID(ctx); id != "" {
+		errObj["details"] = withRequestID(errObj["details"], id)
 	}
 	v := map[string]any{"ok": false, "error": errObj}
 	out, err := encodeCanonical(v)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 )
 
@@ -28,6 +29,7 @@ type entry struct {
 	noArgs      json.RawMessage
 	invalidCode string
 	limits      []argLimit
+	board       string // Tool.BoardArgument
 }
 
 // Registry holds the tools currently offered to agents. It is safe for
@@ -41,8 +43,10 @@ type Registry struct {
 	// (AddInstructions), in order.
 	instructions []*instruction
 
-	maxArgBytes atomic.Int64                // see SetMaxArgumentBytes
-	metrics     atomic.Pointer[callMetrics] // see Instrument (metrics.go)
+	maxArgBytes atomic.Int64                 // see SetMaxArgumentBytes
+	metrics     atomic.Pointer[callMetrics]  // see Instrument (metrics.go)
+	tracer      atomic.Pointer[trace.Tracer] // see Trace (access.go)
+	access      *zap.Logger                  // one line per call (access.go)
 
 	subs subscribers
 }
@@ -56,6 +60,7 @@ func NewRegistry(log *zap.Logger) *Registry {
 		log:   log.Named("tools"),
 		tools: make(map[string]*entry),
 	}
+	r.access = r.log.Named("access")
 	r.maxArgBytes.Store(DefaultMaxArgumentBytes)
 	return r
 }
@@ -107,6 +112,7 @@ func (r *Registry) Register(t Tool) (unregister func(), err error) {
 		refuse:      t.Refuse,
 		invalidCode: code,
 		limits:      limits,
+		board:       t.BoardArgument,
 	}
 	if r.validateFast(e, map[string]any{}) == nil {
 		if c, err := encodeCanonical(map[string]any{}); err == nil {

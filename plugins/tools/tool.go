@@ -71,6 +71,10 @@ type Tool struct {
 	// large payload; it must return nil whenever it is in doubt, and
 	// arguments it cannot read are the schema's to refuse.
 	Refuse func(ctx context.Context, args json.RawMessage) error
+	// BoardArgument names the top-level string argument that says which
+	// board (the plugin's resource) a call acts on, "name" say; the
+	// call's access line shows its value as "board". Empty: none.
+	BoardArgument string
 }
 
 // Descriptor is the public, handler-free view of a registered tool.

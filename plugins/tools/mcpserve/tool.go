@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dshgo/dsh/plugins/tools"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 // mcpTool converts a descriptor to the SDK's tool definition. The schema
@@ -52,6 +53,11 @@ func (m *Server) toolHandler(name string) mcp.ToolHandler {
 		defer cancel()
 		c, who := m.caller(ctx, req)
 		ctx = identity.With(tools.WithCaller(ctx, c), who)
+		if req != nil && req.Extra != nil && req.Extra.Header != nil {
+			// The HTTP request's id (the web server set it): the call's
+			// access line, errors and journal entries name it.
+			ctx = apierr.WithRequestID(ctx, req.Extra.Header.Get(apierr.HeaderRequestID))
+		}
 		return callToolResult(m.reg.Call(ctx, name, args)), nil
 	}
 }
