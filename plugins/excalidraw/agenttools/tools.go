@@ -63,6 +63,7 @@ func Tools(svc *service.Service, opts ...Option) []tools.Tool {
 	ts := append(append(append(contractTools(h, lim), elementTools(svc, lim)...), historyTools(svc)...), renderTools(svc, o.baseURL)...)
 	ts = append(append(append(ts, diagramTools(svc)...), craftTools(svc)...), boardTools(svc)...)
 	listOptionsShort(ts)
+	markBoards(ts)
 	return ts
 }
 

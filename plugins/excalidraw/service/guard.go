@@ -9,6 +9,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/journal"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/webserver/apierr"
 )
 
 // Guard decides who may do what to which scene (access.Policy does). The
@@ -70,13 +71,20 @@ func (g guarded) check(ctx context.Context, name string, a access.Action) error 
 	return g.guard.Check(ctx, name, a)
 }
 
+// maxAccessID bounds the request id a journal entry keeps.
+const maxAccessID = 128
+
 // attribute names who writes a commit, the one place every write's name
 // comes from: the principal's author name (identity.Principal.Author: a
 // bot by its token and person, a person by their name, a host token by
 // its name), its bot, and its person's name and id. A client's claimed
 // name stays in Client. An unmarked context (in-process callers) keeps
-// what the caller said.
+// what the caller said. The request's id (apierr.RequestID) is kept
+// when it is at most maxAccessID bytes (a client may send its own).
 func attribute(ctx context.Context, a store.Attribution) store.Attribution {
+	if id := apierr.RequestID(ctx); len(id) <= maxAccessID {
+		a.AccessID = id
+	}
 	who, ok := identity.From(ctx)
 	if !ok {
 		return a
@@ -171,7 +179,7 @@ func (g guarded) Create(ctx context.Context, r store.CreateRequest) (*store.Resu
 	r.Attribution = attribute(ctx, r.Attribution)
 	done := g.obs.commit("create")
 	res, err := g.st.Create(ctx, r)
-	done(err)
+	done(res, err)
 	if counted && (err != nil || res.Duplicate) {
 		g.quotas.GiveBack(ctx, quota.CreateBoard, bot.String())
 	}
@@ -196,7 +204,7 @@ func (g guarded) Update(ctx context.Context, r store.UpdateRequest) (*store.Resu
 	r.Attribution = attribute(ctx, r.Attribution)
 	done := g.obs.commit("update")
 	res, err := g.st.Update(ctx, r)
-	done(err)
+	done(res, err)
 	return res, err
 }
 
@@ -207,7 +215,7 @@ func (g guarded) Save(ctx context.Context, r store.SaveRequest) (*store.Result, 
 	r.Attribution = attribute(ctx, r.Attribution)
 	done := g.obs.commit("save")
 	res, err := g.st.Save(ctx, r)
-	done(err)
+	done(res, err)
 	return res, err
 }
 

@@ -203,7 +203,7 @@ func (t *txn) baseEntry(ch change, sha string, now time.Time) *journal.Entry {
 		ByteLength: ch.length(), ElementCount: ch.count, At: formatTime(now),
 		Actor: string(ch.actor), Name: ch.attr.Name, Bot: ch.attr.Bot, Person: ch.attr.Person,
 		PersonID: ch.attr.PersonID, Client: ch.attr.Client, Via: ch.attr.Via, Note: ch.attr.Note,
-		RequestID: ch.requestID, Forced: ch.forced, Undoes: ch.attr.Undoes, Mode: ch.attr.Mode,
+		RequestID: ch.requestID, AccessID: ch.attr.AccessID, Forced: ch.forced, Undoes: ch.attr.Undoes, Mode: ch.attr.Mode,
 		Images: journal.ImagesUnavailable,
 	}
 	if t.journal.last != nil {

@@ -45,6 +45,9 @@ type Attribution struct {
 	// Undoes and Mode mark a restore or revert: the commit it put back
 	// and which of the two it was.
 	Undoes, Mode string
+	// AccessID is the id of the request that wrote (the request_id its
+	// access line shows), not an idempotency key.
+	AccessID string
 }
 
 // Attribution bounds.

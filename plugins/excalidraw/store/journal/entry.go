@@ -55,6 +55,10 @@ type Entry struct {
 	Via       string `json:"via,omitempty"`
 	Note      string `json:"note,omitempty"`
 	RequestID string `json:"requestId,omitempty"`
+	// AccessID is the id of the request that made the commit, as its
+	// access line (request_id) and X-Request-ID show it; RequestID is the
+	// writer's idempotency key.
+	AccessID string `json:"accessId,omitempty"`
 	// Forced: a save that skipped the revision fence ("Overwrite anyway").
 	Forced bool `json:"forced,omitempty"`
 	// Undoes is the commit a restore or revert put back, and Mode which.

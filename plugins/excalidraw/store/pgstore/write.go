@@ -433,7 +433,7 @@ func (s *Store) entry(w *write, m store.Meta, seq int64, forced bool, before, af
 		PreviousRevision: m.PreviousRevision, SHA256: m.SHA256, ByteLength: m.ByteLength, ElementCount: m.ElementCount,
 		At: store.FormatTime(now), Actor: string(w.actor), Name: w.attr.Name, Bot: w.attr.Bot, Person: w.attr.Person,
 		PersonID: w.attr.PersonID, Client: w.attr.Client,
-		Via: w.attr.Via, Note: w.attr.Note, RequestID: w.requestID, Forced: forced, Undoes: w.attr.Undoes, Mode: w.attr.Mode,
+		Via: w.attr.Via, Note: w.attr.Note, RequestID: w.requestID, AccessID: w.attr.AccessID, Forced: forced, Undoes: w.attr.Undoes, Mode: w.attr.Mode,
 		Images: journal.ImagesUnavailable}
 	if s.differ == nil {
 		return e, nil, nil
