@@ -57,6 +57,8 @@ type HostConfig struct {
 	MCP    MCPConfig                `json:"mcp"`
 	// Metrics is the `metrics:` section (hostmetrics.go).
 	Metrics MetricsConfig `json:"metrics"`
+	// Tracing is the `tracing:` section (hosttracing.go).
+	Tracing TracingConfig `json:"tracing"`
 }
 
 // TrustedProxyConfig is the `trustedProxy:` section: a reverse proxy or
@@ -215,6 +217,7 @@ func DefaultHostConfig() HostConfig {
 	c.DataDir = "./data"
 	c.Store = StoreConfig{Kind: StoreFile, DSNEnv: "DSH_STORE_DSN"}
 	c.Log = LogConfig{Level: "info", Format: "auto"}
+	c.Tracing = TracingConfig{SampleRatio: 1, ServiceName: "dsh"}
 	c.HTTP = HTTPConfig{MaxBodyBytes: 8 << 20, DrainTimeout: Duration(5 * time.Second), ShutdownTimeout: Duration(10 * time.Second)}
 	c.MCP = MCPConfig{
 		MaxSessions: mcpserve.DefaultMaxSessions, MaxSessionsPerToken: mcpserve.DefaultMaxSessionsPerOwner,

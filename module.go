@@ -35,7 +35,7 @@ var Module = fx.Options(HeadlessModule, WebServerModule)
 // HeadlessModule is the host without the web server: scopes, services,
 // tools (and MCP over stdio), the loader. Plugins that inject webServer
 // keep that part pending.
-var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, StorageModule, ConnectionModule, ToolsModule, MetricsModule, HealthModule, LoaderModule)
+var HeadlessModule = fx.Options(LoggerModule, ConfigModule, RuntimeModule, StorageModule, ConnectionModule, ToolsModule, MetricsModule, TracingModule, HealthModule, LoaderModule)
 
 // ConfigSource says where the YAML config comes from. Supply it with
 // fx.Supply, as a value or a pointer (not both); without one the host runs
