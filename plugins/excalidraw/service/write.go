@@ -286,6 +286,9 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 		return nil, opError("/options/snap", "snap must be a grid size from 0 (off) to 1000 px")
 	}
 	env := &Envelope{Name: r.Name, Note: o.Note, Changed: Changes{Created: []string{}, Updated: []string{}, Deleted: []string{}}}
+	ctx, span := startSpan(ctx, spanWrite, r.Name)
+	defer span.End()
+	commitCtx, commitSpan := startSpan(ctx, spanCommit, r.Name)
 	var planned *scene.Document
 	var changedIDs []string
 	var lintPending func() *LintDelta // the lint running beside the commit
@@ -298,7 +301,9 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 		Name: r.Name, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID, Attribution: attr,
 		AnyRevision: r.ExpectedRevision == nil,
 		Mutate: func(cur *store.Scene) ([]byte, error) {
+			_, planSpan := startSpan(commitCtx, spanPlan, r.Name)
 			out, doc, ids, pending, shown, err := s.plan(cur, o, plan, env, r.Named, envelope)
+			planSpan.End()
 			planned, changedIDs, lintPending = doc, ids, pending
 			if err != nil || o.DryRun {
 				if err == nil {
@@ -318,15 +323,18 @@ func (s *Service) write(ctx context.Context, r WriteRequest, plan Plan, envelope
 	var res *store.Result
 	var err error
 	if o.DryRun || o.Verify {
-		res, err = s.store.Update(ctx, req) // answered alone: nothing to share, or a read-back of its own
+		res, err = s.store.Update(commitCtx, req) // answered alone: nothing to share, or a read-back of its own
 	} else {
-		res, err = s.store.updateGrouped(ctx, &s.groups, req)
+		res, err = s.store.updateGrouped(commitCtx, &s.groups, req)
 	}
+	endCommit(commitSpan, res, err)
 	if settled != nil {
 		settled(err)
 	}
 	if lintPending != nil {
+		_, lintSpan := startSpan(ctx, spanLint, r.Name)
 		env.Lint = lintPending()
+		lintSpan.End()
 	}
 	if err != nil {
 		return nil, mapError(err)
