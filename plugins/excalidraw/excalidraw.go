@@ -278,7 +278,7 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := ctx.Provide(ServiceName, svc); err != nil {
 		return err
 	}
-	if err := useMetrics(ctx, svc, hub); err != nil {
+	if err := useMetrics(ctx, svc, hub, quotas); err != nil {
 		return err
 	}
 	if db := st.DB(); db != nil {

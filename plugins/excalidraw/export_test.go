@@ -10,5 +10,5 @@ import (
 // the benchmark of what metrics cost a write.
 func SceneMetrics(hub *live.Hub) (service.Observer, []prometheus.Collector) {
 	m := newSceneMetrics(hub)
-	return m, []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers}
+	return m, m.collectors()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dshgo/dsh/app"
 	"github.com/dshgo/dsh/plugins/excalidraw/live"
+	"github.com/dshgo/dsh/plugins/excalidraw/quota"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/metrics"
@@ -24,28 +25,39 @@ type sceneMetrics struct {
 	renders        *prometheus.CounterVec
 	renderDuration *prometheus.HistogramVec
 	subscribers    prometheus.GaugeFunc
+	quotaRefusals  *prometheus.CounterVec
 }
 
 // useMetrics registers the plugin's metrics with the host's metrics
 // service, as effects of the plugin's scope, and makes svc tell them of
-// its commits and renders. A host without the service gets none, and svc
-// is not observed at all.
-func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub) error {
+// its commits and renders, and quotas of its refusals. A host without
+// the service gets none, and neither is observed at all.
+func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub, quotas *quota.Limiter) error {
 	m := newSceneMetrics(hub)
-	ok, err := metrics.Use(ctx, m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers)
+	ok, err := metrics.Use(ctx, m.collectors()...)
 	if err != nil || !ok {
 		return err
 	}
 	svc.Observe(m)
-	_, err = ctx.Effect("stop observing the scene service", func(context.Context) error { svc.Observe(nil); return nil })
+	quotas.OnRefuse(func(rule string) { m.quotaRefusals.WithLabelValues(rule).Inc() })
+	_, err = ctx.Effect("stop observing the scene service", func(context.Context) error {
+		svc.Observe(nil)
+		quotas.OnRefuse(nil)
+		return nil
+	})
 	return err
+}
+
+// collectors are every instrument of m, to register.
+func (m *sceneMetrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals}
 }
 
 func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 	return &sceneMetrics{
 		commits: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dsh_excalidraw_commits_total",
-			Help: "Scene writes that reached the store (kind create, update or save), by outcome: ok or the error code.",
+			Help: "Scene writes that reached the store (kind create, update or save), by outcome: ok, unchanged, duplicate (a request id replayed) or the error code.",
 		}, []string{"kind", "outcome"}),
 		commitDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "dsh_excalidraw_commit_duration_seconds",
@@ -74,12 +86,15 @@ func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 			Name: "dsh_excalidraw_live_subscribers",
 			Help: "Open live event streams (editors and scene lists) on this node.",
 		}, func() float64 { return float64(hub.Subscribers()) }),
+		quotaRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsh_excalidraw_quota_refusals_total",
+			Help: "Bots' uses refused past an hourly limit (rate_limited), by limit (createBoard, createFolder).",
+		}, []string{"limit"}),
 	}
 }
 
 // Committed counts one store write.
-func (m *sceneMetrics) Committed(kind string, d time.Duration, err error) {
-	outcome := outcomeOf(err)
+func (m *sceneMetrics) Committed(kind, outcome string, d time.Duration) {
 	m.commits.WithLabelValues(kind, outcome).Inc()
 	m.commitDuration.WithLabelValues(kind).Observe(d.Seconds())
 	if outcome == string(sceneerr.RevisionConflict) {
@@ -104,18 +119,6 @@ func (m *sceneMetrics) Rendered(format string, d time.Duration, err error) {
 	default:
 		format = "other" // refused; the caller chose the word
 	}
-	m.renders.WithLabelValues(format, outcomeOf(err)).Inc()
+	m.renders.WithLabelValues(format, service.Outcome(err)).Inc()
 	m.renderDuration.WithLabelValues(format).Observe(d.Seconds())
-}
-
-// outcomeOf is "ok", the error's code, or "internal" for an error
-// without one.
-func outcomeOf(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	if code := sceneerr.CodeOf(err); code != "" {
-		return string(code)
-	}
-	return "internal"
 }

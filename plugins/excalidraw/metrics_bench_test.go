@@ -135,7 +135,7 @@ func BenchmarkMetricsHooks(b *testing.B) {
 	b.Run("on", func(b *testing.B) {
 		for b.Loop() {
 			reg.Call(ctx, "noop", nil)
-			observer.Committed("update", time.Millisecond, nil)
+			observer.Committed("update", "ok", time.Millisecond)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package excalidraw_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/excalidraw"
+	"github.com/dshgo/dsh/plugins/excalidraw/quota"
 	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -147,6 +149,12 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 	if saved.Status != http.StatusOK || !strings.Contains(saved.Body, `"revision":3`) {
 		t.Fatalf("save: %d %s", saved.Status, saved.Body)
 	}
+	// The same save again (its request id): a replay, answered with its result.
+	replay := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/"+board,
+		`{"scene":`+edited+`,"expected_revision":2,"request_id":"save-1"}`, append(bearer, "Content-Type", "application/json")...)
+	if replay.Status != http.StatusOK || !strings.Contains(replay.Body, `"duplicate":true`) {
+		t.Fatalf("replayed save: %d %s", replay.Status, replay.Body)
+	}
 	stale := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/"+board,
 		`{"scene":{"type":"excalidraw","version":2,"elements":[],"appState":{}},"expected_revision":1,"request_id":"save-2"}`, append(bearer, "Content-Type", "application/json")...)
 	if stale.Status != http.StatusConflict || stale.Code != "revision_conflict" {
@@ -179,11 +187,12 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 	moved("dsh_excalidraw_commits_total", map[string]string{"kind": "create", "outcome": "ok"}, 1)
 	moved("dsh_excalidraw_commits_total", map[string]string{"kind": "update", "outcome": "ok"}, 1)
 	moved("dsh_excalidraw_commits_total", map[string]string{"kind": "save", "outcome": "ok"}, 1)
+	moved("dsh_excalidraw_commits_total", map[string]string{"kind": "save", "outcome": "duplicate"}, 1)
 	moved("dsh_excalidraw_commits_total", map[string]string{"kind": "save", "outcome": "revision_conflict"}, 1)
 	// The stale apply is refused from the head, the stale save by the store.
 	moved("dsh_excalidraw_revision_conflicts_total", nil, 2)
 	timed("dsh_excalidraw_commit_duration_seconds", map[string]string{"kind": "update"}, 1)
-	timed("dsh_excalidraw_commit_duration_seconds", map[string]string{"kind": "save"}, 2)
+	timed("dsh_excalidraw_commit_duration_seconds", map[string]string{"kind": "save"}, 3)
 	for _, phase := range []string{"lock", "write", "fsync", "rename", "journal"} {
 		timed("dsh_excalidraw_commit_phase_seconds", map[string]string{"phase": phase}, 3) // create, apply, save
 	}
@@ -191,7 +200,7 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 	timed("dsh_excalidraw_render_duration_seconds", map[string]string{"format": "png"}, 1)
 
 	// HTTP by route pattern, never the path with the board's name in it.
-	moved("dsh_http_requests_total", map[string]string{"route": "/dsh-excalidraw/api/scenes/:name", "method": "PUT", "code": "200"}, 1)
+	moved("dsh_http_requests_total", map[string]string{"route": "/dsh-excalidraw/api/scenes/:name", "method": "PUT", "code": "200"}, 2)
 	moved("dsh_http_requests_total", map[string]string{"route": "/dsh-excalidraw/api/scenes/:name", "method": "PUT", "code": "409"}, 1)
 	moved("dsh_http_requests_total", map[string]string{"route": "/dsh-excalidraw/api/scenes/:name", "method": "GET", "code": "200"}, 1)
 	timed("dsh_http_request_duration_seconds", map[string]string{"route": "/dsh-excalidraw/api/scenes/:name", "method": "PUT", "class": "2xx"}, 1)
@@ -271,5 +280,49 @@ func TestMetricsFollowThePlugin(t *testing.T) {
 	}
 	if scrape(t, h)["dsh_excalidraw_commits_total"] == nil && scrape(t, h)["dsh_excalidraw_live_subscribers"] == nil {
 		t.Fatal("the plugin's metrics are missing after loading it again")
+	}
+}
+
+// TestMetricsCountQuotaRefusals: a bot creating boards past its hourly
+// limit is refused (rate_limited), and the refusal is counted by limit
+// and by the tool's outcome.
+func TestMetricsCountQuotaRefusals(t *testing.T) {
+	h := metricsHost(t)
+	owner, ok, err := h.Connection.Accounts().Owner(t.Context())
+	if err != nil || !ok {
+		t.Fatalf("owner: %v %v", ok, err)
+	}
+	token, _, err := h.Connection.Tokens().Mint(t.Context(), connection.TokenSpec{Name: "maker", Person: owner.ID,
+		Grant: identity.NewGrant(map[string]any{"role": identity.RoleEditor, "canCreateBoards": true})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := hosttest.MCPWithToken(t, h, token)
+	before := scrape(t, h)
+	refused := 0
+	for i := range quota.CreateBoard.Limit + 1 {
+		res, err := sess.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: "excalidraw_scene_create",
+			Arguments: map[string]any{"name": fmt.Sprintf("b%d", i), "elements": []any{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Fatalf("%d creates refused, want 1", refused)
+	}
+	after := scrape(t, h)
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+	}{
+		{"dsh_excalidraw_quota_refusals_total", map[string]string{"limit": quota.CreateBoard.Name}},
+		{"dsh_tool_calls_total", map[string]string{"tool": "excalidraw_scene_create", "outcome": "rate_limited"}},
+	} {
+		if d := counter(after, c.name, c.labels) - counter(before, c.name, c.labels); d != 1 {
+			t.Errorf("%s%v moved by %v, want 1", c.name, c.labels, d)
+		}
 	}
 }

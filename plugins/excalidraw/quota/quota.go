@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -38,6 +39,8 @@ type Limiter struct {
 	now func() time.Time
 	w   statefile.Windows
 	log *zap.Logger
+	// refused is told of each refusal (OnRefuse, refused.go).
+	refused atomic.Pointer[func(rule string)]
 }
 
 // New is a limiter counting in this process's memory, on the clock now
@@ -77,6 +80,7 @@ func (l *Limiter) Take(ctx context.Context, r Rule, subject string) error {
 	if ok {
 		return nil
 	}
+	l.tellRefused(r)
 	after := int(math.Ceil(reset.Sub(now).Seconds()))
 	if after < 1 {
 		after = 1

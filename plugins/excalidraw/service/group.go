@@ -195,6 +195,6 @@ func (g guarded) updateGrouped(ctx context.Context, gs *groups, r store.UpdateRe
 	}
 	done := g.obs.commit("update")
 	res, err := gs.update(ctx, st, r.Name, store.GroupWrite{Actor: r.Actor, Attribution: attribute(ctx, r.Attribution), Mutate: r.Mutate})
-	done(err)
+	done(res, err)
 	return res, err
 }

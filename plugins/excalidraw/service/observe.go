@@ -3,6 +3,9 @@ package service
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 )
 
 // Observer is told how the service's work went, for metrics. Its
@@ -11,8 +14,11 @@ import (
 // sceneerr code says why), nil for success.
 type Observer interface {
 	// Committed: a store write (kind create, update or save) ended
-	// after d, the access check excluded, a group commit's wait included.
-	Committed(kind string, d time.Duration, err error)
+	// after d, the access check excluded, a group commit's wait
+	// included, with outcome: ok, unchanged (nothing to write),
+	// duplicate (a request id's replay, answered with its result) or the
+	// error's code.
+	Committed(kind, outcome string, d time.Duration)
 	// Rendered: a render (format png or svg) ended after d.
 	Rendered(format string, d time.Duration, err error)
 	// Phase: one phase of a commit to the file store took d
@@ -40,14 +46,42 @@ func (s *Service) Observe(o Observer) {
 // noop ends an unobserved piece of work.
 func noop(error) {}
 
+// noCommit ends an unobserved store write.
+func noCommit(*store.Result, error) {}
+
 // commit starts timing a store write of kind; the returned func ends it.
-func (ob *observing) commit(kind string) func(error) {
+func (ob *observing) commit(kind string) func(*store.Result, error) {
 	p := ob.o.Load()
 	if p == nil {
-		return noop
+		return noCommit
 	}
 	start := time.Now()
-	return func(err error) { (*p).Committed(kind, time.Since(start), mapError(err)) }
+	return func(res *store.Result, err error) { (*p).Committed(kind, commitOutcome(res, err), time.Since(start)) }
+}
+
+// commitOutcome is how a store write ended, as Observer.Committed says.
+func commitOutcome(res *store.Result, err error) string {
+	switch {
+	case err != nil:
+		return Outcome(mapError(err))
+	case res != nil && res.Duplicate:
+		return "duplicate"
+	case res != nil && res.Unchanged:
+		return "unchanged"
+	}
+	return "ok"
+}
+
+// Outcome is "ok" for nil, else err's code, or "internal" for an error
+// without one: a label of bounded values.
+func Outcome(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	if code := sceneerr.CodeOf(err); code != "" {
+		return string(code)
+	}
+	return "internal"
 }
 
 // render starts timing a render in format; the returned func ends it.
