@@ -278,11 +278,12 @@ func apply(ctx *app.Context, raw app.Config) error {
 	if err := ctx.Provide(ServiceName, svc); err != nil {
 		return err
 	}
-	if err := useMetrics(ctx, svc, hub, quotas); err != nil {
+	m, err := useMetrics(ctx, svc, hub, quotas)
+	if err != nil {
 		return err
 	}
 	if db := st.DB(); db != nil {
-		if err := ctx.Go("hear other nodes' commits", func(c context.Context) { followNodes(c, db, svc, hub, ctx.Logger()) }); err != nil {
+		if err := ctx.Go("hear other nodes' commits", func(c context.Context) { followNodes(c, db, svc, hub, ctx.Logger(), m.heard()) }); err != nil {
 			return err
 		}
 	} else if _, err := ctx.Acquire("watch drawings for other writers", func() (app.Disposer, error) {

@@ -26,17 +26,20 @@ type sceneMetrics struct {
 	renderDuration *prometheus.HistogramVec
 	subscribers    prometheus.GaugeFunc
 	quotaRefusals  *prometheus.CounterVec
+	// notificationLag is from a commit to this node's publishing it to
+	// its editors from a notification (PostgreSQL only).
+	notificationLag prometheus.Histogram
 }
 
 // useMetrics registers the plugin's metrics with the host's metrics
 // service, as effects of the plugin's scope, and makes svc tell them of
 // its commits and renders, and quotas of its refusals. A host without
-// the service gets none, and neither is observed at all.
-func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub, quotas *quota.Limiter) error {
+// the service gets none (nil), and neither is observed at all.
+func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub, quotas *quota.Limiter) (*sceneMetrics, error) {
 	m := newSceneMetrics(hub)
 	ok, err := metrics.Use(ctx, m.collectors()...)
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
 	svc.Observe(m)
 	quotas.OnRefuse(func(rule string) { m.quotaRefusals.WithLabelValues(rule).Inc() })
@@ -45,12 +48,21 @@ func useMetrics(ctx *app.Context, svc *service.Service, hub *live.Hub, quotas *q
 		quotas.OnRefuse(nil)
 		return nil
 	})
-	return err
+	return m, err
+}
+
+// heard is what followNodes tells of each other node's commit it
+// publishes: nil (nothing) without metrics.
+func (m *sceneMetrics) heard() func(lag time.Duration) {
+	if m == nil {
+		return nil
+	}
+	return func(lag time.Duration) { m.notificationLag.Observe(max(lag, 0).Seconds()) }
 }
 
 // collectors are every instrument of m, to register.
 func (m *sceneMetrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals}
+	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals, m.notificationLag}
 }
 
 func newSceneMetrics(hub *live.Hub) *sceneMetrics {
@@ -90,6 +102,11 @@ func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 			Name: "dsh_excalidraw_quota_refusals_total",
 			Help: "Bots' uses refused past an hourly limit (rate_limited), by limit (createBoard, createFolder).",
 		}, []string{"limit"}),
+		notificationLag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "dsh_excalidraw_notification_lag_seconds",
+			Help:    "From a commit (by the committing node's clock) to this node publishing it to its live editors from a PostgreSQL notification: other nodes' commits, and rarely its own when the notification comes first.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}),
 	}
 }
 

@@ -3,6 +3,7 @@ package excalidraw
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -18,8 +19,8 @@ import (
 
 // followNodes brings other nodes' commits to this node's open editors and
 // event streams until ctx ends (see follower).
-func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub *live.Hub, log *zap.Logger) {
-	f := &follower{hub: hub, head: svc.Head, list: svc.List, log: log.Named("nodes")}
+func followNodes(ctx context.Context, db *database.DB, svc *service.Service, hub *live.Hub, log *zap.Logger, heard func(lag time.Duration)) {
+	f := &follower{hub: hub, head: svc.Head, list: svc.List, log: log.Named("nodes"), heard: heard}
 	l := pgstore.NewListener(db.Pool, pgstore.ListenerOptions{Logger: f.log})
 	if err := l.Run(ctx, func(name string, rev int64) { f.commit(ctx, name, rev) }, f.resync); err != nil && ctx.Err() == nil {
 		f.log.Error("no longer hearing other nodes' commits", zap.Error(err))
@@ -43,6 +44,9 @@ type follower struct {
 	head func(ctx context.Context, name string) (service.Head, error)
 	list func(ctx context.Context) ([]service.SceneSummary, error)
 	log  *zap.Logger
+	// heard, if set, is told how long after another node's commit this
+	// node published it (metrics; the nodes' clocks' skew included).
+	heard func(lag time.Duration)
 }
 
 // commit follows one notification.
@@ -56,6 +60,12 @@ func (f *follower) commit(ctx context.Context, name string, rev int64) {
 		return
 	}
 	f.hub.Publish(httpapi.ChangeOf(h))
+	if f.heard == nil {
+		return
+	}
+	if at, err := time.Parse(time.RFC3339Nano, h.UpdatedAt); err == nil {
+		f.heard(time.Since(at))
+	}
 }
 
 // resync publishes every scene's head from one listing: the hub drops
