@@ -52,7 +52,7 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 var TracingModule = fx.Module("tracing",
 	fx.Invoke(func(in struct {
 		fx.In
-		Given  *tracerSource `optional:"true"`
+		Given  tracerSource `optional:"true"`
 		Config *LoadedConfig
 		LC     fx.Lifecycle
 		Log    *zap.Logger
@@ -61,7 +61,7 @@ var TracingModule = fx.Module("tracing",
 	}) error {
 		var tp trace.TracerProvider
 		switch {
-		case in.Given != nil:
+		case in.Given.provider != nil:
 			tp = in.Given.provider
 		case in.Config.Host.Tracing.Endpoint != "":
 			sdk, err := newTracerProvider(in.Config.Host.Tracing)
