@@ -343,6 +343,10 @@ func apply(ctx *app.Context, raw app.Config) error {
 		if err != nil {
 			return err
 		}
+		if err := m.rooms(web, rooms.Present); err != nil {
+			_ = rooms.Close()
+			return err
+		}
 		if relay != nil {
 			if err := web.Go("relay the live rooms to other nodes", relay.send); err != nil {
 				_ = rooms.Close()

@@ -2,6 +2,7 @@ package excalidraw
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -29,6 +30,10 @@ type sceneMetrics struct {
 	// notificationLag is from a commit to this node's publishing it to
 	// its editors from a notification (PostgreSQL only).
 	notificationLag prometheus.Histogram
+	// present counts the live rooms' sockets, once the rooms are open
+	// (rooms).
+	present    atomic.Pointer[func() int]
+	presentNow prometheus.GaugeFunc
 }
 
 // useMetrics registers the plugin's metrics with the host's metrics
@@ -62,11 +67,11 @@ func (m *sceneMetrics) heard() func(lag time.Duration) {
 
 // collectors are every instrument of m, to register.
 func (m *sceneMetrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals, m.notificationLag}
+	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals, m.notificationLag, m.presentNow}
 }
 
 func newSceneMetrics(hub *live.Hub) *sceneMetrics {
-	return &sceneMetrics{
+	m := &sceneMetrics{
 		commits: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dsh_excalidraw_commits_total",
 			Help: "Scene writes that reached the store (kind create, update or save), by outcome: ok, unchanged, duplicate (a request id replayed) or the error code.",
@@ -108,6 +113,27 @@ func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}),
 	}
+	m.presentNow = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "dsh_excalidraw_live_present",
+		Help: "Sockets in this node's live collaboration rooms (people present on boards).",
+	}, func() float64 {
+		if n := m.present.Load(); n != nil {
+			return float64((*n)())
+		}
+		return 0
+	})
+	return m
+}
+
+// rooms makes the presence gauge count the rooms' sockets for as long
+// as web (the scope that opened them) lives; nothing without metrics.
+func (m *sceneMetrics) rooms(web *app.Context, present func() int) error {
+	if m == nil {
+		return nil
+	}
+	m.present.Store(&present)
+	_, err := web.Effect("stop counting presence", func(context.Context) error { m.present.Store(nil); return nil })
+	return err
 }
 
 // Committed counts one store write.

@@ -17,6 +17,7 @@ import (
 	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/quota"
+	"github.com/dshgo/dsh/plugins/excalidraw/room/roomcheck"
 	"github.com/dshgo/dsh/plugins/identity"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
@@ -112,8 +113,8 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 		return ""
 	}
 	before := scrape(t, h)
-	if counter(before, "dsh_mcp_sessions_open", nil) != 1 {
-		t.Fatalf("dsh_mcp_sessions_open = %v, want 1", counter(before, "dsh_mcp_sessions_open", nil))
+	if counter(before, "dsh_mcp_sessions_open", nil) < 1 {
+		t.Fatalf("dsh_mcp_sessions_open = %v, want this test's session counted", counter(before, "dsh_mcp_sessions_open", nil))
 	}
 	if before["go_goroutines"] == nil || before["process_cpu_seconds_total"] == nil {
 		t.Fatal("no Go runtime or process metrics")
@@ -324,5 +325,34 @@ func TestMetricsCountQuotaRefusals(t *testing.T) {
 		if d := counter(after, c.name, c.labels) - counter(before, c.name, c.labels); d != 1 {
 			t.Errorf("%s%v moved by %v, want 1", c.name, c.labels, d)
 		}
+	}
+}
+
+// TestMetricsCountPresence: a stock room client in a board's live room
+// is one socket present, and the room follows the board (one live
+// subscriber more).
+func TestMetricsCountPresence(t *testing.T) {
+	roomcheck.NeedNode(t)
+	h := metricsHost(t)
+	if res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_create", json.RawMessage(`{"name":"plan","elements":[]}`)); !res.OK {
+		t.Fatalf("create: %s", res.JSON)
+	}
+	r := hosttest.Send(t, hosttest.Client(t), http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes/plan/room", "", "Authorization", "Bearer "+h.Token())
+	var info struct{ Link string }
+	if err := json.Unmarshal([]byte(r.Body), &info); err != nil || info.Link == "" {
+		t.Fatalf("room: %d %s", r.Status, r.Body)
+	}
+	before := scrape(t, h)
+	if counter(before, "dsh_excalidraw_live_present", nil) != 0 {
+		t.Fatal("someone is present before anyone joined")
+	}
+	ann := roomcheck.Join(t, "ann", h.URL(), info.Link, h.Token())
+	ann.Await("room-user-change", func(e roomcheck.Event) bool { return e.Ev == "room-user-change" })
+	after := scrape(t, h)
+	if n := counter(after, "dsh_excalidraw_live_present", nil); n != 1 {
+		t.Fatalf("dsh_excalidraw_live_present = %v, want 1", n)
+	}
+	if d := counter(after, "dsh_excalidraw_live_subscribers", nil) - counter(before, "dsh_excalidraw_live_subscribers", nil); d != 1 {
+		t.Fatalf("dsh_excalidraw_live_subscribers moved by %v, want 1 (the room following its board)", d)
 	}
 }
