@@ -8,7 +8,7 @@ CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
 PREFIX   ?= /usr/local
 
-.PHONY: run test test-corpus vet bench bench-mcp build install deps fuzz node-deps editor browser postgres readme-check
+.PHONY: run test test-corpus vet bench bench-mcp build install deps fuzz node-deps editor browser postgres nginx readme-check
 
 # Node packages some tests run against (the real Excalidraw 0.18.1),
 # installed from the lock file when it changes.
@@ -104,6 +104,16 @@ postgres:
 	echo "  Install it (Debian/Ubuntu: sudo apt-get install postgresql), or set DSH_PG_DSN to a server." >&2; \
 	exit 2
 
+# nginx for deploy/'s tests (deploy/nginx.conf in front of real nodes).
+nginx:
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then exit 0; fi; \
+	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
+	  echo "make test: installing Debian's nginx for deploy/'s tests"; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq nginx >/dev/null && exit 0; \
+	fi; \
+	echo "make test: deploy/'s tests need nginx, which is not installed (Debian/Ubuntu: sudo apt-get install nginx)." >&2; \
+	exit 2
+
 browser:
 	@if [ -n "$(CHROMIUM)" ] && [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
 	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
@@ -120,7 +130,7 @@ browser:
 # and time rather than concurrency: dsh's pictures against Excalidraw's own
 # in headless Chromium, their speed, and the whole font set's decoding
 # (verbose, so the figures are in the log).
-test: deps node-deps editor browser postgres vet
+test: deps node-deps editor browser postgres nginx vet
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -race -count=1 -timeout 15m ./...
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m -v \
 	  -run 'AgainstExcalidraw|EditorFonts|Tdewolff|DecodeStructure' ./plugins/excalidraw/render/ ./plugins/excalidraw/render/fonts/woff2/

@@ -26,9 +26,9 @@ import (
 )
 
 // testNodeYAML is deploy/dsh.yaml for a test: on loopback ports the
-// system picks, a data directory of the test's, the DSN written in and
-// quiet logs; everything else (plugins, proxy, metrics) as deployed.
-func testNodeYAML(t *testing.T, dsn string) string {
+// system picks, on dataDir, with the DSN written in and quiet logs;
+// everything else (plugins, proxy, metrics) as deployed.
+func testNodeYAML(t *testing.T, dataDir, dsn string) string {
 	t.Helper()
 	b, err := os.ReadFile("dsh.yaml")
 	if err != nil {
@@ -40,7 +40,7 @@ func testNodeYAML(t *testing.T, dsn string) string {
 	}
 	host := doc["host"].(map[string]any)
 	host["listen"] = "127.0.0.1:0"
-	host["dataDir"] = t.TempDir()
+	host["dataDir"] = dataDir
 	host["store"].(map[string]any)["dsn"] = dsn
 	host["metrics"].(map[string]any)["listen"] = "127.0.0.1:0"
 	host["log"] = map[string]any{"level": "error", "format": "json"}
@@ -144,7 +144,7 @@ func exported(fams map[string]*dto.MetricFamily, name string) bool {
 func TestDashboardQueriesUseExportedMetrics(t *testing.T) {
 	exprs := promQL(t)
 	h := hosttest.New(t, dsh.WithPlugins(status.Plugin, excalidraw.Plugin),
-		dsh.WithConfigYAML([]byte(testNodeYAML(t, pgtest.DSN(t)))))
+		dsh.WithConfigYAML([]byte(testNodeYAML(t, t.TempDir(), pgtest.DSN(t)))))
 	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
