@@ -39,6 +39,17 @@ func failure(t *testing.T, s *mcp.ClientSession, name string, args json.RawMessa
 	if out["ok"] != false || eo == nil {
 		t.Fatalf("%s: want a failure, got %v", name, out)
 	}
+	// Every failure over HTTP names its request; the id is each call's
+	// own, so it is checked here and left out of what callers compare.
+	if d, ok := eo["details"].(map[string]any); ok {
+		if id, _ := d["request_id"].(string); id == "" {
+			t.Fatalf("%s: no request_id in the details: %v", name, eo)
+		}
+		delete(d, "request_id")
+		if len(d) == 0 {
+			delete(eo, "details")
+		}
+	}
 	return eo
 }
 
