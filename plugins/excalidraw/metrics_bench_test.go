@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -62,8 +63,11 @@ func TestMetricsCostOnAWrite(t *testing.T) {
 		t.Fatalf("create: %s", res.JSON)
 	}
 	x, rev := 0, 1
-	run := func(reg *tools.Registry, obs service.Observer, n int) time.Duration {
+	// run makes n writes and says how long they took and the process's
+	// CPU time they cost (user and system: the fsyncs' waits excluded).
+	run := func(reg *tools.Registry, obs service.Observer, n int) (time.Duration, time.Duration) {
 		svc.Observe(obs)
+		cpu0 := processCPU(t)
 		start := time.Now()
 		for range n {
 			x++
@@ -74,34 +78,50 @@ func TestMetricsCostOnAWrite(t *testing.T) {
 			}
 			rev++
 		}
-		return time.Since(start)
+		return time.Since(start), processCPU(t) - cpu0
 	}
-	run(off, nil, writes) // warm up the file cache and the scene's caches
+	_, _ = run(off, nil, writes) // warm up the file cache and the scene's caches
 	// A round is blocks of 10 writes, off and on in turn (the order
 	// swapped every block), so the disk's and the machine's drift falls
 	// on both alike.
 	const block = 10
-	var ratios []float64
-	var offAll, onAll time.Duration
+	var ratios, cpuRatios []float64
+	var offAll, onAll, offCPU, onCPU time.Duration
 	for i := range rounds {
-		var a, b time.Duration
+		var a, b, aCPU, bCPU time.Duration
 		for j := range max(writes/block, 1) {
+			offRun := func() { w, c := run(off, nil, block); a, aCPU = a+w, aCPU+c }
+			onRun := func() { w, c := run(on, observer, block); b, bCPU = b+w, bCPU+c }
 			if (i+j)%2 == 0 {
-				a += run(off, nil, block)
-				b += run(on, observer, block)
+				offRun()
+				onRun()
 			} else {
-				b += run(on, observer, block)
-				a += run(off, nil, block)
+				onRun()
+				offRun()
 			}
 		}
-		offAll, onAll = offAll+a, onAll+b
+		offAll, onAll, offCPU, onCPU = offAll+a, onAll+b, offCPU+aCPU, onCPU+bCPU
 		n := time.Duration(max(writes/block, 1) * block)
 		ratios = append(ratios, float64(b)/float64(a))
-		t.Logf("round %d: off %v/write, on %v/write, on/off %.3f", i+1, a/n, b/n, ratios[i])
+		cpuRatios = append(cpuRatios, float64(bCPU)/float64(aCPU))
+		t.Logf("round %d: off %v/write (CPU %v), on %v/write (CPU %v), on/off %.3f (CPU %.3f)",
+			i+1, a/n, aCPU/n, b/n, bCPU/n, ratios[i], cpuRatios[i])
 	}
 	slices.Sort(ratios)
-	t.Logf("metrics on/off over %d rounds of %d one-element writes: min %.3f, median %.3f, max %.3f; all writes pooled %.3f",
-		rounds, writes, ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1], float64(onAll)/float64(offAll))
+	slices.Sort(cpuRatios)
+	t.Logf("metrics on/off over %d rounds of %d one-element writes: time min %.3f, median %.3f, max %.3f, pooled %.3f; "+
+		"CPU min %.3f, median %.3f, max %.3f, pooled %.3f",
+		rounds, writes, ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1], float64(onAll)/float64(offAll),
+		cpuRatios[0], cpuRatios[len(cpuRatios)/2], cpuRatios[len(cpuRatios)-1], float64(onCPU)/float64(offCPU))
+}
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkMetricsHooks is what the metrics add to one write on its own,
