@@ -111,6 +111,8 @@ func promQL(t *testing.T) map[string]string {
 			exprs["alert "+r.Alert] = r.Expr
 		}
 	}
+	// The metrics docs/operations.md names, as one list.
+	exprs["docs/operations.md"] = strings.Join(metricName.FindAllString(operationsDoc(t), -1), " ")
 	return exprs
 }
 
