@@ -128,6 +128,11 @@ func TestCreateOnAnUnavailableNameAnswersAlike(t *testing.T) {
 		if err := json.Unmarshal(raw, &out); err != nil || out.Error.Code == "" {
 			t.Fatalf("not a refusal: %s", raw)
 		}
+		// Each answer names its own request: checked, then left out.
+		if id, _ := out.Error.Details["request_id"].(string); id == "" {
+			t.Fatalf("no request_id in %s", raw)
+		}
+		delete(out.Error.Details, "request_id")
 		return out.Error
 	}
 	viaTool := func(tool, args, name string) answer {
