@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,7 +146,8 @@ func healthzCount(t *testing.T, c *http.Client, p *dshtest.Process, token string
 // deploy/dsh.yaml (on loopback ports, nginx's address trusted), and goes
 // through nginx as people and agents do: requests spread over both nodes
 // (round robin), the Host header reaches dsh as sent (a host dsh does
-// not allow is refused by dsh itself), an agent's MCP tool calls work
+// not allow is refused by dsh itself), a login link's session holds on
+// both nodes, an agent's MCP tool calls work
 // without sessions, and an editor's live event stream gets a write made
 // through nginx as it happens (nginx does not buffer it).
 func TestNodesBehindNginx(t *testing.T) {
@@ -219,6 +222,47 @@ func TestNodesBehindNginx(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "forbidden_host") {
 			t.Errorf("Host elsewhere.example through nginx: %d %s", resp.StatusCode, body)
+		}
+	}
+
+	// A person logs in through nginx: `dsh login` prints a link on the
+	// node's own address, whose path works on any node through the
+	// balancer (the link and then the session live in the database), so
+	// the session holds on both nodes without sticky sessions.
+	lout, err := exec.Command(bin, "login", "--config", filepath.Join(nodes[0].Dir, "dsh.yaml")).Output()
+	if err != nil {
+		t.Fatalf("dsh login: %v %s", err, lout)
+	}
+	link, err := url.Parse(strings.TrimSpace(string(lout)))
+	if err != nil || link.Path == "" {
+		t.Fatalf("dsh login printed %q", lout)
+	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Transport: tr, Jar: jar, Timeout: 60 * time.Second}
+	if resp, err := browser.Get(lb + link.RequestURI()); err != nil {
+		t.Fatalf("the login link through nginx: %v", err)
+	} else {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 400 {
+			t.Fatalf("the login link through nginx: %d", resp.StatusCode)
+		}
+	}
+	if resp, body := dshtest.Send(t, c, http.MethodGet, lb+"/api/status", ""); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET /api/status through nginx without a session: %d %s", resp.StatusCode, body)
+	}
+	if u, _ := url.Parse(lb); len(jar.Cookies(u)) == 0 {
+		t.Fatal("the login link set no cookie through nginx")
+	}
+	for i := range 4 {
+		resp, err := browser.Get(lb + "/api/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /api/status #%d through nginx with the session: %d %s", i+1, resp.StatusCode, body)
 		}
 	}
 
