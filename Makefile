@@ -184,7 +184,7 @@ fuzz:
 # database restarts, Chromium, a room across nodes), roomcheck (the live
 # rooms through Node clients), cmd/dsh (the binary as a process),
 # internal/migrate (documents through a database), the admin API's and
-# hosttest's real hosts;
+# hosttest's real hosts; deploy/'s nodes behind nginx;
 # the editor's Chromium tests 5 times each (20 would take over an hour
 # on 2 cores); webserver's shutdown, unmount, drain, stream and start page tests;
 # httpapi's event streams and database outage; mcpserve's close, session
