@@ -68,7 +68,8 @@ func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
 // trace in the host's provider: the tool's span (tool, outcome, request
 // id) with the service's write, store commit (the revision) and plan
 // under it; the HTTP request that carried it has its own span, named by
-// its route pattern, with the same request id.
+// its route pattern, with the same request id; an editor's save over
+// HTTP has its route's span with the store commit (revision 3) under it.
 func TestTraceOfAToolCall(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
@@ -82,6 +83,29 @@ func TestTraceOfAToolCall(t *testing.T) {
 		t.Fatalf("apply: %s", out)
 	}
 	closeMCP()
+	// The editor's save over HTTP: its request's span, named by the
+	// route's pattern (never the board's name), holds the store commit.
+	c := hosttest.Client(t)
+	bearer := []string{"Authorization", "Bearer " + h.Token()}
+	got := hosttest.Send(t, c, http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes/traced", "", bearer...)
+	var read struct{ Scene json.RawMessage }
+	if err := json.Unmarshal([]byte(got.Body), &read); err != nil || got.Status != http.StatusOK {
+		t.Fatalf("GET scene: %d %s", got.Status, got.Body)
+	}
+	saved := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/traced",
+		`{"scene":`+strings.Replace(string(read.Scene), `"x":50`, `"x":70`, 1)+`,"expected_revision":2}`, append(bearer, "Content-Type", "application/json")...)
+	if saved.Status != http.StatusOK || !strings.Contains(saved.Body, `"revision":3`) {
+		t.Fatalf("save: %d %s", saved.Status, saved.Body)
+	}
+	const saveRoute = "PUT /dsh-excalidraw/api/scenes/:name"
+	hosttest.Eventually(t, "the save's span", func() bool {
+		for _, s := range rec.Ended() {
+			if s.Name() == saveRoute && attrs(s)["request_id"].AsString() == saved.Header.Get("X-Request-ID") {
+				return true
+			}
+		}
+		return false
+	})
 
 	spans := rec.Ended()
 	var tool sdktrace.ReadOnlySpan
@@ -104,7 +128,7 @@ func TestTraceOfAToolCall(t *testing.T) {
 		t.Helper()
 		for _, s := range spans {
 			if s.Name() == name && s.Parent().SpanID() == parent.SpanContext().SpanID() {
-				if s.SpanContext().TraceID() != tool.SpanContext().TraceID() {
+				if s.SpanContext().TraceID() != parent.SpanContext().TraceID() {
 					t.Fatalf("%s in another trace", name)
 				}
 				return s
@@ -118,6 +142,13 @@ func TestTraceOfAToolCall(t *testing.T) {
 	child(commit, "excalidraw.plan")
 	if ca := attrs(commit); ca["revision"].AsInt64() != 2 || ca["board"].AsString() != "traced" {
 		t.Fatalf("commit span attributes %v", ca)
+	}
+	for _, s := range spans {
+		if s.Name() == saveRoute {
+			if ca := attrs(child(s, "excalidraw.commit")); ca["revision"].AsInt64() != 3 {
+				t.Fatalf("the save's commit span attributes %v", ca)
+			}
+		}
 	}
 	// The HTTP request that carried the call: named by the route's
 	// pattern, with the same request id. Its span ends once the answer

@@ -56,8 +56,10 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*WriteResult, er
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.store.Create(ctx, store.CreateRequest{Name: r.Name, Data: data, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
+	cctx, span := startSpan(ctx, spanCommit, r.Name)
+	out, err := s.store.Create(cctx, store.CreateRequest{Name: r.Name, Data: data, Actor: actorOr(r.Actor, store.ActorAgent), RequestID: r.RequestID,
 		Attribution: r.Attribution})
+	endCommit(span, out, err)
 	if err != nil {
 		return nil, mapError(err)
 	}

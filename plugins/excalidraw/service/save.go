@@ -82,10 +82,12 @@ func (s *Service) Save(ctx context.Context, r SaveRequest) (*WriteResult, error)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.store.Save(ctx, store.SaveRequest{
+	cctx, span := startSpan(ctx, spanCommit, r.Name)
+	res, err := s.store.Save(cctx, store.SaveRequest{
 		Name: r.Name, ExpectedRevision: r.ExpectedRevision, Force: r.Force, Data: data,
 		Actor: actorOr(r.Actor, store.ActorUI), RequestID: r.RequestID, Attribution: r.Attribution,
 	})
+	endCommit(span, res, err)
 	if err != nil {
 		return nil, mapError(err)
 	}

@@ -18,7 +18,7 @@ const (
 	spanWrite  = "excalidraw.write"  // a whole write
 	spanPlan   = "excalidraw.plan"   // the plan, under the scene's lock
 	spanLint   = "excalidraw.lint"   // the wait for the lint that ran beside the commit
-	spanCommit = "excalidraw.commit" // the store's commit (a group's wait included)
+	spanCommit = "excalidraw.commit" // the store's commit of a write, create or save (a group's wait included)
 )
 
 // tracerName names the spans' instrumentation scope.
