@@ -2,6 +2,7 @@ package webserver
 
 import (
 	"context"
+	"crypto/rand"
 
 	"github.com/labstack/echo/v4"
 	"go.uber.org/zap"
@@ -51,6 +52,12 @@ func (s *Server) noteRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
 		id := c.Response().Header().Get(echo.HeaderXRequestID)
+		if !validRequestID(id) {
+			// A caller's id that logs, error details and the journal
+			// should not carry: replaced by one of ours.
+			id = rand.Text()
+			c.Response().Header().Set(echo.HeaderXRequestID, id)
+		}
 		req.Header.Set(apierr.HeaderRequestID, id)
 		note := &accessNote{route: RouteUnmatched}
 		ctx := context.WithValue(apierr.WithRequestID(req.Context(), id), accessKey{}, note)
@@ -87,4 +94,21 @@ func withRequestID(details map[string]any, id string) map[string]any {
 	}
 	out[apierr.DetailRequestID] = id
 	return out
+}
+
+// maxRequestID bounds a caller's X-Request-ID.
+const maxRequestID = 128
+
+// validRequestID reports whether id is one to keep: 1 to maxRequestID
+// bytes of printable ASCII without spaces.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestID {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] <= ' ' || id[i] > '~' {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package webserver
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -63,5 +64,21 @@ func TestRequestSpans(t *testing.T) {
 	get(t, c, s.URL()+"/p/1")
 	if n := len(rec.Started()); n != 2 {
 		t.Fatalf("%d spans after tracing stopped", n)
+	}
+}
+
+// TestCallersRequestID: a caller's X-Request-ID is the request's id when
+// it is short printable ASCII, and replaced by one of ours otherwise;
+// the answer's header and an error's details agree either way.
+func TestCallersRequestID(t *testing.T) {
+	s := startServer(t, Config{}, admitAll)
+	c := newClient(t)
+	for sent, kept := range map[string]bool{"req-42": true, strings.Repeat("x", 129): false, "two words": false} {
+		r := call(t, c, http.MethodGet, s.URL()+"/missing", nil, "X-Request-ID", sent)
+		e := decodeErrorReply(t, r)
+		id := r.header.Get("X-Request-ID")
+		if (id == sent) != kept || id == "" || e.Error.Details["request_id"] != id {
+			t.Errorf("sent %q: header %q, details %v", sent, id, e.Error.Details)
+		}
 	}
 }
