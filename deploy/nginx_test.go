@@ -145,7 +145,8 @@ func healthzCount(t *testing.T, c *http.Client, p *dshtest.Process, token string
 // two real `dsh serve` nodes on one PostgreSQL database, each with
 // deploy/dsh.yaml (on loopback ports, nginx's address trusted), and goes
 // through nginx as people and agents do: requests spread over both nodes
-// (round robin), the Host header reaches dsh as sent (a host dsh does
+// (round robin), each client is counted by the address nginx appends to
+// X-Forwarded-For, the Host header reaches dsh as sent (a host dsh does
 // not allow is refused by dsh itself), a login link's session holds on
 // both nodes, an agent's MCP tool calls work
 // without sessions, and an editor's live event stream gets a write made
@@ -165,7 +166,16 @@ func TestNodesBehindNginx(t *testing.T) {
 		yml := testNodeYAML(t, "./data", dsn)
 		var doc map[string]any
 		_ = yaml.Unmarshal([]byte(yml), &doc)
+		// nginx reaches the nodes from 127.0.0.1; the test's clients come
+		// from other loopback addresses, which nginx names in
+		// X-Forwarded-For. One OAuth registration an hour per client
+		// address shows whom the nodes count.
 		doc["host"].(map[string]any)["trustedProxy"] = map[string]any{"addresses": []string{"127.0.0.1/32"}}
+		for _, e := range doc["plugins"].([]any) {
+			if e := e.(map[string]any); e["name"] == "excalidraw" {
+				e["config"].(map[string]any)["oauth"] = map[string]any{"registrationsPerHourPerAddress": 1}
+			}
+		}
 		b, _ := yaml.Marshal(doc)
 		p := dshtest.Start(t, bin, string(b))
 		awaitStatus(t, c, p.URL+"/readyz", http.StatusOK, func() string { return dshtest.Tail(p.Stderr(), 20) })
@@ -223,6 +233,30 @@ func TestNodesBehindNginx(t *testing.T) {
 		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "forbidden_host") {
 			t.Errorf("Host elsewhere.example through nginx: %d %s", resp.StatusCode, body)
 		}
+	}
+
+	// X-Forwarded-For: each client's registrations are counted apart,
+	// though all reach the nodes from nginx's address.
+	register := func(from string) int {
+		t.Helper()
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		ct := &http.Transport{DialContext: d.DialContext}
+		defer ct.CloseIdleConnections()
+		resp, body := dshtest.Send(t, &http.Client{Transport: ct, Timeout: 60 * time.Second}, http.MethodPost, lb+"/oauth/register",
+			`{"client_name":"deploy-test","redirect_uris":["http://127.0.0.1:9/callback"]}`, "Content-Type", "application/json")
+		if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("POST /oauth/register from %s through nginx: %d %s", from, resp.StatusCode, body)
+		}
+		return resp.StatusCode
+	}
+	if st := register("127.0.0.2"); st != http.StatusCreated {
+		t.Fatalf("the first registration from 127.0.0.2: %d", st)
+	}
+	if st := register("127.0.0.2"); st != http.StatusTooManyRequests {
+		t.Errorf("a second registration from 127.0.0.2 within the hour: %d, want 429", st)
+	}
+	if st := register("127.0.0.3"); st != http.StatusCreated {
+		t.Errorf("the first registration from 127.0.0.3: %d, want 201 (counted as 127.0.0.2's: X-Forwarded-For not passed?)", st)
 	}
 
 	// A person logs in through nginx: `dsh login` prints a link on the
