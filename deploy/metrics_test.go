@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/metrics/metricstest"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dshgo/dsh"
@@ -187,15 +187,7 @@ func TestDashboardQueriesUseExportedMetrics(t *testing.T) {
 		t.Fatalf("save: %d %s", saved.Status, saved.Body)
 	}
 
-	r := hosttest.Send(t, c, http.MethodGet, h.URL()+"/metrics", "", bearer...)
-	if r.Status != http.StatusOK {
-		t.Fatalf("GET /metrics: %d %s", r.Status, r.Body)
-	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := parser.TextToMetricFamilies(strings.NewReader(r.Body))
-	if err != nil {
-		t.Fatalf("parse the scrape: %v", err)
-	}
+	fams := metricstest.Scrape(t, c, h.URL()+"/metrics", h.Token())
 	used := 0
 	for where, expr := range exprs {
 		names := 0

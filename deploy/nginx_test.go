@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/plugins/metrics/metricstest"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
@@ -121,15 +121,7 @@ func awaitStatus(t *testing.T, c *http.Client, url string, want int, what func()
 // own /metrics.
 func healthzCount(t *testing.T, c *http.Client, p *dshtest.Process, token string) float64 {
 	t.Helper()
-	resp, body := dshtest.Send(t, c, http.MethodGet, p.URL+"/metrics", "", "Authorization", "Bearer "+token)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /metrics on %s: %d %s", p.URL, resp.StatusCode, body)
-	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := parser.TextToMetricFamilies(strings.NewReader(string(body)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fams := metricstest.Scrape(t, c, p.URL+"/metrics", token)
 	n := 0.0
 	for _, m := range fams["dsh_http_requests_total"].GetMetric() {
 		for _, l := range m.GetLabel() {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
@@ -19,45 +17,20 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/quota"
 	"github.com/dshgo/dsh/plugins/excalidraw/room/roomcheck"
 	"github.com/dshgo/dsh/plugins/identity"
+	"github.com/dshgo/dsh/plugins/metrics/metricstest"
 	"github.com/dshgo/dsh/plugins/webserver/connection"
 )
 
 // scrape reads h's GET /metrics with its host token and parses the
 // exposition.
-func scrape(t *testing.T, h *dsh.Host) map[string]*dto.MetricFamily {
+func scrape(t *testing.T, h *dsh.Host) metricstest.Families {
 	t.Helper()
-	r := hosttest.Send(t, hosttest.Client(t), http.MethodGet, h.URL()+"/metrics", "", "Authorization", "Bearer "+h.Token())
-	if r.Status != http.StatusOK {
-		t.Fatalf("GET /metrics: %d %s", r.Status, r.Body)
-	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(strings.NewReader(r.Body))
-	if err != nil {
-		t.Fatalf("parse the scrape: %v", err)
-	}
-	return fams
+	return metricstest.Scrape(t, hosttest.Client(t), h.URL()+"/metrics", h.Token())
 }
 
 // sample is the metric of family name whose labels include want, or nil.
 func sample(fams map[string]*dto.MetricFamily, name string, want map[string]string) *dto.Metric {
-	f := fams[name]
-	if f == nil {
-		return nil
-	}
-next:
-	for _, m := range f.GetMetric() {
-		have := map[string]string{}
-		for _, l := range m.GetLabel() {
-			have[l.GetName()] = l.GetValue()
-		}
-		for k, v := range want {
-			if have[k] != v {
-				continue next
-			}
-		}
-		return m
-	}
-	return nil
+	return metricstest.Families(fams).Sample(name, want)
 }
 
 // counter is the value of a counter or gauge sample (0 when absent).

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/dsh/plugins/metrics/metricstest"
+
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
@@ -51,14 +51,9 @@ func TestMetricsListen(t *testing.T) {
 	}
 	h.Tools.Call(hosttest.Context(t), "nothing", nil)
 	c := hosttest.Client(t)
-	r := hosttest.Send(t, c, http.MethodGet, "http://"+addr.String()+"/metrics", "")
-	if r.Status != http.StatusOK {
-		t.Fatalf("GET /metrics on the metrics address: %d %s", r.Status, r.Body)
-	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(strings.NewReader(r.Body))
-	if err != nil || fams["dsh_tool_calls_total"] == nil || fams["go_goroutines"] == nil {
-		t.Fatalf("scrape: %v %v", err, fams)
+	fams := metricstest.Scrape(t, c, "http://"+addr.String()+"/metrics", "")
+	if fams["dsh_tool_calls_total"] == nil || fams["go_goroutines"] == nil {
+		t.Fatalf("scrape: %v", fams)
 	}
 	if r := hosttest.Send(t, c, http.MethodGet, "http://"+addr.String()+"/mcp", ""); r.Status != http.StatusNotFound {
 		t.Fatalf("GET /mcp on the metrics address: %d", r.Status)
@@ -75,15 +70,7 @@ func TestMetricsListen(t *testing.T) {
 // connections and acquisitions.
 func TestPostgresPoolMetrics(t *testing.T) {
 	h := hosttest.New(t, dsh.WithConfigYAML([]byte(hosttest.ConfigYAML(t.TempDir(), "  store: {kind: postgres, dsn: '"+pgtest.DSN(t)+"'}\n", ""))))
-	r := hosttest.Send(t, hosttest.Client(t), http.MethodGet, h.URL()+"/metrics", "", "Authorization", "Bearer "+h.Token())
-	if r.Status != http.StatusOK {
-		t.Fatalf("GET /metrics: %d %s", r.Status, r.Body)
-	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(strings.NewReader(r.Body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fams := metricstest.Scrape(t, hosttest.Client(t), h.URL()+"/metrics", h.Token())
 	value := func(name string) float64 {
 		f := fams[name]
 		if f == nil || len(f.GetMetric()) == 0 {

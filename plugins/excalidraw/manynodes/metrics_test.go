@@ -3,33 +3,21 @@ package manynodes
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
 	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw"
+	"github.com/dshgo/dsh/plugins/metrics/metricstest"
 )
 
 // lagObservations is how many commits of other nodes h has published
 // (dsh_excalidraw_notification_lag_seconds' count), from its /metrics.
 func lagObservations(t *testing.T, h *dsh.Host) uint64 {
 	t.Helper()
-	r := hosttest.Send(t, hosttest.Client(t), http.MethodGet, h.URL()+"/metrics", "", "Authorization", "Bearer "+h.Token())
-	if r.Status != http.StatusOK {
-		t.Fatalf("GET /metrics: %d %s", r.Status, r.Body)
-	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(strings.NewReader(r.Body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fams := metricstest.Scrape(t, hosttest.Client(t), h.URL()+"/metrics", h.Token())
 	f := fams["dsh_excalidraw_notification_lag_seconds"]
 	if f == nil || len(f.GetMetric()) != 1 {
 		t.Fatalf("no dsh_excalidraw_notification_lag_seconds: %v", f)
