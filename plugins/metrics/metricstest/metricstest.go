@@ -72,33 +72,3 @@ next:
 	}
 	return nil
 }
-
-// Sum is the sum, over family name's metrics whose labels include want,
-// of each one's value: a counter's or gauge's value, a histogram's
-// sample count.
-func (f Families) Sum(name string, want map[string]string) float64 {
-	total := 0.0
-next:
-	for _, m := range f[name].GetMetric() {
-		have := map[string]string{}
-		for _, l := range m.GetLabel() {
-			have[l.GetName()] = l.GetValue()
-		}
-		for k, v := range want {
-			if have[k] != v {
-				continue next
-			}
-		}
-		switch {
-		case m.Counter != nil:
-			total += m.GetCounter().GetValue()
-		case m.Gauge != nil:
-			total += m.GetGauge().GetValue()
-		case m.Histogram != nil:
-			total += float64(m.GetHistogram().GetSampleCount())
-		case m.Untyped != nil:
-			total += m.GetUntyped().GetValue()
-		}
-	}
-	return total
-}
