@@ -10,11 +10,12 @@ import (
 	"golang.org/x/term"
 )
 
-// progress counts the files and bytes long work (backup, restore) has
-// done: on a terminal it shows them as it goes, on standard error; in any
-// case it ends with one summary line on standard output.
+// progress counts the files and bytes long work (backup, restore,
+// migrate) has done: on a terminal it shows them as it goes, on standard
+// error; in any case it ends with one summary line on standard output.
 type progress struct {
 	verb        string
+	noun        string // what is counted: files, which have bytes, or items
 	tty         io.Writer
 	start, last time.Time
 	files       int
@@ -23,7 +24,12 @@ type progress struct {
 
 // newProgress is a progress whose summary says "<verb> N files, ...".
 func newProgress(cmd *cobra.Command, verb string) *progress {
-	p := &progress{verb: verb, start: time.Now()}
+	return newCounter(cmd, verb, "files")
+}
+
+// newCounter is a progress of things called noun; only files have bytes.
+func newCounter(cmd *cobra.Command, verb, noun string) *progress {
+	p := &progress{verb: verb, noun: noun, start: time.Now()}
 	if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = f
 	}
@@ -38,7 +44,15 @@ func (p *progress) add(size int64) {
 		return
 	}
 	p.last = time.Now()
-	fmt.Fprintf(p.tty, "\r%s %d files, %s (%s)\x1b[K", p.verb, p.files, byteCount(p.bytes), time.Since(p.start).Round(time.Second))
+	fmt.Fprintf(p.tty, "\r%s %s (%s)\x1b[K", p.verb, p.counts(), time.Since(p.start).Round(time.Second))
+}
+
+// counts is "N files, X MiB", or "N items" for what has no bytes.
+func (p *progress) counts() string {
+	if p.noun != "files" {
+		return fmt.Sprintf("%d %s", p.files, p.noun)
+	}
+	return fmt.Sprintf("%d files, %s", p.files, byteCount(p.bytes))
 }
 
 // finish clears the terminal's line and prints the summary.
@@ -46,8 +60,7 @@ func (p *progress) finish(cmd *cobra.Command, where string) {
 	if p.tty != nil {
 		fmt.Fprint(p.tty, "\r\x1b[K")
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s %d files, %s in %s: %s\n", p.verb, p.files, byteCount(p.bytes),
-		time.Since(p.start).Round(time.Millisecond), where)
+	fmt.Fprintf(cmd.OutOrStdout(), "%s %s in %s: %s\n", p.verb, p.counts(), time.Since(p.start).Round(time.Millisecond), where)
 }
 
 // byteCount is n in bytes, KiB, MiB or GiB.

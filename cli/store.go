@@ -7,7 +7,9 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -107,11 +109,16 @@ func hostDocs(dataDir string) map[string]string {
 // runMigrate opens both stores of --config and copies one way: each
 // module's data, then the host's documents.
 func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres, replace bool) error {
-	ctx, cancel := context.WithTimeout(cmd.Context(), 24*time.Hour)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 24*time.Hour)
 	defer cancel()
 	files := storage.Files(c.Host.DataDir)
 	db, err := dsh.OpenStorage(ctx, c.Host.DataDir, dsh.StoreConfig{Kind: dsh.StorePostgres, DSN: dsn}, nil)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: %w", err)
+		}
 		return err
 	}
 	defer db.Close()
@@ -120,7 +127,8 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 		dst, src = files, db
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "copying %s → %s (%s)\n", src.Kind(), dst.Kind(), db.Where())
-	lines, err := copyStores(ctx, cmd, c, src, dst, migrate.Options{Replace: replace})
+	p := newCounter(cmd, "migrated", "items")
+	lines, err := copyStores(ctx, cmd, c, src, dst, migrate.Options{Replace: replace, Progress: func(string, string, string) { p.add(0) }})
 	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KIND\tCOPIED\tUNCHANGED\tJOURNAL ENTRIES")
 	for _, l := range merged(lines) {
@@ -132,9 +140,17 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 	}
 	_ = tw.Flush()
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: %w (run it again to finish: what was copied stays)", err)
+		}
 		return fmt.Errorf("stopped: %w (run it again once it is fixed: what was copied stays)", err)
 	}
 	fmt.Fprintln(cmd.ErrOrStderr(), "done: every scene's revision, bytes and journal checked in the destination")
+	p.files = 0 // the summary counts all, files and exports too, which report no progress
+	for _, l := range lines {
+		p.files += l.Copied + l.Unchanged
+	}
+	p.finish(cmd, fmt.Sprintf("%s → %s (%s)", src.Kind(), dst.Kind(), db.Where()))
 	return nil
 }
 

@@ -15,7 +15,7 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(pgtestM{m}) }
 
 // run executes one dsh command line in-process.
 func run(t *testing.T, ctx context.Context, args ...string) (string, error) {
