@@ -55,11 +55,16 @@ func (p *progress) counts() string {
 	return fmt.Sprintf("%d files, %s", p.files, byteCount(p.bytes))
 }
 
-// finish clears the terminal's line and prints the summary.
-func (p *progress) finish(cmd *cobra.Command, where string) {
+// clear clears the terminal's line, before other output.
+func (p *progress) clear() {
 	if p.tty != nil {
 		fmt.Fprint(p.tty, "\r\x1b[K")
 	}
+}
+
+// finish clears the terminal's line and prints the summary.
+func (p *progress) finish(cmd *cobra.Command, where string) {
+	p.clear()
 	fmt.Fprintf(cmd.OutOrStdout(), "%s %s in %s: %s\n", p.verb, p.counts(), time.Since(p.start).Round(time.Millisecond), where)
 }
 

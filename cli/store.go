@@ -129,6 +129,7 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 	fmt.Fprintf(cmd.ErrOrStderr(), "copying %s → %s (%s)\n", src.Kind(), dst.Kind(), db.Where())
 	p := newCounter(cmd, "migrated", "items")
 	lines, err := copyStores(ctx, cmd, c, src, dst, migrate.Options{Replace: replace, Progress: func(string, string, string) { p.add(0) }})
+	p.clear()
 	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KIND\tCOPIED\tUNCHANGED\tJOURNAL ENTRIES")
 	for _, l := range merged(lines) {
