@@ -212,6 +212,11 @@ func load8(s string, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// AppendString appends s quoted as JSON.stringify quotes it, which is
+// also RFC 8785's form of a string: quote, backslash and control
+// characters escaped, nothing else (no HTML escaping).
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString escapes like JSON.stringify: quote, backslash and control
 // characters only (no HTML escaping).
 func appendString(b []byte, s string) []byte {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/dshgo/dsh/plugins/excalidraw/scene/ojson"
 )
 
 // errNotCanonical is why canonical could not write a value out: it is not
@@ -157,7 +159,7 @@ func (c *canonicalizer) value() error {
 			return err
 		}
 		c.name = s
-		c.out = appendCanonicalString(c.out, s)
+		c.out = ojson.AppendString(c.out, string(s))
 		return nil
 	case b == 't':
 		return c.literal("true")
@@ -270,7 +272,7 @@ func (c *canonicalizer) object() error {
 		if i > 0 {
 			c.out = append(c.out, ',')
 		}
-		c.out = appendCanonicalString(c.out, c.nameOf(m))
+		c.out = ojson.AppendString(c.out, string(c.nameOf(m)))
 		c.out = append(c.out, ':')
 		c.out = append(c.out, c.scratch[int(m.start)-start:int(m.end)-start]...)
 	}
@@ -523,40 +525,6 @@ func appendES(dst []byte, f float64) []byte {
 		dst = dst[:n-1]
 	}
 	return dst
-}
-
-// appendCanonicalString appends s (valid UTF-8) quoted as RFC 8785 asks:
-// only the quote, the backslash and control characters escaped, the
-// controls with a short escape where JSON has one and \u00xx otherwise.
-func appendCanonicalString(dst, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	run := 0
-	for i, b := range s {
-		if b >= 0x20 && b != '"' && b != '\\' {
-			continue
-		}
-		dst = append(dst, s[run:i]...)
-		run = i + 1
-		switch b {
-		case '"', '\\':
-			dst = append(dst, '\\', b)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-		}
-	}
-	dst = append(dst, s[run:]...)
-	return append(dst, '"')
 }
 
 // compareUTF16 orders two UTF-8 names by their UTF-16 code units, as RFC
