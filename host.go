@@ -135,7 +135,7 @@ func (h *Host) LoginLink(ctx context.Context) (string, error) {
 	if h.Web == nil {
 		return "", errors.New("dsh: headless host has no web server")
 	}
-	return h.Connection.NewLoginLink(ctx, h.Web.URL()), nil
+	return h.Connection.NewLoginLink(ctx, h.Web.PublicURL()), nil
 }
 
 // Token is this process's own bearer token (for the CLI and tests).

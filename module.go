@@ -294,6 +294,7 @@ var WebServerModule = fx.Module("webServer",
 			DrainTimeout:    time.Duration(c.Host.HTTP.DrainTimeout),
 			ShutdownTimeout: time.Duration(c.Host.HTTP.ShutdownTimeout),
 			LoginCommand:    LoginCommand(c.Source.Path),
+			PublicURL:       c.Host.PublicURL,
 		}, log, func() connection.Admitter {
 			v, ok := rt.Service(connection.ServiceName)
 			if !ok {

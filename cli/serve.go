@@ -40,7 +40,7 @@ func newServe(mods []Module) *cobra.Command {
 			}); err != nil {
 				h.Log.Warn("could not write the runtime file; `dsh plugins` will need --url and --token", zap.Error(err))
 			}
-			link, _, err := h.Connection.LoginLink(ctx, h.URL(), landingPage(modulesOf(cmd), h.Plugins()))
+			link, _, err := h.Connection.LoginLink(ctx, h.Web.PublicURL(), landingPage(modulesOf(cmd), h.Plugins()))
 			if err != nil {
 				return err
 			}

@@ -151,6 +151,11 @@ func TestNodesBehindNginx(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	c := &http.Client{Transport: tr, Timeout: 60 * time.Second}
 
+	// nginx's address, which the nodes' publicURL names as compose's
+	// does: the links they hand out must work through it.
+	listen := freePort(t)
+	lb := "http://localhost:" + listen
+
 	// The nodes one after the other, as compose starts them: the first
 	// creates the schema.
 	var nodes []*dshtest.Process
@@ -163,6 +168,7 @@ func TestNodesBehindNginx(t *testing.T) {
 		// X-Forwarded-For. One OAuth registration an hour per client
 		// address shows whom the nodes count.
 		doc["host"].(map[string]any)["trustedProxy"] = map[string]any{"addresses": []string{"127.0.0.1/32"}}
+		doc["host"].(map[string]any)["publicURL"] = lb
 		for _, e := range doc["plugins"].([]any) {
 			if e := e.(map[string]any); e["name"] == "excalidraw" {
 				e["config"].(map[string]any)["oauth"] = map[string]any{"registrationsPerHourPerAddress": 1}
@@ -181,7 +187,6 @@ func TestNodesBehindNginx(t *testing.T) {
 	}
 	token := strings.TrimSpace(string(out))
 
-	listen := freePort(t)
 	var upstream []string
 	for _, p := range nodes {
 		upstream = append(upstream, strings.TrimPrefix(p.URL, "http://"))
@@ -197,7 +202,6 @@ func TestNodesBehindNginx(t *testing.T) {
 		_ = ncmd.Process.Signal(syscall.SIGTERM)
 		_ = ncmd.Wait()
 	})
-	lb := "http://localhost:" + listen
 	awaitStatus(t, c, lb+"/healthz", http.StatusOK, stderr.String)
 
 	// Round robin: both nodes answer some of ten probes.
@@ -251,10 +255,11 @@ func TestNodesBehindNginx(t *testing.T) {
 		t.Errorf("the first registration from 127.0.0.3: %d, want 201 (counted as 127.0.0.2's: X-Forwarded-For not passed?)", st)
 	}
 
-	// A person logs in through nginx: `dsh login` prints a link on the
-	// node's own address, whose path works on any node through the
-	// balancer (the link and then the session live in the database), so
-	// the session holds on both nodes without sticky sessions.
+	// A person logs in through nginx: `dsh login`, run beside one node,
+	// prints a link on the publicURL (nginx's address), which works on
+	// any node behind it (the link and then the session live in the
+	// database), so the session holds on both nodes without sticky
+	// sessions.
 	lout, err := exec.Command(bin, "login", "--config", filepath.Join(nodes[0].Dir, "dsh.yaml")).Output()
 	if err != nil {
 		t.Fatalf("dsh login: %v %s", err, lout)
@@ -263,9 +268,12 @@ func TestNodesBehindNginx(t *testing.T) {
 	if err != nil || link.Path == "" {
 		t.Fatalf("dsh login printed %q", lout)
 	}
+	if got := link.Scheme + "://" + link.Host; got != lb {
+		t.Fatalf("dsh login printed a link on %s, want the publicURL %s: %q", got, lb, lout)
+	}
 	jar, _ := cookiejar.New(nil)
 	browser := &http.Client{Transport: tr, Jar: jar, Timeout: 60 * time.Second}
-	if resp, err := browser.Get(lb + link.RequestURI()); err != nil {
+	if resp, err := browser.Get(link.String()); err != nil {
 		t.Fatalf("the login link through nginx: %v", err)
 	} else {
 		_, _ = io.Copy(io.Discard, resp.Body)

@@ -29,7 +29,8 @@ type LoginLinkResponse struct {
 }
 
 // mintLoginLink is what `dsh login` calls: a new one-time link into this
-// host, on the URL it listens at (the one `dsh serve` prints). Only a
+// host, on the URL people reach it at (host.publicURL, else the one it
+// listens at, which `dsh serve` prints). Only a
 // bearer token may ask; a browser session may not mint sessions for others.
 func (a *api) mintLoginLink(c echo.Context) error {
 	if rej := a.conn.RequireBearer(c.Request()); rej != nil {
@@ -39,7 +40,7 @@ func (a *api) mintLoginLink(c echo.Context) error {
 	if err := decodeOptionalJSON(c.Request().Body, &in); err != nil {
 		return webserver.NewError(http.StatusBadRequest, "invalid_body", "the body must be empty or a JSON object like {\"next\": \"/a/page/\"}: "+err.Error())
 	}
-	link, expires, err := a.conn.LoginLink(c.Request().Context(), a.web.URL(), in.Next)
+	link, expires, err := a.conn.LoginLink(c.Request().Context(), a.web.PublicURL(), in.Next)
 	if errors.Is(err, connection.ErrInvalidNext) {
 		return webserver.NewError(http.StatusBadRequest, "invalid_next", err.Error())
 	}

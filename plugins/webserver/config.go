@@ -30,6 +30,10 @@ type Config struct {
 	// when their browser has no session ("dsh login --config dsh.yaml");
 	// empty means DefaultLoginCommand.
 	LoginCommand string
+	// PublicURL is where people reach the server when it is not the
+	// listen address (a balancer or proxy in front): the links it hands
+	// out start with it. Empty means URL.
+	PublicURL string
 }
 
 // DefaultLoginCommand prints a login link for the running host.

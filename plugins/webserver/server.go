@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -169,6 +170,16 @@ func (s *Server) URL() string {
 	s.lifeMu.Lock()
 	defer s.lifeMu.Unlock()
 	return s.urlLocked()
+}
+
+// PublicURL is the base URL of the links the server hands out to
+// people: the configured public URL (a balancer's, with no trailing
+// slash), else URL.
+func (s *Server) PublicURL() string {
+	if u := strings.TrimRight(s.cfg.PublicURL, "/"); u != "" {
+		return u
+	}
+	return s.URL()
 }
 
 func (s *Server) urlLocked() string {
