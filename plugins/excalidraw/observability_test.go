@@ -66,8 +66,9 @@ func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
 
 // TestTraceOfAToolCall: a real MCP tool call that writes a board makes a
 // trace in the host's provider: the tool's span (tool, outcome, request
-// id) with the service's write, store commit (the revision) and plan
-// under it; the HTTP request that carried it has its own span, named by
+// id) with the service's write, store commit (the revision and the
+// commit id its journal entry has, whose access id is the tool's request
+// id) and plan under it; the HTTP request that carried it has its own span, named by
 // its route pattern, with the same request id; an editor's save over
 // HTTP has its route's span with the store commit (revision 3) under it.
 func TestTraceOfAToolCall(t *testing.T) {
@@ -140,13 +141,27 @@ func TestTraceOfAToolCall(t *testing.T) {
 	write := child(tool, "excalidraw.write")
 	commit := child(write, "excalidraw.commit")
 	child(commit, "excalidraw.plan")
-	if ca := attrs(commit); ca["revision"].AsInt64() != 2 || ca["board"].AsString() != "traced" {
-		t.Fatalf("commit span attributes %v", ca)
+	// The commit spans name the journal entries their commits wrote,
+	// whose access ids are the request ids of the spans above them.
+	st, err := store.Open(store.Options{Dir: filepath.Join(h.Config.Host.DataDir, "excalidraw", "drawings"), Codec: scene.Codec{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	page, err := st.Log(hosttest.Context(t), store.LogQuery{Name: "traced"})
+	if err != nil || len(page.Entries) != 3 {
+		t.Fatalf("journal: %v %+v", err, page)
+	}
+	applied, edited := page.Entries[1], page.Entries[0]
+	if ca := attrs(commit); ca["revision"].AsInt64() != 2 || ca["board"].AsString() != "traced" ||
+		ca["commit"].AsString() != applied.Commit || applied.AccessID != reqID {
+		t.Fatalf("commit span attributes %v; revision 2's entry %+v, the tool's request id %s", ca, applied, reqID)
 	}
 	for _, s := range spans {
 		if s.Name() == saveRoute {
-			if ca := attrs(child(s, "excalidraw.commit")); ca["revision"].AsInt64() != 3 {
-				t.Fatalf("the save's commit span attributes %v", ca)
+			ca := attrs(child(s, "excalidraw.commit"))
+			if ca["revision"].AsInt64() != 3 || ca["commit"].AsString() != edited.Commit || edited.AccessID != attrs(s)["request_id"].AsString() {
+				t.Fatalf("the save's commit span attributes %v; revision 3's entry %+v", ca, edited)
 			}
 		}
 	}

@@ -46,6 +46,9 @@ func endCommit(span trace.Span, res *store.Result, err error) {
 		span.SetStatus(codes.Error, err.Error())
 	} else if res != nil {
 		span.SetAttributes(otelattr.Int64("revision", res.Revision))
+		if res.Commit != "" { // none for a write that changed nothing
+			span.SetAttributes(otelattr.String("commit", res.Commit))
+		}
 	}
 	span.End()
 }

@@ -81,11 +81,22 @@ func (ch change) length() int64 {
 // before returning). A directory fsync may be shared with concurrent
 // commits of other scenes, but only one that starts after this commit's
 // rename, and its result is this commit's (dirsync.go).
+//
+// The Result names the commit (its journal entry's id); a store without
+// a journal has none to name.
 func (t *txn) commit(cur *current, ch change) (*Result, error) {
+	res, _, err := t.commitSteps(cur, ch)
+	return res, err
+}
+
+// commitSteps is commit, also returning the commit id of each journal
+// entry it appended, in order: ch's prior steps' and then ch's own (none
+// without a journal, or for an unchanged write).
+func (t *txn) commitSteps(cur *current, ch change) (*Result, []string, error) {
 	if cur.holds(ch.data) && len(ch.prior) == 0 {
 		// (A group whose last write brings back the bytes it started from
 		// still commits: each of its writes changed something.)
-		return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, nil
+		return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true, Unchanged: true}, nil, nil
 	}
 	perm := fs.FileMode(0o600)
 	if cur.exists && cur.perm != 0 {
@@ -106,6 +117,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	var marks *hashMarks
 	var sc *sidecar
 	var raw []byte
+	var commits []string // the journal entries' ids
 	var wg, hashed sync.WaitGroup
 	hashed.Go(func() { sha, marks = sha256Marked(t.s.marksOf(t.name), ch.data) })
 	if cur.exists {
@@ -115,7 +127,12 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		wg.Go(func() {
 			hashed.Wait()
 			start := t.s.phaseStart()
-			frame, journalErr = t.appendEntries(t.groupEntries(cur, ch, sha, now))
+			es, ims := t.groupEntries(cur, ch, sha, now)
+			frame, journalErr = t.appendEntries(es, ims)
+			commits = make([]string, len(es))
+			for i, e := range es {
+				commits[i] = e.Commit
+			}
 			t.s.phaseEnd(PhaseJournal, start)
 		})
 	}
@@ -148,17 +165,17 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 		unlink()
 		switch {
 		case backupErr != nil:
-			return nil, wrapCommit(backupErr, "backup", false)
+			return nil, nil, wrapCommit(backupErr, "backup", false)
 		case journalErr != nil:
-			return nil, wrapCommit(journalErr, "journal", false)
+			return nil, nil, wrapCommit(journalErr, "journal", false)
 		}
 		// Nothing was replaced yet: the scene is as it was (rolledBack).
-		return nil, wrapCommit(sideErr, "sidecar", true)
+		return nil, nil, wrapCommit(sideErr, "sidecar", true)
 	}
 	if err != nil {
 		t.unappend(frame)
 		unlink()
-		return nil, wrapCommit(err, "", false)
+		return nil, nil, wrapCommit(err, "", false)
 	}
 	// Step 4b. From here until the commit returns, Head answers the
 	// sidecar's revision while the sidecar is still cur's (see Head): a
@@ -175,7 +192,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if err := t.s.installTemp(t.s.root, tmp, scene, ch.create); err != nil {
 		t.unappend(frame)
 		unlink()
-		return nil, wrapCommit(err, "", false)
+		return nil, nil, wrapCommit(err, "", false)
 	}
 	t.s.phaseEnd(PhaseRename, renaming)
 
@@ -191,7 +208,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	if verifyErr != nil {
 		t.s.removeQuietly(t.dirs.meta, sideTmp)
 		t.unappend(frame)
-		return nil, t.rollback(cur, false, "verify", verifyErr)
+		return nil, nil, t.rollback(cur, false, "verify", verifyErr)
 	}
 
 	// Step 5: the sidecar. Recorded as this Store's own first, so a
@@ -202,7 +219,7 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	}
 	if err := t.s.installTemp(t.dirs.meta, sideTmp, sidecarFile(t.name), false); err != nil {
 		t.unappend(frame)
-		return nil, t.rollback(cur, false, "sidecar", err)
+		return nil, nil, t.rollback(cur, false, "sidecar", err)
 	}
 	// The new revision is visible: Head knows it, and writers of this
 	// scene queued behind this one re-check their expected revision now
@@ -232,7 +249,11 @@ func (t *txn) commit(cur *current, ch change) (*Result, error) {
 	}
 	*cur = current{exists: true, data: ch.data, perm: perm, sha: sc.SHA256, meta: sc.meta(),
 		side: sidecarState{raw: raw, parsed: sc}}
-	return &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true}, nil
+	res := &Result{Meta: cur.meta, SavedAt: cur.meta.UpdatedAt, Verified: true}
+	if n := len(commits); n > 0 {
+		res.Commit = commits[n-1]
+	}
+	return res, commits, nil
 }
 
 // nextSidecar is the record of ch following cur.

@@ -133,7 +133,7 @@ func (s *Store) UpdateGroup(ctx context.Context, name string, ws []GroupWrite) (
 	last := steps[len(steps)-1]
 	last.prior = steps[:len(steps)-1]
 	prevRev, prevSHA := cur.meta.Revision, cur.sha // commit moves cur on
-	res, err := t.commit(cur, last)
+	res, commits, err := t.commitSteps(cur, last)
 	if err != nil {
 		for _, i := range stepOf {
 			out[i] = GroupResult{Err: err}
@@ -152,6 +152,9 @@ func (s *Store) UpdateGroup(ctx context.Context, name string, ws []GroupWrite) (
 				ByteLength: st.length(), ElementCount: st.count, UpdatedAt: res.UpdatedAt,
 				UpdatedBy: st.actor, UpdatedByName: st.attr.Name, PreviousRevision: prevRev, PreviousSHA256: prevSHA},
 				SavedAt: res.SavedAt, Verified: true}
+			if k < len(commits) {
+				out[i].Result.Commit = commits[k] // each step has its own entry
+			}
 		}
 		prevRev, prevSHA = st.revision, st.sha
 	}

@@ -23,9 +23,9 @@ func groupWrite(t *testing.T, who, tag, want string) GroupWrite {
 }
 
 // UpdateGroup: each write runs on what the one before left and gets a
-// revision of its own, in order, with its own journal entry (writer,
-// note, before-images of the step before it, chained revisions and
-// sequence numbers); a failing write and one that changes nothing take
+// revision of its own, in order, with its own journal entry, which its
+// Result names (writer, note, before-images of the step before it,
+// chained revisions and sequence numbers); a failing write and one that changes nothing take
 // no revision and leave the others alone; the file holds the last
 // write's document, its sidecar names the revision before it; one
 // journal fsync carries all the entries.
@@ -102,6 +102,9 @@ func TestUpdateGroupCommitsEachWriteAsItsRevision(t *testing.T) {
 		if e.Revision != want.rev || e.PreviousRevision != want.rev-1 || e.Seq != want.rev || e.Name != want.name ||
 			e.Note != "by "+want.name || e.Via != "group-test" || e.SHA256 != sha256Hex(journalDoc("v"+string(rune('0'+want.rev)))) {
 			t.Fatalf("entry %d: %+v", k, e)
+		}
+		if c := out[2*(3-k)-2].Result.Commit; c != e.Commit {
+			t.Fatalf("revision %d's result names commit %q, its entry is %q", want.rev, c, e.Commit)
 		}
 		_, im, err := s.Commit(bg, "g", e.Commit)
 		if err != nil {

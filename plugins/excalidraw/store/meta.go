@@ -104,6 +104,14 @@ type Summary struct {
 // evidence is the current revision's, SavedAt when that was saved.
 type Result struct {
 	Meta
+	// Commit is the id of the commit that wrote this revision (its
+	// journal entry's Commit, a ULID): what a trace or a log line names
+	// to find the entry. It is empty where no commit was made (Unchanged),
+	// where the store keeps no journal, and for a Duplicate whose commit
+	// the store does not know without reading its journal further (the
+	// file store knows it only while that commit is the scene's newest
+	// entry; PostgreSQL while the journal keeps it).
+	Commit    string
 	SavedAt   time.Time
 	Verified  bool
 	Duplicate bool

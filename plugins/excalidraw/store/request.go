@@ -89,15 +89,22 @@ func TooLarge(subject string, size, max int64) *Error {
 
 // duplicateResult is the answer to a request id that was already committed:
 // the evidence of that commit, without doing anything again. Verified is
-// true because the commit was verified when it happened.
-func duplicateResult(cur *current, rec *requestRecord) *Result {
+// true because the commit was verified when it happened. Its commit id is
+// known when that commit is the scene's newest journal entry (read as the
+// scene was loaded), else left empty: the sidecar does not keep it, and
+// the journal is not searched for a retry.
+func duplicateResult(t *txn, cur *current, rec *requestRecord) *Result {
 	at, _ := timeParse(rec.At)
 	m := Meta{Name: cur.meta.Name, Revision: rec.Revision, SHA256: rec.SHA256, ByteLength: rec.ByteLength,
 		ElementCount: rec.ElementCount, UpdatedAt: at}
 	if rec.Revision == cur.meta.Revision && rec.SHA256 == cur.meta.SHA256 {
 		m = cur.meta
 	}
-	return &Result{Meta: m, SavedAt: at, Verified: true, Duplicate: true}
+	res := &Result{Meta: m, SavedAt: at, Verified: true, Duplicate: true}
+	if j := t.journal; j != nil && j.last != nil && j.last.Entry.RequestID == rec.ID && j.last.Entry.Revision == rec.Revision {
+		res.Commit = j.last.Entry.Commit
+	}
+	return res
 }
 
 // Conflict is revision_conflict for a write based on expected over the

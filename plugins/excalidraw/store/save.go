@@ -101,8 +101,9 @@ func (s *Store) beginExisting(ctx context.Context, name, requestID string, stale
 		return nil, nil, nil, notFoundError(name)
 	}
 	if rec := cur.side.parsed.findRequest(requestID); rec != nil {
+		res := duplicateResult(t, cur, rec)
 		t.end()
-		return nil, nil, duplicateResult(cur, rec), nil
+		return nil, nil, res, nil
 	}
 	return t, cur, nil, nil
 }

@@ -270,7 +270,11 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	s.heads.put(w.name, m.Revision, sha, bytes.Clone(data)) // data is the caller's
 
 	s.retain(ctx, w.name, m.Revision, seq)
-	return &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true}, false, nil
+	res := &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true}
+	if entry != nil {
+		res.Commit = entry.Commit
+	}
+	return res, false, nil
 }
 
 // storedBytes is how a commit stores its document: whole (base nil), or
@@ -372,7 +376,14 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 		FROM scenes WHERE name = $1 FOR UPDATE`, w.name)
 	b.Queue(headQuery(` AND ($4 OR revision = $5 OR sha256 = $6)`), w.name, have.rev, have.sha, !w.fenced || w.force, w.expected, w.sha)
 	if w.requestID != "" {
-		b.Queue(`SELECT revision, sha256, byte_length, element_count, at FROM requests WHERE name = $1 AND request_id = $2`,
+		// With the id of its commit while the journal keeps its entry:
+		// the newest of the scene's entries at its revision, found
+		// walking the scene's journal back from its end (the remembered
+		// requests are its last few commits).
+		b.Queue(`SELECT r.revision, r.sha256, r.byte_length, r.element_count, r.at,
+			coalesce((SELECT j.commit_id FROM journal j WHERE j.name = r.name AND j.revision = r.revision
+				ORDER BY j.seq DESC LIMIT 1), '')
+			FROM requests r WHERE r.name = $1 AND r.request_id = $2`,
 			w.name, w.requestID)
 	}
 	br := tx.SendBatch(ctx, b)
@@ -407,7 +418,8 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 		return cur, br.Close()
 	}
 	var m store.Meta
-	err = br.QueryRow().Scan(&m.Revision, &m.SHA256, &m.ByteLength, &m.ElementCount, &m.UpdatedAt)
+	var commit string
+	err = br.QueryRow().Scan(&m.Revision, &m.SHA256, &m.ByteLength, &m.ElementCount, &m.UpdatedAt, &commit)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return cur, br.Close()
@@ -420,7 +432,7 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 	if m.Revision == cur.meta.Revision && m.SHA256 == cur.meta.SHA256 {
 		m = cur.meta
 	}
-	cur.request = &store.Result{Meta: m, SavedAt: m.UpdatedAt, Verified: true, Duplicate: true}
+	cur.request = &store.Result{Meta: m, Commit: commit, SavedAt: m.UpdatedAt, Verified: true, Duplicate: true}
 	return cur, br.Close()
 }
 

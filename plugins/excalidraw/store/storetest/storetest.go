@@ -4,7 +4,8 @@
 //
 //   - writes: exact bytes, the revision fence with exactly one winner
 //     (also among Creates of one new name), request-id replay (the last
-//     32 ids), unchanged writes, MaxSceneBytes;
+//     32 ids), unchanged writes, MaxSceneBytes, the commit id each
+//     write's Result names;
 //   - all or nothing: a commit that fails leaves neither a revision nor
 //     a journal entry, and the scene's revision and its journal always
 //     agree;
@@ -70,6 +71,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("OneWinner", func(t *testing.T) { oneWinner(t, plain(t)) })
 	t.Run("CreateRace", func(t *testing.T) { createRace(t, plain(t)) })
 	t.Run("RequestReplay", func(t *testing.T) { requestReplay(t, plain(t)) })
+	t.Run("CommitIDs", func(t *testing.T) { commitIDs(t, plain(t)) })
 	t.Run("RequestReplayRace", func(t *testing.T) { requestReplayRace(t, plain(t)) })
 	t.Run("RequestReplayKeepsTheLast32", func(t *testing.T) { requestReplayKeeps32(t, plain(t)) })
 	t.Run("Unchanged", func(t *testing.T) { unchanged(t, plain(t)) })
