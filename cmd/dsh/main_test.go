@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -153,6 +154,31 @@ func TestMCPStdio(t *testing.T) {
 	text := res.Content[0].(*mcp.TextContent).Text
 	if !strings.Contains(text, `"ok":true`) || !strings.Contains(text, `"name":"status"`) {
 		t.Fatalf("dsh_status over stdio: %s", text)
+	}
+	// Over stdio there is no HTTP request to name a call, yet a refusal
+	// names the call it answered (details.request_id), a new id each call,
+	// as the access line and journal entries do.
+	ids := map[string]bool{}
+	for range 2 {
+		res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: "dsh_status", Arguments: map[string]any{"nope": 1}})
+		if err != nil || !res.IsError {
+			t.Fatalf("dsh_status with an argument it does not take: %v %+v", err, res)
+		}
+		var refusal struct {
+			Error struct {
+				Details struct {
+					RequestID string `json:"request_id"`
+				} `json:"details"`
+			} `json:"error"`
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if err := json.Unmarshal([]byte(text), &refusal); err != nil || refusal.Error.Details.RequestID == "" {
+			t.Fatalf("a refusal over stdio names no request: %s (%v)", text, err)
+		}
+		ids[refusal.Error.Details.RequestID] = true
+	}
+	if len(ids) != 2 {
+		t.Fatalf("two calls over stdio share a request id: %v", ids)
 	}
 	sess.Close()
 	clientOut.Close()

@@ -80,12 +80,23 @@ func ExampleServer_ServeStdio() {
 		panic(err)
 	}
 	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "shout", Arguments: map[string]string{"text": ""}})
-	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
+	// A refusal names the call in details.request_id: over stdio, a new
+	// id for each call.
+	var refusal struct {
+		Error struct {
+			Code, Message string
+			Details       struct {
+				RequestID string `json:"request_id"`
+			}
+		}
+	}
+	_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &refusal)
+	fmt.Println(res.IsError, refusal.Error.Code, refusal.Error.Message, len(refusal.Error.Details.RequestID))
 
 	cs.Close() // closes the client's pipe ends; the server sees end of input
 	fmt.Println("ServeStdio:", <-done)
 	serverToClientW.Close()
 	// Output:
-	// true {"error":{"code":"nothing_to_do","message":"the text is empty","retryable":false},"ok":false}
+	// true nothing_to_do the text is empty 32
 	// ServeStdio: <nil>
 }

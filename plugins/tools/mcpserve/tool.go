@@ -53,11 +53,16 @@ func (m *Server) toolHandler(name string) mcp.ToolHandler {
 		defer cancel()
 		c, who := m.caller(ctx, req)
 		ctx = identity.With(tools.WithCaller(ctx, c), who)
+		// The HTTP request's id (the web server set it), or a new one over
+		// stdio: the call's access line, errors and journal entries name it.
+		var id string
 		if req != nil && req.Extra != nil && req.Extra.Header != nil {
-			// The HTTP request's id (the web server set it): the call's
-			// access line, errors and journal entries name it.
-			ctx = apierr.WithRequestID(ctx, req.Extra.Header.Get(apierr.HeaderRequestID))
+			id = req.Extra.Header.Get(apierr.HeaderRequestID)
 		}
+		if id == "" {
+			id = apierr.NewRequestID()
+		}
+		ctx = apierr.WithRequestID(ctx, id)
 		return callToolResult(m.reg.Call(ctx, name, args)), nil
 	}
 }

@@ -1,6 +1,10 @@
 package apierr
 
-import "context"
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+)
 
 // DetailRequestID is the error detail that names the request an error
 // answered (the X-Request-ID its access line shows), so an operator can
@@ -28,4 +32,12 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
+}
+
+// NewRequestID is a new request id, for a request no web server named
+// (a tool call over stdio): 32 hex digits, as long as the web server's.
+func NewRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b[:])
 }
