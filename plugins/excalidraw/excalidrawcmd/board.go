@@ -25,12 +25,13 @@ type membersAnswer struct {
 func newBoard() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "board",
-		Short: "Create boards and share them with people, as the running host's owner",
+		Short: "Create, share and export boards, as the running host's owner",
 		Long: "Boards are shared with people as editors (they may change them) or viewers (they may look).\n" +
 			"These commands go through the running host, as its owner; its excalidraw plugin must be loaded.\n\n" + cli.HostHelp,
 		Example: "  dsh board create plan --title \"The plan\" --config config.example.yaml\n" +
 			"  dsh board share plan bob --role viewer --config config.example.yaml\n" +
-			"  dsh board members plan --config config.example.yaml",
+			"  dsh board members plan --config config.example.yaml\n" +
+			"  dsh board export --all --out ./boards --config config.example.yaml",
 	}
 	cli.AddHostFlags(cmd)
 	print := func(cmd *cobra.Command, board string, m membersAnswer) error {
@@ -63,7 +64,7 @@ func newBoard() *cobra.Command {
 		},
 	}
 	share.Flags().String("role", "editor", "editor, viewer, or none to stop sharing")
-	cmd.AddCommand(newBoardCreate(), newBoardRoom(), share, &cobra.Command{
+	cmd.AddCommand(newBoardCreate(), newBoardRoom(), newBoardExport(), share, &cobra.Command{
 		Use:   "members BOARD",
 		Short: "List the people a board is shared with, and their roles",
 		Args:  cobra.ExactArgs(1),

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
+)
+
+// interruptAt makes the next long command stop as Ctrl+C stops it once
+// it has done n things of verb: the hook cancels the command's context,
+// the parent of its signal context, so the command sees it at once.
+func interruptAt(t *testing.T, verb string, n int) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cli.ProgressHook = func(v string, done int) {
+		if v == verb && done == n {
+			cancel()
+		}
+	}
+	t.Cleanup(func() { cli.ProgressHook = nil })
+	return ctx
+}
+
+// putScene saves board's scene with one rectangle, id, through the host.
+func putScene(t *testing.T, c *http.Client, info cli.RuntimeInfo, board, id string) {
+	t.Helper()
+	body := `{"scene":{"type":"excalidraw","version":2,"elements":[{"type":"rectangle","id":"` + id +
+		`","x":0,"y":0,"width":10,"height":10}],"appState":{}},"force":true}`
+	if resp, b := dshtest.Send(t, c, http.MethodPut, info.URL+"/dsh-excalidraw/api/scenes/"+board, body,
+		"Authorization", "Bearer "+info.Token, "Content-Type", "application/json"); resp.StatusCode >= 300 {
+		t.Fatalf("save %s: %d %s", board, resp.StatusCode, b)
+	}
+}
+
+// dsh board export --all writes one .excalidraw file per board, whole:
+// interrupted after two boards it leaves those two and no partial file
+// and says so; run again it writes the rest and skips the two, and its
+// summary line says how many it skipped; a board changed since is
+// written again. Names that are not boards' are refused before anything
+// is written.
+func TestBoardExportInterruptAndRerun(t *testing.T) {
+	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
+	info, _ := serve(t, cfg)
+	c := browser(t)
+	boards := []string{"alpha", "beta", "gamma", "delta"}
+	for _, b := range boards {
+		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
+			t.Fatal(err)
+		}
+		putScene(t, c, info, b, "box-"+b)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	export := func(ctx context.Context, args ...string) (string, error) {
+		return run(t, ctx, append([]string{"board", "export", "--out", out, "--config", cfg}, args...)...)
+	}
+
+	got, err := export(interruptAt(t, "exported", 2), "--all")
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || got != "" {
+		t.Fatalf("an interrupted export: %v\n%s", err, got)
+	}
+	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.excalidraw", "beta.excalidraw"}) {
+		t.Fatalf("after the interrupt the folder holds %v, want the first two boards whole and the index", files)
+	}
+	cli.ProgressHook = nil
+
+	summary := func(exported, unchanged string) *regexp.Regexp {
+		return regexp.MustCompile(`^exported ` + exported + ` boards, [0-9.]+ (B|KiB|MiB)` + unchanged + ` in \S+: ` + regexp.QuoteMeta(out) + "\n$")
+	}
+	if got, err = export(context.Background(), "--all"); err != nil || !summary("2", ", 2 unchanged").MatchString(got) {
+		t.Fatalf("the re-run: %v\n%q", err, got)
+	}
+	for _, b := range boards {
+		checkExported(t, filepath.Join(out, b+".excalidraw"), "box-"+b)
+	}
+	if got, err = export(context.Background(), "--all"); err != nil || !summary("0", ", 4 unchanged").MatchString(got) {
+		t.Fatalf("a third run: %v\n%q", err, got)
+	}
+	putScene(t, c, info, "gamma", "changed")
+	if got, err = export(context.Background(), "--all"); err != nil || !summary("1", ", 3 unchanged").MatchString(got) {
+		t.Fatalf("after a change: %v\n%q", err, got)
+	}
+	checkExported(t, filepath.Join(out, "gamma.excalidraw"), "changed")
+
+	if got, err = export(context.Background(), "beta", "--format", "svg"); err != nil || !summary("1", "").MatchString(got) {
+		t.Fatalf("one board as SVG: %v\n%q", err, got)
+	}
+	if svg, err := os.ReadFile(filepath.Join(out, "beta.svg")); err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Fatalf("beta.svg: %v\n%.200s", err, svg)
+	}
+
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	for _, args := range [][]string{{"../alpha"}, {"nosuch"}, {"alpha", "--all"}, {"alpha", "--format", "pdf"}} {
+		_, err := run(t, context.Background(), append([]string{"board", "export", "--out", fresh, "--config", cfg}, args...)...)
+		if err == nil {
+			t.Errorf("export %v: no error", args)
+		}
+		if _, serr := os.Stat(fresh); serr == nil {
+			t.Fatalf("export %v (%v) made the folder", args, err)
+		}
+	}
+	if _, err := run(t, context.Background(), "board", "export", "../alpha", "--out", fresh, "--config", cfg); err == nil ||
+		!strings.Contains(err.Error(), "invalid_name") {
+		t.Errorf("a name that leaves the folder: %v, want invalid_name", err)
+	}
+}
+
+// checkExported fails unless file is an Excalidraw scene whose one
+// element has the id want.
+func checkExported(t *testing.T, file, want string) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Type     string `json:"type"`
+		Elements []struct {
+			ID string `json:"id"`
+		} `json:"elements"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || doc.Type != "excalidraw" || len(doc.Elements) != 1 || doc.Elements[0].ID != want {
+		t.Fatalf("%s: %v, want a scene with element %s:\n%.300s", file, err, want, raw)
+	}
+}
