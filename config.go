@@ -161,7 +161,7 @@ func OpenStorage(ctx context.Context, dataDir string, s StoreConfig, log *zap.Lo
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn})
+	pool, err := pgdb.Open(ctx, pgdb.Options{DSN: dsn, Tracer: database.Tracer{}})
 	if err != nil {
 		return nil, fmt.Errorf("host.store: %w", err)
 	}

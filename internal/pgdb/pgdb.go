@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -43,6 +44,9 @@ type Options struct {
 	// MaxConns caps the pool (0: pgx's default, the larger of 4 and the
 	// number of CPUs).
 	MaxConns int32
+	// Tracer, when set, is told of the pool's statements (pgx's
+	// ConnConfig.Tracer: database.Tracer makes them spans).
+	Tracer pgx.QueryTracer
 }
 
 // ErrUnreachable is what Open and every query return (wrapped) when the
@@ -66,6 +70,7 @@ func Open(ctx context.Context, o Options) (*pgxpool.Pool, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
+	cfg.ConnConfig.Tracer = o.Tracer
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgdb: %w", err)
