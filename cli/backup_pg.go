@@ -2,9 +2,19 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +29,8 @@ import (
 // directory, as `dsh store migrate --from postgres --to fs` writes it
 // (each scene read whole in one read-only transaction, byte for byte),
 // and archives that directory; `dsh restore` into such a config checks
-// that the database holds nothing, extracts the archive into a temporary
+// that the database holds nothing (or only part of the same archive, from
+// an interrupted restore), extracts the archive into a temporary
 // directory and copies it into the database. The archive is the same
 // either way: one taken from the file store restores into a database and
 // back.
@@ -45,10 +56,24 @@ func backupDatabase(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error 
 	return runBackup(cmd, &local, file)
 }
 
+// restoreMarker is the state document a restore into a database writes
+// before it copies anything and removes once all is copied: a database
+// that holds it was filled by a restore that stopped half way, which only
+// a restore of the same archive (its SHA-256 in the marker) may finish.
+const restoreMarker = "dsh-restore-in-progress"
+
 // restoreDatabase fills c's database, which must be empty, from the
-// archive file.
+// archive file, showing its progress. It marks the database first, so an
+// interrupted restore is finished by running the same again: the copy
+// leaves alone what is there already, and every scene is written in one
+// transaction, whole or not at all.
 func restoreDatabase(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
-	ctx := cmd.Context()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := fileSHA256(file)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
 	tmp, err := os.MkdirTemp("", "dsh-restore-")
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
@@ -59,21 +84,70 @@ func restoreDatabase(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error
 		return err
 	}
 	defer db.Close()
-	if err := databaseEmpty(ctx, db); err != nil {
-		return err
+	pool := db.DB().Pool
+	var marked []byte
+	err = pool.QueryRow(ctx, "SELECT data FROM state_docs WHERE name = $1", restoreMarker).Scan(&marked)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if err := databaseEmpty(ctx, db); err != nil {
+			return err
+		}
+	case err != nil:
+		return fmt.Errorf("restore: read the database %s: %w", db.Where(), err)
+	default:
+		var m struct{ Archive string }
+		if json.Unmarshal(marked, &m) != nil || m.Archive != sum {
+			return fmt.Errorf("restore: the database %s holds part of another archive, from a restore that was interrupted: "+
+				"finish it with `dsh restore` of that archive, or empty the database to start again", db.Where())
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "finishing the interrupted restore of %s into %s\n", file, db.Where())
 	}
 	dir := filepath.Join(tmp, "data")
 	p, err := restoreFiles(cmd, file, dir)
 	if err != nil {
 		return err
 	}
+	mark, _ := json.Marshal(map[string]string{"archive": sum, "startedAt": time.Now().UTC().Format(time.RFC3339)})
+	if _, err := pool.Exec(ctx, `INSERT INTO state_docs (name, version, data) VALUES ($1, nextval('state_version'), $2)
+		ON CONFLICT (name) DO NOTHING`, restoreMarker, mark); err != nil {
+		return interruptedRestore(ctx, db, fmt.Errorf("mark the database: %w", err))
+	}
 	local := *c
 	local.Host.DataDir = dir
-	if _, err := copyStores(ctx, cmd, &local, storage.Files(dir), db, migrate.Options{}); err != nil {
-		return fmt.Errorf("restore: into the database %s: %w", db.Where(), err)
+	copied := newCounter(cmd, "copied into the database", "items")
+	_, err = copyStores(ctx, cmd, &local, storage.Files(dir), db, migrate.Options{Progress: func(string, string, string) { copied.add(0) }})
+	copied.clear()
+	if err != nil {
+		return interruptedRestore(ctx, db, err)
+	}
+	if _, err := pool.Exec(ctx, "DELETE FROM state_docs WHERE name = $1", restoreMarker); err != nil {
+		return interruptedRestore(ctx, db, fmt.Errorf("unmark the database: %w", err))
 	}
 	p.finish(cmd, "the database "+db.Where())
 	return nil
+}
+
+// interruptedRestore is err, which stopped a restore into db, saying how
+// to finish it.
+func interruptedRestore(ctx context.Context, db *storage.Storage, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("restore: interrupted while copying into the database %s: %w (run the same restore again to finish it)", db.Where(), err)
+	}
+	return fmt.Errorf("restore: into the database %s: %w (run the same restore again once it is fixed: it finishes what was begun)", db.Where(), err)
+}
+
+// fileSHA256 is the SHA-256 of file's bytes, in hex.
+func fileSHA256(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // databaseEmpty fails unless no table of the database's schema (goose's
