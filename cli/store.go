@@ -36,8 +36,11 @@ func newStore() *cobra.Command {
 			"and what each linked plugin keeps (the Excalidraw plugin's scenes with their history, checked\n" +
 			"revision, bytes and journal after the copy). The files are the data directory and the plugins'\n" +
 			"folders of --config; the database is host.store's DSN (or --dsn, or the variable host.store.dsnEnv\n" +
-			"names). Stop dsh first (no node may write while it copies). Running it again copies nothing twice:\n" +
-			"what is there identically is left alone, and a scene that differs is refused, never overwritten.",
+			"names). Stop dsh first (no node may write while it copies). On a terminal it shows the items\n" +
+			"copied as it goes; otherwise it prints a table and one summary line. It is safe to interrupt\n" +
+			"(Ctrl+C) and run again: what was copied stays, each scene is copied whole or not at all, and\n" +
+			"nothing is copied twice: what is there identically is left alone, and a scene that differs is\n" +
+			"refused, never overwritten.",
 		Example: "  export DSH_STORE_DSN=postgres://dsh:PASSWORD@db.example.com:5432/dsh\n" +
 			"  dsh store migrate --from fs --to postgres --config config.example.yaml\n" +
 			"  dsh store migrate --from postgres --to fs --dsn postgres://dsh:PASSWORD@db.example.com:5432/dsh --config config.example.yaml",
@@ -147,7 +150,7 @@ func runMigrate(cmd *cobra.Command, c *dsh.LoadedConfig, dsn string, toPostgres,
 		return fmt.Errorf("stopped: %w (run it again once it is fixed: what was copied stays)", err)
 	}
 	fmt.Fprintln(cmd.ErrOrStderr(), "done: every scene's revision, bytes and journal checked in the destination")
-	p.files = 0 // the summary counts all, files and exports too, which report no progress
+	p.files = 0 // the summary counts all, the plugins' files too, which report no progress
 	for _, l := range lines {
 		p.files += l.Copied + l.Unchanged
 	}

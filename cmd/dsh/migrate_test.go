@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,5 +80,78 @@ func TestMigrateSummaryAndInterrupt(t *testing.T) {
 		if (copied > 0) != wantCopied {
 			t.Errorf("round %d: copied %d (want copies: %v)\n%s", round, copied, wantCopied, out)
 		}
+	}
+}
+
+// dsh store migrate interrupted half way through the scenes leaves those
+// it copied and says it was interrupted; run again it copies the rest,
+// finds the others unchanged, and leaves the database as one
+// uninterrupted migrate does: both back up to the same files.
+func TestMigrateInterruptedMidCopyAndRerun(t *testing.T) {
+	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
+	info, stop := serve(t, cfg)
+	c := browser(t)
+	boards := []string{"alpha", "beta", "gamma", "delta"}
+	for _, b := range boards {
+		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
+			t.Fatal(err)
+		}
+		putScene(t, c, info, b, "box-"+b)
+	}
+	if _, err := userCmd(t, "add", "erin", "--config", cfg); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	migrate := func(ctx context.Context, dsn string) (string, error) {
+		return run(t, ctx, "store", "migrate", "--from", "fs", "--to", "postgres", "--dsn", dsn, "--config", cfg)
+	}
+	row := regexp.MustCompile(`(?m)^(\w+)\s+(\d+)\s+(\d+)\s+\S+$`)
+	table := func(out string) map[string][2]int {
+		m := map[string][2]int{}
+		for _, r := range row.FindAllStringSubmatch(out, -1) {
+			cp, _ := strconv.Atoi(r[2])
+			same, _ := strconv.Atoi(r[3])
+			m[r[1]] = [2]int{cp, same}
+		}
+		return m
+	}
+
+	whole := pgtest.DSN(t)
+	out, err := migrate(context.Background(), whole)
+	if err != nil {
+		t.Fatalf("an uninterrupted migrate: %v\n%s", err, out)
+	}
+	want := table(out)
+
+	cut := pgtest.DSN(t)
+	out, err = migrate(interruptAt(t, "migrated", 2), cut)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || strings.Contains(out, "migrated") {
+		t.Fatalf("an interrupted migrate: %v\n%s", err, out)
+	}
+	if n := countScenes(t, cut); n != 2 {
+		t.Fatalf("the interrupt came with %d of %d scenes copied, want 2", n, len(boards))
+	}
+	if out, err = migrate(context.Background(), cut); err != nil {
+		t.Fatalf("the re-run: %v\n%s", err, out)
+	}
+	got := table(out)
+	if got["scenes"] != [2]int{2, 2} {
+		t.Errorf("the re-run's scenes: %v copied, unchanged; want 2 and 2\n%s", got["scenes"], out)
+	}
+	for kind, w := range want {
+		if g := got[kind]; g[0]+g[1] != w[0]+w[1] {
+			t.Errorf("%s: the re-run counts %d, an uninterrupted migrate %d\n%s", kind, g[0]+g[1], w[0]+w[1], out)
+		}
+	}
+	backups := map[string]map[string]string{}
+	for name, dsn := range map[string]string{"whole": whole, "cut": cut} {
+		file := filepath.Join(t.TempDir(), name+".tar")
+		if _, err := run(t, context.Background(), "backup", file, "--config", writePostgresConfig(t, dsn)); err != nil {
+			t.Fatal(err)
+		}
+		backups[name] = archiveFiles(t, file)
+	}
+	if !equalMaps(backups["whole"], backups["cut"]) || len(backups["whole"]) == 0 {
+		t.Fatalf("the interrupted and re-run migrate left another database than an uninterrupted one:\n%v\n%v", backups["whole"], backups["cut"])
 	}
 }

@@ -55,7 +55,11 @@ func migrateStores(ctx context.Context, m *cli.Migration) ([]migrate.Line, error
 		return out, fmt.Errorf("files: %w", err)
 	}
 	l = migrate.Line{Kind: "exports"}
-	l.Copied, l.Unchanged, err = exports.CopyAll(ctx, dst.Exports, src.Exports)
+	l.Copied, l.Unchanged, err = exports.CopyEach(ctx, dst.Exports, src.Exports, func(id string, copied bool) {
+		if m.Options.Progress != nil {
+			m.Options.Progress("export", id, map[bool]string{true: "copied", false: "unchanged"}[copied])
+		}
+	})
 	if out = append(out, l); err != nil {
 		return out, fmt.Errorf("exports: %w", err)
 	}

@@ -55,14 +55,27 @@ func Copy(ctx context.Context, dst, src *Store, id string) (copied bool, err err
 
 // CopyAll copies every export of src to dst (Copy, in src's List order)
 // and counts those copied and those dst already held. An export swept
-// from src meanwhile is passed over. It stops at the first failure;
-// running it again after one is safe.
+// from src meanwhile is passed over. It stops at the first failure (an
+// interrupt included); running it again after one is safe.
 func CopyAll(ctx context.Context, dst, src *Store) (copied, unchanged int, err error) {
+	return CopyEach(ctx, dst, src, nil)
+}
+
+// CopyEach is CopyAll telling done, if not nil, of each export as it is
+// copied (true) or found there already (false): the progress of `dsh
+// store migrate`.
+func CopyEach(ctx context.Context, dst, src *Store, done func(id string, copied bool)) (copied, unchanged int, err error) {
 	for e, err := range src.List(ctx) {
 		if err != nil {
 			return copied, unchanged, err
 		}
+		if err := ctx.Err(); err != nil {
+			return copied, unchanged, err
+		}
 		c, err := Copy(ctx, dst, src, e.ID)
+		if err == nil && done != nil {
+			done(e.ID, c)
+		}
 		switch {
 		case errors.Is(err, ErrNoLongerKept):
 			continue
