@@ -8,7 +8,7 @@ CONFIG   ?= config.example.yaml
 FUZZTIME ?= 5s
 PREFIX   ?= /usr/local
 
-.PHONY: run test test-corpus vet bench bench-mcp build install deps fuzz node-deps editor browser postgres nginx readme-check
+.PHONY: run test test-corpus vet bench bench-mcp build install deps fuzz node-deps editor browser postgres nginx prometheus readme-check
 
 # Node packages some tests run against (the real Excalidraw 0.18.1),
 # installed from the lock file when it changes.
@@ -114,6 +114,17 @@ nginx:
 	echo "make test: deploy/'s tests need nginx, which is not installed (Debian/Ubuntu: sudo apt-get install nginx)." >&2; \
 	exit 2
 
+# Prometheus and promtool for deploy/'s tests (prometheus.yml and
+# alerts.yml checked and run against a real node).
+prometheus:
+	@if command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1; then exit 0; fi; \
+	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
+	  echo "make test: installing Debian's prometheus for deploy/'s tests"; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends prometheus >/dev/null && exit 0; \
+	fi; \
+	echo "make test: deploy/'s tests need prometheus and promtool, which are not installed (Debian/Ubuntu: sudo apt-get install prometheus)." >&2; \
+	exit 2
+
 browser:
 	@if [ -n "$(CHROMIUM)" ] && [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
 	if [ -n "$(APT_GET)" ] && [ "$$(id -u)" = 0 ]; then \
@@ -130,7 +141,7 @@ browser:
 # and time rather than concurrency: dsh's pictures against Excalidraw's own
 # in headless Chromium, their speed, and the whole font set's decoding
 # (verbose, so the figures are in the log).
-test: deps node-deps editor browser postgres nginx vet
+test: deps node-deps editor browser postgres nginx prometheus vet
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -race -count=1 -timeout 15m ./...
 	DSH_REQUIRE_ALL=1 DSH_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m -v \
 	  -run 'AgainstExcalidraw|EditorFonts|Tdewolff|DecodeStructure' ./plugins/excalidraw/render/ ./plugins/excalidraw/render/fonts/woff2/

@@ -150,43 +150,8 @@ func TestDashboardQueriesUseExportedMetrics(t *testing.T) {
 	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
-	sess, _, closeMCP := hosttest.MCP(t, h)
-	defer closeMCP()
-	call := func(name, args string) string {
-		t.Helper()
-		res, err := sess.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args)})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var out strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				out.WriteString(tc.Text)
-			}
-		}
-		return out.String()
-	}
-	if out := call("excalidraw_scene_create", `{"name":"deploy","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60}]}`); !strings.Contains(out, `"revision":1`) {
-		t.Fatalf("create: %s", out)
-	}
-	if out := call("excalidraw_scene_apply", `{"name":"deploy","expected_revision":1,"operations":[{"op":"update","id":"a","patch":{"x":50}}]}`); !strings.Contains(out, `"revision":2`) {
-		t.Fatalf("apply: %s", out)
-	}
-	if out := call("excalidraw_scene_apply", `{"name":"deploy","expected_revision":1,"operations":[{"op":"delete","id":"a"}]}`); !strings.Contains(out, "revision_conflict") {
-		t.Fatalf("stale apply: %s", out)
-	}
-	if out := call("render", `{"name":"deploy"}`); strings.Contains(out, `"ok":false`) {
-		t.Fatalf("render: %s", out)
-	}
+	nodeTraffic(t, h, "deploy")
 	c := hosttest.Client(t)
-	bearer := []string{"Authorization", "Bearer " + h.Token()}
-	saved := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/deploy",
-		`{"scene":{"type":"excalidraw","version":2,"elements":[],"appState":{}},"expected_revision":2,"request_id":"deploy-save"}`,
-		append(bearer, "Content-Type", "application/json")...)
-	if saved.Status != http.StatusOK || !strings.Contains(saved.Body, `"revision":3`) {
-		t.Fatalf("save: %d %s", saved.Status, saved.Body)
-	}
-
 	fams := metricstest.Scrape(t, c, h.URL()+"/metrics", h.Token())
 	used := 0
 	for where, expr := range exprs {
@@ -213,6 +178,49 @@ func TestDashboardQueriesUseExportedMetrics(t *testing.T) {
 	}
 	if out, err := exec.Command(probe, h.URL()+"/no-such-page").CombinedOutput(); err == nil {
 		t.Errorf("dsh-probe passed on a 404: %s", out)
+	}
+}
+
+// nodeTraffic makes the traffic the dashboard shows on h, on a new board
+// named board: over MCP a create, a write, a stale write and a render,
+// and over HTTP an editor's save.
+func nodeTraffic(t *testing.T, h *dsh.Host, board string) {
+	t.Helper()
+	sess, _, closeMCP := hosttest.MCP(t, h)
+	defer closeMCP()
+	call := func(name, args string) string {
+		t.Helper()
+		res, err := sess.CallTool(hosttest.Context(t), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var out strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				out.WriteString(tc.Text)
+			}
+		}
+		return out.String()
+	}
+	if out := call("excalidraw_scene_create", `{"name":"`+board+`","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60}]}`); !strings.Contains(out, `"revision":1`) {
+		t.Fatalf("create: %s", out)
+	}
+	if out := call("excalidraw_scene_apply", `{"name":"`+board+`","expected_revision":1,"operations":[{"op":"update","id":"a","patch":{"x":50}}]}`); !strings.Contains(out, `"revision":2`) {
+		t.Fatalf("apply: %s", out)
+	}
+	if out := call("excalidraw_scene_apply", `{"name":"`+board+`","expected_revision":1,"operations":[{"op":"delete","id":"a"}]}`); !strings.Contains(out, "revision_conflict") {
+		t.Fatalf("stale apply: %s", out)
+	}
+	if out := call("render", `{"name":"`+board+`"}`); strings.Contains(out, `"ok":false`) {
+		t.Fatalf("render: %s", out)
+	}
+	c := hosttest.Client(t)
+	bearer := []string{"Authorization", "Bearer " + h.Token()}
+	saved := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/"+board,
+		`{"scene":{"type":"excalidraw","version":2,"elements":[],"appState":{}},"expected_revision":2,"request_id":"`+board+`-save"}`,
+		append(bearer, "Content-Type", "application/json")...)
+	if saved.Status != http.StatusOK || !strings.Contains(saved.Body, `"revision":3`) {
+		t.Fatalf("save: %d %s", saved.Status, saved.Body)
 	}
 }
 
