@@ -24,6 +24,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/app"
+	"github.com/dshgo/dsh/internal/statefile"
 )
 
 // The backup archive is a tar file (gzip-compressed when its name ends in
@@ -45,10 +46,24 @@ const (
 	backupManifest = "dsh-backup.sha256"
 )
 
-// Backup is one `dsh backup` run, as a module's Backup sees it: the
-// module adds its files, each taken so that it is consistent on its own
-// while a host may be writing (under the writer's lock, or a file that
-// writers only ever replace by rename).
+// Backup is one `dsh backup` run, as a module's Backup sees it. The run
+// is one moment of everything a running host keeps under a lock, taken
+// in two phases:
+//
+//  1. The moment: each module's Backup runs in turn, then the host's
+//     state documents are taken (AddDoc). A module takes its own locks
+//     (as its writers take them), opens what it keeps under them, and
+//     registers Hold to let them go and Then to copy what it opened;
+//     AddDoc does both for a state document. Every lock is held from
+//     before its files are opened until after the last part's are, so
+//     all of them hold at one instant, the moment, and every file opened
+//     under a lock has the bytes it had then.
+//  2. Every Hold's release runs (writers go on) and then, in order,
+//     every Then, which copies at leisure.
+//
+// Add, AddFile and AddTree copy at once: files writers only ever create
+// whole and replace by rename (images, exports), which a module adds in
+// a Then; they are of the copy's time, not of the moment.
 type Backup struct {
 	// Config is --config, read.
 	Config *dsh.LoadedConfig
@@ -56,7 +71,69 @@ type Backup struct {
 	// disabled (its schema's defaults when there is none).
 	Entry app.Config
 
-	w *archiveWriter
+	w        *archiveWriter
+	ctx      context.Context
+	releases []func()
+	thens    []func() error
+	cleanups []func()
+}
+
+// docLockWait is how long AddDoc tries for a state document's lock, the
+// moment's other locks held, before it gives up (a writer holding it
+// that waits on one of them gives up first: see statefile.LockWithin).
+const docLockWait = 30 * time.Second
+
+// Hold registers release, which ends a part's hold on its writers: it
+// runs once every part has taken its share of the moment, before any
+// Then, and on failure.
+func (b *Backup) Hold(release func()) { b.releases = append(b.releases, release) }
+
+// Then registers copy, which runs after the moment, in the order the
+// parts registered theirs.
+func (b *Backup) Then(copy func() error) { b.thens = append(b.thens, copy) }
+
+// Cleanup registers fn to run when the backup ends, whether it
+// succeeded or not (last registered, first run), after every release.
+func (b *Backup) Cleanup(fn func()) { b.cleanups = append(b.cleanups, fn) }
+
+// end releases every hold and runs every cleanup.
+func (b *Backup) end() {
+	b.release()
+	for _, fn := range slices.Backward(b.cleanups) {
+		fn()
+	}
+	b.cleanups = nil
+}
+
+// AddDoc takes the state document kept in the file at path into the
+// moment: under its lock (the one every writer of it takes,
+// statefile's), held until the moment ends, it opens the file, and
+// copies it afterwards. A missing one is left out.
+func (b *Backup) AddDoc(path string) error {
+	ctx, cancel := context.WithTimeout(b.ctx, docLockWait)
+	defer cancel()
+	unlock, err := statefile.LockWithin(ctx, path)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	b.Hold(unlock)
+	f, info, err := openRegular(path)
+	if f == nil || err != nil {
+		return err
+	}
+	b.Cleanup(func() { f.Close() })
+	b.Then(func() error {
+		return b.Add(path, info.Size(), info.ModTime(), io.NewSectionReader(f, 0, info.Size()))
+	})
+	return nil
+}
+
+// release ends every hold, once.
+func (b *Backup) release() {
+	for _, r := range slices.Backward(b.releases) {
+		r()
+	}
+	b.releases = nil
 }
 
 // DataDir is the data directory being backed up (absolute).
@@ -75,22 +152,34 @@ func (b *Backup) Add(path string, size int64, mtime time.Time, r io.Reader) erro
 // AddFile adds the regular file at path as it is now; a missing one is
 // left out. Use it for files writers replace by rename.
 func (b *Backup) AddFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("backup: %w", err)
+	f, info, err := openRegular(path)
+	if f == nil || err != nil {
+		return err
 	}
 	defer f.Close()
+	return b.Add(path, info.Size(), info.ModTime(), io.LimitReader(f, info.Size()))
+}
+
+// openRegular opens the regular file at path, never following a link;
+// nil and no error when it is missing.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("backup: %w", err)
+	}
 	info, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("backup: %w", err)
+		f.Close()
+		return nil, nil, fmt.Errorf("backup: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("backup: %s is not a regular file", path)
+		f.Close()
+		return nil, nil, fmt.Errorf("backup: %s is not a regular file", path)
 	}
-	return b.Add(path, info.Size(), info.ModTime(), io.LimitReader(f, info.Size()))
+	return f, info, nil
 }
 
 // AddTree adds every regular file under dir (a missing dir adds nothing)
@@ -176,24 +265,17 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 	}()
 	p := newProgress(cmd, "backed up")
 	w := newArchiveWriter(ctx, tmp, root, gzipped(file), p)
-	b := &Backup{Config: c, w: w}
+	b := &Backup{Config: c, w: w, ctx: ctx}
+	defer b.end()
 	if err := w.header(); err != nil {
 		return err
 	}
-	for _, m := range modulesOf(cmd) {
-		if m.Backup == nil {
-			continue
-		}
-		if b.Entry, err = entryConfig(cmd, c, m.Plugin.Name); err != nil {
-			return err
-		}
-		if err := m.Backup(ctx, b); err != nil {
-			return fmt.Errorf("%s: %w", m.Plugin.Name, err)
-		}
+	if err := b.moment(cmd, c, root); err != nil {
+		return err
 	}
-	docs := hostDocs(root)
-	for _, name := range slices.Sorted(maps.Keys(docs)) {
-		if err := b.AddFile(docs[name]); err != nil {
+	b.release()
+	for _, copy := range b.thens {
+		if err := copy(); err != nil {
 			return err
 		}
 	}
@@ -212,6 +294,30 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 	done = true
 	syncDir(filepath.Dir(file))
 	p.finish(cmd, file)
+	return nil
+}
+
+// moment is the backup's first phase (see Backup): each module's part,
+// then the host's state documents, every lock held until it returns.
+func (b *Backup) moment(cmd *cobra.Command, c *dsh.LoadedConfig, root string) error {
+	var err error
+	for _, m := range modulesOf(cmd) {
+		if m.Backup == nil {
+			continue
+		}
+		if b.Entry, err = entryConfig(cmd, c, m.Plugin.Name); err != nil {
+			return err
+		}
+		if err := m.Backup(b.ctx, b); err != nil {
+			return fmt.Errorf("%s: %w", m.Plugin.Name, err)
+		}
+	}
+	docs := hostDocs(root)
+	for _, name := range slices.Sorted(maps.Keys(docs)) {
+		if err := b.AddDoc(docs[name]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

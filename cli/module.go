@@ -35,8 +35,10 @@ type Module struct {
 	// documents) in `dsh store migrate`.
 	Migrate func(ctx context.Context, m *Migration) ([]MigrateLine, error)
 	// Backup, when set, adds the module's own data (beyond the host's
-	// documents) to `dsh backup`'s archive, each file consistent while a
-	// host may be writing.
+	// documents) to `dsh backup`'s archive while a host may be writing:
+	// it takes its share of the backup's one moment (its locks held
+	// through Hold, what it keeps under them opened, copied in a Then;
+	// see Backup).
 	Backup func(ctx context.Context, b *Backup) error
 }
 

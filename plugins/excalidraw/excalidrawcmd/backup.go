@@ -9,17 +9,21 @@ import (
 
 	"github.com/dshgo/dsh/cli"
 	"github.com/dshgo/dsh/plugins/excalidraw"
+	"github.com/dshgo/dsh/plugins/excalidraw/boards"
 	"github.com/dshgo/dsh/plugins/excalidraw/oauth"
+	"github.com/dshgo/dsh/plugins/excalidraw/room"
 	"github.com/dshgo/dsh/plugins/excalidraw/scene"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/storage"
 )
 
-// backupStores is the plugin's part of `dsh backup`: every scene's
-// files under its locks, then the rest of the drawings directory (the
-// boards and room documents, replaced by rename), the OAuth clients, and
-// the files and exports (each file written whole and renamed in; the
-// host leaves out temp and lock files).
+// backupStores is the plugin's part of `dsh backup`. Its share of the
+// backup's moment: every scene's files (store.Freeze: each scene's locks
+// held while its files are opened) and its state documents (the boards,
+// the rooms' secret, the OAuth clients: each under its lock). After the
+// moment it copies those, then the rest of the drawings directory, the
+// files and the exports (each file written whole and renamed in; the
+// host leaves out temp and lock files), which are of the copy's time.
 func backupStores(ctx context.Context, b *cli.Backup) error {
 	var cfg excalidraw.Config
 	if err := b.Entry.Decode(&cfg); err != nil {
@@ -30,20 +34,25 @@ func backupStores(ctx context.Context, b *cli.Backup) error {
 	if err := backupScenes(ctx, b, cfg, drawings); err != nil {
 		return err
 	}
-	if err := b.AddTree(drawings, store.SceneFile); err != nil {
-		return err
+	for _, doc := range []string{boards.File(drawings), filepath.Join(drawings, store.MetaDir, room.FileName), st.Resolve(oauth.ClientsFile)} {
+		if err := b.AddDoc(doc); err != nil {
+			return err
+		}
 	}
-	if err := b.AddFile(st.Resolve(oauth.ClientsFile)); err != nil {
-		return err
-	}
-	if err := b.AddTree(st.Resolve(cfg.Files.Dir), nil); err != nil {
-		return err
-	}
-	return b.AddTree(st.Resolve(cfg.Exports.Dir), nil)
+	b.Then(func() error {
+		if err := b.AddTree(drawings, store.SceneFile); err != nil {
+			return err
+		}
+		if err := b.AddTree(st.Resolve(cfg.Files.Dir), nil); err != nil {
+			return err
+		}
+		return b.AddTree(st.Resolve(cfg.Exports.Dir), nil)
+	})
+	return nil
 }
 
-// backupScenes adds every scene of the drawings directory, if there is
-// one, through the store's Snapshot.
+// backupScenes takes the moment of every scene of the drawings
+// directory, if there is one (store.Freeze), and copies it after.
 func backupScenes(ctx context.Context, b *cli.Backup, cfg excalidraw.Config, drawings string) error {
 	if !isDir(drawings) {
 		return nil
@@ -53,11 +62,20 @@ func backupScenes(ctx context.Context, b *cli.Backup, cfg excalidraw.Config, dra
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	_, err = s.Snapshot(ctx, func(rel string, size int64, mtime time.Time, r io.Reader) error {
-		return b.Add(filepath.Join(drawings, filepath.FromSlash(rel)), size, mtime, r)
+	b.Cleanup(func() { s.Close() })
+	m, err := s.Freeze(ctx)
+	if err != nil {
+		return err
+	}
+	b.Cleanup(m.Close)
+	b.Hold(m.Release)
+	b.Then(func() error {
+		_, err := m.Copy(ctx, func(rel string, size int64, mtime time.Time, r io.Reader) error {
+			return b.Add(filepath.Join(drawings, filepath.FromSlash(rel)), size, mtime, r)
+		})
+		return err
 	})
-	return err
+	return nil
 }
 
 // isDir reports whether dir is a directory.
