@@ -3,13 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dshgo/dsh/cli"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
@@ -131,4 +136,82 @@ func checkExported(t *testing.T, file, want string) {
 	if err := json.Unmarshal(raw, &doc); err != nil || doc.Type != "excalidraw" || len(doc.Elements) != 1 || doc.Elements[0].ID != want {
 		t.Fatalf("%s: %v, want a scene with element %s:\n%.300s", file, err, want, raw)
 	}
+}
+
+// An export interrupted while a file's bytes are arriving leaves no part
+// of it: the host's answer for the second board stops half way (a
+// loopback proxy in front of the real host sends half, waits until the
+// export has written it, and then interrupts), and the folder holds the
+// first board's picture only. A part that a killed run left is removed
+// by the next run.
+func TestBoardExportInterruptedMidFile(t *testing.T) {
+	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
+	info, _ := serve(t, cfg)
+	c := browser(t)
+	for _, b := range []string{"alpha", "beta"} {
+		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
+			t.Fatal(err)
+		}
+		putScene(t, c, info, b, "box-"+b)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, info.URL+r.URL.RequestURI(), nil)
+		req.Header = r.Header.Clone()
+		resp, err := c.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		maps.Copy(w.Header(), resp.Header)
+		if !strings.HasSuffix(r.URL.Path, "/beta/render.svg") {
+			w.WriteHeader(resp.StatusCode)
+			_, _ = w.Write(body)
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(body[:len(body)/2])
+		w.(http.Flusher).Flush()
+		waitForPart(t, out, ".beta.svg.dsh-tmp-*", int64(len(body)/2))
+		cancel()
+		<-r.Context().Done()
+	}))
+	defer proxy.Close()
+	got, err := run(t, ctx, "board", "export", "--all", "--format", "svg", "--out", out, "--url", proxy.URL, "--token", info.Token)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || got != "" {
+		t.Fatalf("an export interrupted mid-file: %v\n%s", err, got)
+	}
+	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.svg"}) {
+		t.Fatalf("the folder holds %v, want alpha.svg and the index only", files)
+	}
+	// A part a killed run left is removed by the next, which finishes.
+	if err := os.WriteFile(filepath.Join(out, ".beta.svg.dsh-tmp-12345"), []byte("<svg"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err = run(t, context.Background(), "board", "export", "--all", "--format", "svg", "--out", out, "--url", info.URL, "--token", info.Token)
+	if err != nil || !strings.HasPrefix(got, "exported 1 boards, ") || !strings.Contains(got, ", 1 unchanged in ") {
+		t.Fatalf("the re-run: %v\n%s", err, got)
+	}
+	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.svg", "beta.svg"}) {
+		t.Fatalf("after the re-run the folder holds %v", files)
+	}
+}
+
+// waitForPart waits until dir holds a file matching pattern with size
+// bytes: the part of a file the export has written.
+func waitForPart(t *testing.T, dir, pattern string, size int64) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		parts, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, p := range parts {
+			if info, err := os.Stat(p); err == nil && info.Size() == size {
+				return
+			}
+		}
+	}
+	t.Errorf("no part of %s with %d bytes appeared in %s", pattern, size, dir)
 }
