@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"image/png"
 	"io"
 	"maps"
 	"net/http"
@@ -51,8 +52,9 @@ func putScene(t *testing.T, c *http.Client, info cli.RuntimeInfo, board, id stri
 // interrupted after two boards it leaves those two and no partial file
 // and says so; run again it writes the rest and skips the two, and its
 // summary line says how many it skipped; a board changed since is
-// written again. Names that are not boards' are refused before anything
-// is written.
+// written again; --format svg and png write the host's pictures. Names
+// that are not boards' (or would leave the folder), both names and
+// --all, and an unknown format are refused before anything is written.
 func TestBoardExportInterruptAndRerun(t *testing.T) {
 	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
 	info, _ := serve(t, cfg)
@@ -101,6 +103,15 @@ func TestBoardExportInterruptAndRerun(t *testing.T) {
 	}
 	if svg, err := os.ReadFile(filepath.Join(out, "beta.svg")); err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Fatalf("beta.svg: %v\n%.200s", err, svg)
+	}
+
+	if got, err = export(context.Background(), "alpha", "--format", "png"); err != nil || !summary("1", "").MatchString(got) {
+		t.Fatalf("one board as PNG: %v\n%q", err, got)
+	}
+	if f, err := os.Open(filepath.Join(out, "alpha.png")); err != nil {
+		t.Fatal(err)
+	} else if _, err := png.DecodeConfig(f); f.Close() != nil || err != nil {
+		t.Fatalf("alpha.png is no PNG: %v", err)
 	}
 
 	fresh := filepath.Join(t.TempDir(), "fresh")
