@@ -27,15 +27,16 @@ import (
 // The database's side of backup and restore. `dsh backup` of a config on
 // PostgreSQL first copies what the database keeps into a temporary data
 // directory, as `dsh store migrate --from postgres --to fs` writes it
-// (each scene read whole in one read-only transaction, byte for byte),
-// and archives that directory; `dsh restore` into such a config checks
+// (byte for byte, every row read as of one instant: snapshotOf), and
+// archives that directory; `dsh restore` into such a config checks
 // that the database holds nothing (or only part of the same archive, from
 // an interrupted restore), extracts the archive into a temporary
 // directory and copies it into the database. The archive is the same
 // either way: one taken from the file store restores into a database and
 // back.
 
-// backupDatabase writes the archive of what c's database keeps.
+// backupDatabase writes the archive of what c's database keeps, as it
+// was at one instant.
 func backupDatabase(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 	ctx := cmd.Context()
 	tmp, err := os.MkdirTemp("", "dsh-backup-")
@@ -48,11 +49,17 @@ func backupDatabase(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error 
 		return err
 	}
 	defer db.Close()
+	at, end, err := snapshotOf(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer end()
 	local := *c
 	local.Host.DataDir = tmp
-	if _, err := copyStores(ctx, cmd, &local, db, storage.Files(tmp), migrate.Options{}); err != nil {
+	if _, err := copyStores(ctx, cmd, &local, at, storage.Files(tmp), migrate.Options{}); err != nil {
 		return fmt.Errorf("backup: reading the database %s: %w", db.Where(), err)
 	}
+	end()
 	return runBackup(cmd, &local, file)
 }
 
