@@ -221,10 +221,14 @@ func newBackup() *cobra.Command {
 		Long: "Writes a consistent snapshot of the data directory of --config into FILE, a tar archive\n" +
 			"(gzip-compressed when FILE ends in .gz or .tgz) with a SHA-256 of every file: the host's people,\n" +
 			"tokens and sessions, and what each linked plugin keeps (the Excalidraw plugin's boards with their\n" +
-			"sidecars, journals and kept revisions, each board's files taken under its lock, and its images\n" +
-			"and exports). The host may be running: a save during the backup is wholly in it or wholly not.\n" +
-			"FILE appears only once it is complete; an interrupted backup leaves none. With host.store kind\n" +
-			"postgres it takes the same from the database (each board read in one transaction).",
+			"sidecars, journals and kept revisions, its board records, and its images and exports).\n" +
+			"The host may be running: the boards and the people, tokens, sessions and board records are taken\n" +
+			"as of one moment (every board's and document's lock held at once, for as long as it takes to open\n" +
+			"their files, not for the copy), so a save is wholly in the backup or wholly not, and a save of one\n" +
+			"board after another is never in it without the one before. Boards created after that moment, and\n" +
+			"images and exports, are as the copy finds them. FILE appears only once it is complete; an\n" +
+			"interrupted backup leaves none. With host.store kind postgres it takes the same from the database,\n" +
+			"every row as of one moment (one exported snapshot).",
 		Example: "  dsh backup dsh-backup.tar.gz --config config.example.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
