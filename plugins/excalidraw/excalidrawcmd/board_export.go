@@ -86,6 +86,9 @@ func runExport(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if unreadable := len(list.Scenes) - len(boards); all && unreadable > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "passing over %d boards that cannot be read (dsh lists them with their problem)\n", unreadable)
+	}
 	t, err := cli.Host(cmd)
 	if err != nil {
 		return err
