@@ -73,6 +73,7 @@ type Backup struct {
 
 	w        *archiveWriter
 	ctx      context.Context
+	warn     io.Writer
 	releases []func()
 	thens    []func() error
 	cleanups []func()
@@ -91,6 +92,11 @@ func (b *Backup) Hold(release func()) { b.releases = append(b.releases, release)
 // Then registers copy, which runs after the moment, in the order the
 // parts registered theirs.
 func (b *Backup) Then(copy func() error) { b.thens = append(b.thens, copy) }
+
+// Warn tells the person running the backup something they should know
+// about it (on standard error), such as a part that could not be of the
+// moment.
+func (b *Backup) Warn(msg string) { fmt.Fprintf(b.warn, "dsh backup: %s\n", msg) }
 
 // Cleanup registers fn to run when the backup ends, whether it
 // succeeded or not (last registered, first run), after every release.
@@ -269,7 +275,7 @@ func runBackup(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error {
 	}()
 	p := newProgress(cmd, "backed up")
 	w := newArchiveWriter(ctx, tmp, root, gzipped(file), p)
-	b := &Backup{Config: c, w: w, ctx: ctx}
+	b := &Backup{Config: c, w: w, ctx: ctx, warn: cmd.ErrOrStderr()}
 	defer b.end()
 	if err := w.header(); err != nil {
 		return err

@@ -2,6 +2,7 @@ package excalidrawcmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -68,6 +69,10 @@ func backupScenes(ctx context.Context, b *cli.Backup, cfg excalidraw.Config, dra
 		return err
 	}
 	b.Cleanup(m.Close)
+	if !m.Whole() {
+		b.Warn(fmt.Sprintf("%d boards are more than this process may hold open at once (raise the hard limit, ulimit -Hn): "+
+			"each is taken under its own lock, consistent on its own but not with the others", m.Scenes()))
+	}
 	b.Hold(m.Release)
 	b.Then(func() error {
 		_, err := m.Copy(ctx, func(rel string, size int64, mtime time.Time, r io.Reader) error {

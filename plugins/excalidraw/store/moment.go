@@ -115,7 +115,7 @@ func (s *Store) Freeze(ctx context.Context) (*Moment, error) {
 	if 4*len(names)+8 > budget {
 		s.log.Warn("too many scenes to hold open at once; taking each under its own locks instead",
 			zap.Int("scenes", len(names)), zap.Int("descriptors", budget))
-		m.whole = false
+		m.whole, m.scenes = false, len(names)
 		return m, nil
 	}
 	if err := s.enter(); err != nil {
@@ -260,7 +260,8 @@ func (s *Store) openRegular(dir *os.File, name, rel string) (*os.File, int64, ti
 // takes each scene under its own locks; see Moment).
 func (m *Moment) Whole() bool { return m.whole }
 
-// Scenes is how many scenes the moment holds (0 when it is not Whole).
+// Scenes is how many scenes the moment holds (when it is not Whole, how
+// many there were when Freeze looked).
 func (m *Moment) Scenes() int { return m.scenes }
 
 // Release lets writers go on: it drops every scene's locks, keeping the
