@@ -29,9 +29,14 @@ import (
 //     not in it.
 //  2. Holding every lock, open every file of the moment: scene files and
 //     sidecars are only ever replaced by rename, so the open descriptor
-//     keeps the bytes of the moment; journals are only appended to, so
-//     their length at the moment is noted and only that much is copied;
-//     kept revisions are written once and only ever removed.
+//     keeps the bytes of the moment; journals are appended to (a failed
+//     append cut back to where it began) or, by retention, replaced by
+//     rename, so their length at the moment is noted and only that much
+//     is copied from the open descriptor; kept revisions are written once
+//     and only ever removed. (One case is not of the moment: a journal
+//     with a torn tail left by a crash, which the next write cuts back
+//     before it appends, so the copy's tail may hold the new bytes; it is
+//     still a torn tail to whoever reads it.)
 //  3. Release lets writers go on (the descriptors stay open); Copy then
 //     streams the files at leisure, and Close lets go of them.
 //
