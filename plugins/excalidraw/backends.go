@@ -80,7 +80,7 @@ func OpenStores(st *storage.Storage, cfg Config, ex exports.Config, log *zap.Log
 func (s *Stores) OpenScenes(p service.StoreParams) (store.Backend, error) {
 	if db := s.Storage.DB(); db != nil {
 		return pgstore.Open(context.Background(), pgstore.Options{Pool: db.Pool, Codec: p.Codec, Now: p.Now,
-			Journal: p.Journal, MaxSceneBytes: p.MaxSceneBytes, Logger: p.Logger})
+			Journal: p.Journal, MaxSceneBytes: p.MaxSceneBytes, Logger: p.Logger, Phases: p.Phases})
 	}
 	return store.Open(store.Options{Dir: s.Drawings, Codec: p.Codec, MaxSceneBytes: p.MaxSceneBytes,
 		Journal: p.Journal, Logger: p.Logger, Now: p.Now, Phases: p.Phases})

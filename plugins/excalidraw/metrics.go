@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/dsh/plugins/excalidraw/quota"
 	"github.com/dshgo/dsh/plugins/excalidraw/sceneerr"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/metrics"
 )
 
@@ -22,11 +23,14 @@ type sceneMetrics struct {
 	commits        *prometheus.CounterVec
 	commitDuration *prometheus.HistogramVec
 	commitPhases   *prometheus.HistogramVec
-	conflicts      prometheus.Counter
-	renders        *prometheus.CounterVec
-	renderDuration *prometheus.HistogramVec
-	subscribers    prometheus.GaugeFunc
-	quotaRefusals  *prometheus.CounterVec
+	lockWaits      *prometheus.HistogramVec
+	// lockAcquired and lockGaveUp are lockWaits' two series.
+	lockAcquired, lockGaveUp prometheus.Observer
+	conflicts                prometheus.Counter
+	renders                  *prometheus.CounterVec
+	renderDuration           *prometheus.HistogramVec
+	subscribers              prometheus.GaugeFunc
+	quotaRefusals            *prometheus.CounterVec
 	// notificationLag is from a commit to this node's publishing it to
 	// its editors from a notification (PostgreSQL only).
 	notificationLag prometheus.Histogram
@@ -67,7 +71,7 @@ func (m *sceneMetrics) heard() func(lag time.Duration) {
 
 // collectors are every instrument of m, to register.
 func (m *sceneMetrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals, m.notificationLag, m.presentNow}
+	return []prometheus.Collector{m.commits, m.commitDuration, m.commitPhases, m.lockWaits, m.conflicts, m.renders, m.renderDuration, m.subscribers, m.quotaRefusals, m.notificationLag, m.presentNow}
 }
 
 func newSceneMetrics(hub *live.Hub) *sceneMetrics {
@@ -83,9 +87,14 @@ func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 		}, []string{"kind"}),
 		commitPhases: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "dsh_excalidraw_commit_phase_seconds",
-			Help:    "Time a phase of a commit to the file store took: lock (the wait for the scene), write, fsync, rename, journal.",
+			Help:    "Time a phase of a commit took. The file store's: lock (the wait for the scene), write, fsync, rename, journal; PostgreSQL's: begin (a pooled connection, BEGIN), lock (the scene's row lock), read, write (the commit's statements), commit.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
 		}, []string{"phase"}),
+		lockWaits: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "dsh_excalidraw_lock_wait_seconds",
+			Help:    "Time writers waited for a scene's lock (the file store's queue and lock file, PostgreSQL's row lock), by outcome: acquired, or gave_up when the writer's deadline ended the wait (scene_busy).",
+			Buckets: []float64{.0001, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"outcome"}),
 		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "dsh_excalidraw_revision_conflicts_total",
 			Help: "Scene writes refused because the scene moved on past the revision they expected (revision_conflict).",
@@ -113,6 +122,7 @@ func newSceneMetrics(hub *live.Hub) *sceneMetrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}),
 	}
+	m.lockAcquired, m.lockGaveUp = m.lockWaits.WithLabelValues("acquired"), m.lockWaits.WithLabelValues("gave_up")
 	m.presentNow = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "dsh_excalidraw_live_present",
 		Help: "Sockets in this node's live collaboration rooms (people present on boards).",
@@ -145,8 +155,16 @@ func (m *sceneMetrics) Committed(kind, outcome string, d time.Duration) {
 	}
 }
 
-// Phase times one phase of a commit.
+// Phase times one phase of a commit; the wait for the scene's lock is
+// also a lock wait (as is one that gave up, which is no phase).
 func (m *sceneMetrics) Phase(phase string, d time.Duration) {
+	switch phase {
+	case store.PhaseLockGaveUp:
+		m.lockGaveUp.Observe(d.Seconds())
+		return
+	case store.PhaseLock:
+		m.lockAcquired.Observe(d.Seconds())
+	}
 	m.commitPhases.WithLabelValues(phase).Observe(d.Seconds())
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dshgo/dsh"
 	"github.com/dshgo/dsh/hosttest"
+	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/admin"
 	"github.com/dshgo/dsh/plugins/excalidraw"
 	"github.com/dshgo/dsh/plugins/excalidraw/quota"
@@ -170,6 +171,7 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 	for _, phase := range []string{"lock", "write", "fsync", "rename", "journal"} {
 		timed("dsh_excalidraw_commit_phase_seconds", map[string]string{"phase": phase}, 3) // create, apply, save
 	}
+	timed("dsh_excalidraw_lock_wait_seconds", map[string]string{"outcome": "acquired"}, 3)
 	moved("dsh_excalidraw_renders_total", map[string]string{"format": "png", "outcome": "ok"}, 1)
 	timed("dsh_excalidraw_render_duration_seconds", map[string]string{"format": "png"}, 1)
 
@@ -185,6 +187,65 @@ func TestMetricsMoveWithToolCallsAndSaves(t *testing.T) {
 		for _, m := range f.GetMetric() {
 			for _, l := range m.GetLabel() {
 				if strings.Contains(l.GetValue(), board) || strings.Contains(l.GetValue(), h.Token()) {
+					t.Errorf("%s has label %s=%q", name, l.GetName(), l.GetValue())
+				}
+			}
+		}
+	}
+}
+
+// TestMetricsOfCommitsOnPostgreSQL: on the shared database, real writes
+// (a create, a tool's write, a save) time PostgreSQL's commit phases
+// under the same metric as the file store's (begin, lock, read, write,
+// commit: lock, read only for writes to an existing scene) and their
+// lock waits, none with a board's name.
+func TestMetricsOfCommitsOnPostgreSQL(t *testing.T) {
+	yaml := hosttest.ConfigYAML(t.TempDir(), "  store: {kind: postgres, dsn: '"+pgtest.DSN(t)+"'}\n",
+		`  - {id: excalidraw, name: excalidraw, config: {exports: {secret: "metrics-test-secret-0123456789abcdefgh"}}}`+"\n")
+	h := hosttest.New(t, dsh.WithPlugins(excalidraw.Plugin), dsh.WithConfigYAML([]byte(yaml)))
+	if err := hosttest.Scope(t, h, "excalidraw").AwaitActive(hosttest.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	before := scrape(t, h)
+	const board = "pg-secret-board"
+	if res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_create", json.RawMessage(`{"name":"`+board+`","elements":[{"type":"rectangle","id":"a","x":0,"y":0,"width":100,"height":60}]}`)); !res.OK {
+		t.Fatalf("create: %s", res.JSON)
+	}
+	if res := h.Tools.Call(hosttest.Context(t), "excalidraw_scene_apply", json.RawMessage(`{"name":"`+board+`","expected_revision":1,"operations":[{"op":"update","id":"a","patch":{"x":50}}]}`)); !res.OK {
+		t.Fatalf("apply: %s", res.JSON)
+	}
+	c := hosttest.Client(t)
+	bearer := []string{"Authorization", "Bearer " + h.Token()}
+	got := hosttest.Send(t, c, http.MethodGet, h.URL()+"/dsh-excalidraw/api/scenes/"+board, "", bearer...)
+	var read struct{ Scene json.RawMessage }
+	if err := json.Unmarshal([]byte(got.Body), &read); err != nil || got.Status != http.StatusOK {
+		t.Fatalf("GET scene: %d %s", got.Status, got.Body)
+	}
+	saved := hosttest.Send(t, c, http.MethodPut, h.URL()+"/dsh-excalidraw/api/scenes/"+board,
+		`{"scene":`+strings.Replace(string(read.Scene), `"x":50`, `"x":70`, 1)+`,"expected_revision":2}`, append(bearer, "Content-Type", "application/json")...)
+	if saved.Status != http.StatusOK || !strings.Contains(saved.Body, `"revision":3`) {
+		t.Fatalf("save: %d %s", saved.Status, saved.Body)
+	}
+	after := scrape(t, h)
+	timed := func(name string, labels map[string]string, atLeast uint64) {
+		t.Helper()
+		if d := observations(after, name, labels) - observations(before, name, labels); d < atLeast {
+			t.Errorf("%s%v observed %d times, want at least %d", name, labels, d, atLeast)
+		}
+	}
+	for phase, n := range map[string]uint64{"begin": 3, "write": 3, "commit": 3, "lock": 2, "read": 2} {
+		timed("dsh_excalidraw_commit_phase_seconds", map[string]string{"phase": phase}, n)
+	}
+	for _, phase := range []string{"fsync", "rename", "journal"} { // the file store's
+		if d := observations(after, "dsh_excalidraw_commit_phase_seconds", map[string]string{"phase": phase}); d != 0 {
+			t.Errorf("phase %s observed %d times on PostgreSQL", phase, d)
+		}
+	}
+	timed("dsh_excalidraw_lock_wait_seconds", map[string]string{"outcome": "acquired"}, 2)
+	for name, f := range after {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if strings.Contains(l.GetValue(), board) {
 					t.Errorf("%s has label %s=%q", name, l.GetName(), l.GetValue())
 				}
 			}

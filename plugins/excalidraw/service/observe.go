@@ -21,8 +21,10 @@ type Observer interface {
 	Committed(kind, outcome string, d time.Duration)
 	// Rendered: a render (format png or svg) ended after d.
 	Rendered(format string, d time.Duration, err error)
-	// Phase: one phase of a commit to the file store took d
-	// (store.PhaseLock, PhaseWrite, PhaseFsync, PhaseRename, PhaseJournal).
+	// Phase: one phase of a commit took d (store.Phase…: the file
+	// store's lock, write, fsync, rename, journal; PostgreSQL's begin,
+	// lock, read, write, commit), or a wait for the scene's lock gave up
+	// (store.PhaseLockGaveUp).
 	Phase(phase string, d time.Duration)
 	// Conflicted: a write was refused with revision_conflict from the
 	// scene's head alone (Stale), before it reached the store.

@@ -2,12 +2,17 @@ package store
 
 import "time"
 
-// Phases of a commit, as Options.Phases is told of them.
+// Phases of a commit, as Options.Phases (and pgstore.Options.Phases) is
+// told of them. The file store's are lock, write, fsync, rename and
+// journal; PostgreSQL's begin, lock, read, write and commit.
 const (
 	// PhaseLock is the wait for the scene: this process's queue and the
-	// cross-process lock file.
+	// cross-process lock file; on PostgreSQL the wait for the scene's row
+	// lock (SELECT … FOR UPDATE, one round trip included).
 	PhaseLock = "lock"
-	// PhaseWrite is writing the scene's new bytes to its temp file.
+	// PhaseWrite is writing the scene's new bytes to its temp file; on
+	// PostgreSQL the commit's statements, sent as one batch: the scene's
+	// row, the superseded revision, the request id, the journal entry.
 	PhaseWrite = "write"
 	// PhaseFsync is that temp file's fsync.
 	PhaseFsync = "fsync"
@@ -15,7 +20,21 @@ const (
 	PhaseRename = "rename"
 	// PhaseJournal is appending the commit's journal entries (durably).
 	PhaseJournal = "journal"
+	// PhaseBegin is PostgreSQL's taking a pooled connection and starting
+	// the commit's transaction.
+	PhaseBegin = "begin"
+	// PhaseRead is PostgreSQL's reading the locked scene's bytes and the
+	// request id it remembers.
+	PhaseRead = "read"
+	// PhaseCommit is PostgreSQL's COMMIT: the server makes it durable.
+	PhaseCommit = "commit"
 )
+
+// PhaseLockGaveUp is told of a wait for the scene that ended without it,
+// its caller's context having ended (scene_busy): no phase of a commit,
+// as none follows, but a lock wait all the same (PhaseLock's are the
+// waits that got the scene).
+const PhaseLockGaveUp = "lock_gave_up"
 
 // phaseStart is when a phase starts, or the zero time when nobody is
 // told of phases (then timing them costs nothing).

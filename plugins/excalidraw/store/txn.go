@@ -60,6 +60,7 @@ func (s *Store) beginRefusing(ctx context.Context, name string, refuse func(*sid
 		if ctxErr := ctx.Err(); ctxErr == nil || !errors.Is(err, ctxErr) {
 			return nil, err // refuse's
 		}
+		s.phaseEnd(PhaseLockGaveUp, waiting)
 		return nil, newError(CodeSceneBusy, "gave up waiting for scene "+name, err)
 	}
 	if t.dirs, err = s.openMetaDirs(); err != nil {
@@ -68,6 +69,9 @@ func (s *Store) beginRefusing(ctx context.Context, name string, refuse func(*sid
 	}
 	if t.lock, err = s.lockScene(ctx, t.dirs.locks, name); err != nil {
 		t.end()
+		if ctx.Err() != nil {
+			s.phaseEnd(PhaseLockGaveUp, waiting)
+		}
 		return nil, err
 	}
 	s.phaseEnd(PhaseLock, waiting)

@@ -54,6 +54,7 @@ type current struct {
 	base, snapshot *int64
 	chainBytes     int64
 	request        *store.Result // the answer to a remembered request id
+	lockedAt       time.Time     // when the row lock was got (zero: phases not timed)
 }
 
 // Create makes a new scene at revision 1; an existing name (however
@@ -155,15 +156,20 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	early := func(err error, what string) (*store.Result, bool, error) {
 		return nil, s.broken(ctx, err), s.fail(ctx, err, what)
 	}
+	began := s.phaseStart()
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return early(err, "begin a commit")
 	}
 	defer rollback(ctx, tx)
+	locking := s.phaseEnd(store.PhaseBegin, began)
 	var cur *current
 	if !w.create {
-		if cur, err = s.lock(ctx, tx, w); err != nil {
+		if cur, err = s.lock(ctx, tx, w, locking); err != nil {
 			return early(err, "lock the scene")
+		}
+		if cur != nil {
+			s.phaseEnd(store.PhaseRead, cur.lockedAt)
 		}
 		switch {
 		case cur == nil:
@@ -251,6 +257,7 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	}
 	b.Queue(`SELECT pg_notify('`+Channel+`', $1::text)`, w.name+" "+strconv.FormatInt(m.Revision, 10))
 
+	writing := s.phaseStart()
 	br := tx.SendBatch(ctx, b)
 	after := b.Len() - 1 // the statements after the scene row's
 	if !w.create {
@@ -263,10 +270,12 @@ func (s *Store) try(ctx context.Context, w *write) (_ *store.Result, again bool,
 	if err := br.Close(); err != nil {
 		return nil, false, s.fail(ctx, err, "commit")
 	}
+	committing := s.phaseEnd(store.PhaseWrite, writing)
 	if err := tx.Commit(ctx); err != nil {
 		s.heads.drop(w.name)
 		return nil, false, s.commitFailed(ctx, err, "read the scene, or retry with the same request id")
 	}
+	s.phaseEnd(store.PhaseCommit, committing)
 	s.heads.put(w.name, m.Revision, sha, bytes.Clone(data)) // data is the caller's
 
 	s.retain(ctx, w.name, m.Revision, seq)
@@ -362,13 +371,15 @@ func (s *Store) commitFailed(ctx context.Context, err error, hint string) error 
 	return e
 }
 
-// lock locks w's scene row and reads it (nil: no such scene), then,
+// lock locks w's scene row and reads it (nil: no such scene), telling
+// of the wait for the lock since locking (PhaseLock; PhaseLockGaveUp
+// when ctx ended it), then,
 // by later statements, which see every commit before them, the lock
 // holder's included (see the package doc): the scene's bytes, unless
 // the fence refuses w (this Store's copy when the row is still at its
 // revision, else rebuilt from the rows), and the remembered request w
 // retries, if any.
-func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error) {
+func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write, locking time.Time) (*current, error) {
 	have, _ := s.heads.get(w.name)
 	b := &pgx.Batch{}
 	b.Queue(`SELECT revision, sha256, coalesce(byte_length, octet_length(data)), element_count, updated_at, updated_by,
@@ -397,8 +408,12 @@ func (s *Store) lock(ctx context.Context, tx pgx.Tx, w *write) (*current, error)
 		return nil, br.Close()
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			s.phaseEnd(store.PhaseLockGaveUp, locking)
+		}
 		return nil, err
 	}
+	cur.lockedAt = s.phaseEnd(store.PhaseLock, locking)
 	cur.meta.UpdatedBy = store.Actor(by)
 	cur.meta.UpdatedAt = cur.meta.UpdatedAt.UTC()
 	rows, err := br.Query()
