@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,11 +91,15 @@ func (p *progress) left() string {
 // known), or "N items" for what has no bytes, with ", K unchanged" when
 // some were skipped.
 func (p *progress) counts() string {
-	n := fmt.Sprint(p.files)
+	n, count := fmt.Sprint(p.files), p.files
 	if p.total > 0 {
-		n = fmt.Sprintf("%d/%d", p.files+p.skipped, p.total)
+		n, count = fmt.Sprintf("%d/%d", p.files+p.skipped, p.total), p.total
 	}
-	s := n + " " + p.noun
+	noun := p.noun
+	if count == 1 {
+		noun = strings.TrimSuffix(noun, "s") // "1 board", "1 file"
+	}
+	s := n + " " + noun
 	if p.sized {
 		s += ", " + byteCount(p.bytes)
 	}

@@ -81,7 +81,11 @@ func TestBoardExportInterruptAndRerun(t *testing.T) {
 	cli.ProgressHook = nil
 
 	summary := func(exported, unchanged string) *regexp.Regexp {
-		return regexp.MustCompile(`^exported ` + exported + ` boards, [0-9.]+ (B|KiB|MiB)` + unchanged + ` in \S+: ` + regexp.QuoteMeta(out) + "\n$")
+		noun := " boards, "
+		if exported == "1" {
+			noun = " board, "
+		}
+		return regexp.MustCompile(`^exported ` + exported + noun + `[0-9.]+ (B|KiB|MiB)` + unchanged + ` in \S+: ` + regexp.QuoteMeta(out) + "\n$")
 	}
 	if got, err = export(context.Background(), "--all"); err != nil || !summary("2", ", 2 unchanged").MatchString(got) {
 		t.Fatalf("the re-run: %v\n%q", err, got)
@@ -205,7 +209,7 @@ func TestBoardExportInterruptedMidFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err = run(t, context.Background(), "board", "export", "--all", "--format", "svg", "--out", out, "--url", info.URL, "--token", info.Token)
-	if err != nil || !strings.HasPrefix(got, "exported 1 boards, ") || !strings.Contains(got, ", 1 unchanged in ") {
+	if err != nil || !strings.HasPrefix(got, "exported 1 board, ") || !strings.Contains(got, ", 1 unchanged in ") {
 		t.Fatalf("the re-run: %v\n%s", err, got)
 	}
 	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.svg", "beta.svg"}) {
