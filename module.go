@@ -143,11 +143,16 @@ var RuntimeModule = fx.Module("runtime",
 // host.store.kind is postgres, its schema brought up to date) and
 // provides it as the "storage" service; with a database it also provides
 // the "database" service. A database that cannot be reached fails the
-// start with one error naming the server (never the password).
+// start with one error naming the server (never the password); so does
+// one a restore stopped half way through (storage.RestoreMarker).
 var StorageModule = fx.Module("storage",
 	fx.Provide(func(lc fx.Lifecycle, c *LoadedConfig, log *zap.Logger) (*storage.Storage, error) {
 		st, err := OpenStorage(context.Background(), c.Host.DataDir, c.Host.Store, log)
 		if err != nil {
+			return nil, err
+		}
+		if err := st.CheckRestored(context.Background()); err != nil {
+			st.Close()
 			return nil, err
 		}
 		if st.DB() != nil {

@@ -64,10 +64,10 @@ func backupDatabase(cmd *cobra.Command, c *dsh.LoadedConfig, file string) error 
 }
 
 // restoreMarker is the state document a restore into a database writes
-// before it copies anything and removes once all is copied: a database
-// that holds it was filled by a restore that stopped half way, which only
-// a restore of the same archive (its SHA-256 in the marker) may finish.
-const restoreMarker = "dsh-restore-in-progress"
+// before it copies anything and removes once all is copied (its data
+// names the archive's SHA-256); a host does not start on a database
+// that holds it (storage.Storage.CheckRestored).
+const restoreMarker = storage.RestoreMarker
 
 // restoreDatabase fills c's database, which must be empty, from the
 // archive file, showing its progress. It marks the database first, so an

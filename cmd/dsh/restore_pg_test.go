@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -76,6 +77,13 @@ func TestRestoreIntoDatabaseInterruptedAndRerun(t *testing.T) {
 	}
 	if n := countScenes(t, dsn); n == 0 || n == len(boards) {
 		t.Fatalf("the interrupt came with %d of %d scenes copied, want it mid-copy", n, len(boards))
+	}
+	// No host starts on the half-restored database (one that started
+	// serves until the bound ends, and returns no error).
+	bound, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := run(t, bound, "serve", "--config", pg); err == nil || !strings.Contains(err.Error(), "restore that was interrupted") {
+		t.Fatalf("dsh serve on a half-restored database: %v, want it refused", err)
 	}
 	if _, err := run(t, context.Background(), "restore", other, "--config", pg); err == nil || !strings.Contains(err.Error(), "another archive") {
 		t.Fatalf("restoring another archive over the half-restored database: %v", err)
