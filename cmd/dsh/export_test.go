@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/internal/testkit/dshtest"
 )
 
@@ -75,7 +76,7 @@ func TestBoardExportInterruptAndRerun(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || got != "" {
 		t.Fatalf("an interrupted export: %v\n%s", err, got)
 	}
-	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.excalidraw", "beta.excalidraw"}) {
+	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", ".dsh-export.json.lock", "alpha.excalidraw", "beta.excalidraw"}) {
 		t.Fatalf("after the interrupt the folder holds %v, want the first two boards whole and the index", files)
 	}
 	cli.ProgressHook = nil
@@ -117,6 +118,17 @@ func TestBoardExportInterruptAndRerun(t *testing.T) {
 	} else if _, err := png.DecodeConfig(f); f.Close() != nil || err != nil {
 		t.Fatalf("alpha.png is no PNG: %v", err)
 	}
+
+	// A second export into the folder while one runs is refused at once:
+	// each would remove the other's files being written.
+	unlock, err := statefile.Lock(filepath.Join(out, ".dsh-export.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := export(context.Background(), "--all"); err == nil || !strings.Contains(err.Error(), "another dsh board export") {
+		t.Errorf("an export into a folder another export holds: %v", err)
+	}
+	unlock()
 
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	for _, args := range [][]string{{"../alpha"}, {"nosuch"}, {"alpha", "--all"}, {"alpha", "--format", "pdf"}} {
@@ -201,8 +213,8 @@ func TestBoardExportInterruptedMidFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || got != "" {
 		t.Fatalf("an export interrupted mid-file: %v\n%s", err, got)
 	}
-	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.svg"}) {
-		t.Fatalf("the folder holds %v, want alpha.svg and the index only", files)
+	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", ".dsh-export.json.lock", "alpha.svg"}) {
+		t.Fatalf("the folder holds %v, want alpha.svg, the index and its lock only", files)
 	}
 	// A part a killed run left is removed by the next, which finishes.
 	if err := os.WriteFile(filepath.Join(out, ".beta.svg.dsh-tmp-12345"), []byte("<svg"), 0o600); err != nil {
@@ -212,7 +224,7 @@ func TestBoardExportInterruptedMidFile(t *testing.T) {
 	if err != nil || !strings.HasPrefix(got, "exported 1 board, ") || !strings.Contains(got, ", 1 unchanged in ") {
 		t.Fatalf("the re-run: %v\n%s", err, got)
 	}
-	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", "alpha.svg", "beta.svg"}) {
+	if files := dirNames(t, out); !slices.Equal(files, []string{".dsh-export.json", ".dsh-export.json.lock", "alpha.svg", "beta.svg"}) {
 		t.Fatalf("after the re-run the folder holds %v", files)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgo/dsh/cli"
+	"github.com/dshgo/dsh/internal/statefile"
 	"github.com/dshgo/dsh/plugins/excalidraw/httpapi"
 	"github.com/dshgo/dsh/plugins/excalidraw/service"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
@@ -102,6 +103,11 @@ func runExport(cmd *cobra.Command, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	unlock, err := lockFolder(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	e := &exporter{t: t, dir: dir, format: format, route: route, index: readIndex(dir)}
 	removeStale(dir)
 	p := cli.NewProgress(cmd, "exported", "boards", len(boards), true)
@@ -118,6 +124,19 @@ func runExport(cmd *cobra.Command, args []string) error {
 	}
 	p.Finish(cmd, dir)
 	return nil
+}
+
+// lockFolder takes the export folder dir for this run, or refuses at
+// once when another export writes into it (each would take the other's
+// files being written for a killed run's and remove them).
+func lockFolder(ctx context.Context, dir string) (unlock func(), err error) {
+	once, cancel := context.WithCancel(ctx)
+	cancel() // one try, no waiting
+	unlock, err = statefile.LockWithin(once, filepath.Join(dir, exportIndex))
+	if err != nil {
+		return nil, fmt.Errorf("another dsh board export is writing into %s: let it finish, or export into another folder", dir)
+	}
+	return unlock, nil
 }
 
 // exportName refuses a board name that is not one the store allows or
