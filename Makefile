@@ -191,6 +191,7 @@ fuzz:
 # CPU-burning processes (started by .ci/stress, always stopped), then
 # runs passed/failed per package (.ci/stress-tally.go); it fails if any
 # run fails. The set (.ci/stress's table): all of pgstore, pgstate, pgdb,
+# database (its tracer on a real server),
 # live (the hub and the directory watcher), manynodes (nodes, kill -9,
 # database restarts, Chromium, a room across nodes), roomcheck (the live
 # rooms through Node clients), cmd/dsh (the binary as a process),
@@ -201,7 +202,8 @@ fuzz:
 # httpapi's event streams and database outage; mcpserve's close, session
 # caps, streams, stdio and round-robin; the Excalidraw plugin's hosts
 # (the access matrix, agent session, lifecycle, a live config reload, the
-# start page through an unload) and
+# start page through an unload, traces and metrics on PostgreSQL), the
+# store's lock waits, and
 # the root package's (lifecycle, reloads, admission, login, an
 # unreachable database).
 # Narrow it: STRESS_PKGS='./plugins/excalidraw/manynodes ./cmd/dsh' (packages),
