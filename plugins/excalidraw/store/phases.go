@@ -36,22 +36,34 @@ const (
 // waits that got the scene).
 const PhaseLockGaveUp = "lock_gave_up"
 
-// phaseStart is when a phase starts, or the zero time when nobody is
-// told of phases (then timing them costs nothing).
-func (s *Store) phaseStart() time.Time {
-	if s.opts.Phases == nil {
+// PhaseClock times a commit's phases for a Phases hook (Options.Phases,
+// pgstore.Options.Phases): it tells the hook of each. A nil PhaseClock
+// times nothing, and costs nothing.
+type PhaseClock func(phase string, d time.Duration)
+
+// Start is when a phase starts, or the zero time when c is nil.
+func (c PhaseClock) Start() time.Time {
+	if c == nil {
 		return time.Time{}
 	}
 	return time.Now()
 }
 
-// phaseEnd tells of phase, started at start (nothing for the zero time),
-// and returns when it ended: the start of the next one.
-func (s *Store) phaseEnd(phase string, start time.Time) time.Time {
+// End tells c of phase, started at start (nothing for the zero time), and
+// returns when it ended: the start of the next one.
+func (c PhaseClock) End(phase string, start time.Time) time.Time {
 	if start.IsZero() {
 		return start
 	}
 	now := time.Now()
-	s.opts.Phases(phase, now.Sub(start))
+	c(phase, now.Sub(start))
 	return now
+}
+
+// phaseStart is when a phase starts (PhaseClock.Start).
+func (s *Store) phaseStart() time.Time { return PhaseClock(s.opts.Phases).Start() }
+
+// phaseEnd tells of phase, started at start (PhaseClock.End).
+func (s *Store) phaseEnd(phase string, start time.Time) time.Time {
+	return PhaseClock(s.opts.Phases).End(phase, start)
 }

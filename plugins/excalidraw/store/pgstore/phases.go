@@ -1,23 +1,16 @@
 package pgstore
 
-import "time"
+import (
+	"time"
 
-// phaseStart is when a phase of a commit starts, or the zero time when
-// nobody is told of phases (then timing them costs nothing).
-func (s *Store) phaseStart() time.Time {
-	if s.phases == nil {
-		return time.Time{}
-	}
-	return time.Now()
-}
+	"github.com/dshgo/dsh/plugins/excalidraw/store"
+)
 
-// phaseEnd tells of phase (a store.Phase…), started at start (nothing
-// for the zero time), and returns when it ended: the start of the next.
+// phaseStart is when a phase of a commit starts (store.PhaseClock.Start).
+func (s *Store) phaseStart() time.Time { return store.PhaseClock(s.phases).Start() }
+
+// phaseEnd tells of phase (a store.Phase…), started at start
+// (store.PhaseClock.End).
 func (s *Store) phaseEnd(phase string, start time.Time) time.Time {
-	if start.IsZero() {
-		return start
-	}
-	now := time.Now()
-	s.phases(phase, now.Sub(start))
-	return now
+	return store.PhaseClock(s.phases).End(phase, start)
 }

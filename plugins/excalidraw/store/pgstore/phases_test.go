@@ -4,35 +4,14 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/dshgo/dsh/internal/testkit/dshtest"
 	"github.com/dshgo/dsh/internal/testkit/pgtest"
 	"github.com/dshgo/dsh/plugins/excalidraw/store"
 	"github.com/dshgo/dsh/plugins/excalidraw/store/storetest"
 )
-
-// phaseLog records the phases a Store tells of.
-type phaseLog struct {
-	mu     sync.Mutex
-	phases []string
-}
-
-func (l *phaseLog) tell(phase string, d time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.phases = append(l.phases, phase)
-}
-
-// take is what was told since the last take, in order.
-func (l *phaseLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := l.phases
-	l.phases = nil
-	return out
-}
 
 // A commit tells of PostgreSQL's phases in order (a create has no row
 // to lock); a writer whose deadline ends its wait for the scene's row
@@ -40,20 +19,20 @@ func (l *phaseLog) take() []string {
 // is scene_busy and commits nothing.
 func TestPhasesTellOfLockWaits(t *testing.T) {
 	pool := openPool(t, pgtest.DSN(t))
-	var log phaseLog
-	s := openStore(t, pool, Options{Codec: storetest.Codec{}, Phases: log.tell})
+	var log dshtest.Record[string]
+	s := openStore(t, pool, Options{Codec: storetest.Codec{}, Phases: func(phase string, _ time.Duration) { log.Add(phase) }})
 	ctx := context.Background()
 	if _, err := s.Create(ctx, store.CreateRequest{Name: "p", Data: storetest.Doc(1, "a"), Actor: store.ActorAgent}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := log.take(), []string{store.PhaseBegin, store.PhaseWrite, store.PhaseCommit}; !slices.Equal(got, want) {
+	if got, want := log.Take(), []string{store.PhaseBegin, store.PhaseWrite, store.PhaseCommit}; !slices.Equal(got, want) {
 		t.Fatalf("a create told of %v, want %v", got, want)
 	}
 	if _, err := s.Save(ctx, store.SaveRequest{Name: "p", Data: storetest.Doc(1, "b"), ExpectedRevision: 1, Actor: store.ActorUI}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{store.PhaseBegin, store.PhaseLock, store.PhaseRead, store.PhaseWrite, store.PhaseCommit}
-	if got := log.take(); !slices.Equal(got, want) {
+	if got := log.Take(); !slices.Equal(got, want) {
 		t.Fatalf("a save told of %v, want %v", got, want)
 	}
 
@@ -71,7 +50,7 @@ func TestPhasesTellOfLockWaits(t *testing.T) {
 	if se := (*store.Error)(nil); !errors.As(err, &se) || se.Code != store.CodeSceneBusy {
 		t.Fatalf("a save past its deadline behind a held row lock: %v, want scene_busy", err)
 	}
-	if got, want := log.take(), []string{store.PhaseBegin, store.PhaseLockGaveUp}; !slices.Equal(got, want) {
+	if got, want := log.Take(), []string{store.PhaseBegin, store.PhaseLockGaveUp}; !slices.Equal(got, want) {
 		t.Fatalf("the save that gave up told of %v, want %v", got, want)
 	}
 	if err := holder.Rollback(ctx); err != nil {
