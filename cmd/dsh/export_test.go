@@ -38,6 +38,24 @@ func interruptAt(t *testing.T, verb string, n int) context.Context {
 	return ctx
 }
 
+// fourBoards serves a host with the excalidraw plugin from a new config
+// (cfg) and makes the boards alpha, beta, gamma and delta, each holding
+// one rectangle "box-NAME"; stop stops the host.
+func fourBoards(t *testing.T) (cfg string, info cli.RuntimeInfo, stop func(), c *http.Client, boards []string) {
+	t.Helper()
+	cfg = writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
+	info, stop = serve(t, cfg)
+	c = browser(t)
+	boards = []string{"alpha", "beta", "gamma", "delta"}
+	for _, b := range boards {
+		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
+			t.Fatal(err)
+		}
+		putScene(t, c, info, b, "box-"+b)
+	}
+	return cfg, info, stop, c, boards
+}
+
 // putScene saves board's scene with one rectangle, id, through the host.
 func putScene(t *testing.T, c *http.Client, info cli.RuntimeInfo, board, id string) {
 	t.Helper()
@@ -57,16 +75,7 @@ func putScene(t *testing.T, c *http.Client, info cli.RuntimeInfo, board, id stri
 // that are not boards' (or would leave the folder), both names and
 // --all, and an unknown format are refused before anything is written.
 func TestBoardExportInterruptAndRerun(t *testing.T) {
-	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
-	info, _ := serve(t, cfg)
-	c := browser(t)
-	boards := []string{"alpha", "beta", "gamma", "delta"}
-	for _, b := range boards {
-		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
-			t.Fatal(err)
-		}
-		putScene(t, c, info, b, "box-"+b)
-	}
+	cfg, info, _, c, boards := fourBoards(t)
 	out := filepath.Join(t.TempDir(), "out")
 	export := func(ctx context.Context, args ...string) (string, error) {
 		return run(t, ctx, append([]string{"board", "export", "--out", out, "--config", cfg}, args...)...)

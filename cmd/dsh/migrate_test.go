@@ -88,16 +88,7 @@ func TestMigrateSummaryAndInterrupt(t *testing.T) {
 // finds the others unchanged, and leaves the database as one
 // uninterrupted migrate does: both back up to the same files.
 func TestMigrateInterruptedMidCopyAndRerun(t *testing.T) {
-	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
-	info, stop := serve(t, cfg)
-	c := browser(t)
-	boards := []string{"alpha", "beta", "gamma", "delta"}
-	for _, b := range boards {
-		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
-			t.Fatal(err)
-		}
-		putScene(t, c, info, b, "box-"+b)
-	}
+	cfg, _, stop, _, boards := fourBoards(t)
 	if _, err := userCmd(t, "add", "erin", "--config", cfg); err != nil {
 		t.Fatal(err)
 	}

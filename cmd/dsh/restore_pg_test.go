@@ -47,16 +47,7 @@ func countScenes(t *testing.T, dsn string) int {
 // refused the database as not empty), one of another archive is refused,
 // and the finished database backs up to the same files as the archive.
 func TestRestoreIntoDatabaseInterruptedAndRerun(t *testing.T) {
-	cfg := writeConfigWith(t, "  - {id: excalidraw, name: excalidraw}\n")
-	info, stop := serve(t, cfg)
-	c := browser(t)
-	boards := []string{"alpha", "beta", "gamma", "delta"}
-	for _, b := range boards {
-		if _, err := run(t, context.Background(), "board", "create", b, "--config", cfg); err != nil {
-			t.Fatal(err)
-		}
-		putScene(t, c, info, b, "box-"+b)
-	}
+	cfg, _, stop, _, boards := fourBoards(t)
 	if _, err := userCmd(t, "add", "erin", "--config", cfg); err != nil {
 		t.Fatal(err)
 	}
