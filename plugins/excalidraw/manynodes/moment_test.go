@@ -18,8 +18,8 @@ import (
 // dsh backup is one moment across boards, on files and on the database:
 // an agent saves board alpha and then board beta, each with the same
 // counter, round after round, while backups run beside the node (their
-// own processes), with a hundred boards nobody writes between the two in
-// name order; every backup, restored, holds a pair the agent left at
+// own processes), on files with a hundred boards nobody writes between
+// the two in name order; every backup, restored, holds a pair the agent left at
 // some instant: beta's counter never ahead of alpha's, alpha's at most
 // one ahead. On files, a backup with too few descriptors for the moment
 // still works (board by board) and says so.
@@ -45,11 +45,15 @@ func TestBackupIsOneMoment(t *testing.T) {
 				}
 				return nil
 			}
-			// Boards between the two (in name order) that nobody writes:
-			// a backup that took one board after another would take
-			// them between alpha and beta.
+			// On files, boards between the two (in name order) that
+			// nobody writes: a backup that took one board after another
+			// would take them between alpha and beta. (The database's
+			// copy is slow enough without them.)
 			boards := []string{"alpha", "beta"}
 			for i := range 100 {
+				if kind != "fs" {
+					break
+				}
 				boards = append(boards, fmt.Sprintf("alpha-%03d", i))
 			}
 			for _, board := range boards {
