@@ -128,6 +128,26 @@ func TestBoardExportInterruptAndRerun(t *testing.T) {
 		t.Fatalf("alpha.png is no PNG: %v", err)
 	}
 
+	// An empty board has no picture: --all passes over it and exports
+	// the others; named, it is an error, after the others.
+	if _, err := run(t, context.Background(), "board", "create", "empty", "--config", cfg); err != nil {
+		t.Fatal(err)
+	}
+	pics := filepath.Join(t.TempDir(), "pics")
+	if got, err = run(t, context.Background(), "board", "export", "--all", "--format", "svg", "--out", pics, "--config", cfg); err != nil || !summary("4", "").MatchString(strings.Replace(got, pics, out, 1)) {
+		t.Fatalf("--all as SVG with an empty board: %v\n%q", err, got)
+	}
+	if files := dirNames(t, pics); slices.Contains(files, "empty.svg") || !slices.Contains(files, "delta.svg") {
+		t.Fatalf("--all as SVG with an empty board wrote %v", files)
+	}
+	if _, err := run(t, context.Background(), "board", "export", "empty", "alpha", "--format", "png", "--out", pics, "--config", cfg); err == nil ||
+		!strings.Contains(err.Error(), "not every board named was exported: 1 passed over") {
+		t.Fatalf("an empty board named as PNG: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(pics, "alpha.png")); err != nil {
+		t.Fatalf("the board named beside the empty one: %v", err)
+	}
+
 	// A second export into the folder while one runs is refused at once:
 	// each would remove the other's files being written.
 	unlock, err := statefile.Lock(filepath.Join(out, ".dsh-export.json"))

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -123,6 +125,12 @@ func runExport(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("export stopped: %s so far into %s: %w", p.Counts(), dir, err)
 	}
 	p.Finish(cmd, dir)
+	if len(e.passed) > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "passed over %d of the boards:\n  %s\n", len(e.passed), strings.Join(e.passed, "\n  "))
+		if !all {
+			return fmt.Errorf("not every board named was exported: %d passed over (above)", len(e.passed))
+		}
+	}
 	return nil
 }
 
@@ -184,6 +192,7 @@ type exporter struct {
 	dir           string
 	format, route string
 	index         exportRecords
+	passed        []string // boards passed over, with why
 	client        http.Client
 }
 
@@ -201,6 +210,12 @@ func (e *exporter) all(ctx context.Context, boards []service.SceneSummary, p *cl
 			continue
 		}
 		rec, n, err := e.one(ctx, b, file)
+		if he := (*cli.HostError)(nil); errors.As(err, &he) && he.Code == "not_found" {
+			// Nothing to draw (an empty board as a picture), or deleted
+			// since the listing: the others are still exported.
+			e.passed = append(e.passed, b.Name+": "+he.Message)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.Name, err)
 		}
