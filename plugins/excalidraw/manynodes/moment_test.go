@@ -90,8 +90,15 @@ func TestBackupIsOneMoment(t *testing.T) {
 				}
 			})
 			<-started
+			// Five on the database, whose history the fast agent makes
+			// slower to copy with every backup: a board-by-board backup
+			// fails every one of them.
+			backups := 10
+			if kind != "fs" {
+				backups = 5
+			}
 			var archives []string
-			for i := range 10 {
+			for i := range backups {
 				archive := filepath.Join(t.TempDir(), fmt.Sprintf("b%d.tar", i))
 				if out, err := c.cli(node, "backup", archive); err != nil {
 					t.Fatalf("backup: %v %s", err, out)
