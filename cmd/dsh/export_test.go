@@ -233,7 +233,7 @@ func TestBoardExportInterruptedMidFile(t *testing.T) {
 		w.WriteHeader(resp.StatusCode)
 		_, _ = w.Write(body[:len(body)/2])
 		w.(http.Flusher).Flush()
-		waitForPart(t, out, ".beta.svg.dsh-tmp-*", int64(len(body)/2))
+		waitForPart(t, out, ".beta.svg.tmp-*", int64(len(body)/2))
 		cancel()
 		<-r.Context().Done()
 	}))
@@ -246,7 +246,7 @@ func TestBoardExportInterruptedMidFile(t *testing.T) {
 		t.Fatalf("the folder holds %v, want alpha.svg, the index and its lock only", files)
 	}
 	// A part a killed run left is removed by the next, which finishes.
-	if err := os.WriteFile(filepath.Join(out, ".beta.svg.dsh-tmp-12345"), []byte("<svg"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(out, ".beta.svg.tmp-12345"), []byte("<svg"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, err = run(t, context.Background(), "board", "export", "--all", "--format", "svg", "--out", out, "--url", info.URL, "--token", info.Token)

@@ -14,10 +14,12 @@
 package statefile
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -31,14 +33,22 @@ import (
 // It is the one way dsh replaces its private state files: the token file,
 // the sessions and people files, board metadata, and the runtime file `dsh
 // serve` leaves for the CLI.
-func WriteAtomic(path string, data []byte, perm os.FileMode) (err error) {
+func WriteAtomic(path string, data []byte, perm os.FileMode) error {
+	_, err := WriteAtomicFrom(path, bytes.NewReader(data), perm)
+	return err
+}
+
+// WriteAtomicFrom is WriteAtomic of what r reads, streamed (a large
+// export): it returns how many bytes it wrote. A failure, r's included,
+// leaves path as it was and no temp file.
+func WriteAtomicFrom(path string, r io.Reader, perm os.FileMode) (n int64, err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+		return 0, err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+TempMark+"*")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer func() {
 		if err != nil {
@@ -47,24 +57,28 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	}()
 	if err := tmp.Chmod(perm); err != nil {
 		_ = tmp.Close()
-		return err
+		return 0, err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if n, err = io.Copy(tmp, r); err != nil {
 		_ = tmp.Close()
-		return err
+		return 0, err
 	}
 	if err := tmp.Sync(); err != nil {
 		_ = tmp.Close()
-		return err
+		return 0, err
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return 0, err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
+		return 0, err
 	}
-	return syncDir(dir)
+	return n, syncDir(dir)
 }
+
+// TempMark is in the name of the temp file WriteAtomic writes beside
+// path (".NAME.tmp-RANDOM"): one a killed writer left is found by it.
+const TempMark = ".tmp-"
 
 // syncDir makes the rename durable. Some platforms cannot fsync a
 // directory; that is not worth failing the write for.

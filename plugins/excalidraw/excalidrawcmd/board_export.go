@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -286,10 +288,6 @@ func (e *exporter) get(ctx context.Context, path string) (*http.Response, error)
 // exported file holds; it starts with a dot, which no board name does.
 const exportIndex = ".dsh-export.json"
 
-// tempMark is in the name of every file being written (".FILE.dsh-tmp-N"):
-// a run removes those a killed run left.
-const tempMark = ".dsh-tmp-"
-
 // exportRecord is what one exported file holds: the board's revision and
 // scene hash, and the hash of the file's bytes.
 type exportRecord struct {
@@ -336,58 +334,34 @@ func (x exportRecords) holds(dir, file string, b service.SceneSummary) bool {
 
 // save writes the index whole into dir.
 func (x exportRecords) save(dir string) error {
-	raw, err := json.MarshalIndent(x, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, _, err = writeWhole(dir, exportIndex, bytes.NewReader(append(raw, '\n')))
-	return err
+	return statefile.WriteJSON(filepath.Join(dir, exportIndex), "export index", x)
 }
 
-// writeWhole writes r into dir/file: under a temporary name in dir,
-// synced, then renamed over file, and dir synced; a failure leaves no
-// temporary file. It returns the size and SHA-256 of what it wrote.
+// writeWhole writes r into dir/file, whole or not at all
+// (statefile.WriteAtomicFrom: a temp file synced and renamed in), and
+// returns the size and SHA-256 of what it wrote.
 func writeWhole(dir, file string, r io.Reader) (int64, string, error) {
 	if !filepath.IsLocal(file) || filepath.Base(file) != file {
 		return 0, "", fmt.Errorf("%q is not a file name inside %s: refused", file, dir)
 	}
-	f, err := os.CreateTemp(dir, "."+file+tempMark+"*")
-	if err != nil {
-		return 0, "", err
-	}
-	tmp := f.Name()
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), r)
-	if err == nil {
-		err = f.Chmod(0o600)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, file))
-	}
+	n, err := statefile.WriteAtomicFrom(filepath.Join(dir, file), io.TeeReader(r, h), 0o600)
 	if err != nil {
-		_ = os.Remove(tmp)
 		return 0, "", err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
 	}
 	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// removeStale removes the temporary files a killed run left in dir
-// (regular files named with tempMark, directly in dir).
+// removeStale removes the temp files a killed run left in dir: those
+// writeWhole names for the files an export writes (".NAME.EXT" and
+// statefile.TempMark), regular files directly in dir.
 func removeStale(dir string) {
-	stale, _ := filepath.Glob(filepath.Join(dir, ".*"+tempMark+"*"))
-	for _, p := range stale {
-		if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() {
-			_ = os.Remove(p)
+	for _, ext := range append(slices.Collect(maps.Keys(exportFormats)), "json") {
+		stale, _ := filepath.Glob(filepath.Join(dir, ".*."+ext+statefile.TempMark+"*"))
+		for _, p := range stale {
+			if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() {
+				_ = os.Remove(p)
+			}
 		}
 	}
 }
